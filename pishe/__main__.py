@@ -1,0 +1,7 @@
+"""``python -m pishe``: see :mod:`pishe.cli`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

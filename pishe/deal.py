@@ -1,0 +1,320 @@
+"""One deal of Pishe Pasha: the authoritative state and the rules that move it.
+
+Piles are lists from bottom to top: the last card of a stock is the next one
+turned, the last card of a discard pile is its top. The engine is
+deterministic: the same stocks and the same actions always give the same
+result; randomness comes only from the generator handed to :meth:`Deal.shuffled`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple, Optional
+
+from .cards import DECK, SUITS, Card
+from .errors import (
+    DealOverError,
+    GiveNotAllowedError,
+    InvalidPositionError,
+    KeepNotAllowedError,
+    NotYourTurnError,
+    TurnNotAllowedError,
+    UnknownActionError,
+)
+
+__all__ = ["Deal", "Step", "ACTIONS", "GIVE", "TURN", "KEEP", "SEATS"]
+
+GIVE = "give"
+TURN = "turn"
+KEEP = "keep"
+#: Every action there is. Which of them are legal now: :meth:`Deal.legal_actions`.
+ACTIONS = (GIVE, TURN, KEEP)
+#: Seats of a deal, as a list so nothing else assumes two of them by accident.
+SEATS = (0, 1)
+
+_GIVE_OR_KEEP = (GIVE, KEEP)
+_GIVE_OR_TURN = (GIVE, TURN)
+_TURN_ONLY = (TURN,)
+
+# Step kinds.
+HOME = "home"          # the discard top was forced home
+GIVE_STEP = "give"     # a card given onto the other seat's discard pile
+TURNED = "turn"        # a stock card turned; outcome says where it went
+KEPT = "keep"          # a turned card kept on one's own pile, ending the turn
+RECYCLE = "recycle"    # the discard pile turned over as the new stock
+WIN = "win"            # the seat holds no card any more
+
+# Outcomes of a turned card.
+TO_HOME = "home"
+TO_PILE = "pile"
+TO_CHOICE = "choice"
+
+
+class Step(NamedTuple):
+    """Something that happened: by ``seat``, of ``kind``, with ``card``.
+
+    ``onto`` is the card given onto (for a give); ``outcome`` says where a
+    turned card went (``home``, ``pile`` or ``choice``); ``count`` is the
+    number of cards recycled, or the points of a win.
+    """
+
+    kind: str
+    seat: int
+    card: Optional[Card] = None
+    onto: Optional[Card] = None
+    outcome: Optional[str] = None
+    count: int = 0
+
+    def describe(self, viewer: Optional[int] = None) -> str:
+        """Plain words, from the viewer's side of the table.
+
+        The viewer's own steps read "Give the 6♠ to their 7♦"; the other
+        seat's read "They give the 6♠ to your 7♦"; with no viewer each step is
+        prefixed by its seat number ("Seat 0: Give the 6♠ to their 7♦").
+        """
+        mine = viewer is None or viewer == self.seat
+        text = _describe(self, mine)
+        return f"Seat {self.seat}: {text}" if viewer is None else text
+
+
+def _describe(step: Step, mine: bool) -> str:
+    card = step.card.display() if step.card else ""
+    own, their = ("your", "their") if mine else ("their", "your")
+    if step.kind == HOME:
+        return f"{card} goes home" if mine else f"Their {card} goes home"
+    if step.kind == GIVE_STEP:
+        onto = step.onto.display()
+        return f"Give the {card} to their {onto}" if mine else f"They give the {card} to your {onto}"
+    if step.kind == TURNED:
+        where = {TO_HOME: "goes home", TO_PILE: f"to {own} pile", TO_CHOICE: "give or keep?"}[step.outcome]
+        return f"Turn a card: {card}, {where}" if mine else f"They turn a card: {card}, {where}"
+    if step.kind == KEPT:
+        return f"Keep the {card}" if mine else f"They keep the {card}"
+    if step.kind == RECYCLE:
+        subject = "Your" if mine else "Their"
+        return f"{subject} stock is empty: {own} discard pile ({step.count} cards) turns over as {own} stock"
+    if step.kind == WIN:
+        return (f"You win the deal: {step.count} points" if mine
+                else f"They win the deal: {step.count} points")
+    raise AssertionError(step.kind)
+
+
+def _fits(card: Card, foundations: dict) -> bool:
+    return foundations[card.suit] + 1 == card.rank
+
+
+def _neighbours(card: Card, onto: Optional[Card]) -> bool:
+    return onto is not None and abs(card.rank - onto.rank) == 1
+
+
+class Deal:
+    """The state of one deal and the only place its rules live.
+
+    Build one with :meth:`shuffled` (from a random generator) or
+    :meth:`from_stocks`; move it with :meth:`apply`; ask it what is legal with
+    :meth:`legal_actions`. It never guesses: an illegal action raises an
+    :class:`~pishe.errors.IllegalActionError` subclass and changes nothing.
+    """
+
+    __slots__ = ("stocks", "discards", "foundations", "turn", "turned", "winner",
+                 "this_turn", "last_turns")
+
+    def __init__(self, stocks, discards, foundations, turn, turned=None):
+        """Low-level constructor; prefer :meth:`from_stocks` or :func:`pishe.position.parse_position`."""
+        self.stocks = [list(s) for s in stocks]
+        self.discards = [list(d) for d in discards]
+        self.foundations = dict(foundations)
+        self.turn = turn
+        self.turned: Optional[Card] = turned      # a turned card waiting for give or keep
+        self.winner: Optional[int] = None
+        self.this_turn: list[Step] = []           # steps of the turn in progress
+        self.last_turns: list[list[Step]] = [[] for _ in SEATS]  # each seat's last finished turn
+        self._check()
+
+    # -- construction -----------------------------------------------------------------
+
+    @classmethod
+    def from_stocks(cls, stocks, leader: int = 0) -> Deal:
+        """A new deal from two stocks (bottom to top); ``leader`` moves first."""
+        return cls(stocks, [[], []], {s: 0 for s in SUITS}, leader)
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, leader: int = 0) -> Deal:
+        """A new deal from a deck shuffled by ``rng``: 26 cards to each stock."""
+        return cls.from_stocks(deal_stocks(rng), leader)
+
+    def _check(self) -> None:
+        if self.turn not in SEATS:
+            raise InvalidPositionError(f"the seat to move must be 0 or 1, not {self.turn!r}")
+        if set(self.foundations) != set(SUITS) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 13
+                for n in self.foundations.values()):
+            raise InvalidPositionError("suit piles must give a top rank from 0 to 13 for each of C, D, H, S")
+        held = [c for pile in (*self.stocks, *self.discards) for c in pile]
+        if self.turned is not None:
+            held.append(self.turned)
+        built = [c for c in DECK if c.rank <= self.foundations[c.suit]]
+        seen = set()
+        for c in held + built:
+            if c in seen:
+                raise InvalidPositionError(f"the {c.display()} is in the position twice")
+            seen.add(c)
+        if len(seen) != 52:
+            missing = " ".join(c.display() for c in DECK if c not in seen)
+            raise InvalidPositionError(f"cards missing from the position: {missing}")
+        if self.turned is not None:
+            other = self.discards[1 - self.turn]
+            if _fits(self.turned, self.foundations) or not _neighbours(self.turned, other[-1] if other else None):
+                raise InvalidPositionError(
+                    f"the turned {self.turned.display()} could not be waiting for give or keep")
+        idle = 1 - self.turn
+        if not self.stocks[idle] and not self.discards[idle]:
+            raise InvalidPositionError(f"seat {idle} holds no card: it would have won on its own turn")
+        self._settle()
+
+    # -- what the rules allow --------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal has been won."""
+        return self.winner is not None
+
+    def give_card(self) -> Optional[Card]:
+        """The card a give would move: the turned card if one waits, else the discard top."""
+        if self.turned is not None:
+            return self.turned
+        pile = self.discards[self.turn]
+        return pile[-1] if pile else None
+
+    def give_problem(self) -> Optional[str]:
+        """Why the seat to move cannot give now, in plain words; ``None`` if it can."""
+        if self.winner is not None:
+            return "The deal is over."
+        card = self.give_card()
+        if card is None:
+            return "Your pile is empty."
+        theirs = self.discards[1 - self.turn]
+        if not theirs:
+            return "Their pile is empty."
+        if not _neighbours(card, theirs[-1]):
+            return (f"Your {card.display()} is not one rank above or below "
+                    f"their {theirs[-1].display()}.")
+        return None
+
+    def legal_actions(self) -> tuple:
+        """The actions the seat to move may take now: the one source of legality."""
+        if self.winner is not None:
+            return ()
+        if self.turned is not None:
+            return _GIVE_OR_KEEP
+        mine, theirs = self.discards[self.turn], self.discards[1 - self.turn]
+        # The same test as give_problem(), without building its words on the hot path.
+        if mine and theirs and abs(mine[-1].rank - theirs[-1].rank) == 1:
+            return _GIVE_OR_TURN
+        return _TURN_ONLY
+
+    def points(self, seat: int) -> int:
+        """Cards ``seat`` still holds (stock and discard pile): what the winner scores from it."""
+        return len(self.stocks[seat]) + len(self.discards[seat])
+
+    # -- moving ----------------------------------------------------------------------
+
+    def apply(self, action: str, seat: Optional[int] = None) -> list[Step]:
+        """Apply ``action`` for the seat to move (checked against ``seat`` if given).
+
+        Returns the steps it caused, forced ones included. Raises an
+        :class:`~pishe.errors.IllegalActionError` and changes nothing when the
+        action is not legal now.
+        """
+        if action not in ACTIONS:
+            raise UnknownActionError(f"unknown action {action!r}: the actions are give, turn and keep")
+        if self.winner is not None:
+            raise DealOverError("The deal is over.")
+        if seat is not None and seat != self.turn:
+            raise NotYourTurnError("It is not your turn.")
+        steps = self.this_turn
+        start = len(steps)
+        if action == TURN:
+            self._turn_card()
+        elif action == GIVE:
+            self._give()
+        else:
+            self._keep()
+        # An action that ends the turn also carries the next turn's forced steps.
+        return steps[start:] if steps is self.this_turn else steps[start:] + self.this_turn
+
+    def _give(self) -> None:
+        problem = self.give_problem()
+        if problem is not None:
+            raise GiveNotAllowedError(problem)
+        me = self.turn
+        theirs = self.discards[1 - me]
+        if self.turned is not None:
+            card, self.turned = self.turned, None
+        else:
+            card = self.discards[me].pop()
+        self.this_turn.append(Step(GIVE_STEP, me, card, theirs[-1]))
+        theirs.append(card)
+        self._settle()
+
+    def _turn_card(self) -> None:
+        # The hot path of every deal: tests are written out rather than called.
+        if self.turned is not None:
+            raise TurnNotAllowedError(
+                f"The turned {self.turned.display()} waits: give it or keep it.")
+        me = self.turn
+        stock = self.stocks[me]
+        if not stock:
+            pile = self.discards[me]
+            # Turned over as a block: the oldest discard becomes the top of the stock.
+            stock.extend(reversed(pile))
+            pile.clear()
+            self.this_turn.append(Step(RECYCLE, me, None, None, None, len(stock)))
+        card = stock.pop()
+        foundations = self.foundations
+        theirs = self.discards[1 - me]
+        if foundations[card.suit] + 1 == card.rank:
+            self.this_turn.append(Step(TURNED, me, card, None, TO_HOME))
+            foundations[card.suit] = card.rank
+            self._settle()
+        elif theirs and abs(card.rank - theirs[-1].rank) == 1:
+            self.this_turn.append(Step(TURNED, me, card, None, TO_CHOICE))
+            self.turned = card
+        else:
+            self.this_turn.append(Step(TURNED, me, card, None, TO_PILE))
+            self.discards[me].append(card)
+            self._end_turn()
+
+    def _keep(self) -> None:
+        if self.turned is None:
+            raise KeepNotAllowedError("There is no turned card to keep.")
+        card, self.turned = self.turned, None
+        self.this_turn.append(Step(KEPT, self.turn, card))
+        self.discards[self.turn].append(card)
+        self._end_turn()
+
+    def _settle(self) -> None:
+        """Forced home from the mover's discard pile, then the check for a win."""
+        me = self.turn
+        pile = self.discards[me]
+        foundations = self.foundations
+        while pile and foundations[pile[-1].suit] + 1 == pile[-1].rank:
+            card = pile.pop()
+            foundations[card.suit] = card.rank
+            self.this_turn.append(Step(HOME, me, card))
+        if not pile and not self.stocks[me] and self.turned is None:
+            self.winner = me
+            self.this_turn.append(Step(WIN, me, None, None, None, self.points(1 - me)))
+
+    def _end_turn(self) -> None:
+        self.last_turns[self.turn] = self.this_turn
+        self.this_turn = []
+        self.turn = 1 - self.turn
+        self._settle()
+
+
+def deal_stocks(rng: random.Random) -> list[list[Card]]:
+    """Shuffle a fresh deck with ``rng`` and split it into two stocks of 26."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return [deck[:26], deck[26:]]
