@@ -22,7 +22,8 @@ SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 #: Suit names for plain words.
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
-_RANK_BY_NAME = {name: rank for rank, name in enumerate(RANK_NAMES) if name}
+#: Rank words for plain words ("queen of hearts").
+RANK_WORDS = ("", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
 
 
 class Card:
@@ -91,7 +92,7 @@ class Card:
             "suit": self.suit,
             "symbol": SUIT_SYMBOLS[self.suit],
             "label": self.display(),
-            "name": f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}",
+            "name": f"{RANK_WORDS[self.rank]} of {SUIT_NAMES[self.suit]}",
             "red": self.is_red(),
         }
 

@@ -113,4 +113,5 @@ def _match_json(match: Match) -> dict:
         "scores": list(match.scores),
         "over": match.over,
         "winner": match.winner,
+        "next_deal": match.deal.over and not match.over,
     }
