@@ -269,6 +269,7 @@ class Deal:
             # Turned over as a block: the oldest discard becomes the top of the stock.
             stock.extend(reversed(pile))
             pile.clear()
+            self._forget(stock)
             self.this_turn.append(Step(RECYCLE, me, None, None, None, len(stock)))
         card = stock.pop()
         foundations = self.foundations
@@ -292,6 +293,16 @@ class Deal:
         self.this_turn.append(Step(KEPT, self.turn, card))
         self.discards[self.turn].append(card)
         self._end_turn()
+
+    def _forget(self, stock: list) -> None:
+        """Drop recorded steps that name a card now back in a stock.
+
+        The steps are shown in views, and no view may hold a stock card.
+        """
+        hidden = set(stock)
+        # This turn's steps so far only name cards that left this pile (given or home).
+        self.last_turns = [[s for s in turn if s.card not in hidden and s.onto not in hidden]
+                           for turn in self.last_turns]
 
     def _settle(self) -> None:
         """Forced home from the mover's discard pile, then the check for a win."""

@@ -1,0 +1,101 @@
+"""The command line's contract: tournament and play-out, and their errors."""
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from pishe import DECK
+
+
+def run(*args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "pishe", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_tournament_json_has_the_documented_shape():
+    out = run("tournament", "always-give", "never-give", "--deals", "40", "--seed", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert set(result) == {"a", "b", "deals", "wins", "points"}
+    assert result["a"] == "always-give" and result["b"] == "never-give" and result["deals"] == 40
+    assert sum(result["wins"]) == 40 and result["points"][0] > result["points"][1]
+    assert run("tournament", "always-give", "never-give", "--deals", "40", "--seed", "3", "--json").stdout == out.stdout
+
+
+def test_tournament_text_output_names_both_bots():
+    out = run("tournament", "hold-king", "no-give-two-above", "--deals", "10", "--seed", "1")
+    assert out.returncode == 0 and "hold-king" in out.stdout and "no-give-two-above" in out.stdout
+
+
+@pytest.mark.parametrize("args", [["nobody", "always-give", "--deals", "3"],
+                                  ["always-give", "always-give", "--deals", "-1"],
+                                  ["always-give", "always-give", "--deals", "x"]])
+def test_tournament_refuses_bad_arguments(args):
+    out = run("tournament", *args)
+    assert out.returncode == 2 and "error" in out.stderr and not out.stdout
+
+
+def split_deck():
+    cards = [str(c) for c in DECK]
+    return [cards[:26], cards[26:]]
+
+
+POSITION = {"stocks": [["2H", "7C"], ["3H"]], "discards": [["KD"], ["6D"]],
+            "foundations": {"C": 0, "D": 0, "H": 1, "S": 13}, "turn": 0}
+POSITION["stocks"][1] = ([str(c) for c in DECK if c.suit in "CDH" and str(c) not in
+                          {"2H", "7C", "3H", "KD", "6D", "AH"}] + POSITION["stocks"][1])
+
+
+def test_play_out_answers_each_line_in_order():
+    lines = [
+        {"stocks": split_deck(), "leader": 1, "bots": ["always-give", "never-give"]},
+        {"position": POSITION, "actions": ["turn", "keep"]},
+        {"position": POSITION, "actions": ["turn", "give"]},
+        {"position": POSITION, "bots": ["never-give", "always-give"]},
+    ]
+    out = run("play-out", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    assert out.returncode == 0, out.stderr
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(answers) == 4
+    first, keep, give, bots = answers
+    assert first["winner"] in (0, 1) and first["score"] > 0 and first["steps"][0].startswith("Seat 1: ")
+    assert keep["winner"] is None and keep["score"] is None
+    assert keep["steps"] == ["Seat 0: Turn a card: 7♣, give or keep?", "Seat 0: Keep the 7♣"]
+    assert keep["position"]["turn"] == 1 and keep["position"]["discards"][0] == ["KD", "7C"]
+    assert give["position"]["discards"][1] == ["6D", "7C"] and give["position"]["turn"] == 0
+    assert bots["winner"] in (0, 1)
+
+
+def test_play_out_shows_a_waiting_turned_card_in_the_position():
+    out = run("play-out", stdin=json.dumps({"position": POSITION, "actions": ["turn"]}) + "\n")
+    answer = json.loads(out.stdout)
+    assert answer["position"]["turned"] == "7C"
+    again = run("play-out", stdin=json.dumps({"position": answer["position"], "actions": ["give"]}) + "\n")
+    assert json.loads(again.stdout)["steps"] == ["Seat 0: Give the 7♣ to their 6♦"]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("not json", "not JSON"),
+    ("[1, 2]", "JSON object"),
+    ('{"foo": 1}', "needs"),
+    (json.dumps({"stocks": split_deck(), "bots": ["always-give", "robot"]}), "unknown bot 'robot'"),
+    (json.dumps({"stocks": split_deck(), "bots": ["always-give"]}), "two bot names"),
+    (json.dumps({"stocks": [split_deck()[0], []], "bots": ["always-give"] * 2}), "missing"),
+    (json.dumps({"stocks": split_deck(), "leader": 2, "bots": ["always-give"] * 2}), "leader"),
+    (json.dumps({"position": POSITION, "actions": ["keep"]}), "action 1 .*no turned card"),
+    (json.dumps({"position": POSITION, "actions": ["turn", "turn"]}), "action 2 .*give it or keep it"),
+    (json.dumps({"position": POSITION, "actions": ["fly"]}), "unknown action"),
+    (json.dumps({"position": POSITION, "actions": [["turn"]]}), "action 1"),
+    (json.dumps({"position": {**POSITION, "turn": 5}, "actions": []}), "turn must be"),
+])
+def test_play_out_reports_a_bad_line_and_goes_on(line, message):
+    good = json.dumps({"position": POSITION, "actions": ["turn"]})
+    out = run("play-out", stdin=f"{line}\n{good}\n")
+    assert out.returncode == 1
+    bad, ok = [json.loads(x) for x in out.stdout.splitlines()]
+    assert set(bad) == {"error"}
+    assert re.search(message, bad["error"]), bad["error"]
+    assert ok["position"]["turned"] == "7C"

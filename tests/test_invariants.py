@@ -1,0 +1,97 @@
+"""Random play-outs: what must hold in every deal, whatever the players choose."""
+
+import json
+import random
+
+from pishe import BOTS, DECK, Deal, Match, seat_view
+from pishe.play import bot_step
+
+DEALS = 10_000
+# Longest deal seen over 10,000 random deals is a few hundred actions: this bound means "never ends".
+MAX_ACTIONS = 5_000
+CARD_CODES = {str(c) for c in DECK}
+
+
+def random_bot(rng):
+    """A bot that picks any legal action: explores what the fixed policies never do."""
+    return lambda view: rng.choice(view.legal)
+
+
+def cards_in_json(data):
+    """Every card code anywhere in a JSON value (dict keys, values, nested)."""
+    found = set()
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, str) and x in CARD_CODES:
+            found.add(x)
+    return found
+
+
+def visible_cards(view):
+    """The cards a SeatView holds, field by field."""
+    held = {c for c in (*view.discard_tops, view.turned, view.give_card) if c is not None}
+    for step in (*view.this_turn, *view.other_last_turn):
+        held.update(c for c in (step.card, step.onto) if c is not None)
+    return held
+
+
+def test_random_deals_keep_every_invariant():
+    rng = random.Random(20261130)
+    names = list(BOTS)
+    for n in range(DEALS):
+        deal = Deal.shuffled(rng, leader=n % 2)
+        if n % 3 == 0:
+            bots = [random_bot(rng), random_bot(rng)]
+        else:
+            bots = [BOTS[rng.choice(names)], BOTS[rng.choice(names)]]
+        foundations = dict(deal.foundations)
+        thorough = n % 20 == 0          # full card sets and JSON views: slower, so on every 20th deal
+        for actions in range(MAX_ACTIONS):
+            if deal.over:
+                break
+            bot_step(deal, bots[deal.turn])
+            # 52 cards, each exactly once.
+            if thorough or deal.over:
+                held = [c for pile in (*deal.stocks, *deal.discards) for c in pile]
+                held += [c for c in DECK if c.rank <= deal.foundations[c.suit]]
+                if deal.turned is not None:
+                    held.append(deal.turned)
+                assert len(held) == 52 and set(held) == set(DECK)
+            else:
+                assert (sum(map(len, deal.stocks)) + sum(map(len, deal.discards))
+                        + sum(deal.foundations.values()) + (deal.turned is not None)) == 52
+            # Suit piles only grow.
+            assert all(deal.foundations[s] >= foundations[s] for s in foundations)
+            foundations = dict(deal.foundations)
+            # Views never hold a stock card.
+            stock_cards = set(deal.stocks[0]) | set(deal.stocks[1])
+            for seat in (0, 1):
+                view = seat_view(deal, seat)
+                assert not visible_cards(view) & stock_cards
+                if thorough:
+                    data = view.to_json()
+                    assert not cards_in_json(data) & {str(c) for c in stock_cards}
+                    json.dumps(data)
+        else:
+            raise AssertionError(f"deal {n} did not end in {MAX_ACTIONS} actions")
+        assert deal.winner is not None
+
+
+def test_same_seed_and_actions_give_the_same_result():
+    for seed in range(50):
+        runs = []
+        for _ in range(2):
+            match = Match("first-to-50", random.Random(seed))
+            choices = random.Random(seed + 1)
+            log = []
+            while not match.over:
+                if match.deal.over:
+                    match.next_deal()
+                log += [s.describe() for s in bot_step(match, random_bot(choices))]
+            runs.append((log, match.scores, match.results))
+        assert runs[0] == runs[1]
