@@ -1,0 +1,112 @@
+"""Shared test fixtures: Debian's Chromium for pytest-playwright, the built site
+and a local server for it.
+
+Fixtures:
+    browser_type_launch_args  pytest-playwright's, extended: $CHROMIUM (default
+                              /usr/bin/chromium), quiet flags, no host but 127.0.0.1,
+                              WebRTC between local pages
+    dist_dir                  Path of a dist/ built once per test session (in a temp dir)
+    site                      a build.SiteServer serving dist_dir: .url, .stop(), .start()
+    console_errors            watch(page) -> list that fills with the page's console
+                              errors and uncaught exceptions
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, outside the package
+
+import build  # noqa: E402
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+QUIET_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+# Every host but 127.0.0.1 is unreachable, so a stray CDN fetch fails loudly.
+OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+# Two local pages open a WebRTC data channel only with real host candidates
+# (not mDNS names) and loopback candidates allowed.
+WEBRTC_FLAGS = ["--allow-loopback-in-peer-connection"]
+WEBRTC_DISABLED_FEATURES = ["WebRtcHideLocalIpsWithMdns"]
+
+
+def pytest_configure(config):
+    # A failing browser test leaves a screenshot in test-results/ unless told otherwise.
+    if getattr(config.option, "screenshot", None) == "off":
+        config.option.screenshot = "only-on-failure"
+
+
+def _playwright_disabled_features(playwright) -> list[str]:
+    """The --disable-features list Playwright passes to Chromium, read from one
+    throwaway launch. Chromium honours only the last --disable-features switch,
+    so ours has to repeat Playwright's list or it would silently drop it."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET_FLAGS)
+    try:
+        page = browser.new_page()
+        page.goto("chrome://version")
+        command_line = page.locator("#command_line").inner_text()
+    finally:
+        browser.close()
+    for token in command_line.split():
+        if token.startswith("--disable-features="):
+            return token.split("=", 1)[1].split(",")
+    return []
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args, playwright):
+    """Extend (not replace) pytest-playwright's options, so --headed and --slowmo still work."""
+    features = _playwright_disabled_features(playwright) + WEBRTC_DISABLED_FEATURES
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            *browser_type_launch_args.get("args", []),
+            *QUIET_FLAGS,
+            *OFFLINE_FLAGS,
+            *WEBRTC_FLAGS,
+            "--disable-features=" + ",".join(dict.fromkeys(features)),
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def dist_dir(tmp_path_factory) -> Path:
+    """The site, built once per session into a temp dir (the repo's dist/ is left alone)."""
+    dist = tmp_path_factory.mktemp("site") / "dist"
+    build.build(dist)
+    return dist
+
+
+@pytest.fixture
+def site(dist_dir):
+    """dist_dir served on a free 127.0.0.1 port; stop() then start() keeps the port."""
+    server = build.SiteServer(dist_dir).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def console_errors():
+    """watch(page) returns a list that collects the page's console errors
+    (its workers' included) and uncaught exceptions from then on."""
+
+    def watch(page) -> list[str]:
+        errors: list[str] = []
+        page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+        return errors
+
+    return watch

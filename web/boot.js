@@ -1,0 +1,94 @@
+// The page's side of the Python worker, and offline support.
+//
+//   const py = startWorker((progress, stage) => ...);
+//   const ms = await py.ready;                 // rejects with the boot error
+//   const answer = await py.call("new_match", "one deal");
+//
+//   registerOffline({ onUpdate })               // service worker for offline play
+
+/**
+ * Start the Python worker (web/worker.js).
+ *
+ * @param {(progress: number, stage: string) => void} [onProgress]
+ *   called at each boot milestone with 0..1 and a short text for the user.
+ * @returns {{call: (name: string, ...args: any) => Promise<any>, ready: Promise<object>}}
+ *   `call` runs pishe.web.<name>(...args) (JSON-able args) and resolves with the
+ *   parsed JSON it returns, or rejects with an Error carrying Python's message;
+ *   calls made before ready wait for it. `ready` resolves with the boot timings
+ *   (ms since the worker started, plus `page`: ms since this page's navigation).
+ */
+export function startWorker(onProgress) {
+  const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  const pending = new Map();
+  let nextId = 1;
+  let markReady, markFailed;
+  const ready = new Promise((resolve, reject) => {
+    markReady = resolve;
+    markFailed = reject;
+  });
+
+  function fail(message) {
+    const err = new Error(message);
+    markFailed(err);
+    for (const { reject } of pending.values()) reject(err);
+    pending.clear();
+  }
+
+  worker.onmessage = ({ data }) => {
+    if (data.id !== undefined) {
+      const waiting = pending.get(data.id);
+      pending.delete(data.id);
+      if (!waiting) return;
+      if ("error" in data) waiting.reject(new Error(data.error));
+      else waiting.resolve(data.result);
+    } else if (data.progress !== undefined) {
+      if (onProgress) onProgress(data.progress, data.stage);
+    } else if (data.ready) {
+      markReady({ ...data.ms, page: Math.round(performance.now()) });
+    } else if (data.fatal) {
+      fail(data.fatal);
+    }
+  };
+  // The worker script itself failed to load or threw outside a call.
+  worker.onerror = (event) => {
+    event.preventDefault();
+    fail(event.message || "the Python worker could not start");
+  };
+
+  function call(name, ...args) {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, call: name, args });
+    });
+  }
+
+  return { call, ready };
+}
+
+/**
+ * Register the service worker (dist/sw.js) so the page works offline after one
+ * visit. A new deploy installs a new worker that takes over at once; the page
+ * keeps running what it has loaded (no reload mid-game) and `onUpdate` is told,
+ * so it may offer a reload between matches.
+ *
+ * @param {{onUpdate?: () => void}} [options]
+ * @returns {Promise<ServiceWorkerRegistration|null>} null where unsupported or refused.
+ */
+export async function registerOffline({ onUpdate } = {}) {
+  if (!("serviceWorker" in navigator)) return null;
+  // The first install also fires controllerchange (no controller -> ours); only a
+  // change from one of our workers to another is an update.
+  let controlled = Boolean(navigator.serviceWorker.controller);
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (controlled && onUpdate) onUpdate();
+    controlled = true;
+  });
+  try {
+    return await navigator.serviceWorker.register(new URL("../sw.js", import.meta.url));
+  } catch (err) {
+    // Offline play is a bonus: the game itself works without it.
+    console.warn("offline support unavailable:", err);
+    return null;
+  }
+}

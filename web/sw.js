@@ -1,0 +1,55 @@
+// Service worker: the site works offline after one visit.
+//
+// build.py copies this file to the root of dist/ (a service worker controls only
+// pages at or below its own URL) and inserts the build info. Each build has its
+// own cache, named after the build id: install fills it with every file of the
+// build, activate deletes the caches of older builds, fetch answers from it first.
+
+const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files}
+const PREFIX = "pishe-";
+const CACHE = PREFIX + BUILD.id;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // "no-cache" revalidates with the server, so a copy of a file that the HTTP
+      // cache kept from an older build never lands in this build's cache.
+      await cache.addAll(BUILD.files.map((f) => new Request(new URL(f, self.location), { cache: "no-cache" })));
+      // Take over at once: a page already running keeps what it has loaded.
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(cacheFirst(request));
+});
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  let key = request;
+  if (request.mode === "navigate") {
+    // A page address may carry settings in its query (index.html?delay=0), and
+    // "/" is index.html: look both up as the bare file.
+    const url = new URL(request.url);
+    url.search = "";
+    url.hash = "";
+    if (url.pathname.endsWith("/")) url.pathname += "index.html";
+    key = url.href;
+  }
+  return (await cache.match(key)) || fetch(request);
+}
