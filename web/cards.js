@@ -1,0 +1,62 @@
+// Drawing cards as DOM elements. No rules live here: a card object from a view
+// ({code, rank, suit, symbol, label, name, red}) is drawn as it is, its texts set
+// with textContent only. Suit shapes are CSS masks in style.css, chosen by the
+// data-suit attribute; face-card and ace looks are chosen there by data-rank.
+
+/** Plain-word suit names for the suit piles' labels, by the views' suit letters. */
+export const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
+
+function el(tag, className) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  return node;
+}
+
+function text(value) {
+  return value === undefined || value === null ? "" : String(value);
+}
+
+function corner(card, where) {
+  const idx = el("span", `idx ${where}`);
+  const rank = el("span", "rank");
+  rank.textContent = text(card.rank);
+  idx.append(rank, el("span", "pip"));
+  return idx;
+}
+
+/** A face-up card. `card` is a view's card object; unknown fields draw blank. */
+export function cardFace(card) {
+  const c = card || {};
+  const node = el("div", c.red ? "card face red" : "card face");
+  node.dataset.code = text(c.code);
+  node.dataset.rank = text(c.rank);
+  node.dataset.suit = text(c.suit);
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", text(c.name || c.label || c.code) || "a card");
+  node.title = text(c.label);
+  const middle = el("span", "middle");
+  const court = el("span", "court");
+  court.textContent = text(c.rank);
+  middle.append(court, el("span", "pip"));
+  node.append(corner(c, "tl"), middle, corner(c, "br"));
+  return node;
+}
+
+/** A face-down card (a stock). */
+export function cardBack(label) {
+  const node = el("div", "card back");
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", label || "face-down cards");
+  return node;
+}
+
+/** The outline of an empty place; `suit` draws a faint suit shape in it. */
+export function emptyPlace(suit) {
+  const node = el("div", "card empty");
+  node.setAttribute("aria-hidden", "true");
+  if (suit) {
+    node.classList.add("suit-base");
+    node.append(el("span", "pip"));
+  }
+  return node;
+}
