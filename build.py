@@ -212,6 +212,7 @@ def build(dist: Path = DIST) -> dict:
     # Assemble next to dist/ and swap at the end, so a failed build leaves the old dist/ intact.
     dist.parent.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(dir=dist.parent, prefix=".dist-"))
+    stage.chmod(0o755)  # mkdtemp makes it private; a web server may run as another user
     try:
         _copy_web(stage)
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Start-up benchmark of the page (prints figures; no test asserts a time).
+
+    python bench/boot.py [--rounds N] [--chromium PATH]
+
+Builds the site into a temp dir, serves it together with bench/, and loads in
+one headless Chromium, alternating, N times each:
+
+  bare   bench/boot_bare.html: the same Pyodide in a module worker, up to its
+         first Python call (the yardstick);
+  table  index.html, until the table is playable (<body data-ready="true">).
+
+Printed: medians of the time from navigation to ready, the ratio table/bare
+(target <= 1.15), the table's first contentful paint (target <= 300 ms), the
+longest main-thread stall during start-up (longest 'longtask' entry before
+ready; none means under 50 ms; target <= 100 ms), and our own payload (pishe
+wheel, our scripts, CSS and index.html; target <= 60 KB).
+
+Caching: one persistent browser profile, so the HTTP disk cache keeps Pyodide
+between loads, as for a returning visitor. One unmeasured load of each page
+fills it first; its time is printed as the cold figure. Service workers are
+blocked so both pages are served the same way (from the HTTP cache).
+Without index.html only the bare figures are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+READY = 'body[data-ready="true"]'
+TIMEOUT_MS = 120_000
+
+# Installed before any page script: records long main-thread tasks and the moment
+# <body data-ready> turns "true" (a MutationObserver fires right after the change;
+# polling from Python would add its own delay).
+PROBE = """
+window.__bench = { longtasks: [], readyAt: null };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__bench.longtasks.push([e.startTime, e.duration]);
+}).observe({ type: "longtask", buffered: true });
+new MutationObserver(() => {
+  if (window.__bench.readyAt === null && document.body && document.body.dataset.ready === "true") {
+    window.__bench.readyAt = performance.now();
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });
+"""
+
+MEASURE = """() => {
+  const b = window.__bench;
+  const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+  const stalls = b.longtasks.filter(([start]) => start < b.readyAt).map(([, d]) => d);
+  return { ready: b.readyAt, fcp: fcp ? fcp.startTime : null, stall: Math.max(0, ...stalls) };
+}"""
+
+
+def load(context, url: str) -> dict:
+    """Open url in a new page, wait until it is ready, return its figures in ms."""
+    page = context.new_page()
+    try:
+        page.goto(url)
+        page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+        return page.evaluate(MEASURE)
+    finally:
+        page.close()
+
+
+def payload(dist: Path) -> tuple[int, int]:
+    """Raw and gzipped bytes of what we ship besides Pyodide and segno."""
+    ours = [*dist.glob("wheels/pishe-*.whl"), dist / "sw.js", *dist.glob("web/**/*.js"),
+            *dist.glob("web/**/*.css"), *dist.glob("index.html")]
+    raw = sum(p.stat().st_size for p in ours)
+    zipped = sum(len(gzip.compress(p.read_bytes())) for p in ours)
+    return raw, zipped
+
+
+def median(runs: list[dict], key: str) -> float:
+    return statistics.median(r[key] for r in runs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5, help="measured loads of each page (default 5)")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        dist = tmp / "dist"
+        build.build(dist)
+        raw, zipped = payload(dist)
+        # One origin for both pages: dist/ as it ships, plus bench/ beside it.
+        served = tmp / "served"
+        served.mkdir()
+        for entry in [*dist.iterdir(), ROOT / "bench"]:
+            (served / entry.name).symlink_to(entry)
+        pages = {"bare": "bench/boot_bare.html"}
+        if (dist / "index.html").exists():
+            pages["table"] = "index.html"
+
+        runs: dict[str, list[dict]] = {name: [] for name in pages}
+        with build.SiteServer(served) as server, sync_playwright() as pw:
+            context = pw.chromium.launch_persistent_context(
+                tmp / "profile", executable_path=args.chromium, headless=True, args=FLAGS,
+                service_workers="block")
+            context.add_init_script(PROBE)
+            try:
+                cold = {name: load(context, server.url + path) for name, path in pages.items()}
+                for _ in range(args.rounds):
+                    for name, path in pages.items():
+                        runs[name].append(load(context, server.url + path))
+            finally:
+                context.close()
+
+    print(f"Start-up, ms from navigation, {args.rounds} warm loads each (alternating), medians:")
+    for name, page_runs in runs.items():
+        all_ready = ", ".join(f"{r['ready']:.0f}" for r in page_runs)
+        print(f"  {name:5s} ready {median(page_runs, 'ready'):6.0f}   (cold {cold[name]['ready']:.0f}; "
+              f"runs {all_ready})")
+    if "table" in runs:
+        table, bare = runs["table"], runs["bare"]
+        ratio = median(table, "ready") / median(bare, "ready")
+        fcps = [r["fcp"] for r in table if r["fcp"] is not None]
+        fcp = f"{statistics.median(fcps):.0f} ms" if fcps else "not reported"
+        print(f"  table/bare ratio     {ratio:.2f}   (target <= 1.15)")
+        print(f"  table first paint    {fcp}   (target <= 300 ms)")
+        print(f"  table longest stall  {max(r['stall'] for r in table):.0f} ms (worst run; 0 = no task over "
+              f"50 ms)   (target <= 100 ms)")
+    print(f"Our payload: {raw / 1024:.1f} KB ({zipped / 1024:.1f} KB gzipped)   (target <= 60 KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
