@@ -99,7 +99,11 @@ export function paint(view, { names = COMPUTER_NAMES, root } = {}) {
     figures.forEach((figure, i) => {
       const pile = piles[i];
       figure.hidden = !pile;
-      if (!pile) return;
+      if (!pile) {
+        figure.removeAttribute("aria-label");
+        figure.querySelector("[data-slot]")?.replaceChildren();
+        return;
+      }
       const suit = text(pile.suit);
       const suitName = SUIT_NAMES[suit] || suit;
       figure.dataset.suit = suit;
@@ -238,9 +242,13 @@ function paintSeat(area, seat, { v, name, match, result, turn, me }) {
       fill(slot, cardFace(turned), text(turned.code));
       setText(turnedPile.querySelector("figcaption"), "Give or keep?");
       turnedPile.setAttribute("aria-label", `${whose} turned card, waiting to be given or kept: ${text(turned.label)}`);
-    } else if (slot) {
-      slot.replaceChildren();
-      delete slot.dataset.key;
+    } else {
+      if (slot) {
+        slot.replaceChildren();
+        delete slot.dataset.key;
+      }
+      setText(turnedPile.querySelector("figcaption"), "Turned");
+      turnedPile.removeAttribute("aria-label");
     }
   }
 }
