@@ -1,0 +1,626 @@
+"""The table against a friend: Host and Guest connected in memory.
+
+Whole matches between bots go through the protocol objects; after every
+message to the guest, no card still hidden in a stock appears in it; both
+sides agree on the score; every deal is verified, and the check fails when
+the host cheats. Bad input gets an error and changes nothing.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import pickle
+import random
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from pishe import DECK, Card, InvalidMatchLengthError, MatchOverError, UnknownActionError, seat_view
+from pishe.bots import BOTS
+from pishe.deal import TURNED
+from pishe.protocol import (
+    GUEST_SEAT, HOST_SEAT, MAX_GUEST_MESSAGE, VERIFIED, CorruptSaveError, Guest, Host,
+    MalformedMessageError, NotConnectedError, Outcome, UnknownMessageTypeError,
+    UnsupportedVersionError, WrongPhaseError, error_code, step_from_json, step_to_json,
+)
+
+# -- helpers shared with test_protocol_fuzz.py -------------------------------------------
+
+_CODE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([CDHS])(?![0-9A-Za-z])")
+_LABEL = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
+_NAME = re.compile(r"\b(ace|10|[2-9]|jack|queen|king) of (clubs|diamonds|hearts|spades)\b")
+_SYMBOL_SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+_WORD_RANK = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
+
+
+def cards_in(data) -> set:
+    """Every card a JSON value mentions: codes ("10H"), labels ("10♥"), names ("ace of clubs")."""
+    text = json.dumps(data, ensure_ascii=False)        # one pass over every key and value
+    return ({Card.parse(r + s) for r, s in set(_CODE.findall(text))}
+            | {Card.parse(r + _SYMBOL_SUIT[s]) for r, s in set(_LABEL.findall(text))}
+            | {Card.parse(_WORD_RANK.get(r, r) + s[0].upper()) for r, s in set(_NAME.findall(text))})
+
+
+def hidden_cards(host: Host) -> set:
+    """Cards in a stock now that nobody has seen this deal.
+
+    A card turned earlier and back in a stock (a discard pile turned over)
+    has been seen by both seats: only never-turned stock cards are secret.
+    """
+    if host.match is None:
+        return set()
+    turned = {s.card for s in host._played.log if s.kind == TURNED}
+    return {c for stock in host.match.deal.stocks for c in stock} - turned
+
+
+def as_seat_view(view: dict) -> SimpleNamespace:
+    """What the bots read of a SeatView, taken from the view's JSON (as a page would have it)."""
+    give = view["give_card"]
+    return SimpleNamespace(legal=tuple(view["legal"]),
+                           give_card=Card.parse(give["code"]) if give else None,
+                           foundations={p["suit"]: p["count"] for p in view["suit_piles"]})
+
+
+class Link:
+    """A host and a guest joined in memory, checking every message to the guest."""
+
+    def __init__(self, host: Host, guest: Guest):
+        self.host, self.guest = host, guest
+        self.to_guest = 0
+        self.errors: list[str] = []
+
+    def to_host(self, text: str) -> Outcome:
+        outcome = self.host.receive(text)
+        if outcome.error:
+            self.errors.append(outcome.error)
+        self.deliver(outcome.send)
+        return outcome
+
+    def deliver(self, messages) -> None:
+        for text in messages:
+            self.check(text)
+            self.to_guest += 1
+            outcome = self.guest.receive(text)
+            for reply in outcome.send:
+                self.to_host(reply)
+
+    def check(self, text: str) -> None:
+        leaked = cards_in(json.loads(text)) & hidden_cards(self.host)
+        assert not leaked, f"stock cards {sorted(map(str, leaked))} sent to the guest: {text}"
+
+    def connect(self) -> None:
+        outcome = self.to_host(self.guest.hello())
+        assert outcome.error is None, outcome.error
+
+
+def play(link: Link, bots, rng: random.Random, on_step=None) -> None:
+    """Play the match to its end, each seat's bot reading its own page's view."""
+    host = link.host
+    while True:
+        guest = link.guest                      # a reloaded page is another Guest
+        view = host.view()
+        if host.phase == "match-over":
+            return
+        if host.phase == "deal-over":
+            if rng.random() < 0.5:
+                link.deliver(host.next_deal().send)
+            else:
+                assert link.to_host(guest.next_deal()).error is None
+            continue
+        if view["turn"] == HOST_SEAT:
+            link.deliver(host.act(bots[HOST_SEAT](as_seat_view(view))).send)
+        else:
+            mine = guest.view()
+            assert mine["turn"] == GUEST_SEAT and mine["seat"] == GUEST_SEAT
+            assert link.to_host(guest.intent(bots[GUEST_SEAT](as_seat_view(mine)))).error is None
+        if on_step is not None:
+            on_step()
+
+
+def new_link(length="one-deal", seed=0) -> Link:
+    link = Link(Host(length, random.Random(seed)), Guest(rng=random.Random(seed + 1)))
+    link.connect()
+    return link
+
+
+def snapshot(host: Host) -> bytes:
+    """The host's whole state, engine included, as bytes to compare."""
+    return pickle.dumps(host)
+
+
+# -- whole matches -------------------------------------------------------------------------
+
+PAIRS = [("always-give", "always-give"), ("always-give", "never-give"),
+         ("hold-king", "no-give-two-above"), ("never-give", "hold-king")]
+# 24 matches: every length, every pair of bots in either seat.
+MATCHES = [(length, pair, seed) for seed, (length, pair) in enumerate(
+    (length, pair[::side]) for length in ("one-deal", "first-to-50", "first-to-100")
+    for side in (1, -1) for pair in PAIRS)]
+
+
+@pytest.mark.parametrize("length,pair,seed", MATCHES)
+def test_bots_play_whole_matches_through_the_protocol(length, pair, seed):
+    link = new_link(length, seed)
+    host, guest = link.host, link.guest
+    bots = [BOTS[name] for name in pair]
+    checked = []
+
+    def after_step():
+        if host.phase in ("deal-over", "match-over") and host.match.deal_number not in checked:
+            checked.append(host.match.deal_number)
+            assert guest.verification == VERIFIED and guest.verification_deal == host.match.deal_number
+
+    play(link, bots, random.Random(seed), after_step)
+    assert checked == list(range(1, host.match.deal_number + 1))
+    assert link.errors == []
+    assert guest.phase == "match-over"
+    mine, theirs = guest.view()["match"], host.view()["match"]
+    assert mine["scores"] == theirs["scores"] == host.match.scores
+    assert mine["winner"] == theirs["winner"] == host.match.winner
+    assert mine["length"] == theirs["length"] == length
+    assert guest.status()["length_name"] == host.status()["length_name"] == mine["length_name"]
+    assert host.view()["seat"] == HOST_SEAT and guest.view()["seat"] == GUEST_SEAT
+
+
+def test_the_guest_is_shown_the_steps_in_its_own_words():
+    link = new_link(seed=7)
+    host, guest = link.host, link.guest
+    shown = []
+    while host.phase == "playing":
+        if host.view()["turn"] == HOST_SEAT:
+            outcome = host.act(host.view()["legal"][0])
+            for text in outcome.send:
+                shown += guest.receive(text).steps
+        else:
+            outcome = host.receive(guest.intent(guest.view()["legal"][0]))
+            for text in outcome.send:
+                shown += guest.receive(text).steps
+    assert shown == [s.describe(GUEST_SEAT) for s in host._played.log]
+    assert any(text.startswith("They ") for text in shown)
+    assert any(text.startswith("Turn a card") for text in shown)
+
+
+def test_a_deal_waits_for_the_guest_and_both_parts_of_the_shuffle():
+    host = Host("first-to-50", random.Random(1))
+    assert host.phase == "dealing" and host.view() is None
+    assert host.status()["length_name"] == "First to 50"
+    with pytest.raises(WrongPhaseError, match="not dealt yet"):
+        host.act("turn")
+    guest = Guest(rng=random.Random(2))
+    welcome, commit = host.receive(guest.hello()).send
+    assert json.loads(welcome)["length"] == "first-to-50"
+    assert guest.receive(welcome).send == []
+    assert guest.phase == "dealing"
+    (seed_message,) = guest.receive(commit).send
+    sent = json.loads(seed_message)
+    assert sent["type"] == "deal-seed" and sent["deal"] == 1
+    (view,) = host.receive(seed_message).send
+    assert json.loads(view)["fair"]["contributions"] == [sent["contribution"]]
+    guest.receive(view)
+    assert host.phase == guest.phase == "playing"
+
+
+# -- the fair deal -------------------------------------------------------------------------
+
+
+def _play_until(link: Link, bots, stop) -> None:
+    host, guest = link.host, link.guest
+    while not stop():
+        view = host.view()
+        if view["turn"] == HOST_SEAT:
+            link.deliver(host.act(bots[0](as_seat_view(view))).send)
+        else:
+            link.to_host(guest.intent(bots[1](as_seat_view(guest.view()))))
+
+
+BOTH_GIVE = [BOTS["always-give"], BOTS["always-give"]]
+
+
+def test_a_changed_seed_fails_the_check():
+    link = new_link(seed=3)
+    host, guest = link.host, link.guest
+    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 20)
+    host._played.seed = "ab" * 32               # the host reveals another seed
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert guest.verification_deal == 1
+    assert guest.verification.startswith("Deal 1 failed the fairness check")
+    assert "does not match the commitment" in guest.verification
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_swapped_card_fails_the_check(seed):
+    link = new_link(seed=seed)
+    host, guest = link.host, link.guest
+    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 10 + 7 * seed)
+    stocks = host.match.deal.stocks
+    mover = host.match.deal.turn
+    if len(stocks[mover]) < 2:
+        pytest.skip("no stock card left to swap")
+    # The next card the seat to move turns is swapped with one deep in the other stock.
+    other = stocks[1 - mover] or stocks[mover]
+    stocks[mover][-1], other[0] = other[0], stocks[mover][-1]
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert guest.verification.startswith("Deal 1 failed the fairness check"), guest.verification
+    assert "the deal fixed at the start gives" in guest.verification
+
+
+def test_a_deck_not_from_the_contribution_fails_the_check():
+    link = Link(Host("one-deal", random.Random(4)), Guest(rng=random.Random(5)))
+    host, guest = link.host, link.guest
+    welcome, commit = host.receive(guest.hello()).send
+    guest.receive(welcome)
+    (seed_message,) = guest.receive(commit).send
+    honest = json.loads(seed_message)
+    # The host claims the guest's contribution but deals from one it chose.
+    forged = json.dumps({**honest, "contribution": "cd" * 32})
+    assert host.receive(forged).error is None
+    host._played.contributions = [honest["contribution"]]
+    link.deliver(host._state())
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert guest.verification.startswith("Deal 1 failed the fairness check")
+
+
+def test_a_changed_commitment_is_flagged_at_once():
+    host, guest = Host(rng=random.Random(6)), Guest(rng=random.Random(7))
+    welcome, commit = host.receive(guest.hello()).send
+    guest.receive(welcome)
+    (first,) = guest.receive(commit).send
+    other = json.dumps({**json.loads(commit), "commitment": "ef" * 32})
+    (second,) = guest.receive(other).send
+    assert json.loads(first)["contribution"] == json.loads(second)["contribution"]
+    assert guest.verification == "Deal 1: the host changed its commitment after making it."
+
+
+def test_a_deal_dealt_without_the_guests_part_is_flagged():
+    host, guest = Host(rng=random.Random(8)), Guest(rng=random.Random(9))
+    welcome, commit = host.receive(guest.hello()).send
+    guest.receive(welcome)
+    guest.receive(commit)
+    host.receive(json.dumps({"v": 1, "game": "pishe-pasha", "type": "deal-seed", "seq": 0,
+                             "deal": 1, "contribution": "01" * 32}))
+    (view,) = host._state()[1:]
+    guest.receive(view)
+    assert "without using your part of the shuffle" in guest.verification
+
+
+def test_an_unrevealed_deal_is_flagged_when_the_next_begins():
+    link = new_link("first-to-100", seed=10)
+    host, guest = link.host, link.guest
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert guest.verification == VERIFIED
+    guest._deals[1].checked = False             # as if the reveal never came
+    link.deliver(host.next_deal().send)
+    assert guest.verification_deal == 1 and "without revealing its seed" in guest.verification
+
+
+# -- dropped connections --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["same page", "reloaded page"])
+def test_a_dropped_connection_loses_nothing(how):
+    rng = random.Random(11)
+    link = new_link("first-to-50", seed=11)
+    host = link.host
+    drops = 0
+
+    def maybe_drop():
+        nonlocal drops
+        if rng.random() < 0.03:
+            drops += 1
+            host.disconnect()
+            if host.phase == "playing" and host.view()["turn"] == HOST_SEAT:
+                assert host.act(host.view()["legal"][0]).send == []     # the host plays on alone
+            if how == "reloaded page":
+                link.guest = Guest.restore(link.guest.save(), random.Random(drops))
+            link.connect()
+            assert link.guest.view() == json.loads(json.dumps(seat_view(host.match, GUEST_SEAT).to_json()))
+        if host.phase in ("deal-over", "match-over"):
+            assert link.guest.verification == VERIFIED
+            assert link.guest.verification_deal == host.match.deal_number
+
+    play(link, BOTH_GIVE, rng, maybe_drop)
+    assert drops > 3
+    assert link.errors == []
+    assert link.guest.view()["match"]["scores"] == host.match.scores
+
+
+def test_a_drop_while_dealing_reuses_the_same_contribution():
+    host, guest = Host(rng=random.Random(12)), Guest(rng=random.Random(13))
+    welcome, commit = host.receive(guest.hello()).send
+    guest.receive(welcome)
+    (lost,) = guest.receive(commit).send        # never arrives
+    host.disconnect()
+    welcome, commit = host.receive(guest.hello()).send
+    guest.receive(welcome)
+    (again,) = guest.receive(commit).send
+    assert json.loads(again) == json.loads(lost)  # the same seq (from the welcome), the same part
+    (view,) = host.receive(again).send
+    guest.receive(view)
+    assert host.phase == guest.phase == "playing"
+
+
+def test_a_fresh_page_with_the_token_resumes_but_cannot_check_that_deal():
+    link = new_link("first-to-50", seed=14)
+    host = link.host
+    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 30)
+    host.disconnect()
+    link.guest = Guest(link.guest.token, random.Random(15))
+    link.connect()
+    assert link.guest.seat == GUEST_SEAT
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert link.guest.verification == ("Deal 1 could not be checked: this page joined after "
+                                       "its cards were fixed.")
+    link.deliver(host.next_deal().send)
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert link.guest.verification == VERIFIED and link.guest.verification_deal == 2
+
+
+def test_seat_tokens():
+    link = new_link(seed=16)
+    host, guest = link.host, link.guest
+    token = guest.token
+    before = snapshot(host)
+    outcome = host.receive(Guest().hello())             # another page, seat held
+    assert json.loads(outcome.send[0])["code"] == "seat-taken" and snapshot(host) == before
+    outcome = host.receive(Guest("0" * 32).hello())
+    assert json.loads(outcome.send[0])["code"] == "unknown-token" and snapshot(host) == before
+    assert host.receive(guest.hello()).error is None      # resync on the same connection
+    host.disconnect()
+    newcomer = Link(host, Guest(rng=random.Random(17)))
+    newcomer.connect()                                    # the seat is free again: a new token
+    assert newcomer.guest.token not in (None, token)
+    host.disconnect()
+    stale = Link(host, Guest(token, random.Random(18)))
+    stale.to_host(stale.guest.hello())                    # refused, then joins afresh
+    assert stale.errors and stale.guest.token not in (None, token)
+    assert stale.guest.phase == "playing"
+
+
+# -- bad input from the guest ---------------------------------------------------------------
+
+
+def _message(**fields) -> str:
+    return json.dumps({"v": 1, "game": "pishe-pasha", **fields})
+
+
+def _ready_link() -> Link:
+    """A deal in progress with the guest to move (seq 1 next)."""
+    for seed in range(100):
+        link = new_link(seed=seed)
+        if link.host.view()["turn"] == HOST_SEAT:
+            link.deliver(link.host.act("turn").send)
+        if link.host.view()["turn"] == GUEST_SEAT and link.host.phase == "playing":
+            return link
+    raise AssertionError("no deal where the guest moves second")
+
+
+BAD = {
+    "too long": ("x" * (MAX_GUEST_MESSAGE + 1), "message-too-long", None),
+    "too long in bytes": (_message(type="hello", token=None, pad="♠" * 1400), "message-too-long", None),
+    "not JSON": ('{"v": 1, "game"', "malformed-message", None),
+    "not an object": ("[1, 2]", "malformed-message", None),
+    "NaN": ('{"v": NaN}', "malformed-message", None),
+    "deep": ("[" * 2000 + "]" * 2000, "malformed-message", None),
+    "duplicate key": ('{"v": 1, "v": 1, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}',
+                      "malformed-message", None),
+    "no version": (json.dumps({"game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
+                   "malformed-message", None),
+    "version true": (json.dumps({"v": True, "game": "pishe-pasha", "type": "act", "seq": 1,
+                                 "action": "turn"}), "malformed-message", None),
+    "wrong version": (json.dumps({"v": 2, "game": "pishe-pasha", "type": "act", "seq": 1,
+                                  "action": "turn"}), "unsupported-version", None),
+    "wrong game": (json.dumps({"v": 1, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
+                   "wrong-game", None),
+    "unknown type": (_message(type="cheat", seq=1), "unknown-message-type", None),
+    "host's type": (_message(type="view", seq=1), "unknown-message-type", None),
+    "replayed": (_message(type="act", seq=0, action="turn"), "replayed-message", 0),
+    "out of order": (_message(type="act", seq=2, action="turn"), "out-of-order-message", 2),
+    "seq as text": (_message(type="act", seq="1", action="turn"), "malformed-message", None),
+    "unknown field": (_message(type="act", seq=1, action="turn", card="AS"), "malformed-message", 1),
+    "missing field": (_message(type="act", seq=1), "malformed-message", 1),
+    "unknown action": (_message(type="act", seq=1, action="steal"), "unknown-action", 1),
+    "illegal keep": (_message(type="act", seq=1, action="keep"), "keep-not-allowed", 1),
+    "seed mid-deal": (_message(type="deal-seed", seq=1, deal=1, contribution="00" * 32),
+                      "wrong-phase", 1),
+    "next deal mid-deal": (_message(type="next-deal", seq=1, deal=1), "deal-not-over", 1),
+    "bad token": (_message(type="hello", token="not a token"), "malformed-message", None),
+    "not text": (b'{"v": 1}', "malformed-message", None),
+}
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_bad_input_gets_an_error_and_changes_nothing(name):
+    text, code, ref = BAD[name]
+    link = _ready_link()
+    host = link.host
+    before = snapshot(host)
+    outcome = host.receive(text)
+    (reply,) = outcome.send
+    error = json.loads(reply)
+    assert error["type"] == "error" and error["code"] == code, error
+    assert error["ref"] == ref and error["next_seq"] == 1
+    assert error["reason"] == outcome.error and error["reason"][0].isupper()
+    assert snapshot(host) == before
+    # The guest takes the error in its stride and plays on.
+    assert link.guest.receive(reply).error == outcome.error
+
+
+def test_out_of_turn_is_refused():
+    link = _ready_link()
+    host = link.host
+    before = snapshot(host)
+    with pytest.raises(Exception, match="not your turn"):
+        host.act("turn")
+    assert snapshot(host) == before
+    outcome = link.to_host(link.guest.intent("turn"))     # the guest's turn: fine
+    assert outcome.error is None
+    while host.phase == "playing" and host.view()["turn"] == GUEST_SEAT:
+        link.to_host(link.guest.intent(link.guest.view()["legal"][0]))
+    if host.phase == "playing":
+        before = snapshot(host)
+        outcome = host.receive(link.guest.intent("turn"))
+        assert json.loads(outcome.send[0])["code"] == "not-your-turn" and snapshot(host) == before
+
+
+def test_messages_before_hello_are_refused():
+    host = Host(rng=random.Random(19))
+    before = snapshot(host)
+    outcome = host.receive(_message(type="act", seq=0, action="turn"))
+    assert json.loads(outcome.send[0])["code"] == "not-connected" and snapshot(host) == before
+
+
+def test_the_guest_recovers_its_seq_after_an_error():
+    link = _ready_link()
+    guest = link.guest
+    link.to_host(guest.intent("keep"))                  # refused: seq 1 is still next
+    assert link.errors
+    assert link.to_host(guest.intent("turn")).error is None
+
+
+# -- the guest's side -----------------------------------------------------------------------
+
+
+def test_the_guest_refuses_what_a_host_should_never_send():
+    link = new_link(seed=20)
+    guest = link.guest
+    saved = guest.save()
+    for text, error in [
+        ("{", MalformedMessageError),
+        (_message(type="hello", token=None), UnknownMessageTypeError),
+        (json.dumps({"v": 9, "game": "pishe-pasha", "type": "view"}), UnsupportedVersionError),
+        (_message(type="view", deal=1, view={}, steps=[], fair={}, **{"from": 0}), MalformedMessageError),
+        (_message(type="deal-reveal", deal=1, seed="XYZ"), MalformedMessageError),
+    ]:
+        with pytest.raises(error):
+            guest.receive(text)
+        assert guest.save() == saved
+    with pytest.raises(NotConnectedError):
+        Guest().receive(_message(type="deal-commit", deal=1, commitment="00" * 32))
+    with pytest.raises(NotConnectedError):
+        Guest().intent("turn")
+
+
+def test_a_gap_in_the_steps_asks_for_everything_again():
+    link = new_link(seed=21)
+    host, guest = link.host, link.guest
+    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 5)
+    view = json.loads(host._state()[1])
+    view["from"] = 99
+    assert guest.receive(json.dumps(view)).send == [guest.hello()]
+
+
+def test_save_and_restore():
+    link = new_link(seed=22)
+    guest = link.guest
+    again = Guest.restore(guest.save())
+    assert again.save() == guest.save()
+    assert again.status() == {**guest.status(), "phase": "connecting"}
+    for bad in ["", "[]", "{}", json.dumps({**json.loads(guest.save()), "deals": [{"number": 1}]})]:
+        with pytest.raises(CorruptSaveError):
+            Guest.restore(bad)
+
+
+def test_steps_round_trip_as_json():
+    link = new_link(seed=23)
+    _play_until(link, BOTH_GIVE, lambda: link.host.phase != "playing")
+    for step in link.host._played.log:
+        assert step_from_json(json.loads(json.dumps(step_to_json(step)))) == step
+    with pytest.raises(MalformedMessageError):
+        step_from_json({"seat": 0, "kind": "turn", "card": "1S", "onto": None, "outcome": None, "count": 0})
+
+
+def test_the_examples_in_the_docstrings():
+    import pishe.protocol
+    assert doctest.testmod(pishe.protocol).failed == 0
+
+
+def test_error_codes_are_named_by_cause():
+    assert error_code(UnsupportedVersionError()) == "unsupported-version"
+
+
+def test_cards_in_finds_every_form():
+    assert cards_in({"a": ["10H", "Give the 6♠ to their 7♦", "ace of clubs"], "b": "0H 1S AX"}) == {
+        Card.parse(c) for c in ("10H", "6S", "7D", "AC")}
+    assert cards_in(["".join(map(str, DECK))]) == set()     # run together: no card stands alone
+
+
+def test_deals_come_one_at_a_time():
+    link = new_link("first-to-50", seed=24)
+    host, guest = link.host, link.guest
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    before = snapshot(host)
+    outcome = host.receive(_message(type="next-deal", seq=guest._seq, deal=2))
+    assert "not the deal that just ended" in outcome.error and snapshot(host) == before
+    assert host.next_deal().send                        # the guest has not answered yet
+    with pytest.raises(WrongPhaseError, match="already being dealt"):
+        host.next_deal()
+    before = snapshot(host)
+    outcome = host.receive(_message(type="deal-seed", seq=guest._seq, deal=3, contribution="00" * 32))
+    assert outcome.error == "Deal 2 is being dealt, not deal 3." and snapshot(host) == before
+    outcome = host.receive(guest.next_deal())
+    assert outcome.error == "Deal 2 is already being dealt."
+
+
+def test_nothing_follows_the_end_of_the_match():
+    link = new_link("one-deal", seed=25)
+    host, guest = link.host, link.guest
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert host.phase == guest.phase == "match-over"
+    with pytest.raises(MatchOverError):
+        host.next_deal()
+    before = snapshot(host)
+    outcome = host.receive(guest.next_deal())
+    assert json.loads(outcome.send[0])["code"] == "match-over" and snapshot(host) == before
+
+
+def test_the_guest_checks_its_own_arguments():
+    with pytest.raises(InvalidMatchLengthError):
+        Host("two-deals")
+    with pytest.raises(MalformedMessageError):
+        Guest("not a token")
+    guest = Guest()
+    with pytest.raises(WrongPhaseError):
+        guest.next_deal()
+    link = new_link(seed=26)
+    with pytest.raises(UnknownActionError):
+        link.guest.intent("steal")
+
+
+def test_a_host_that_rewrites_steps_is_flagged_and_stays_flagged():
+    link = new_link(seed=27)
+    host, guest = link.host, link.guest
+    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 8)
+    message = json.loads(host._state()[1])
+    message["steps"][3]["count"] = 7
+    guest.receive(json.dumps(message))
+    warning = "Deal 1: the host changed the account of steps it had sent."
+    assert guest.verification == warning
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert guest.verification == warning and guest.verification_deal == 1
+
+
+def test_a_commitment_after_the_deal_is_flagged():
+    link = new_link(seed=28)
+    host, guest = link.host, link.guest
+    guest.receive(json.dumps({"v": 1, "game": "pishe-pasha", "type": "deal-commit", "deal": 1,
+                              "commitment": host._played.commitment}))
+    assert guest.verification == ("Deal 1: the host asked for your part of the shuffle after "
+                                  "dealing the cards.")
+
+
+def test_a_reveal_of_a_deal_never_seen_cannot_be_checked():
+    link = new_link(seed=29)
+    link.guest.receive(_message(type="deal-reveal", deal=5, seed="00" * 32))
+    assert link.guest.verification == "Deal 5 could not be checked: this page did not see it played."
+
+
+def test_the_leak_check_would_catch_a_stock_card():
+    link = new_link(seed=30)
+    hidden = hidden_cards(link.host)
+    assert len(hidden) == 52
+    card = sorted(hidden)[0]
+    for leak in (str(card), card.display(), card.to_json()["name"]):
+        with pytest.raises(AssertionError, match="sent to the guest"):
+            link.check(json.dumps({"type": "view", "note": f"psst: {leak}"}))
