@@ -1,10 +1,17 @@
-"""The computer table's Python side, called by the page's worker.
+"""The page's Python side, called by its worker with plain values; answers JSON text.
 
-Every function takes plain values and returns a JSON string
-``{"view": …, "steps": […], "computer_moves": bool}`` (the steps this call
-caused, in seat 0's words) or ``{"error": "…"}`` with nothing changed. The
-page paints the view and asks :func:`computer_step` again after its delay
-while ``computer_moves`` is true; it never decides anything itself.
+The computer table: :func:`new_match`, :func:`act`, :func:`computer_step`,
+:func:`next_deal`, :func:`current` answer ``{"view": …, "steps": […],
+"computer_moves": bool}`` (the steps this call caused, in seat 0's words) or
+``{"error": "…"}`` with nothing changed. The page paints the view and asks
+:func:`computer_step` again after its delay while ``computer_moves`` is true.
+
+A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
+functions, the guest's page the ``guest_*`` ones. Each answers ``{"send":
+[messages for the other page], "steps": […], "error": reason|null, "view":
+this seat's view|null, "status": {…}}`` (the guest's also carries ``token``
+and ``saved``, to keep in sessionStorage). The page carries ``send`` over
+the data channel and passes what arrives to ``*_receive``; it decides nothing.
 """
 
 from __future__ import annotations
@@ -17,9 +24,13 @@ from .bots import always_give
 from .errors import PisheError
 from .match import ONE_DEAL, Match
 from .play import bot_step
+from .protocol import CorruptSaveError, Guest, Host, Outcome
 from .view import seat_view
 
-__all__ = ["new_match", "act", "computer_step", "next_deal", "current"]
+__all__ = ["new_match", "act", "computer_step", "next_deal", "current",
+           "host_open", "host_receive", "host_act", "host_next_deal", "host_disconnect", "host_current",
+           "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_next_deal",
+           "qr_matrix"]
 
 YOU = 0
 COMPUTER = 1
@@ -85,3 +96,121 @@ def current() -> str:
     if _match is None:
         return _error(PisheError("No match is being played."))
     return _answer()
+
+
+# -- a friend's table ----------------------------------------------------------------
+
+_host: Optional[Host] = None
+_guest: Optional[Guest] = None
+
+
+def _host_answer(outcome: Outcome) -> str:
+    return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
+                       "view": _host.view(), "status": _host.status()})
+
+
+def _guest_answer(outcome: Outcome) -> str:
+    return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
+                       "view": _guest.view(), "status": _guest.status(),
+                       "token": _guest.token, "saved": _guest.save()})
+
+
+def _hosting(call) -> str:
+    if _host is None:
+        return _error(PisheError("No table is open."))
+    try:
+        return _host_answer(call())
+    except PisheError as e:
+        return _error(e)
+
+
+def _guesting(call) -> str:
+    if _guest is None:
+        return _error(PisheError("This page has not joined a table."))
+    try:
+        return _guest_answer(call())
+    except PisheError as e:
+        return _error(e)
+
+
+def host_open(length: str = ONE_DEAL) -> str:
+    """Open a table for a friend, as host (seat 0), with this match length."""
+    global _host
+    try:
+        _host = Host(length)
+    except PisheError as e:
+        return _error(e)
+    return _host_answer(Outcome([], []))
+
+
+def host_receive(text: str) -> str:
+    """A message from the guest's page (anything at all: refusals go back as errors)."""
+    return _hosting(lambda: _host.receive(text))
+
+
+def host_act(action: str) -> str:
+    """The host's own action (``give``, ``turn`` or ``keep``)."""
+    return _hosting(lambda: _host.act(action))
+
+
+def host_next_deal() -> str:
+    """Deal the next deal (the host commits to a new seed)."""
+    return _hosting(lambda: _host.next_deal())
+
+
+def host_disconnect() -> str:
+    """The data channel closed: the host keeps the match and can invite again."""
+    return _hosting(lambda: (_host.disconnect(), Outcome([], []))[1])
+
+
+def host_current() -> str:
+    """The host's table as it is now (nothing changes)."""
+    return _hosting(lambda: Outcome([], []))
+
+
+def guest_open(token: Optional[str] = None, saved: Optional[str] = None) -> str:
+    """Join as guest: resume from ``saved`` (sessionStorage) or ``token`` if given; sends hello."""
+    global _guest
+    _guest = None
+    if saved:
+        try:
+            _guest = Guest.restore(saved)
+        except CorruptSaveError:
+            _guest = None           # a damaged save: join with the token alone
+    if _guest is None:
+        try:
+            _guest = Guest(token)
+        except PisheError:
+            _guest = Guest()
+    return _guest_answer(Outcome([_guest.hello()], []))
+
+
+def guest_hello() -> str:
+    """Say hello again (a new channel to the same host)."""
+    return _guesting(lambda: Outcome([_guest.hello()], []))
+
+
+def guest_receive(text: str) -> str:
+    """A message from the host's page."""
+    return _guesting(lambda: _guest.receive(text))
+
+
+def guest_intent(action: str) -> str:
+    """The guest's action, as a message for the host (the host decides)."""
+    return _guesting(lambda: Outcome([_guest.intent(action)], []))
+
+
+def guest_next_deal() -> str:
+    """Ask the host for the next deal."""
+    return _guesting(lambda: Outcome([_guest.next_deal()], []))
+
+
+def qr_matrix(text: str) -> str:
+    """The QR code of ``text`` as rows of "0"/"1" (quiet zone included), made by segno."""
+    import segno                     # only the host's invite needs it: not loaded at start-up
+
+    if not isinstance(text, str) or not text or len(text) > 1000:
+        return _error(PisheError("Nothing to encode."))
+    code = segno.make(text, error="m", micro=False)
+    return json.dumps({"rows": ["".join("1" if dark else "0" for dark in row)
+                                for row in code.matrix_iter(scale=1, border=4)]})
