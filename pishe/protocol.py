@@ -230,6 +230,15 @@ def _deal_number(value, name: str) -> int:
     return _int(value, name, 1)
 
 
+def _have(value, name: str) -> Optional[dict]:
+    """How far a resuming guest got: ``{"deal": n, "steps": k}`` (steps of deal n it holds)."""
+    if value is None:
+        return None
+    _check(isinstance(value, dict) and set(value) == {"deal", "steps"},
+           f"{name} must be null or an object with deal and steps")
+    return {"deal": _deal_number(value["deal"], "deal"), "steps": _int(value["steps"], "steps")}
+
+
 def _object(value, name: str) -> dict:
     _check(isinstance(value, dict), f"{name} must be an object")
     return value
@@ -316,7 +325,7 @@ def _action(value, name: str) -> str:
 
 # Guest -> host.
 _GUEST_MESSAGES = {
-    "hello": {"token": _token},
+    "hello": {"token": _token, "have": _have},
     "act": {"seq": _int, "action": _action},
     "deal-seed": {"seq": _int, "deal": _deal_number, "contribution": _hex},
     "next-deal": {"seq": _int, "deal": _deal_number},
@@ -450,7 +459,8 @@ class Host:
             data = _parse(text, MAX_GUEST_MESSAGE, _GUEST_MESSAGES)
             kind = data["type"]
             if kind == "hello":
-                return self._hello(_fields(data, _GUEST_MESSAGES[kind])["token"])
+                fields = _fields(data, _GUEST_MESSAGES[kind])
+                return self._hello(fields["token"], fields["have"])
             seq = _int(data.get("seq"), "seq")     # a replay is named as such before anything else
             self._check_seq(seq)
             fields = _fields(data, _GUEST_MESSAGES[kind])
@@ -469,7 +479,7 @@ class Host:
         self._next_seq += 1
         return outcome
 
-    def _hello(self, token: Optional[str]) -> Outcome:
+    def _hello(self, token: Optional[str], have: Optional[dict]) -> Outcome:
         if token is None:
             if self.connected:
                 raise SeatTakenError("The guest seat is taken by a page that is still connected.")
@@ -478,7 +488,7 @@ class Host:
             raise UnknownTokenError("This table did not issue that seat token, or another page "
                                     "has taken the seat since.")
         self.connected = True
-        return Outcome(self._state(), [])
+        return Outcome(self._state(have), [])
 
     def _check_seq(self, seq: int) -> None:
         if not self.connected:
@@ -539,18 +549,33 @@ class Host:
     def _outbox(self, message: str) -> list:
         return [message] if self.connected else []
 
-    def _state(self) -> list:
+    def _state(self, have: Optional[dict]) -> list:
         """Welcome, then everything the guest needs to be where the table is."""
         messages = [_write("welcome", seat=GUEST_SEAT, token=self._token, seq=self._next_seq,
                            **self._table())]
         if self._played is not None:
-            self._sent = 0
+            self._sent = self._resume_point(have)
             messages.append(self._view_message())
             if self.match.deal.over:
                 messages.append(self._reveal_message())
         if self._pending is not None:
             messages.append(self._commit_message())
         return messages
+
+    def _resume_point(self, have: Optional[dict]) -> int:
+        """Which step of the deal to resend from, for a guest that holds ``have``.
+
+        Only the steps it lacks, and none at all that name a card now back in
+        a stock (a discard pile turned over since): no message ever names a
+        stock card. A guest left with a gap cannot check that deal, and says so.
+        """
+        log = self._played.log
+        if have is None or have["deal"] != self._played.number or have["steps"] > len(log):
+            return len(log)
+        stocks = set(self.match.deal.stocks[0]) | set(self.match.deal.stocks[1])
+        if any(s.card in stocks or s.onto in stocks for s in log[have["steps"]:]):
+            return len(log)
+        return have["steps"]
 
     def _commit_message(self) -> str:
         return _write("deal-commit", deal=self._pending.number, commitment=self._pending.commitment)
@@ -665,8 +690,15 @@ class Guest:
     # -- messages to the host ---------------------------------------------------------
 
     def hello(self) -> str:
-        """The message that opens (or reopens) the connection, with the seat token if any."""
-        return _write("hello", token=self.token)
+        """The message that opens (or reopens) the connection, with the seat token if any.
+
+        It says how many steps of the latest deal this page holds, so the
+        host resends only the rest.
+        """
+        followed = [d for d in self._deals.values() if d.dealt and not d.late]
+        latest = max(followed, key=lambda d: d.number, default=None)
+        have = None if latest is None else {"deal": latest.number, "steps": len(latest.steps)}
+        return _write("hello", token=self.token, have=have)
 
     def intent(self, action: str) -> str:
         """The message asking for ``action`` (``give``, ``turn`` or ``keep``).
@@ -762,8 +794,12 @@ class Guest:
         if record is None:
             _check(len(contributions) == 1, "a deal has one contribution from the guest")
             record = _GuestDeal(number, fair_commitment, contributions[0], late=True)
-        if start > len(record.steps):
-            return Outcome([self.hello()], [])       # steps went missing: ask for everything again
+        if record.late or start > len(record.steps):
+            # Steps this page never saw: the deal cannot be checked, but play goes on.
+            record.late, record.leader, record.dealt, record.steps = True, leader, True, []
+            self._keep(record)
+            self._view = view
+            return Outcome([], [s.describe(self.seat) for s in steps])
         if (record.commitment, [record.contribution]) != (fair_commitment, contributions):
             self._warn(record, f"Deal {number}: the host dealt the cards without using your part "
                                f"of the shuffle or its commitment.")
@@ -785,8 +821,8 @@ class Guest:
         elif record.problem is not None:
             self._record(number, record.problem)
         elif record.late:
-            self._record(number, f"Deal {number} could not be checked: this page joined after "
-                                 f"its cards were fixed.")
+            self._record(number, f"Deal {number} could not be checked: this page did not see "
+                                 f"all of it played.")
         else:
             try:
                 verify_deal(record.commitment, seed, [record.contribution], record.leader,

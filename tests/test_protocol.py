@@ -44,15 +44,10 @@ def cards_in(data) -> set:
 
 
 def hidden_cards(host: Host) -> set:
-    """Cards in a stock now that nobody has seen this deal.
-
-    A card turned earlier and back in a stock (a discard pile turned over)
-    has been seen by both seats: only never-turned stock cards are secret.
-    """
+    """Every card in either stock now, turned before and recycled or not: no message may name one."""
     if host.match is None:
         return set()
-    turned = {s.card for s in host._played.log if s.kind == TURNED}
-    return {c for stock in host.match.deal.stocks for c in stock} - turned
+    return {c for stock in host.match.deal.stocks for c in stock}
 
 
 def as_seat_view(view: dict) -> SimpleNamespace:
@@ -257,7 +252,7 @@ def test_a_deck_not_from_the_contribution_fails_the_check():
     forged = json.dumps({**honest, "contribution": "cd" * 32})
     assert host.receive(forged).error is None
     host._played.contributions = [honest["contribution"]]
-    link.deliver(host._state())
+    link.deliver(host._state(None))
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification.startswith("Deal 1 failed the fairness check")
 
@@ -280,7 +275,7 @@ def test_a_deal_dealt_without_the_guests_part_is_flagged():
     guest.receive(commit)
     host.receive(json.dumps({"v": 1, "game": "pishe-pasha", "type": "deal-seed", "seq": 0,
                              "deal": 1, "contribution": "01" * 32}))
-    (view,) = host._state()[1:]
+    (view,) = host._state(None)[1:]
     guest.receive(view)
     assert "without using your part of the shuffle" in guest.verification
 
@@ -350,8 +345,7 @@ def test_a_fresh_page_with_the_token_resumes_but_cannot_check_that_deal():
     link.connect()
     assert link.guest.seat == GUEST_SEAT
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
-    assert link.guest.verification == ("Deal 1 could not be checked: this page joined after "
-                                       "its cards were fixed.")
+    assert link.guest.verification == "Deal 1 could not be checked: this page did not see all of it played."
     link.deliver(host.next_deal().send)
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert link.guest.verification == VERIFIED and link.guest.verification_deal == 2
@@ -502,13 +496,25 @@ def test_the_guest_refuses_what_a_host_should_never_send():
         Guest().intent("turn")
 
 
-def test_a_gap_in_the_steps_asks_for_everything_again():
+def test_a_gap_in_the_steps_leaves_the_deal_unchecked_but_playable():
     link = new_link(seed=21)
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 5)
-    view = json.loads(host._state()[1])
+    view = json.loads(host._state(None)[1])
     view["from"] = 99
-    assert guest.receive(json.dumps(view)).send == [guest.hello()]
+    assert guest.receive(json.dumps(view)).send == []
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert guest.verification == "Deal 1 could not be checked: this page did not see all of it played."
+
+
+def test_a_resuming_guest_gets_only_the_steps_it_lacks():
+    link = new_link(seed=23)
+    host, guest = link.host, link.guest
+    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 12)
+    held = len(guest._deals[1].steps)
+    host.disconnect()
+    welcome, view = host.receive(guest.hello()).send
+    assert json.loads(view)["from"] == held and json.loads(view)["steps"] == []
 
 
 def test_save_and_restore():
@@ -592,7 +598,7 @@ def test_a_host_that_rewrites_steps_is_flagged_and_stays_flagged():
     link = new_link(seed=27)
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 8)
-    message = json.loads(host._state()[1])
+    message = json.loads(host._state({"deal": 1, "steps": 0})[1])
     message["steps"][3]["count"] = 7
     guest.receive(json.dumps(message))
     warning = "Deal 1: the host changed the account of steps it had sent."

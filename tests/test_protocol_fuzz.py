@@ -50,7 +50,8 @@ class Fuzzer:
         seq = host._next_seq + rng.choice([0, 0, 0, -1, 1, -5, 100])
         deal = (host.status()["deal"]) + rng.choice([0, 0, -1, 1])
         return rng.choice([
-            {"type": "hello", "token": rng.choice([None, self.link.guest.token, "ab" * 16])},
+            {"type": "hello", "token": rng.choice([None, self.link.guest.token, "ab" * 16]),
+             "have": rng.choice([None, {"deal": max(deal, 1), "steps": rng.randrange(60)}])},
             {"type": "act", "seq": seq, "action": rng.choice(_ACTIONS[:3])},
             {"type": "deal-seed", "seq": seq, "deal": deal, "contribution": f"{rng.getrandbits(256):064x}"},
             {"type": "next-deal", "seq": seq, "deal": deal},
