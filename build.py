@@ -114,7 +114,10 @@ def fetch_pinned(pin: Pin, cache: Path | None = None) -> Path:
         target.unlink()
     # Download into a scratch folder inside the cache so the final rename is atomic.
     with tempfile.TemporaryDirectory(dir=cache, prefix=".fetch-") as scratch:
-        result = subprocess.run(pin.fetch, cwd=scratch, capture_output=True, text=True)
+        try:
+            result = subprocess.run(pin.fetch, cwd=scratch, capture_output=True, text=True)
+        except OSError as err:  # e.g. npm is not installed
+            raise BuildError(f"could not run `{' '.join(pin.fetch)}` to fetch {pin.filename}: {err}") from err
         fetched = Path(scratch) / pin.filename
         if result.returncode != 0 or not fetched.exists():
             raise BuildError(f"could not fetch {pin.filename} with `{' '.join(pin.fetch)}`:\n"
