@@ -1,0 +1,129 @@
+// The peer-to-peer link: one WebRTC data channel, set up without a server of ours.
+// The host's offer travels in the invite link, the guest's answer in a short reply
+// code pasted back by hand. Both are SDP shrunk to what ICE and DTLS need (ufrag,
+// password, certificate fingerprint, candidates) and rebuilt from a template.
+// This module carries bytes only: it knows nothing of the game.
+
+const VERSION = "p1";
+const GATHER_MS = 2500;   // ICE gathering may never say "complete": never wait longer
+
+const toUrlSafe = (s) => s.replace(/\+/g, "-").replace(/\//g, "_");
+const fromUrlSafe = (s) => s.replace(/-/g, "+").replace(/_/g, "/");
+const CAND_TYPES = { host: "h", srflx: "s", relay: "r", prflx: "p" };
+const CAND_NAMES = Object.fromEntries(Object.entries(CAND_TYPES).map(([k, v]) => [v, k]));
+
+function sdpValue(sdp, key) {
+  const m = sdp.match(new RegExp("^a=" + key + ":(.*)$", "m"));
+  if (!m) throw new Error("the connection offer lacks " + key);
+  return m[1].trim();
+}
+
+/** Shrink a data-channel SDP to "p1~ufrag~pwd~fingerprint~candidates…". */
+export function encodeDescription(sdp, { withCandidates = true } = {}) {
+  const fp = sdpValue(sdp, "fingerprint").split(" ")[1].split(":").map((h) => parseInt(h, 16));
+  const parts = [VERSION, toUrlSafe(sdpValue(sdp, "ice-ufrag")), toUrlSafe(sdpValue(sdp, "ice-pwd")),
+    toUrlSafe(btoa(String.fromCharCode(...fp))).replace(/=+$/, "")];
+  if (withCandidates) {
+    const seen = new Set();
+    for (const line of sdp.split(/\r?\n/)) {
+      if (!line.startsWith("a=candidate:")) continue;
+      const f = line.slice(12).split(" ");
+      if (f[2].toLowerCase() !== "udp" || f[1] !== "1") continue;
+      const c = (CAND_TYPES[f[7]] || "h") + f[4] + "," + f[5];
+      if (!seen.has(c)) { seen.add(c); parts.push(c); }
+    }
+  }
+  return parts.join("~");
+}
+
+/** Rebuild an SDP of `type` ("offer" or "answer") from a code made by encodeDescription. */
+export function decodeDescription(code, type) {
+  const parts = String(code).trim().split("~");
+  if (parts[0] !== VERSION || parts.length < 4) throw new Error("This is not a connection code from this game.");
+  const [, ufrag, pwd, fp64, ...cands] = parts;
+  if (!/^[A-Za-z0-9_-]{4,256}$/.test(ufrag) || !/^[A-Za-z0-9_-]{22,256}$/.test(pwd)) {
+    throw new Error("The connection code is damaged (check it was copied whole).");
+  }
+  let fp;
+  try { fp = Uint8Array.from(atob(fromUrlSafe(fp64)), (c) => c.charCodeAt(0)); } catch { fp = []; }
+  if (fp.length !== 32) throw new Error("The connection code is damaged (check it was copied whole).");
+  const hex = Array.from(fp, (b) => b.toString(16).padStart(2, "0").toUpperCase()).join(":");
+  const lines = ["v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+    "a=msid-semantic: WMS", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0"];
+  cands.forEach((c, i) => {
+    const m = c.match(/^([hsrp])([0-9A-Za-z.:-]+),(\d{1,5})$/);
+    if (!m) throw new Error("The connection code is damaged (check it was copied whole).");
+    lines.push(`a=candidate:${i + 1} 1 udp ${2122260223 - i} ${m[2]} ${m[3]} typ ${CAND_NAMES[m[1]]} generation 0`);
+  });
+  lines.push("a=ice-ufrag:" + fromUrlSafe(ufrag), "a=ice-pwd:" + fromUrlSafe(pwd), "a=ice-options:trickle",
+    "a=fingerprint:sha-256 " + hex, "a=setup:" + (type === "offer" ? "actpass" : "active"),
+    "a=mid:0", "a=sctp-port:5000", "a=max-message-size:262144");
+  return lines.join("\r\n") + "\r\n";
+}
+
+function gathered(pc) {
+  return new Promise((resolve) => {
+    if (pc.iceGatheringState === "complete") return resolve();
+    const timer = setTimeout(resolve, GATHER_MS);
+    pc.addEventListener("icegatheringstatechange", () => {
+      if (pc.iceGatheringState === "complete") { clearTimeout(timer); resolve(); }
+    });
+  });
+}
+
+/**
+ * One data channel to the other page. Set `onopen`, `onmessage(text)` and
+ * `onclose` to follow it; `send(text)` while open.
+ */
+export class Link {
+  constructor(iceServers) {
+    this.pc = new RTCPeerConnection({ iceServers });
+    this.channel = null;
+    this.onopen = this.onmessage = this.onclose = null;
+    this.pc.addEventListener("connectionstatechange", () => {
+      if (["failed", "closed"].includes(this.pc.connectionState)) this._closed();
+    });
+  }
+
+  _wire(channel) {
+    this.channel = channel;
+    channel.onopen = () => this.onopen && this.onopen();
+    channel.onmessage = (e) => this.onmessage && this.onmessage(String(e.data));
+    channel.onclose = () => this._closed();
+    if (channel.readyState === "open" && this.onopen) this.onopen();
+  }
+
+  _closed() {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.onclose) this.onclose();
+  }
+
+  get open() { return !!this.channel && this.channel.readyState === "open"; }
+
+  send(text) { if (this.open) this.channel.send(text); }
+
+  close() { this.ended = true; this.pc.close(); }
+
+  /** Host: make the offer; returns its code for the invite link. */
+  async offer() {
+    this._wire(this.pc.createDataChannel("pishe", { ordered: true }));
+    await this.pc.setLocalDescription(await this.pc.createOffer());
+    await gathered(this.pc);
+    return encodeDescription(this.pc.localDescription.sdp);
+  }
+
+  /** Guest: answer an offer code; returns the reply code for the host. */
+  async answer(offerCode) {
+    this.pc.ondatachannel = (e) => this._wire(e.channel);
+    await this.pc.setRemoteDescription({ type: "offer", sdp: decodeDescription(offerCode, "offer") });
+    await this.pc.setLocalDescription(await this.pc.createAnswer());
+    await gathered(this.pc);
+    return encodeDescription(this.pc.localDescription.sdp);
+  }
+
+  /** Host: take the guest's reply code; the channel opens shortly after. */
+  async accept(replyCode) {
+    await this.pc.setRemoteDescription({ type: "answer", sdp: decodeDescription(replyCode, "answer") });
+  }
+}
