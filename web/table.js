@@ -268,7 +268,10 @@ function paintSteps(ol, none, steps) {
   ol.replaceChildren(...items);
   ol.dataset.texts = JSON.stringify(texts);
   if (none) none.hidden = texts.length > 0;
-  ol.scrollTop = ol.scrollHeight;
+  // Show the newest step; measured at the next frame, so paint() never forces a layout.
+  requestAnimationFrame(() => {
+    ol.scrollTop = ol.scrollHeight;
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -328,6 +331,7 @@ async function startComputerTable() {
   let timer = null;
   let ready = false;
   let computerMoves = false;
+  let lastTurn; // whose turn the last painted view said (for the "Your turn." announcement)
 
   function setIdle() {
     body.dataset.idle = String(ready && pending === 0 && timer === null && !computerMoves);
@@ -362,8 +366,12 @@ async function startComputerTable() {
       return;
     }
     showError("");
-    announce(answer.steps);
-    paint(answer.view, { names: COMPUTER_NAMES });
+    const view = answer.view || {};
+    // Say so when the turn comes (back) to you: the steps alone do not.
+    const yourTurn = view.turn === view.seat && (lastTurn === undefined || lastTurn !== view.turn);
+    lastTurn = view.turn;
+    announce(yourTurn ? [...list(answer.steps), "Your turn."] : answer.steps);
+    paint(view, { names: COMPUTER_NAMES });
     computerMoves = Boolean(answer.computer_moves);
     if (computerMoves) {
       timer = setTimeout(() => {
@@ -394,6 +402,7 @@ async function startComputerTable() {
 
   function startMatch() {
     generation += 1;
+    lastTurn = undefined;
     clearTimeout(timer);
     timer = null;
     computerMoves = false;
