@@ -159,6 +159,7 @@ def play_deal(page: Page, expected: dict, by_keyboard: bool = False, shots: bool
         action = choose(view["legal"])
         if shots and not mid_shot and (actions >= 12 and "keep" in view["legal"] or actions == 40):
             RESULTS.mkdir(exist_ok=True)
+            page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(350)  # let the newest card finish arriving
             page.screenshot(path=str(RESULTS / "mid-game.png"))
             mid_shot = True
@@ -257,7 +258,8 @@ def test_whole_deal_against_the_computer(page: Page, site, console_errors):
     expect(box.locator("[data-result-match]")).to_have_text(
         f"Match over. Final score: You {scores[0]} · Computer {scores[1]}")
     expect(page.get_by_role("button", name="Next deal")).to_be_hidden()  # one deal: the match is over
-    page.wait_for_timeout(400)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(600)  # the result's entrance animation
     page.screenshot(path=str(RESULTS / "deal-end.png"))
     assert errors == []
 
@@ -443,6 +445,7 @@ def test_phone_screen_has_no_horizontal_scroll(page: Page, site, console_errors,
             assert_fits("turned card")
             seen_keep = True
             RESULTS.mkdir(exist_ok=True)
+            page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(300)
             page.screenshot(path=str(RESULTS / "phone-mid-game.png"))
         action = choose(legal)
@@ -450,6 +453,6 @@ def test_phone_screen_has_no_horizontal_scroll(page: Page, site, console_errors,
         expected, _ = settle(local("act", action))
     assert seen_keep
     assert_fits("deal end")
-    page.wait_for_timeout(400)
+    page.wait_for_timeout(600)
     page.screenshot(path=str(RESULTS / "phone-deal-end.png"), full_page=True)
     assert errors == []
