@@ -51,6 +51,20 @@ def _error(e: Exception) -> str:
     return json.dumps({"error": str(e)})
 
 
+def _run(party, missing: str, answer, call) -> str:
+    """``answer(call())`` if ``party`` exists; any PisheError becomes ``{"error"}``, changing nothing."""
+    if party is None:
+        return _error(PisheError(missing))
+    try:
+        return answer(call())
+    except PisheError as e:
+        return _error(e)
+
+
+def _playing(call) -> str:
+    return _run(_match, "No match is being played.", _answer, call)
+
+
 def new_match(length: str = ONE_DEAL, seed: Optional[int] = None) -> str:
     """Start a new match against the computer (``seed`` makes its deals repeatable)."""
     global _match
@@ -63,39 +77,28 @@ def new_match(length: str = ONE_DEAL, seed: Optional[int] = None) -> str:
 
 def act(action: str) -> str:
     """Your action (``give``, ``turn`` or ``keep``) in seat 0."""
-    if _match is None:
-        return _error(PisheError("No match is being played."))
-    try:
-        return _answer(_match.apply(action, YOU))
-    except PisheError as e:
-        return _error(e)
+    return _playing(lambda: _match.apply(action, YOU))
+
+
+def _computer_step() -> list:
+    if _match.deal.over or _match.deal.turn != COMPUTER:
+        raise PisheError("It is not the computer's turn.")
+    return bot_step(_match, always_give)
 
 
 def computer_step() -> str:
     """One step of the computer's turn: one flip or one give."""
-    if _match is None:
-        return _error(PisheError("No match is being played."))
-    if _match.deal.over or _match.deal.turn != COMPUTER:
-        return _error(PisheError("It is not the computer's turn."))
-    return _answer(bot_step(_match, always_give))
+    return _playing(_computer_step)
 
 
 def next_deal() -> str:
     """Deal the next deal of the match."""
-    if _match is None:
-        return _error(PisheError("No match is being played."))
-    try:
-        _match.next_deal()
-    except PisheError as e:
-        return _error(e)
-    return _answer()
+    return _playing(lambda: _match.next_deal() or ())
 
 
 def current() -> str:
     """The table as it is now (nothing changes)."""
-    if _match is None:
-        return _error(PisheError("No match is being played."))
-    return _answer()
+    return _playing(lambda: ())
 
 
 # -- a friend's table ----------------------------------------------------------------
@@ -116,21 +119,11 @@ def _guest_answer(outcome: Outcome) -> str:
 
 
 def _hosting(call) -> str:
-    if _host is None:
-        return _error(PisheError("No table is open."))
-    try:
-        return _host_answer(call())
-    except PisheError as e:
-        return _error(e)
+    return _run(_host, "No table is open.", _host_answer, call)
 
 
 def _guesting(call) -> str:
-    if _guest is None:
-        return _error(PisheError("This page has not joined a table."))
-    try:
-        return _guest_answer(call())
-    except PisheError as e:
-        return _error(e)
+    return _run(_guest, "This page has not joined a table.", _guest_answer, call)
 
 
 def host_open(length: str = ONE_DEAL) -> str:
