@@ -87,10 +87,17 @@ export class Link {
 
   _wire(channel) {
     this.channel = channel;
-    channel.onopen = () => this.onopen && this.onopen();
+    channel.onopen = () => this._opened();
     channel.onmessage = (e) => this.onmessage && this.onmessage(String(e.data));
     channel.onclose = () => this._closed();
-    if (channel.readyState === "open" && this.onopen) this.onopen();
+    // The guest's channel may arrive already open, and its open event still follow.
+    if (channel.readyState === "open") this._opened();
+  }
+
+  _opened() {
+    if (this.wasOpened || this.ended) return;
+    this.wasOpened = true;
+    if (this.onopen) this.onopen();
   }
 
   _closed() {
