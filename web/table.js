@@ -9,6 +9,8 @@
 //
 // The computer table starts itself when the page's <body> has
 // data-table="computer"; another page may import paint() without that.
+// `computerTable` lets another controller on the same page (web/friend.js)
+// share its Python worker and stop the computer while a friend plays.
 
 import { startWorker, registerOffline } from "./boot.js";
 import { cardBack, cardFace, emptyPlace, SUIT_NAMES } from "./cards.js";
@@ -290,6 +292,17 @@ export function settings(search = location.search) {
 
 const CONTRAST_KEY = "pishe.highContrast";
 
+/**
+ * The computer table's controller, filled in as soon as the table starts
+ * (before Python is ready):
+ *   py       the worker ({call, ready}), to share with the friend's table;
+ *   active   whether the computer table owns the board and its buttons;
+ *   stop()   stop the computer (drops its timer and answers in flight);
+ *   start()  take the board back and deal a new match against the computer.
+ * stop() before Python is ready means no computer match is dealt at all.
+ */
+export const computerTable = { py: null, active: false, stop() {}, start() {} };
+
 /** The high contrast switch, remembered on this device (the only thing stored). */
 function setupContrast() {
   const box = document.querySelector("[data-contrast]");
@@ -332,8 +345,10 @@ async function startComputerTable() {
   let ready = false;
   let computerMoves = false;
   let lastTurn; // whose turn the last painted view said (for the "Your turn." announcement)
+  let active = true; // false while another controller (a friend's table) owns the board
 
   function setIdle() {
+    if (!active) return;
     body.dataset.idle = String(ready && pending === 0 && timer === null && !computerMoves);
   }
 
@@ -360,7 +375,7 @@ async function startComputerTable() {
   });
 
   function receive(answer, gen) {
-    if (gen !== generation) return;
+    if (gen !== generation || !active) return;
     if (!answer || answer.error) {
       showError(answer ? answer.error : "No answer from the game.");
       return;
@@ -401,6 +416,7 @@ async function startComputerTable() {
   }
 
   function startMatch() {
+    active = true;
     generation += 1;
     lastTurn = undefined;
     clearTimeout(timer);
@@ -410,7 +426,7 @@ async function startComputerTable() {
   }
 
   function usable(button) {
-    return ready && button && !button.hidden && button.getAttribute("aria-disabled") !== "true";
+    return ready && active && button && !button.hidden && button.getAttribute("aria-disabled") !== "true";
   }
 
   // One call at a time from your buttons: a second click before the answer is
@@ -443,8 +459,27 @@ async function startComputerTable() {
     const button = shortcuts.get(event.key.toLowerCase());
     if (!button) return;
     event.preventDefault();
-    if (usable(button)) button.click();
+    // The keys work on a friend's table too: its controller listens to the same buttons.
+    if (ready && !button.hidden && button.getAttribute("aria-disabled") !== "true") button.click();
   });
+
+  computerTable.py = py;
+  Object.defineProperty(computerTable, "active", { get: () => active, enumerable: true });
+  computerTable.stop = () => {
+    active = false;
+    generation += 1;
+    clearTimeout(timer);
+    timer = null;
+    computerMoves = false;
+    lastTurn = undefined;
+  };
+  computerTable.start = () => {
+    if (!ready) {
+      active = true; // dealt once Python is ready
+      return Promise.resolve();
+    }
+    return startMatch();
+  };
 
   setIdle();
   try {
@@ -456,7 +491,7 @@ async function startComputerTable() {
   }
   ready = true;
   newMatch.setAttribute("aria-disabled", "false");
-  await startMatch();
+  if (active) await startMatch();
   loader.hidden = true;
   body.dataset.ready = "true";
   setIdle();
