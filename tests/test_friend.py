@@ -1,0 +1,502 @@
+"""A friend's table: two pages play each other over a WebRTC data channel.
+
+Two browser contexts of Debian's Chromium (the flags are in conftest.py) are
+the host's and the guest's pages. The host invites, the guest opens the link,
+the reply code goes back, and both play by clicking buttons by their
+accessible names, as two people would.
+
+Secrets are checked on the wire, not in the page's own code: an init script
+taps every RTCDataChannel the page opens and records each message it
+receives. When the deal is over the host's seed is revealed; the test derives
+the stocks from it (pishe.fair.derive_stocks) and replays the deal in this
+process with the very actions that were clicked, so it knows what was in each
+stock at every moment. Each message the guest received is then placed at the
+point of the deal it was sent (a view message says it: `from` + its number of
+steps is how many steps the deal had) and must not name one card that was in
+either stock at that point — by code ("7H"), label ("7♥") or name ("7 of
+hearts"). Messages that are not views (welcome, deal-commit, deal-reveal,
+errors) must name no card at all. The same replay checks that every board
+both pages showed was their own seat's view of the true deal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from pishe.fair import commitment, derive_stocks
+from pishe.match import Match
+from pishe.protocol import step_to_json
+from pishe.view import seat_view
+
+RESULTS = Path(__file__).resolve().parent.parent / "test-results"
+BOOT_MS = 120_000
+SYNC_S = 30
+
+BUTTON = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
+
+# Installed before the page's scripts: records every message each data channel
+# of the page receives (and sends), whatever the page's code does with it.
+WIRE_TAP = """(() => {
+  const wire = (window.__wire = { received: [], sent: [] });
+  const Native = window.RTCPeerConnection;
+  const tap = (channel) => {
+    channel.addEventListener("message", (event) => wire.received.push(String(event.data)));
+    const send = channel.send.bind(channel);
+    channel.send = (data) => { wire.sent.push(String(data)); return send(data); };
+    return channel;
+  };
+  class Tapped extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("datachannel", (event) => tap(event.channel));
+    }
+    createDataChannel(...args) { return tap(super.createDataChannel(...args)); }
+  }
+  window.RTCPeerConnection = Tapped;
+})();"""
+
+# The board as a page shows it, with seats by their seat number.
+READ_BOARD = """() => {
+  const q = (s, root = document) => root.querySelector(s);
+  const table = q("[data-pishe-table]");
+  const seats = {};
+  let mine = null;
+  for (const area of document.querySelectorAll("[data-place]")) {
+    if (area.hidden) continue;
+    const seat = Number(area.dataset.seat);
+    if (area.dataset.place === "bottom") mine = seat;
+    const pile = (kind) => q(`[data-pile="${kind}"]`, area);
+    const face = (kind) => { const c = q(".card.face", pile(kind)); return c ? c.dataset.code : null; };
+    seats[seat] = {
+      name: q("[data-seat-name]", area).textContent,
+      flag: q("[data-seat-flag]", area).hidden ? null : q("[data-seat-flag]", area).textContent,
+      score: q("[data-seat-score]", area).textContent,
+      stock: q("[data-count]", pile("stock")).textContent,
+      discard: q("[data-count]", pile("discard")).textContent,
+      top: face("discard"),
+      turned: pile("turned").hidden ? null : face("turned"),
+    };
+  }
+  const state = table.dataset.turn;
+  const result = q("[data-result]");
+  return {
+    mine,
+    seats,
+    turn: state === "mine" ? mine : state === "theirs" ? 1 - mine : state,
+    piles: [...document.querySelectorAll(".pile-suit")].map((f) => { const c = q(".card.face", f); return c ? c.dataset.code : null; }),
+    enabled: [...document.querySelectorAll("[data-action]")].filter(
+      (b) => b.getAttribute("aria-disabled") === "false").map((b) => b.dataset.action),
+    nextDeal: !q("[data-next-deal]").hidden && q("[data-next-deal]").getAttribute("aria-disabled") === "false",
+    deal: q("[data-deal]").textContent,
+    length: q("[data-match-length]").textContent,
+    idle: document.body.dataset.idle === "true",
+    friend: q("[data-friend-status]").textContent,
+    result: result.hidden ? null : q("[data-result-points]").textContent,
+    fair: q("[data-fair]").hidden ? null : q("[data-fair]").textContent,
+    resultFair: q("[data-result-fair]").hidden ? null : q("[data-result-fair]").textContent,
+    error: q("[data-error]").textContent,
+  };
+}"""
+
+SHARED = ("seats", "turn", "piles", "deal", "length", "result")
+
+
+def shared(board: dict) -> dict:
+    """What both pages must show alike (names and enabled buttons differ by seat)."""
+    out = {k: board[k] for k in SHARED}
+    out["seats"] = {s: {k: v for k, v in seat.items() if k not in ("name", "flag")}
+                    for s, seat in board["seats"].items()}
+    return out
+
+
+# ---- cards named in a message ------------------------------------------------
+
+SUIT_OF_SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+SUIT_OF_WORD = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+RANK_OF_WORD = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
+CODE = re.compile(r"(?:A|[2-9]|10|J|Q|K)[CDHS]")
+LABEL = re.compile(r"(A|10|[2-9]|J|Q|K)([♣♦♥♠])")
+NAME = re.compile(r"\b(ace|jack|queen|king|10|[2-9]) of (clubs|diamonds|hearts|spades)\b", re.I)
+
+
+def named_cards(value) -> set[str]:
+    """Every card a message names anywhere: as a code, a label or in words."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for v in value.values():
+            found |= named_cards(v)
+    elif isinstance(value, list):
+        for v in value:
+            found |= named_cards(v)
+    elif isinstance(value, str):
+        if CODE.fullmatch(value):
+            found.add(value)
+        found |= {rank + SUIT_OF_SYMBOL[suit] for rank, suit in LABEL.findall(value)}
+        found |= {RANK_OF_WORD.get(rank.lower(), rank) + SUIT_OF_WORD[suit.lower()]
+                  for rank, suit in NAME.findall(value)}
+    return found
+
+
+def test_named_cards_finds_codes_labels_and_names():
+    message = {"a": "10H", "b": ["They turn a card: Q♠, to their pile"], "c": {"name": "ace of clubs"},
+               "d": "da8a4f6e", "e": "Your 9♦ is not one rank above or below their 4♦."}
+    assert named_cards(message) == {"10H", "QS", "AC", "9D", "4D"}
+
+
+# ---- the two pages ---------------------------------------------------------------
+
+
+class Table:
+    """Both pages of one friend's table, the actions clicked, and what the guest received."""
+
+    def __init__(self, browser, site, console_errors):
+        self.browser, self.site, self.watch = browser, site, console_errors
+        self.contexts = []
+        self.host = self.page()
+        self.guest = self.page()
+        self.errors = {"host": self.watch(self.host), "guest": self.watch(self.guest)}
+        self.actions: list[tuple[int, int, str]] = []   # (deal, seat, action), in order
+        self.boards: list[tuple[int, int, dict, dict]] = []  # (deal, actions so far, host board, guest board)
+        self.received: list[str] = []                  # every message the guest page received
+        self.sent: list[str] = []                      # every message the guest page sent
+
+    def page(self, context=None) -> Page:
+        if context is None:
+            # No service worker: Playwright's routes must see the page's own requests.
+            context = self.browser.new_context(service_workers="block", viewport={"width": 1280, "height": 860})
+            context.route("**/ice-servers.json", lambda route: route.fulfill(json={"iceServers": []}))
+            context.add_init_script(WIRE_TAP)
+            self.contexts.append(context)
+        return context.new_page()
+
+    def close(self):
+        for context in self.contexts:
+            context.close()
+
+    # -- reading ---------------------------------------------------------------
+
+    @staticmethod
+    def board(page: Page) -> dict:
+        board = page.evaluate(READ_BOARD)
+        board["seats"] = {int(seat): shown for seat, shown in board["seats"].items()}
+        return board
+
+    def collect_wire(self) -> None:
+        """Move what the guest page's tap recorded into this test (before it navigates away)."""
+        wire = self.guest.evaluate("window.__wire ? window.__wire : {received: [], sent: []}")
+        self.received += wire["received"]
+        self.sent += wire["sent"]
+        self.guest.evaluate("window.__wire && (window.__wire.received = [], window.__wire.sent = [])")
+
+    # -- connecting --------------------------------------------------------------
+
+    def open_host(self, length: str = "one-deal") -> None:
+        self.host.goto(self.site.url)
+        expect(self.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+        self.host.get_by_role("radio", name={"one-deal": "One deal", "first-to-50": "First to 50",
+                                             "first-to-100": "First to 100"}[length], exact=True).check()
+        self.host.get_by_role("button", name="Invite a friend", exact=True).click()
+
+    def invite_link(self) -> str:
+        box = self.host.get_by_role("textbox", name="Invite link", exact=True)
+        expect(box).not_to_have_value("", timeout=20_000)
+        expect(self.host.locator("[data-friend-status]")).to_have_text("Waiting for your friend…")
+        return box.input_value()
+
+    def join(self, link: str, shot: str | None = None) -> None:
+        """The guest's page opens the link; its reply code goes back to the host."""
+        self.guest.goto(link)
+        reply_box = self.guest.get_by_role("textbox", name="Reply code", exact=True)
+        expect(reply_box).not_to_have_value("", timeout=20_000)
+        expect(reply_box).to_have_attribute("readonly", "")
+        reply = reply_box.input_value()
+        assert len(reply) <= 160, reply
+        if shot:
+            self.guest.wait_for_timeout(200)
+            self.guest.screenshot(path=str(RESULTS / shot))
+        self.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(reply)
+        self.host.get_by_role("button", name="Connect", exact=True).click()
+        for page in (self.host, self.guest):
+            expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=20_000)
+        expect(self.guest.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+
+    # -- playing -------------------------------------------------------------------
+
+    def sync(self, before: dict | None = None) -> tuple[dict, dict]:
+        """Wait until both pages are idle and show the same board (a new one, if `before`)."""
+        deadline = time.monotonic() + SYNC_S
+        while True:
+            h, g = self.board(self.host), self.board(self.guest)
+            if (h["idle"] and g["idle"] and shared(h) == shared(g)
+                    and (before is None or shared(h) != shared(before))):
+                return h, g
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the pages never agreed:\nhost  {h}\nguest {g}")
+            time.sleep(0.003)
+
+    def act(self, page: Page, seat: int, board: dict) -> tuple[dict, dict]:
+        """Click what a person would (give when Give is enabled, else keep, else turn)."""
+        enabled = board["enabled"]
+        action = "give" if "give" in enabled else "keep" if "keep" in enabled else "turn"
+        assert action in enabled, board
+        before = self.board(self.host)
+        page.get_by_role("button", name=BUTTON[action], exact=True).click()
+        deal = int(before["deal"])
+        self.actions.append((deal, seat, action))
+        h, g = self.sync(before)
+        self.boards.append((deal, sum(1 for a in self.actions if a[0] == deal), h, g))
+        return h, g
+
+    def play(self, until=lambda h, g: False, shots: str | None = None) -> tuple[dict, dict]:
+        """Play on until the deal ends (or `until` says stop); returns both boards."""
+        h, g = self.sync()
+        shot_taken = False
+        while h["result"] is None and not until(h, g):
+            if shots and not shot_taken and len(self.actions) >= 14 and (
+                    h["turn"] == 1 and "keep" in g["enabled"] or len(self.actions) >= 60):
+                self.screenshots(shots)
+                shot_taken = True
+            if h["turn"] == 0:
+                assert h["enabled"] and g["enabled"] == [], (h, g)
+                h, g = self.act(self.host, 0, h)
+            else:
+                assert h["turn"] == 1 and g["enabled"] and h["enabled"] == [], (h, g)
+                h, g = self.act(self.guest, 1, g)
+        return h, g
+
+    def screenshots(self, name: str) -> None:
+        RESULTS.mkdir(exist_ok=True)
+        for who, page in (("host", self.host), ("guest", self.guest)):
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_timeout(350)  # the newest card's arrival
+            page.screenshot(path=str(RESULTS / f"friend-{who}-{name.split('-', 1)[1]}.png"))
+
+    # -- checking --------------------------------------------------------------------
+
+    def replay(self, length: str) -> dict:
+        """Replay the match in this process from the revealed seeds and the clicked actions.
+
+        Returns {"stocks": {(deal, steps so far): set of stock cards}, "steps": {deal: [steps]},
+        "views": {(deal, actions so far): [view of seat 0, view of seat 1]},
+        "counts": {(deal, actions so far): steps so far}}.
+        """
+        messages = [json.loads(t) for t in self.received]
+        deals = sorted({a[0] for a in self.actions})
+        stocks_at, steps_of, views_at, counts = {}, {}, {}, {}
+        match = None
+        for deal in deals:
+            seed = next(m["seed"] for m in messages if m["type"] == "deal-reveal" and m["deal"] == deal)
+            fair = next(m["fair"] for m in messages if m["type"] == "view" and m["deal"] == deal)
+            assert commitment(seed) == fair["commitment"]
+            # The guest's own contribution, as it sent it: the deck is not the host's alone.
+            mine = [json.loads(t) for t in self.sent]
+            assert [m["contribution"] for m in mine if m["type"] == "deal-seed" and m["deal"] == deal][:1] \
+                == fair["contributions"]
+            stocks = derive_stocks(seed, fair["contributions"])
+            if match is None:
+                match = Match(length, stocks=stocks)
+            else:
+                match.next_deal(stocks=stocks)
+            log = []
+
+            def snapshot(count):
+                stocks_at[(deal, len(log))] = {str(c) for pile in match.deal.stocks for c in pile}
+                views_at[(deal, count)] = [seat_view(match, s).to_json() for s in (0, 1)]
+                counts[(deal, count)] = len(log)
+
+            snapshot(0)
+            for n, (_, seat, action) in enumerate([a for a in self.actions if a[0] == deal], 1):
+                log += [step_to_json(s) for s in match.apply(action, seat)]
+                snapshot(n)
+            assert match.deal.over
+            steps_of[deal] = log
+        return {"stocks": stocks_at, "steps": steps_of, "views": views_at, "counts": counts}
+
+    def check_secrets(self, replayed: dict) -> int:
+        """No message the guest received names a card that was in a stock when it was sent."""
+        checked = 0
+        for text in self.received:
+            message = json.loads(text)
+            cards = named_cards(message)
+            if message["type"] != "view":
+                assert cards == set(), (message["type"], cards)
+                continue
+            deal, start, steps = message["deal"], message["from"], message["steps"]
+            assert message["view"]["seat"] == 1
+            at = (deal, start + len(steps))
+            assert at in replayed["stocks"], f"a view of deal {deal} after {at[1]} steps matches no action"
+            # The steps it carries are the true ones, in order.
+            assert steps == replayed["steps"][deal][start:start + len(steps)]
+            leaked = cards & replayed["stocks"][at]
+            assert leaked == set(), f"message names stock cards {leaked}: {text[:300]}"
+            checked += 1
+        return checked
+
+    def check_boards(self, replayed: dict) -> None:
+        """Every board either page showed was its own seat's view of the true deal."""
+        for deal, count, host_board, guest_board in self.boards:
+            views = replayed["views"][(deal, count)]
+            for board, seat in ((host_board, 0), (guest_board, 1)):
+                view = views[seat]
+                assert board["mine"] == seat
+                expected_turn = "over" if view["deal_result"] else view["turn"]
+                assert board["turn"] == expected_turn
+                assert sorted(board["enabled"]) == sorted(view["legal"])
+                assert board["piles"] == [p["top"]["code"] if p["top"] else None for p in view["suit_piles"]]
+                for s in (0, 1):
+                    shown = board["seats"][s]
+                    assert shown["stock"] == str(view["stocks"][s]["count"])
+                    assert shown["discard"] == str(view["discards"][s]["count"])
+                    top = view["discards"][s]["top"]
+                    assert shown["top"] == (top["code"] if top else None)
+                    turned = view["turned"] if view["turn"] == s else None
+                    assert shown["turned"] == (turned["code"] if turned else None)
+                    assert shown["score"] == str(view["match"]["scores"][s])
+
+
+@pytest.fixture
+def table(browser, site, console_errors):
+    t = Table(browser, site, console_errors)
+    yield t
+    t.close()
+
+
+def no_errors(table: Table) -> None:
+    for who, errors in table.errors.items():
+        assert [e for e in errors if "Service Worker" not in e] == [], (who, errors)
+
+
+# ---- tests -----------------------------------------------------------------------
+
+
+def test_invite_connect_and_play_a_whole_deal(table: Table):
+    RESULTS.mkdir(exist_ok=True)
+    table.open_host("one-deal")
+    link = table.invite_link()
+    assert len(link) <= 200 and "#join=" in link, link
+    # The QR code of the link: an SVG drawn from Python's matrix.
+    qr = table.host.get_by_role("img", name="QR code of the invite link")
+    expect(qr).to_be_visible(timeout=20_000)
+    assert table.host.evaluate("document.querySelector('[data-qr] svg path').getAttribute('d').length") > 100
+    table.host.wait_for_timeout(200)
+    table.host.screenshot(path=str(RESULTS / "friend-host-invite.png"))
+
+    table.join(link, shot="friend-guest-reply.png")
+    h, g = table.sync()
+    # Both pages show the match length the host chose, and the guest sits in seat 1.
+    assert h["length"] == g["length"] == "One deal"
+    assert h["mine"] == 0 and g["mine"] == 1
+    assert h["seats"][0]["name"] == "You" and h["seats"][1]["name"] == "Friend"
+    assert g["seats"][1]["name"] == "You" and g["seats"][0]["name"] == "Friend"
+    assert h["turn"] == 0 and h["enabled"] == ["turn"] and g["enabled"] == []
+
+    h, g = table.play(shots="friend-mid-game")
+    assert len(table.actions) > 20
+    # Same result on both pages; the guest checked the deal.
+    assert h["result"] == g["result"]
+    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
+    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified")
+    winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
+    assert winners == [s for s in (0, 1) if g["seats"][s]["flag"] == "Wins the deal"] and len(winners) == 1
+    winner = winners[0]
+    host_title = table.host.locator("[data-result-title]").text_content()
+    guest_title = table.guest.locator("[data-result-title]").text_content()
+    assert (host_title, guest_title) == (("You win the deal!", "Friend wins the deal") if winner == 0
+                                         else ("Friend wins the deal", "You win the deal!"))
+    match_lines = [p.locator("[data-result-match]").text_content() for p in (table.host, table.guest)]
+    assert match_lines[0].startswith("Match over.") and match_lines[1].startswith("Match over.")
+    table.screenshots("friend-deal-end")
+
+    table.collect_wire()
+    replayed = table.replay("one-deal")
+    checked = table.check_secrets(replayed)
+    assert checked >= len(table.actions)  # a view for every action, at least
+    table.check_boards(replayed)
+    no_errors(table)
+
+
+def test_guest_page_closed_mid_deal_resumes_its_seat(table: Table):
+    """The guest's page goes away mid-deal; the host plays on, invites again, and the
+    guest's tab opens the new link: same seat, same scores, the deal goes on."""
+    table.open_host("first-to-100")
+    table.join(table.invite_link())
+    # Deal 1 to its end; the guest asks for the next deal.
+    h, g = table.play()
+    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
+    scores = {s: h["seats"][s]["score"] for s in (0, 1)}
+    assert scores != {0: "0", 1: "0"}
+    assert g["nextDeal"] and h["nextDeal"]
+    before = table.board(table.host)
+    table.guest.get_by_role("button", name="Next deal", exact=True).click()
+    h, g = table.sync(before)
+    assert h["deal"] == g["deal"] == "2" and h["turn"] == 1  # the guest leads deal 2
+
+    # Play until the host is to move, some way into the deal.
+    h, g = table.play(until=lambda h, g: sum(a[0] == 2 for a in table.actions) >= 12 and h["turn"] == 0)
+    assert h["result"] is None, "deal 2 ended too soon for this test"
+    token = table.guest.evaluate("sessionStorage.getItem('pishe.friend.token')")
+    assert token and re.fullmatch(r"[0-9a-f]{32}", token)
+    table.collect_wire()
+    dropped_at = sum(a[0] == 2 for a in table.actions)
+
+    # The guest's page goes away; the host sees it and keeps playing its turn.
+    table.guest.goto("about:blank")
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
+                                                                      timeout=40_000)
+    away = 0
+    while True:
+        h = table.board(table.host)
+        if h["turn"] != 0 or h["result"] is not None:
+            break
+        action = "give" if "give" in h["enabled"] else "keep" if "keep" in h["enabled"] else "turn"
+        table.host.get_by_role("button", name=BUTTON[action], exact=True).click()
+        table.actions.append((2, 0, action))
+        table.host.wait_for_function(
+            "([before]) => document.body.dataset.idle === 'true' && "
+            "document.querySelector('[data-pishe-table]').dataset.paints !== before",
+            arg=[table.host.evaluate("document.querySelector('[data-pishe-table]').dataset.paints")])
+        away += 1
+    assert away >= 1
+    assert h["result"] is None
+    back_at = sum(a[0] == 2 for a in table.actions)
+    host_before = table.board(table.host)
+
+    # Invite again: a new link; the same tab opens it and takes its seat back.
+    table.host.get_by_role("button", name="Invite again", exact=True).click()
+    link = table.invite_link()
+    table.join(link)
+    h, g = table.sync()
+    assert shared(h) == shared(host_before)   # the host's moves while away are there
+    assert g["mine"] == 1 and g["deal"] == "2"
+    assert {s: g["seats"][s]["score"] for s in (0, 1)} == scores
+    welcomes = [json.loads(t) for t in table.guest.evaluate("window.__wire.received")
+                if json.loads(t)["type"] == "welcome"]
+    assert welcomes and welcomes[0]["token"] == token  # resumed with its token, not joined afresh
+    hellos = [json.loads(t) for t in table.guest.evaluate("window.__wire.sent")]
+    assert hellos[0]["type"] == "hello" and hellos[0]["token"] == token and hellos[0]["have"]["deal"] == 2
+
+    # And the deal goes on to its end.
+    h, g = table.play()
+    assert h["result"] == g["result"]
+    expect(table.guest.locator("[data-fair]")).not_to_be_empty(timeout=10_000)
+
+    table.collect_wire()
+    replayed = table.replay("first-to-100")
+    # The guest page kept every step it had seen (sessionStorage), and was sent the
+    # host's moves made while it was away, so it checks the whole deal - unless the
+    # host's stock was turned over meanwhile: steps naming cards back in a stock are
+    # never sent, and the page then says honestly that it could not check the deal.
+    counts = replayed["counts"]
+    recycled = any(step["kind"] == "recycle"
+                   for step in replayed["steps"][2][counts[(2, dropped_at)]:counts[(2, back_at)]])
+    expect(table.guest.locator("[data-fair]")).to_have_text(
+        "Deal 2 could not be checked: this page did not see all of it played." if recycled else "Deal 2 verified")
+    table.check_secrets(replayed)
+    table.check_boards(replayed)
+    no_errors(table)
