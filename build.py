@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
 """Build the static site into dist/, or build it and serve it locally.
 
-    python build.py                   build dist/
-    python build.py serve [--port N]  build dist/, then serve it on 127.0.0.1
+    python build.py [--out DIR]                   build dist/ (or DIR)
+    python build.py [--out DIR] serve [--port N]  build it, then serve it on 127.0.0.1
 
-Standard library only; pip and npm are used as command-line tools. Everything
+The server sends text files gzip-compressed when the browser accepts it, as
+static hosts do; dist/ itself holds only the plain files, so any static server
+can serve it.
+
+Standard library only; pip, npm and Node are used as command-line tools (Node
+runs the downloaded Pyodide once, to compile micropip to bytecode). Everything
 downloaded is pinned by sha256 below, kept in a cache outside the repository
 (~/.cache/pishe, or $PISHE_CACHE) and verified after every download and on
 every cache hit.
 
 dist/ layout:
     index.html            the table page (skipped while the repo has none)
+    ice-servers.json      STUN/TURN servers for a friend's table (self-hosters edit it)
     sw.js                 service worker, at the root so its scope is the whole site
     web/...               everything else under web/
-    pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel
-    wheels/               the pishe wheel and the segno wheel
+    pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel (as bytecode)
+    wheels/               the pishe wheel (docstrings and comments stripped) and the segno wheel
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...]}.
@@ -23,7 +29,12 @@ info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...]}.
 from __future__ import annotations
 
 import argparse
+import ast
+import base64
+import email.utils
+import gzip
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -32,8 +43,11 @@ import sys
 import tarfile
 import tempfile
 import threading
+import tomllib
+import zipfile
 from dataclasses import dataclass
 from functools import partial
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -130,24 +144,157 @@ def fetch_pinned(pin: Pin, cache: Path | None = None) -> Path:
     return target
 
 
-def build_pishe_wheel(out: Path) -> Path:
-    """Build the pishe wheel into folder `out` from a clean copy of the package.
+# Wheels are written with fixed timestamps (the same sources give the same bytes,
+# so the build id only changes with the content), deflate level 9, and names
+# flagged as UTF-8: a zip entry without that flag makes Python's zipfile import
+# the cp437 codec, compiled from source in the browser on every start-up.
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
-    Building in the repository would reuse setuptools' build/ folder, which keeps
-    modules that have since been deleted and ships them in the wheel.
+
+class _Utf8ZipInfo(zipfile.ZipInfo):
+    def _encodeFilenameFlags(self):  # zipfile resets flag_bits before writing; set the flag here
+        return self.filename.encode("utf-8"), self.flag_bits | 0x800
+
+
+def write_wheel(path: Path, files: dict[str, bytes]) -> Path:
+    """Write a wheel from {name: bytes} (dist-info included, RECORD excluded):
+    RECORD is added last, listing every file with its sha256."""
+    record_name = next(n for n in files if n.endswith(".dist-info/METADATA")).rsplit("/", 1)[0] + "/RECORD"
+
+    def digest(data: bytes) -> str:
+        return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+    record = "".join(f"{name},{digest(data)},{len(data)}\n" for name, data in files.items())
+    with zipfile.ZipFile(path, "w") as wheel:
+        for name, data in [*files.items(), (record_name, f"{record}{record_name},,\n".encode())]:
+            info = _Utf8ZipInfo(name, ZIP_DATE)
+            info.external_attr = 0o644 << 16
+            wheel.writestr(info, data, zipfile.ZIP_DEFLATED, 9)
+    return path
+
+
+def strip_source(source: str, filename: str = "<module>") -> str:
+    """A module without its docstrings and comments, as `python -OO` would hold
+    it (asserts stay). The result is checked to parse to the same code."""
+    tree = ast.parse(source, filename)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:] or [ast.Pass()]
+    text = ast.unparse(tree) + "\n"
+    if ast.dump(ast.parse(text, filename)) != ast.dump(tree):
+        raise BuildError(f"stripping {filename} changed its code")
+    return text
+
+
+# The command line: a page never runs it (`pip install .` still installs it).
+NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py"}
+
+
+def build_pishe_wheel(out: Path) -> Path:
+    """Build the page's pishe wheel into folder `out` and return its path.
+
+    Every module of the package but the command line, with docstrings and
+    comments stripped (the page never reads them; they are a third of the
+    bytes), and minimal metadata: name, version, Python requirement. The name
+    and version are pyproject.toml's.
     """
-    src = out / "src"
-    shutil.copytree(ROOT / "pishe", src / "pishe", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    for name in ("pyproject.toml", "README.md", "setup.cfg", "MANIFEST.in", "LICENSE"):
-        if (ROOT / name).exists():
-            shutil.copy2(ROOT / name, src / name)
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(src)],
-        capture_output=True, text=True)
-    wheels = list(out.glob("pishe-*.whl"))
-    if result.returncode != 0 or len(wheels) != 1:
-        raise BuildError(f"pip wheel failed for {ROOT}:\n{result.stdout}{result.stderr}")
-    return wheels[0]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    name, version = project["name"], project["version"]
+    files = {}
+    for path in sorted((ROOT / "pishe").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if "__pycache__" not in rel and rel not in NOT_IN_PAGE_WHEEL:
+            files[rel] = strip_source(path.read_text(encoding="utf-8"), rel).encode()
+    dist_info = f"{name}-{version}.dist-info"
+    files[f"{dist_info}/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+        f"Requires-Python: {project.get('requires-python', '>=3')}\n").encode()
+    files[f"{dist_info}/WHEEL"] = (
+        "Wheel-Version: 1.0\nGenerator: pishe build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n").encode()
+    out.mkdir(parents=True, exist_ok=True)
+    return write_wheel(out / f"{name}-{version}-py3-none-any.whl", files)
+
+
+# Run by Pyodide itself in Node at build time: turns a pure-Python wheel's
+# modules into sourceless .pyc files for Pyodide's CPython, as Pyodide's own
+# distribution does with its packages (its micropip is built that way). The
+# browser then loads micropip's bytecode instead of compiling 9000 lines of
+# Python on every start-up.
+_PY_COMPILE_WHEEL = """
+import importlib._bootstrap_external as bootstrap
+import importlib.util, site, zipfile
+site_packages = site.getsitepackages()[0]
+compiled = {}
+with zipfile.ZipFile("/tmp/in.whl") as wheel:
+    for info in wheel.infolist():
+        name, data = info.filename, wheel.read(info)
+        if info.is_dir() or name.endswith(".dist-info/RECORD"):
+            continue
+        if name.endswith(".py"):
+            code = compile(data, f"{site_packages}/{name}", "exec", dont_inherit=True)
+            data = bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
+            name += "c"
+        compiled[name] = data
+compiled
+"""
+
+_NODE_COMPILE = """
+import { loadPyodide } from "./pyodide.mjs";
+import { readFileSync, writeFileSync } from "node:fs";
+const [lock, source, target, script] = process.argv.slice(2);
+const pyodide = await loadPyodide({ lockFileURL: lock });
+pyodide.FS.writeFile("/tmp/in.whl", readFileSync(source));
+const files = pyodide.runPython(readFileSync(script, "utf8")).toJs();
+const encoded = {};
+for (const [name, data] of files instanceof Map ? files : Object.entries(files)) {
+  encoded[name] = Buffer.from(data).toString("base64");
+}
+writeFileSync(target, JSON.stringify(encoded));
+"""
+
+
+def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = None) -> Path:
+    """`wheel` with its modules as .pyc for the Pyodide runtime in folder
+    `runtime` (pyodide.mjs and friends), compiled by that runtime under Node.
+
+    Kept in the cache, named after a hash of the inputs; a cached file that is
+    not a sound zip is made again.
+    """
+    key = hashlib.sha256("\0".join([sha256_file(wheel), sha256_file(runtime / "pyodide.asm.wasm"),
+                                     sha256_file(runtime / "python_stdlib.zip"),
+                                     _PY_COMPILE_WHEEL, _NODE_COMPILE]).encode()).hexdigest()[:16]
+    target = (cache or cache_dir()) / "compiled" / key / wheel.name
+    if target.exists():
+        try:
+            with zipfile.ZipFile(target) as z:
+                if z.testzip() is None:
+                    return target
+        except zipfile.BadZipFile:
+            pass
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        for name in RUNTIME_FILES:
+            os.symlink(runtime / name, scratch / name)
+        (scratch / "compile.mjs").write_text(_NODE_COMPILE)
+        (scratch / "compile.py").write_text(_PY_COMPILE_WHEEL)
+        (scratch / LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
+        command = ["node", str(scratch / "compile.mjs"), str(scratch / LOCK_NAME), str(wheel),
+                   str(scratch / "out.json"), str(scratch / "compile.py")]
+        try:
+            result = subprocess.run(command, capture_output=True, text=True)
+        except OSError as err:
+            raise BuildError(f"could not run Node (it comes with npm) to compile {wheel.name}: {err}") from err
+        if result.returncode != 0:
+            raise BuildError(f"compiling {wheel.name} in Pyodide failed:\n{result.stdout}{result.stderr}")
+        files = {name: base64.b64decode(data)
+                 for name, data in json.loads((scratch / "out.json").read_text()).items()}
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_wheel(scratch / wheel.name, files)
+        (scratch / wheel.name).replace(target)
+    return target
 
 
 def trimmed_lock(lock: dict, shipped: dict[str, Path]) -> dict:
@@ -187,9 +334,11 @@ def _copy_runtime(tgz: Path, dest: Path) -> dict:
 
 
 def _copy_web(stage: Path) -> None:
-    """Copy index.html (when there is one) and web/ into the staging folder."""
-    if (ROOT / "index.html").exists():
-        shutil.copy2(ROOT / "index.html", stage / "index.html")
+    """Copy index.html and ice-servers.json (when there) and web/ into the staging folder."""
+    # ice-servers.json sits beside index.html so that a self-hoster can edit it in dist/.
+    for name in ("index.html", "ice-servers.json"):
+        if (ROOT / name).exists():
+            shutil.copy2(ROOT / name, stage / name)
     web = ROOT / "web"
     for src in sorted(web.rglob("*")):
         rel = src.relative_to(web)
@@ -220,14 +369,11 @@ def build(dist: Path = DIST) -> dict:
         _copy_web(stage)
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")
         micropip = stage / "pyodide" / pinned["micropip"].name
-        shutil.copy2(pinned["micropip"], micropip)
+        shutil.copyfile(compile_wheel(pinned["micropip"], stage / "pyodide", lock), micropip)
         (stage / "pyodide" / LOCK_NAME).write_text(
             json.dumps(trimmed_lock(lock, {"micropip": micropip}), indent=1) + "\n")
-        (stage / "wheels").mkdir()
-        with tempfile.TemporaryDirectory() as scratch:
-            pishe = build_pishe_wheel(Path(scratch))
-            shutil.copy2(pishe, stage / "wheels" / pishe.name)
-        shutil.copy2(pinned["segno"], stage / "wheels" / pinned["segno"].name)
+        pishe = build_pishe_wheel(stage / "wheels")
+        shutil.copyfile(pinned["segno"], stage / "wheels" / pinned["segno"].name)
 
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
         info = {
@@ -251,8 +397,25 @@ def build(dist: Path = DIST) -> dict:
     return info
 
 
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an Accept-Encoding header value allows a gzip body (q > 0)."""
+    for part in (accept_encoding or "").split(","):
+        coding, *params = (p.strip() for p in part.split(";"))
+        if coding.lower() in ("gzip", "x-gzip", "*"):
+            for param in params:
+                key, _, value = param.partition("=")
+                if key.strip().lower() == "q":
+                    try:
+                        return float(value) > 0
+                    except ValueError:
+                        return False
+            return True
+    return False
+
+
 class SiteHandler(SimpleHTTPRequestHandler):
-    """Static files with the MIME types the browser insists on, and a quiet log."""
+    """Static files with the MIME types the browser insists on, text compressed
+    with gzip when the browser accepts it (as static hosts do), and a quiet log."""
 
     # Without application/wasm, loadPyodide hangs; module scripts need a JavaScript type.
     extensions_map = {
@@ -262,7 +425,74 @@ class SiteHandler(SimpleHTTPRequestHandler):
         ".mjs": "text/javascript",
         ".json": "application/json",
         ".whl": "application/zip",
+        ".svg": "image/svg+xml",
     }
+    # Sent gzip-compressed when accepted. Wheels and python_stdlib.zip are
+    # compressed already; the wasm is left alone, as the task of the host.
+    COMPRESSED_TYPES = {"text/html", "text/javascript", "text/css", "application/json", "image/svg+xml",
+                        "text/plain", "text/markdown"}
+    # path -> (mtime_ns, size, gzip bytes), shared by all requests of the process.
+    _gzip_cache: dict[str, tuple[int, int, bytes]] = {}
+    _gzip_lock = threading.Lock()
+
+    def send_header(self, keyword, value):
+        super().send_header(keyword, value)
+        # A compressible file's body depends on Accept-Encoding, compressed or not.
+        if keyword.lower() == "content-type" and value in self.COMPRESSED_TYPES:
+            super().send_header("Vary", "Accept-Encoding")
+
+    def send_head(self):
+        path = self._file_path()
+        if (path is None or self.guess_type(path) not in self.COMPRESSED_TYPES
+                or not accepts_gzip(self.headers.get("Accept-Encoding"))):
+            return super().send_head()
+        try:
+            body, mtime = self._gzipped(path)
+        except OSError:
+            return super().send_head()  # gone meanwhile: let it answer 404
+        if self._not_modified_since(mtime):
+            self.send_response(HTTPStatus.NOT_MODIFIED)
+            self.end_headers()
+            return None
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(mtime))
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def _file_path(self) -> str | None:
+        """The file a GET would send (index.html for a folder), or None when
+        the base class must answer (a redirect, a listing, a 404)."""
+        path = self.translate_path(self.path)
+        if os.path.isdir(path):
+            if not self.path.split("?", 1)[0].split("#", 1)[0].endswith("/"):
+                return None
+            path = os.path.join(path, "index.html")
+        return path if os.path.isfile(path) and not path.endswith("/") else None
+
+    @classmethod
+    def _gzipped(cls, path: str) -> tuple[bytes, float]:
+        stat = os.stat(path)
+        with cls._gzip_lock:
+            cached = cls._gzip_cache.get(path)
+        if cached and cached[:2] == (stat.st_mtime_ns, stat.st_size):
+            return cached[2], stat.st_mtime
+        with open(path, "rb") as f:
+            body = gzip.compress(f.read(), compresslevel=9, mtime=0)
+        with cls._gzip_lock:
+            cls._gzip_cache[path] = (stat.st_mtime_ns, stat.st_size, body)
+        return body, stat.st_mtime
+
+    def _not_modified_since(self, mtime: float) -> bool:
+        if "If-Modified-Since" not in self.headers or "If-None-Match" in self.headers:
+            return False
+        try:
+            since = email.utils.parsedate_to_datetime(self.headers["If-Modified-Since"])
+        except (TypeError, IndexError, OverflowError, ValueError):
+            return False
+        return since.tzinfo is not None and int(mtime) <= since.timestamp()
 
     def log_request(self, code="-", size="-"):
         # Successful requests are noise (a boot makes a dozen); failures are worth seeing.
@@ -310,23 +540,30 @@ class SiteServer:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build (and serve) the Pishe Pasha static site.")
+    parser.add_argument("--out", type=Path, default=DIST, help="where to build the site (default dist/)")
     sub = parser.add_subparsers(dest="command")
-    serve = sub.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
+    serve = sub.add_parser("serve", help="build, then serve the site on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port (default 8000)")
     args = parser.parse_args(argv)
     try:
-        info = build()
+        info = build(args.out)
     except BuildError as err:
         print(f"build failed: {err}", file=sys.stderr)
         return 1
-    print(f"built {DIST} (build {info['id']}, {len(info['files'])} files)")
+    print(f"built {args.out} (build {info['id']}, {len(info['files'])} files)", flush=True)
     if args.command == "serve":
-        with SiteServer(DIST, args.port) as server:
-            print(f"Play the computer at {server.url}", flush=True)
-            try:
-                threading.Event().wait()
-            except KeyboardInterrupt:
-                pass
+        try:
+            server = SiteServer(args.out, args.port).start()
+        except OSError as err:
+            print(f"cannot serve on port {args.port}: {err}", file=sys.stderr)
+            return 1
+        print(f"Play the computer at {server.url}", flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.stop()
     return 0
 
 

@@ -3,15 +3,25 @@ plumbing around Python: web/worker.js, web/boot.js, the service worker."""
 
 from __future__ import annotations
 
+import ast
+import base64
+import gzip
 import hashlib
+import io
 import json
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
 import textwrap
+import time
+import tokenize
+import types
+import urllib.error
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -93,8 +103,9 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         f"wheels/{build.PINS['segno'].filename}",
         pishe_wheel,
     }
-    if (ROOT / "index.html").exists():
-        expected.add("index.html")
+    for name in ("index.html", "ice-servers.json"):
+        if (ROOT / name).exists():
+            expected.add(name)
     found = {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()}
     assert found == expected
     assert re.fullmatch(r"wheels/pishe-[^-]+-py3-none-any\.whl", pishe_wheel)
@@ -144,13 +155,180 @@ def test_a_download_with_the_wrong_hash_is_refused(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def record_of(wheel: zipfile.ZipFile) -> dict[str, str]:
+    """RECORD of a wheel as {file: "sha256=...,size"}, after checking it covers every file."""
+    record_name = next(n for n in wheel.namelist() if n.endswith(".dist-info/RECORD"))
+    rows = dict(line.split(",", 1) for line in wheel.read(record_name).decode().splitlines())
+    assert rows.pop(record_name) == ","
+    assert set(rows) == set(wheel.namelist()) - {record_name}
+    for name, row in rows.items():
+        data = wheel.read(name)
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        assert row == f"sha256={digest},{len(data)}", name
+    return rows
+
+
+def without_docstrings(source: str) -> str:
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(dist_dir):
+    path = dist_dir / build_info(dist_dir)["wheels"]["pishe"]
+    with zipfile.ZipFile(path) as wheel:
+        record_of(wheel)
+        modules = {n for n in wheel.namelist() if not n.startswith("pishe-")}
+        sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pishe").rglob("*.py")
+                   if "__pycache__" not in p.parts}
+        # The package but its command line; no tests, docs, caches or stray files.
+        assert modules == sources - build.NOT_IN_PAGE_WHEEL
+        assert not [n for n in build.NOT_IN_PAGE_WHEEL if "web" in n or "__init__" in n]
+        dist_info = {n.split("/", 1)[1] for n in wheel.namelist() if n.startswith("pishe-")}
+        assert dist_info == {"METADATA", "WHEEL", "RECORD"}
+        metadata = wheel.read(next(n for n in wheel.namelist() if n.endswith("METADATA"))).decode()
+        assert "Name: pishe\n" in metadata and "Version: " in metadata
+        for info in wheel.infolist():
+            assert info.compress_type == zipfile.ZIP_DEFLATED, info.filename
+            assert info.flag_bits & 0x800, info.filename  # UTF-8 names: no cp437 codec import
+        for name in sorted(modules):
+            stripped = wheel.read(name).decode()
+            # The same code as the repository's module, without docstrings and comments.
+            assert without_docstrings(stripped) == without_docstrings((ROOT / name).read_text()), name
+            tokens = tokenize.generate_tokens(io.StringIO(stripped).readline)
+            assert not [t for t in tokens if t.type == tokenize.COMMENT], name
+    assert build.build_pishe_wheel(dist_dir.parent / "again").read_bytes() == path.read_bytes()
+
+
+def test_stripped_wheel_runs_like_the_repository(dist_dir, tmp_path):
+    with zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as wheel:
+        wheel.extractall(tmp_path)
+    script = ("import json, pishe, pishe.web; print(pishe.__file__); "
+              "print(pishe.web.new_match('one-deal', 7)); print(pishe.web.act('turn'))")
+    installed = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                               check=True).stdout.splitlines()
+    repo = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.splitlines()
+    assert installed[0].startswith(str(tmp_path)) and repo[0].startswith(str(ROOT))
+    assert installed[1:] == repo[1:]
+
+
+def test_strip_source_keeps_code_and_drops_docstrings_and_comments():
+    source = textwrap.dedent('''\
+        """Module."""
+        from __future__ import annotations
+        x = 1  # comment
+        class A:
+            """Only a docstring."""
+        def f(a: int = 2) -> str:
+            """Doc."""
+            s = "# not a comment"
+            return f"{a!r:>4} {s}"
+        ''')
+    stripped = build.strip_source(source)
+    assert "Module." not in stripped and "Doc." not in stripped and "# comment" not in stripped
+    assert "# not a comment" in stripped
+    scope = {}
+    exec(compile(stripped, "<stripped>", "exec"), scope)
+    assert scope["f"]() == "   2 # not a comment" and scope["A"].__doc__ is None and scope["x"] == 1
+
+
+def test_micropip_ships_precompiled_for_pyodide(dist_dir):
+    """micropip's modules as .pyc for Pyodide's CPython (as Pyodide's own build does):
+    the browser does not compile them on every start-up."""
+    shipped = dist_dir / "pyodide" / build.PINS["micropip"].filename
+    with zipfile.ZipFile(build.fetch_pinned(build.PINS["micropip"])) as pypi, zipfile.ZipFile(shipped) as ours:
+        record_of(ours)
+        expected = {n + "c" if n.endswith(".py") else n for n in pypi.namelist() if not n.endswith("/RECORD")}
+        assert set(ours.namelist()) - {n for n in ours.namelist() if n.endswith("/RECORD")} == expected
+        with tarfile.open(build.fetch_pinned(build.PINS["pyodide"])) as tar:
+            # Pyodide 314 is CPython 3.14: its bytecode's magic number is the one in the .pyc files.
+            assert json.load(tar.extractfile("package/pyodide-lock.json"))["info"]["python"].startswith("3.14")
+        magics = {ours.read(n)[:4] for n in ours.namelist() if n.endswith(".pyc")}
+        assert len(magics) == 1
+        assert all(info.flag_bits & 0x800 for info in ours.infolist())
+
+
+# --- the local server ---------------------------------------------------------
+
+
+def fetch(url: str, **headers) -> tuple[int, "email.message.Message", bytes]:
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.headers, err.read()
+
+
+def test_server_gzips_text_when_accepted_and_nothing_else(site, dist_dir):
+    text = ["index.html", "sw.js", "web/worker.js", "web/style.css", "pyodide/pyodide.mjs",
+            "pyodide/pyodide-lock.json"]
+    for rel in text:
+        if not (dist_dir / rel).exists():
+            continue
+        status, headers, body = fetch(site.url + rel, **{"Accept-Encoding": "gzip, deflate, br"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip", rel
+        assert gzip.decompress(body) == (dist_dir / rel).read_bytes(), rel
+        assert int(headers["Content-Length"]) == len(body) < (dist_dir / rel).stat().st_size, rel
+        assert headers["Vary"] == "Accept-Encoding", rel
+        # Without gzip in Accept-Encoding (or refused with q=0) the plain bytes come.
+        for accept in ({}, {"Accept-Encoding": "br"}, {"Accept-Encoding": "gzip;q=0, br"}):
+            status, headers, body = fetch(site.url + rel, **accept)
+            assert status == 200 and "Content-Encoding" not in headers, (rel, accept)
+            assert body == (dist_dir / rel).read_bytes() and headers["Vary"] == "Accept-Encoding"
+    status, headers, body = fetch(site.url, **{"Accept-Encoding": "gzip"})  # "/" is index.html
+    assert status == 200 and gzip.decompress(body) == (dist_dir / "index.html").read_bytes()
+    assert headers["Content-Type"].startswith("text/html")
+
+    # Binary files as they are: the wasm with the MIME type loadPyodide needs.
+    for rel, mime in (("pyodide/pyodide.asm.wasm", "application/wasm"),
+                      ("pyodide/python_stdlib.zip", "application/zip"),
+                      (build_info(dist_dir)["wheels"]["pishe"], "application/zip")):
+        status, headers, body = fetch(site.url + rel, **{"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["Content-Type"] == mime and "Content-Encoding" not in headers, rel
+        assert body == (dist_dir / rel).read_bytes(), rel
+
+    # Revalidation, a HEAD and a missing file behave as for plain files.
+    status, headers, _ = fetch(site.url + "sw.js", **{"Accept-Encoding": "gzip"})
+    later = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 60))
+    assert fetch(site.url + "sw.js", **{"Accept-Encoding": "gzip", "If-Modified-Since": later})[0] == 304
+    head = urllib.request.Request(site.url + "sw.js", method="HEAD", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(head) as response:
+        assert response.headers["Content-Length"] == headers["Content-Length"] and response.read() == b""
+    assert fetch(site.url + "no-such-file.js", **{"Accept-Encoding": "gzip"})[0] == 404
+
+
+def test_build_py_serve_prints_the_address_and_serves_the_site(tmp_path):
+    out = tmp_path / "site"
+    server = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "--out", str(out), "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        built = server.stdout.readline()
+        assert built.startswith(f"built {out} (build ")
+        address = re.fullmatch(r"Play the computer at (http://127\.0\.0\.1:\d+/)\n", server.stdout.readline())
+        assert address, "no address printed"
+        status, headers, body = fetch(address.group(1) + "sw.js")
+        assert status == 200 and body == (out / "sw.js").read_bytes()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 # --- the worker protocol, against a stand-in pishe.web ----------------------
 
 STUB_WEB = '''
 """Stand-in for pishe.web: just enough to exercise the worker's call protocol."""
+import importlib.util
 import json
+import sys
 
-__all__ = ["echo", "fail", "not_json"]
+__all__ = ["echo", "fail", "not_json", "installed", "qr_matrix"]
 
 
 def echo(*args):
@@ -167,6 +345,15 @@ def not_json():
 
 def hidden():
     return "{}"
+
+
+def installed(name):
+    return json.dumps({"found": importlib.util.find_spec(name) is not None, "imported": name in sys.modules})
+
+
+def qr_matrix(text):
+    import segno
+    return json.dumps(segno.make(text, micro=False).symbol_size(scale=1, border=0))
 '''
 
 
@@ -217,8 +404,8 @@ def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_e
             };
         }""", BOOT_TIMEOUT_MS)
     ms = out["ready"]["result"]
-    assert [k for k in ms] == ["start", "runtime", "python", "wheels", "ready", "page"]
-    assert ms["start"] <= ms["runtime"] <= ms["python"] <= ms["wheels"] <= ms["ready"]
+    assert [k for k in ms] == ["start", "runtime", "python", "micropip", "wheels", "ready", "page"]
+    assert ms["start"] <= ms["runtime"] <= ms["python"] <= ms["micropip"] <= ms["wheels"] <= ms["ready"]
     fractions = [p for p, _ in out["progress"]]
     assert fractions == sorted(fractions) and 0 < fractions[0] and fractions[-1] < 1
     assert all(stage for _, stage in out["progress"])
@@ -230,6 +417,25 @@ def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_e
     assert out["private"] == {"error": "LookupError: pishe.web has no function '__import__'"}
     assert out["notJson"] == {"error": "pishe.web.not_json did not return a JSON string"}
     assert out["after"] == {"result": {"args": [], "types": []}}
+    assert errors == []
+
+
+def test_segno_is_installed_on_first_use_not_at_start_up(page, stub_dist, console_errors):
+    errors = console_errors(page)
+    with build.SiteServer(stub_dist) as server:
+        open_harness(page, server)
+        out = page.evaluate("""async (ms) => {
+            const py = startWorker();
+            const ready = await settle(py.ready, ms);
+            const before = await settle(py.call("installed", "segno"), ms);
+            const qr = await Promise.all([settle(py.call("qr_matrix", "hello"), ms),
+                                          settle(py.call("qr_matrix", "again"), ms)]);
+            return {ready, before, qr, after: await settle(py.call("installed", "segno"), ms)};
+        }""", BOOT_TIMEOUT_MS)
+    assert "result" in out["ready"], out
+    assert out["before"] == {"result": {"found": False, "imported": False}}
+    assert out["qr"] == [{"result": [21, 21]}, {"result": [21, 21]}]
+    assert out["after"] == {"result": {"found": True, "imported": True}}
     assert errors == []
 
 
@@ -268,6 +474,37 @@ def test_the_real_pishe_web_boots_and_answers(page, site, console_errors):
 
 
 @needs_web
+def test_dist_works_from_another_static_server(page, dist_dir, console_errors):
+    """dist/ is the whole site: Python's own http.server (no gzip, its own MIME
+    table) serves it as well as build.py's server does."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                               "--directory", str(dist_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url + "sw.js").close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        errors = console_errors(page)
+        open_harness(page, types.SimpleNamespace(url=url))
+        out = page.evaluate("""async (ms) => {
+            const py = startWorker();
+            return {ready: await settle(py.ready, ms), missing: await settle(py.call("no_such_function"), ms)};
+        }""", BOOT_TIMEOUT_MS)
+        assert "result" in out["ready"], out
+        assert "no_such_function" in out["missing"]["error"]
+        assert errors == []
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@needs_web
 def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_errors):
     errors = console_errors(page)
     open_harness(page, site)
@@ -285,10 +522,13 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     site.stop()
     out = page.evaluate("""async (ms) => {
         const py = startWorker();
-        return {ready: await settle(py.ready, ms), missing: await settle(py.call("no_such_function"), ms)};
+        return {ready: await settle(py.ready, ms), missing: await settle(py.call("no_such_function"), ms),
+                qr: await settle(py.call("qr_matrix", "https://example.org/#offer"), ms)};
     }""", BOOT_TIMEOUT_MS)
     assert "result" in out["ready"], out
     assert "no_such_function" in out["missing"]["error"]
+    # segno, installed on first use, comes from the cache too.
+    assert set(out["qr"]["result"]["rows"][0]) == {"0"} and "1" in out["qr"]["result"]["rows"][4], out["qr"]
     assert errors == []
     if (dist_dir / "index.html").exists():
         # Only the documents are checked here; the table page's own behaviour is tested elsewhere.

@@ -1,8 +1,11 @@
 // Module worker that runs the game's Python (Pyodide) off the page's main thread.
 //
-// Boot: Pyodide from ../pyodide/ with the trimmed lock (micropip loads in
-// parallel with start-up), then micropip installs the pishe and segno wheels
-// named in the build info, then `import pishe.web`.
+// Boot: the pishe wheel is downloaded at once, while Pyodide starts from
+// ../pyodide/ with the trimmed lock (micropip loads in parallel with start-up);
+// then micropip installs the wheel from Pyodide's file system (an emfs: path,
+// so no download waits for Python) and `import pishe.web`. Wheels only some
+// functions need (segno, for the invite's QR code) are installed by micropip
+// on the first call of such a function (ON_DEMAND below).
 //
 // Worker -> page while booting:
 //   {progress: 0..1, stage: "text"}   at each milestone
@@ -19,6 +22,12 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files}
 const SITE = new URL("../", import.meta.url); // dist/ root: this file is dist/web/worker.js
+
+// The wheels (keys of BUILD.wheels) installed before the table is ready, and
+// those installed on the first call of a pishe.web function that needs them.
+const AT_START = ["pishe"];
+const ON_DEMAND = { qr_matrix: ["segno"] };
+const WHEEL_DIR = "/tmp/wheels";
 
 // Runs in Python once pishe.web is imported. Arguments cross as one JSON text so
 // Python gets plain dict/list/str values, never JavaScript proxies.
@@ -37,6 +46,9 @@ def dispatch(name, args_json):
 
 dispatch
 `;
+// deps=False: our wheels are pure Python without dependencies, and resolving
+// would make micropip ask PyPI, which an offline page cannot reach.
+const PY_INSTALL = "await micropip.install(json.loads(wheel_paths), deps=False)";
 
 const ms = {};
 let stage = "";
@@ -46,30 +58,73 @@ function milestone(key, progress, text) {
   self.postMessage({ progress, stage });
 }
 
+// Wheel bytes by name, each downloaded once; the start-up ones right now.
+const downloads = new Map();
+function download(name) {
+  if (!downloads.has(name)) {
+    const url = new URL(BUILD.wheels[name], SITE);
+    const bytes = fetch(url).then(async (response) => {
+      if (!response.ok) throw new Error(`could not download ${url.pathname}: HTTP ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    });
+    bytes.catch(() => {}); // reported when awaited, not as an unhandled rejection
+    downloads.set(name, bytes);
+  }
+  return downloads.get(name);
+}
+AT_START.forEach(download);
+
+let pyodide = null;
+let scope = null; // the Python globals our snippets run in
+
+/** Install wheels (names in BUILD.wheels) with micropip, from Pyodide's file system. */
+async function install(names) {
+  const paths = [];
+  for (const name of names) {
+    const bytes = await download(name);
+    const path = `${WHEEL_DIR}/${BUILD.wheels[name].split("/").pop()}`;
+    pyodide.FS.writeFile(path, bytes);
+    paths.push(`emfs:${path}`);
+  }
+  scope.set("wheel_paths", JSON.stringify(paths));
+  await pyodide.runPythonAsync(PY_INSTALL, { globals: scope });
+}
+
+// Wheels installed on demand: name -> promise of the install (dropped if it failed, to retry).
+const installing = new Map();
+function need(names) {
+  return Promise.all(names.map((name) => {
+    if (!installing.has(name)) {
+      const done = install([name]);
+      installing.set(name, done);
+      done.catch(() => installing.delete(name));
+    }
+    return installing.get(name);
+  }));
+}
+
 /** Boot Python and return the dispatch function (a PyProxy). */
 async function boot() {
   const indexURL = new URL("pyodide/", SITE).href;
-  // Progress fractions: each milestone's usual share of a warm boot (bench/boot.py);
-  // starting the interpreter (with micropip) takes most of it.
+  // Progress fractions: each milestone's usual share of a warm boot (bench/boot.py):
+  // compiling the wasm ~10%, starting the interpreter (with micropip) ~75%,
+  // importing micropip ~8%, installing pishe ~3%, importing it ~2%.
   milestone("start", 0.02, "Loading Python");
-  const pyodide = await loadPyodide({
+  pyodide = await loadPyodide({
     indexURL,
     // Our trimmed lock lists micropip with the sha256 of the wheel we ship, so
     // integrity checks stay on (Pyodide's own lock has a different build's hash).
     lockFileURL: indexURL + "pyodide-lock.json",
     packages: ["micropip"],
     // Called once the wasm runtime is compiled, before the interpreter starts.
-    fsInit: async () => milestone("runtime", 0.15, "Starting Python"),
+    fsInit: async () => milestone("runtime", 0.1, "Starting Python"),
   });
-  milestone("python", 0.75, "Installing the game");
-  const scope = pyodide.globals.get("dict")();
-  scope.set("wheel_urls", JSON.stringify(Object.values(BUILD.wheels).map((path) => new URL(path, SITE).href)));
-  // deps=False: both wheels are pure Python without dependencies, and resolving
-  // would make micropip ask PyPI, which an offline page cannot reach.
-  await pyodide.runPythonAsync(
-    "import json, micropip\nawait micropip.install(json.loads(wheel_urls), deps=False)",
-    { globals: scope },
-  );
+  milestone("python", 0.85, "Installing the game");
+  pyodide.FS.mkdirTree(WHEEL_DIR);
+  scope = pyodide.globals.get("dict")();
+  pyodide.runPython("import json, micropip", { globals: scope });
+  milestone("micropip", 0.94, "Installing the game");
+  await install(AT_START);
   milestone("wheels", 0.97, "Opening the table");
   const dispatch = pyodide.runPython(PY_DISPATCH, { globals: scope });
   ms.ready = Math.round(performance.now());
@@ -107,6 +162,11 @@ self.onmessage = async ({ data }) => {
     if (!dispatch) throw new Error(fatal);
     if (typeof name !== "string" || !Array.isArray(args)) {
       throw new Error("a call needs a function name and an array of arguments");
+    }
+    if (Object.hasOwn(ON_DEMAND, name)) {
+      await need(ON_DEMAND[name]).catch((err) => {
+        throw new Error(`could not install ${ON_DEMAND[name].join(", ")}: ${describe(err)}`);
+      });
     }
     const json = dispatch(name, JSON.stringify(args));
     if (typeof json !== "string") {
