@@ -266,7 +266,8 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
     key = hashlib.sha256("\0".join([sha256_file(wheel), sha256_file(runtime / "pyodide.asm.wasm"),
                                      sha256_file(runtime / "python_stdlib.zip"),
                                      _PY_COMPILE_WHEEL, _NODE_COMPILE]).encode()).hexdigest()[:16]
-    target = (cache or cache_dir()) / "compiled" / key / wheel.name
+    cache = cache or cache_dir()
+    target = cache / "compiled" / key / wheel.name
     if target.exists():
         try:
             with zipfile.ZipFile(target) as z:
@@ -274,7 +275,9 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
                     return target
         except zipfile.BadZipFile:
             pass
-    with tempfile.TemporaryDirectory() as scratch:
+    cache.mkdir(parents=True, exist_ok=True)
+    # The scratch folder is inside the cache so that the final rename stays on one file system.
+    with tempfile.TemporaryDirectory(dir=cache, prefix=".compile-") as scratch:
         scratch = Path(scratch)
         for name in RUNTIME_FILES:
             os.symlink(runtime / name, scratch / name)
@@ -288,7 +291,8 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
         except OSError as err:
             raise BuildError(f"could not run Node (it comes with npm) to compile {wheel.name}: {err}") from err
         if result.returncode != 0:
-            raise BuildError(f"compiling {wheel.name} in Pyodide failed:\n{result.stdout}{result.stderr}")
+            # Pyodide prints its whole minified source with an error: keep the end.
+            raise BuildError(f"compiling {wheel.name} in Pyodide failed:\n{(result.stdout + result.stderr)[-3000:]}")
         files = {name: base64.b64decode(data)
                  for name, data in json.loads((scratch / "out.json").read_text()).items()}
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -254,6 +254,18 @@ def test_micropip_ships_precompiled_for_pyodide(dist_dir):
         assert all(info.flag_bits & 0x800 for info in ours.infolist())
 
 
+def test_a_corrupted_compiled_wheel_is_compiled_again(dist_dir, tmp_path):
+    micropip = build.fetch_pinned(build.PINS["micropip"])
+    lock = json.loads((dist_dir / "pyodide" / "pyodide-lock.json").read_text())
+    compiled = build.compile_wheel(micropip, dist_dir / "pyodide", lock, tmp_path)
+    assert compiled.is_relative_to(tmp_path) and compiled.name == micropip.name
+    good = compiled.read_bytes()
+    assert good == (dist_dir / "pyodide" / micropip.name).read_bytes()  # reproducible
+    compiled.write_bytes(good[: len(good) // 2])
+    assert build.compile_wheel(micropip, dist_dir / "pyodide", lock, tmp_path).read_bytes() == good
+    assert [p.name for p in tmp_path.iterdir()] == ["compiled"]  # no scratch folder left behind
+
+
 # --- the local server ---------------------------------------------------------
 
 
