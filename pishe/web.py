@@ -29,7 +29,7 @@ from .view import seat_view
 
 __all__ = ["new_match", "act", "computer_step", "next_deal", "current",
            "host_open", "host_receive", "host_act", "host_next_deal", "host_disconnect", "host_current",
-           "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_next_deal",
+           "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_intents", "guest_next_deal", "guest_saved",
            "qr_matrix"]
 
 YOU = 0
@@ -112,10 +112,10 @@ def _host_answer(outcome: Outcome) -> str:
                        "view": _host.view(), "status": _host.status()})
 
 
-def _guest_answer(outcome: Outcome) -> str:
+def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
     return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
                        "view": _guest.view(), "status": _guest.status(),
-                       "token": _guest.token, "saved": _guest.save()})
+                       "token": _guest.token, "saved": _guest.save() if keep else None})
 
 
 def _hosting(call) -> str:
@@ -183,14 +183,43 @@ def guest_hello() -> str:
     return _guesting(lambda: Outcome([_guest.hello()], []))
 
 
-def guest_receive(text: str) -> str:
-    """A message from the host's page."""
-    return _guesting(lambda: _guest.receive(text))
+def guest_receive(text: str, keep: bool = True) -> str:
+    """A message from the host's page. With ``keep=False`` the answer's ``saved`` is null
+    (saving takes most of the call): the page asks :func:`guest_saved` once it has painted."""
+    return _run(_guest, "This page has not joined a table.",
+                lambda outcome: _guest_answer(outcome, keep), lambda: _guest.receive(text))
 
 
 def guest_intent(action: str) -> str:
     """The guest's action, as a message for the host (the host decides)."""
     return _guesting(lambda: Outcome([_guest.intent(action)], []))
+
+
+def guest_intents() -> str:
+    """``{"intents": {action: message}}``: what :func:`guest_intent` would send now, for each
+    action the guest's view allows. Nothing changes. The page sends one the moment its
+    button is clicked (a worker round trip right after a click waits for the browser's
+    next frame), then calls ``guest_intent(action)``, which makes the same message and
+    counts it."""
+    if _guest is None:
+        return _error(PisheError("This page has not joined a table."))
+    seq = _guest._seq
+    intents = {}
+    try:
+        for action in (_guest.view() or {}).get("legal") or []:
+            intents[action] = _guest.intent(action)
+            _guest._seq = seq
+    except PisheError as e:
+        return _error(e)
+    finally:
+        _guest._seq = seq
+    return json.dumps({"intents": intents})
+
+
+def guest_saved() -> str:
+    """The guest's answer with nothing changed: its ``token`` and ``saved`` are what the page
+    keeps in sessionStorage to resume the seat."""
+    return _guesting(lambda: Outcome([], []))
 
 
 def guest_next_deal() -> str:
