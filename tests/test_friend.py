@@ -96,6 +96,7 @@ READ_BOARD = """() => {
     deal: q("[data-deal]").textContent,
     length: q("[data-match-length]").textContent,
     idle: document.body.dataset.idle === "true",
+    paints: Number(table.dataset.paints || 0),
     friend: q("[data-friend-status]").textContent,
     result: result.hidden ? null : q("[data-result-points]").textContent,
     fair: q("[data-fair]").hidden ? null : q("[data-fair]").textContent,
@@ -104,7 +105,7 @@ READ_BOARD = """() => {
   };
 }"""
 
-SHARED = ("seats", "turn", "piles", "deal", "length", "result")
+SHARED = ("seats", "turn", "piles", "deal", "length", "result")  # and not "paints"
 
 
 def shared(board: dict) -> dict:
@@ -147,6 +148,42 @@ def test_named_cards_finds_codes_labels_and_names():
     message = {"a": "10H", "b": ["They turn a card: Q♠, to their pile"], "c": {"name": "ace of clubs"},
                "d": "da8a4f6e", "e": "Your 9♦ is not one rank above or below their 4♦."}
     assert named_cards(message) == {"10H", "QS", "AC", "9D", "4D"}
+
+
+# ---- pishe.web's calls for the page, in this process --------------------------------
+
+
+def test_guest_intents_are_what_guest_intent_sends():
+    """The page sends a move the moment it is clicked with the message guest_intents
+    made ahead; guest_intent then makes the very same message and counts it."""
+    import pishe.web as web
+
+    def call(name, *args):
+        return json.loads(getattr(web, name)(*args))
+
+    call("host_open", "one-deal")
+    queue = call("guest_open", None, None)["send"]
+    while queue:                       # hello, welcome, deal-commit, deal-seed, view
+        for message in call("host_receive", queue.pop(0))["send"]:
+            queue += call("guest_receive", message, False)["send"]
+    while call("host_current")["view"]["turn"] == 0:
+        host = call("host_current")["view"]
+        action = "give" if "give" in host["legal"] else "keep" if "keep" in host["legal"] else "turn"
+        for message in call("host_act", action)["send"]:
+            answer = call("guest_receive", message, False)
+            assert answer["saved"] is None and answer["token"]
+    saved = call("guest_saved")["saved"]
+    legal = call("guest_saved")["view"]["legal"]
+    intents = call("guest_intents")["intents"]
+    assert sorted(intents) == sorted(legal) and intents == call("guest_intents")["intents"]
+    assert call("guest_saved")["saved"] == saved          # nothing changed
+    action = legal[0]
+    assert call("guest_intent", action)["send"] == [intents[action]]
+    # The message is counted: what is made ahead now carries the next number.
+    after = json.loads(call("guest_intents")["intents"][action])
+    assert after["seq"] == json.loads(intents[action])["seq"] + 1
+    answer = call("host_receive", intents[action])
+    assert answer["error"] is None
 
 
 # ---- the two pages ---------------------------------------------------------------
@@ -228,13 +265,17 @@ class Table:
 
     # -- playing -------------------------------------------------------------------
 
-    def sync(self, before: dict | None = None) -> tuple[dict, dict]:
-        """Wait until both pages are idle and show the same board (a new one, if `before`)."""
+    def sync(self, before: dict | None = None, painted: tuple[int, int] | None = None) -> tuple[dict, dict]:
+        """Wait until both pages are idle and show the same dealt board: another board than
+        `before`, if given, and painted since the paint counts `painted` (host, guest).
+        (A move can leave the board as it was: a one-card stock turned over and its
+        card turned back onto the pile; both pages repaint all the same.)"""
         deadline = time.monotonic() + SYNC_S
         while True:
             h, g = self.board(self.host), self.board(self.guest)
-            if (h["idle"] and g["idle"] and shared(h) == shared(g)
-                    and (before is None or shared(h) != shared(before))):
+            if (h["idle"] and g["idle"] and shared(h) == shared(g) and h["turn"] != "none"
+                    and (before is None or shared(h) != shared(before))
+                    and (painted is None or (h["paints"] > painted[0] and g["paints"] > painted[1]))):
                 return h, g
             if time.monotonic() > deadline:
                 raise AssertionError(f"the pages never agreed:\nhost  {h}\nguest {g}")
@@ -246,10 +287,11 @@ class Table:
         action = "give" if "give" in enabled else "keep" if "keep" in enabled else "turn"
         assert action in enabled, board
         before = self.board(self.host)
+        painted = (before["paints"], self.board(self.guest)["paints"])
         page.get_by_role("button", name=BUTTON[action], exact=True).click()
         deal = int(before["deal"])
         self.actions.append((deal, seat, action))
-        h, g = self.sync(before)
+        h, g = self.sync(painted=painted)
         self.boards.append((deal, sum(1 for a in self.actions if a[0] == deal), h, g))
         return h, g
 
@@ -451,6 +493,7 @@ def test_guest_page_closed_mid_deal_resumes_its_seat(table: Table):
                                                                       timeout=40_000)
     away = 0
     while True:
+        table.host.wait_for_function("document.body.dataset.idle === 'true'")
         h = table.board(table.host)
         if h["turn"] != 0 or h["result"] is not None:
             break

@@ -80,7 +80,11 @@ const state = {
   connected: false, // the data channel is open
   everOpened: false, // the current link opened once (else a close is a failed connection)
   pending: 0, // worker calls queued or in flight
+  changing: 0, // of those, calls that may change the guest's Python state (all but saves and intents)
+  acting: false, // host: its own move (or next deal) is with Python, not yet painted
+  saveQueued: false, // guest: a guest_saved call is queued
   awaiting: false, // guest: an intent is on its way, the host's answer is not back
+  intents: null, // guest: Python's message for each legal action, made ahead of the click
   joined: false, // guest: the worker holds a Guest (guest_open was called)
   joinCode: null, // guest: the offer code being answered
   lastTurn: undefined, // whose turn the last painted view said ("Your turn." announcement)
@@ -109,12 +113,14 @@ function setIdle() {
 // Worker calls run one after the other, each answer handled (and its messages
 // sent) before the next call starts, so messages leave in the order Python made them.
 let chain = Promise.resolve();
-function queue(job) {
+function queue(job, { changes = true } = {}) {
   state.pending += 1;
+  if (changes) state.changing += 1;
   setIdle();
   const run = chain.then(job).catch((err) => showError(err && err.message ? err.message : String(err)));
   chain = run.then(() => {
     state.pending -= 1;
+    if (changes) state.changing -= 1;
     setIdle();
   });
   return run;
@@ -268,8 +274,9 @@ function hostAnswer(answer) {
   show(answer, answer.steps);
 }
 
-/** A guest_* answer: keep what resumes the seat, send its messages, paint. */
-function guestAnswer(answer, { paintIt = true } = {}) {
+/** A guest_* answer: send its messages, paint, keep what resumes the seat. */
+function guestAnswer(answer, { paintIt = true, sendIt = true } = {}) {
+  state.intents = null; // made before this answer: they may carry a used number
   if (!answer || !("send" in answer)) {
     // A message the host should never send (or a call that could not run): nothing changed.
     state.awaiting = false;
@@ -277,6 +284,17 @@ function guestAnswer(answer, { paintIt = true } = {}) {
     if (state.view) show({ view: state.view, status: state.status }, []);
     return;
   }
+  if (sendIt) send(answer.send);
+  if (paintIt) {
+    showError(answer.error || "");
+    show(answer, answer.steps);
+  }
+  keep(answer);
+  if (paintIt) prepareIntents();
+}
+
+/** Keep what resumes the seat after a reload of this tab: the seat token and Guest.save(). */
+function keep(answer) {
   try {
     if (answer.token) sessionStorage.setItem(TOKEN_KEY, answer.token);
     else sessionStorage.removeItem(TOKEN_KEY);
@@ -284,10 +302,34 @@ function guestAnswer(answer, { paintIt = true } = {}) {
   } catch {
     // Storage refused: the seat is resumed within this page only.
   }
-  send(answer.send);
-  if (!paintIt) return;
-  showError(answer.error || "");
-  show(answer, answer.steps);
+}
+
+/** Guest: save once the view is painted (saving is most of a guest_receive's time). */
+function saveSoon() {
+  if (state.saveQueued) return;
+  state.saveQueued = true;
+  queue(async () => {
+    state.saveQueued = false;
+    const answer = await call("guest_saved");
+    if (answer && "saved" in answer) keep(answer);
+  }, { changes: false });
+}
+
+/**
+ * Guest: on its turn, ask Python now for the message each enabled button would
+ * send, so that a click sends it at once. (A worker round trip started by a
+ * click waits for the browser's next frame, up to 17 ms.) Python still counts
+ * the message afterwards with guest_intent, which makes the very same one.
+ */
+function prepareIntents() {
+  const view = state.view;
+  if (state.role !== "guest" || !state.connected || state.awaiting || !view) return;
+  if (view.turn !== view.seat || list(view.legal).length === 0) return;
+  queue(async () => {
+    const answer = await call("guest_intents");
+    // Good until the guest's state changes: any such call queued meanwhile voids them.
+    if (state.changing === 0 && !state.awaiting && answer && answer.intents) state.intents = answer.intents;
+  }, { changes: false });
 }
 
 // ---------------------------------------------------------------------------
@@ -326,9 +368,10 @@ async function newLink() {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_receive", message)));
     else if (state.role === "guest") {
       queue(async () => {
-        const answer = await call("guest_receive", message);
+        const answer = await call("guest_receive", message, false);
         state.awaiting = false;
         guestAnswer(answer);
+        saveSoon();
       });
     }
   };
@@ -376,6 +419,7 @@ function closed() {
   const wasOpen = state.everOpened;
   state.connected = false;
   state.awaiting = false;
+  state.intents = null;
   if (state.role === "host") {
     setStatus(wasOpen ? STATUS.hostLost : STATUS.failed, "lost");
     ui.hostInvite.hidden = true;
@@ -600,21 +644,40 @@ function act(button) {
   if (!usable(button)) return;
   const action = button.dataset.action;
   if (state.role === "host") {
-    if (state.pending !== 0) return; // one call at a time: act on the view you see
-    queue(async () => hostAnswer(await call("host_act", action)));
+    hostMove("host_act", action);
   } else if (state.connected && !state.awaiting) {
+    const ready = state.changing === 0 && state.intents ? state.intents[action] : undefined;
     state.awaiting = true;
+    state.intents = null;
+    if (typeof ready === "string") send([ready]); // Python's own message, made for this click
     lockButtons();
-    queue(async () => guestAnswer(await call("guest_intent", action), { paintIt: false }));
+    queue(async () => {
+      const answer = await call("guest_intent", action);
+      const same = typeof ready === "string" && answer && Array.isArray(answer.send) && answer.send[0] === ready;
+      if (typeof ready === "string" && !same) console.warn("the intent sent ahead differs from Python's", ready, answer);
+      guestAnswer(answer, { paintIt: false, sendIt: typeof ready !== "string" });
+    });
   }
+}
+
+/** Host: one move at a time, so that each acts on the view you see. */
+function hostMove(name, ...args) {
+  if (state.acting) return;
+  state.acting = true;
+  queue(async () => {
+    try {
+      hostAnswer(await call(name, ...args));
+    } finally {
+      state.acting = false;
+    }
+  });
 }
 
 function nextDeal() {
   if (!usable(ui.nextDeal)) return;
   const hadFocus = document.activeElement === ui.nextDeal;
   if (state.role === "host") {
-    if (state.pending !== 0) return;
-    queue(async () => hostAnswer(await call("host_next_deal")));
+    hostMove("host_next_deal");
   } else if (state.connected && !state.awaiting) {
     state.awaiting = true;
     lockButtons();

@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""A friend's table, measured (prints figures; not a test).
+
+    python bench/friend.py [--connections N] [--deals D] [--chromium PATH]
+
+Builds the site into a temp dir, serves it on 127.0.0.1 and opens two pages in
+two contexts of headless Chromium (the flags of tests/conftest.py: loopback
+WebRTC, no mDNS names, no host but 127.0.0.1; ice-servers.json answered with
+no servers). The host invites, the guest's page opens the link, the reply
+code goes back, as in tests/test_friend.py.
+
+Printed, medians of one run:
+  invite link   its length in characters (target <= 200);
+  connect       from the host's Connect click to its data channel opening
+                (the page's own performance marks pishe:connect and pishe:open),
+                N times: the guest's page leaves, the host invites again and the
+                guest's tab opens the new link (target <= 1 s);
+  round trip    from a click on one of the guest's move buttons to the end of
+                the guest's paint() of the view the host sent back (guest click
+                -> guest worker -> data channel -> host worker -> data channel ->
+                guest worker -> paint), for gives and for every move (target: a
+                give's median <= 10 ms). First with real clicks from Playwright
+                (after a real input event Chromium runs its next frame before
+                other tasks, so the answer can wait for that frame), then with
+                both pages playing by themselves with button.click() (our own
+                pipeline alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+
+QUIET = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run", "--disable-quic"]
+FLAGS = QUIET + ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--allow-loopback-in-peer-connection"]
+BUTTONS = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
+
+# On the guest's page, before its scripts: a click on a move button starts a
+# measurement, the next paint() ends it.
+PROBE = """
+window.__trips = { open: null, action: null, times: [] };
+document.addEventListener("click", (event) => {
+  const b = event.target.closest && event.target.closest("[data-action]");
+  if (b && b.getAttribute("aria-disabled") === "false") {
+    window.__trips.open = performance.now();
+    window.__trips.action = b.dataset.action;
+  }
+}, true);
+document.addEventListener("pishe:painted", (event) => {
+  const t = window.__trips;
+  if (t.open === null) return;
+  t.times.push([t.action, event.detail.end - t.open]);
+  t.open = null;
+});
+"""
+
+STATE = """() => ({
+  idle: document.body.dataset.idle === "true",
+  paints: Number(document.querySelector("[data-pishe-table]").dataset.paints || 0),
+  turn: document.querySelector("[data-pishe-table]").dataset.turn,
+  over: !document.querySelector("[data-result]").hidden,
+  matchOver: /^Match over/.test(document.querySelector("[data-result-match]").textContent),
+  enabled: [...document.querySelectorAll("[data-action]")]
+    .filter((b) => b.getAttribute("aria-disabled") === "false").map((b) => b.dataset.action),
+  // The board by seat number (each page has its own seat at the bottom).
+  board: JSON.stringify([
+    [...document.querySelectorAll("[data-place]")].sort((a, b) => a.dataset.seat - b.dataset.seat)
+      .map((area) => ["[data-seat-score]", '[data-pile="stock"] [data-count]', '[data-pile="discard"] [data-count]']
+        .map((s) => area.querySelector(s).textContent)
+        .concat([...area.querySelectorAll(".card.face")].map((c) => c.dataset.code))),
+    [...document.querySelectorAll(".pile-suit .card.face")].map((c) => c.dataset.code),
+    document.querySelector("[data-deal]").textContent,
+  ]),
+})"""
+
+# Both pages play by themselves (button.click(), no input pipeline) to the end of
+# the deal, each acting as soon as it is idle on its turn (woken by the page's
+# own attribute changes, not by polling).
+AUTO = """async () => {
+  const table = document.querySelector("[data-pishe-table]");
+  const times = [];
+  const changed = () => new Promise((resolve) => {
+    const watch = new MutationObserver(() => { watch.disconnect(); resolve(); });
+    watch.observe(document.body, { attributes: true, subtree: true,
+                                   attributeFilter: ["data-idle", "data-turn", "aria-disabled", "hidden"] });
+  });
+  for (;;) {
+    if (!document.querySelector("[data-result]").hidden) return times;
+    const button = ["give", "keep", "turn"].map((a) => document.querySelector(`[data-action="${a}"]`))
+      .find((b) => b.getAttribute("aria-disabled") === "false");
+    if (document.body.dataset.idle !== "true" || table.dataset.turn !== "mine" || !button) {
+      await changed();
+      continue;
+    }
+    const painted = new Promise((resolve) =>
+      table.addEventListener("pishe:painted", (e) => resolve(e.detail.end), { once: true }));
+    const t0 = performance.now();
+    button.click();
+    times.push([button.dataset.action, (await painted) - t0]);
+  }
+}"""
+
+
+def disabled_features(pw, chromium: str) -> list[str]:
+    """Playwright's own --disable-features list (Chromium keeps only the last such switch)."""
+    browser = pw.chromium.launch(executable_path=chromium, args=QUIET)
+    page = browser.new_page()
+    page.goto("chrome://version")
+    line = page.locator("#command_line").inner_text()
+    browser.close()
+    for token in line.split():
+        if token.startswith("--disable-features="):
+            return token.split("=", 1)[1].split(",")
+    return []
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def line(label: str, values: list[float], unit: str = "ms") -> str:
+    if not values:
+        return f"  {label:<34} (none)"
+    return (f"  {label:<34} p50 {statistics.median(values):7.2f} {unit}   p95 {percentile(values, 0.95):7.2f} {unit}"
+            f"   max {max(values):7.2f} {unit}   (n={len(values)})")
+
+
+def wait_text(page, selector: str, text: str, timeout: float = 60.0) -> None:
+    page.wait_for_function("([s, t]) => document.querySelector(s).textContent === t",
+                           arg=[selector, text], timeout=timeout * 1000)
+
+
+def connect(host, guest, link: str) -> tuple[float, int]:
+    """The guest's tab opens the link, the host pastes the reply: ms from Connect to open,
+    and the reply code's length."""
+    guest.goto(link)
+    guest.wait_for_function("document.querySelector('[data-reply-output]').value !== ''", timeout=30_000)
+    reply = guest.get_by_role("textbox", name="Reply code", exact=True).input_value()
+    host.get_by_role("textbox", name="Paste reply code", exact=True).fill(reply)
+    host.get_by_role("button", name="Connect", exact=True).click()
+    wait_text(host, "[data-friend-status]", "Connected")
+    wait_text(guest, "[data-friend-status]", "Connected")
+    marks = host.evaluate("""() => ['pishe:connect', 'pishe:open'].map(
+        (n) => performance.getEntriesByName(n).at(-1).startTime)""")
+    return marks[1] - marks[0], len(reply)
+
+
+def invite_link(host) -> str:
+    host.wait_for_function("document.querySelector('[data-invite-link]').value !== ''", timeout=30_000)
+    return host.get_by_role("textbox", name="Invite link", exact=True).input_value()
+
+
+def synced(host, guest, before: str | None = None, painted: tuple[int, int] | None = None,
+           timeout: float = 30.0) -> tuple[dict, dict]:
+    """Both pages idle with the same board: another than `before`, painted since `painted`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        h, g = host.evaluate(STATE), guest.evaluate(STATE)
+        if (h["idle"] and g["idle"] and h["board"] == g["board"] and h["board"] != before
+                and (painted is None or (h["paints"] > painted[0] and g["paints"] > painted[1]))):
+            return h, g
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the pages never agreed: {h} / {g}")
+        time.sleep(0.002)
+
+
+def play_by_clicks(host, guest) -> int:
+    """Play the deal to its end with Playwright clicks on both pages; returns the clicks."""
+    h, g = synced(host, guest, None)
+    clicks = 0
+    while not h["over"]:
+        page, state = (host, h) if h["turn"] == "mine" else (guest, g)
+        enabled = state["enabled"]
+        action = "give" if "give" in enabled else "keep" if "keep" in enabled else "turn"
+        painted = (h["paints"], g["paints"])
+        page.get_by_role("button", name=BUTTONS[action], exact=True).click()
+        clicks += 1
+        h, g = synced(host, guest, painted=painted)
+    return clicks
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--connections", type=int, default=5, help="connections to time (default 5)")
+    parser.add_argument("--deals", type=int, default=2, help="deals played with real clicks (default 2)")
+    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        dist = Path(tmp) / "dist"
+        build.build(dist)
+        with build.SiteServer(dist) as server, sync_playwright() as pw:
+            features = disabled_features(pw, args.chromium) + ["WebRtcHideLocalIpsWithMdns"]
+            browser = pw.chromium.launch(executable_path=args.chromium,
+                                         args=FLAGS + ["--disable-features=" + ",".join(dict.fromkeys(features))])
+            pages = []
+            for _ in range(2):
+                context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 860})
+                context.route("**/ice-servers.json", lambda route: route.fulfill(json={"iceServers": []}))
+                pages.append(context.new_page())
+            host, guest = pages
+            guest.add_init_script(PROBE)
+
+            host.goto(server.url)
+            host.wait_for_selector('body[data-ready="true"]', timeout=120_000)
+            host.get_by_role("radio", name="First to 100", exact=True).check()
+            host.get_by_role("button", name="Invite a friend", exact=True).click()
+            link = invite_link(host)
+            links, replies, opens = [len(link)], [], []
+            for i in range(args.connections):
+                took, reply = connect(host, guest, link)
+                opens.append(took)
+                replies.append(reply)
+                if i == args.connections - 1:
+                    break
+                guest.goto("about:blank")  # the guest's page leaves; its tab keeps the seat token
+                wait_text(host, "[data-friend-status]", "Connection lost — invite again")
+                host.get_by_role("button", name="Invite again", exact=True).click()
+                link = invite_link(host)
+                links.append(len(link))
+            guest.wait_for_selector('body[data-ready="true"]', timeout=120_000)
+
+            # Deals played with real clicks, then one with both pages playing by themselves.
+            clicks, in_page = 0, []
+            for deal in range(args.deals + 1):
+                if deal > 0:
+                    h = host.evaluate(STATE)
+                    if h["matchOver"]:
+                        break
+                    host.get_by_role("button", name="Next deal", exact=True).click()
+                    synced(host, guest, h["board"])
+                if deal < args.deals:
+                    clicks += play_by_clicks(host, guest)
+                else:
+                    host.evaluate(f"() => {{ window.__auto = ({AUTO})(); }}")  # not awaited
+                    in_page = guest.evaluate(AUTO)
+                    host.evaluate("window.__auto")
+            real = guest.evaluate("window.__trips.times")
+            real = real[:len(real) - len(in_page)]  # the probe saw the in-page clicks too
+            browser.close()
+
+    print(f"Invite link: {statistics.median(links):.0f} characters (max {max(links)}; target <= 200), "
+          f"reply code: {statistics.median(replies):.0f} characters")
+    print("Reply pasted -> channel open (host's Connect click to its channel's open event):")
+    print(line("connect -> open", opens) + "   target p50 <= 1000 ms")
+    print(f"Guest's round trips: click -> guest repainted with the host's answer ({clicks} clicks in all)")
+    for label, trips in (("real clicks", real), ("in-page button.click()", in_page)):
+        gives = [t for a, t in trips if a == "give"]
+        print(line(f"{label}: give", gives))
+        print(line(f"{label}: every move", [t for _, t in trips]))
+    gives = [t for a, t in real + in_page if a == "give"]
+    if gives:
+        print(f"  target: a give's median <= 10 ms: real clicks {statistics.median([t for a, t in real if a == 'give']):.2f} ms"
+              + (f", in-page {statistics.median([t for a, t in in_page if a == 'give']):.2f} ms" if in_page else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
