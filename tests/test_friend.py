@@ -543,3 +543,103 @@ def test_guest_page_closed_mid_deal_resumes_its_seat(table: Table):
     table.check_secrets(replayed)
     table.check_boards(replayed)
     no_errors(table)
+
+
+EVIL = '<img src="x" onerror="window.__pwned = 1">'
+
+
+def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
+    """A page that sends junk gets errors back and changes nothing; nothing the peer
+    sends is ever inserted as HTML; a damaged reply code is refused in plain words."""
+    table.open_host("one-deal")
+    link = table.invite_link()
+    table.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(EVIL)
+    table.host.get_by_role("button", name="Connect", exact=True).click()
+    expect(table.host.locator("[data-connect-error]")).to_have_text("This is not a connection code from this game.")
+    table.join(link)
+    h, g = table.sync()
+
+    # The guest's page sends junk straight down its data channel, as a tampered page could.
+    send = "(messages) => messages.forEach((m) => window.pisheFriend.state.link.send(m))"
+    junk = [EVIL, "{}", "x" * 5000, json.dumps({"v": 1, "game": "pishe-pasha", "type": "act", "seq": 0,
+                                                "action": "give"}),
+            json.dumps({"v": 2, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
+            json.dumps({"v": 1, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
+            json.dumps({"v": 1, "game": "pishe-pasha", "type": "fly", "seq": 1})]
+    table.guest.evaluate(send, junk)
+    table.guest.wait_for_function(
+        "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length >= n", arg=len(junk))
+    errors = [json.loads(m) for m in table.guest.evaluate("window.__wire.received") if json.loads(m)["type"] == "error"]
+    assert [e["code"] for e in errors] == ["malformed-message", "malformed-message", "message-too-long",
+                                           "replayed-message", "unsupported-version", "wrong-game",
+                                           "unknown-message-type"]
+    # An intent out of turn, with the right number: the host's engine refuses it.
+    table.guest.evaluate(send, [json.dumps({"v": 1, "game": "pishe-pasha", "type": "act",
+                                            "seq": errors[-1]["next_seq"], "action": "turn"})])
+    table.guest.wait_for_function(
+        "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length > n", arg=len(junk))
+    refused = json.loads(table.guest.evaluate("window.__wire.received.at(-1)"))
+    assert refused["code"] == "not-your-turn" and refused["next_seq"] == errors[-1]["next_seq"]
+    expect(table.guest.locator("[data-error]")).to_have_text(refused["reason"])
+    h2, g2 = table.sync()
+    assert shared(h2) == shared(h) and h2["error"] == ""   # nothing changed on the host's table
+
+    # The host's page sends the guest an error whose reason is HTML, then junk.
+    table.host.evaluate(send, [json.dumps({"v": 1, "game": "pishe-pasha", "type": "error", "reason": EVIL,
+                                           "code": "x", "ref": None, "next_seq": None})])
+    expect(table.guest.locator("[data-error]")).to_have_text(EVIL)
+    table.host.evaluate(send, ["<b>not json</b>"])
+    expect(table.guest.locator("[data-error]")).to_contain_text(
+        "Your friend's page sent something this page cannot accept")
+    assert table.guest.evaluate("document.querySelectorAll('[data-error] *, .controls img').length") == 0
+    assert table.guest.evaluate("window.__pwned") is None and table.host.evaluate("window.__pwned") is None
+
+    # Play goes on, by keyboard on the host's page: T turns a card.
+    h, g = table.sync()
+    painted = (h["paints"], g["paints"])
+    table.host.locator("body").press("t")
+    table.actions.append((1, 0, "turn"))
+    h, g = table.sync(painted=painted)
+    assert g["error"] == ""
+
+    # The host leaves: its page is the computer's table again; the guest is told.
+    table.host.get_by_role("button", name="Leave the table", exact=True).click()
+    expect(table.host.locator("[data-seat-name]")).to_have_text(["Computer", "You"])
+    expect(table.host.locator("[data-status]")).to_have_text("Your turn.")
+    expect(table.host.get_by_role("button", name="New match", exact=True)).to_be_visible()
+    expect(table.guest.locator("[data-friend-status]")).to_have_text(
+        "Connection lost — ask for a new invite link", timeout=40_000)
+    for name in BUTTON.values():
+        expect(table.guest.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-disabled", "true")
+    no_errors(table)
+
+
+def test_guest_tab_closed_a_new_tab_takes_the_seat(table: Table):
+    """The guest's tab is closed (its sessionStorage with it); a new tab opens the new
+    invite: it gets the guest seat and the deal goes on, and it says honestly that it
+    could not check a deal it did not see from the start."""
+    table.open_host("one-deal")
+    table.join(table.invite_link())
+    table.play(until=lambda h, g: len(table.actions) >= 10 and h["turn"] == 1)
+    table.collect_wire()
+    context = table.guest.context
+    table.guest.close()
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
+                                                                      timeout=40_000)
+    host_before = table.board(table.host)
+    table.host.get_by_role("button", name="Invite again", exact=True).click()
+    link = table.invite_link()
+    table.guest = table.page(context)
+    table.errors["guest (new tab)"] = table.watch(table.guest)
+    table.join(link)
+    h, g = table.sync()
+    assert shared(h) == shared(host_before) and g["mine"] == 1 and g["turn"] == 1
+    h, g = table.play()
+    assert h["result"] == g["result"]
+    expect(table.guest.locator("[data-fair]")).to_have_text(
+        "Deal 1 could not be checked: this page did not see all of it played.", timeout=10_000)
+    table.collect_wire()
+    replayed = table.replay("one-deal")
+    table.check_secrets(replayed)
+    table.check_boards(replayed)
+    no_errors(table)

@@ -368,8 +368,16 @@ async function newLink() {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_receive", message)));
     else if (state.role === "guest") {
       queue(async () => {
+        const hadToken = Boolean(stored(TOKEN_KEY));
         const answer = await call("guest_receive", message, false);
         state.awaiting = false;
+        if (hadToken && answer && "send" in answer && !answer.token) {
+          // The table does not know this tab's seat token (another table since, or the
+          // seat was given away): join it afresh, forgetting what was kept of the old one.
+          showError(answer.error || "");
+          guestAnswer(await call("guest_open", null, null));
+          return;
+        }
         guestAnswer(answer);
         saveSoon();
       });
