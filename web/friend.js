@@ -746,8 +746,13 @@ function wire() {
     const code = joinCodeFromAddress();
     if (code && code !== state.joinCode) join(code);
   });
-  // Closing the page closes the channel at once, so the other page knows.
-  window.addEventListener("pagehide", () => closeLink());
+  // Leaving the page closes the channel at once, so the other page knows (and a page
+  // brought back from the back/forward cache says it has lost the connection).
+  window.addEventListener("pagehide", () => {
+    if (!state.link) return;
+    closeLink();
+    closed();
+  });
 }
 
 function start() {
