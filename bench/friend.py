@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A friend's table, measured (prints figures; not a test).
 
-    python bench/friend.py [--connections N] [--deals D] [--chromium PATH]
+    python bench/friend.py [--connections N] [--deals D] [--in-page-deals D] [--chromium PATH]
 
 Builds the site into a temp dir, serves it on 127.0.0.1 and opens two pages in
 two contexts of headless Chromium (the flags of tests/conftest.py: loopback
@@ -23,7 +23,12 @@ Printed, medians of one run:
                 (after a real input event Chromium runs its next frame before
                 other tasks, so the answer can wait for that frame), then with
                 both pages playing by themselves with button.click() (our own
-                pipeline alone).
+                pipeline alone). A first-to-100 match is played.
+
+Measured on this 2-core machine: connect -> open p50 ~16 ms; a give's round
+trip p50 ~16 ms with real clicks (the host's answer is back in ~5-6 ms but
+waits for the guest page's next frame), ~9-10.5 ms in-page; about 1.2 ms of it
+is the guest's Python, 1.6 ms the host's, 1.5-3 ms the data channel both ways.
 """
 
 from __future__ import annotations
@@ -197,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=5, help="connections to time (default 5)")
     parser.add_argument("--deals", type=int, default=2, help="deals played with real clicks (default 2)")
+    parser.add_argument("--in-page-deals", type=int, default=2,
+                        help="deals then played by the pages themselves (default 2)")
     parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
     args = parser.parse_args(argv)
 
@@ -234,9 +241,10 @@ def main(argv: list[str] | None = None) -> int:
                 links.append(len(link))
             guest.wait_for_selector('body[data-ready="true"]', timeout=120_000)
 
-            # Deals played with real clicks, then one with both pages playing by themselves.
+            # Deals played with real clicks, then deals with both pages playing by themselves
+            # (a first-to-100 match lasts 3 deals or more: no deal scores 52 points).
             clicks, in_page = 0, []
-            for deal in range(args.deals + 1):
+            for deal in range(args.deals + args.in_page_deals):
                 if deal > 0:
                     h = host.evaluate(STATE)
                     if h["matchOver"]:
@@ -247,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
                     clicks += play_by_clicks(host, guest)
                 else:
                     host.evaluate(f"() => {{ window.__auto = ({AUTO})(); }}")  # not awaited
-                    in_page = guest.evaluate(AUTO)
+                    in_page += guest.evaluate(AUTO)
                     host.evaluate("window.__auto")
             real = guest.evaluate("window.__trips.times")
             real = real[:len(real) - len(in_page)]  # the probe saw the in-page clicks too
@@ -257,15 +265,19 @@ def main(argv: list[str] | None = None) -> int:
           f"reply code: {statistics.median(replies):.0f} characters")
     print("Reply pasted -> channel open (host's Connect click to its channel's open event):")
     print(line("connect -> open", opens) + "   target p50 <= 1000 ms")
-    print(f"Guest's round trips: click -> guest repainted with the host's answer ({clicks} clicks in all)")
+    print(f"Guest's round trips: click -> guest repainted with the host's answer "
+          f"({clicks} real clicks by both pages in {args.deals} deal(s))")
     for label, trips in (("real clicks", real), ("in-page button.click()", in_page)):
         gives = [t for a, t in trips if a == "give"]
         print(line(f"{label}: give", gives))
         print(line(f"{label}: every move", [t for _, t in trips]))
-    gives = [t for a, t in real + in_page if a == "give"]
-    if gives:
-        print(f"  target: a give's median <= 10 ms: real clicks {statistics.median([t for a, t in real if a == 'give']):.2f} ms"
-              + (f", in-page {statistics.median([t for a, t in in_page if a == 'give']):.2f} ms" if in_page else ""))
+    for label, trips in (("real clicks", real), ("in-page", in_page)):
+        gives = [t for a, t in trips if a == "give"]
+        if gives:
+            print(f"  target: a give's median <= 10 ms, {label}: {statistics.median(gives):.2f} ms "
+                  f"({'met' if statistics.median(gives) <= 10 else 'NOT met'})")
+    print("  (After a real click Chromium defers the page's other tasks until its next frame, up to 17 ms;\n"
+          "   the host's answer waits for that frame. The in-page figure is our own pipeline.)")
     return 0
 
 
