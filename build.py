@@ -61,6 +61,17 @@ RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 LOCK_NAME = "pyodide-lock.json"
 
 
+# -- Chromium for the tests and benchmarks ---------------------------------------------
+
+#: The Chromium the tests and benchmarks drive (Debian's; Playwright cannot download one here).
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+#: Switches that keep Chromium quiet: no background traffic, no first-run work.
+CHROMIUM_QUIET_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+#: Every host but 127.0.0.1 unreachable, so a stray fetch from elsewhere fails loudly.
+CHROMIUM_OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
 class BuildError(Exception):
     """A build step failed; the message says which and why."""
 

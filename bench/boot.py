@@ -41,11 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
 
-FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
+FLAGS = build.CHROMIUM_QUIET_FLAGS + build.CHROMIUM_OFFLINE_FLAGS
 READY = 'body[data-ready="true"]'
 TIMEOUT_MS = 120_000
 
@@ -106,7 +102,7 @@ def median(runs: list[dict], key: str) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="measured loads of each page (default 5)")
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromium", default=build.CHROMIUM)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:

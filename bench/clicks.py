@@ -40,11 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
 
-FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
+FLAGS = build.CHROMIUM_QUIET_FLAGS + build.CHROMIUM_OFFLINE_FLAGS
 BUTTONS = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
 
 # Installed before the page's scripts. A click on one of the move buttons starts
@@ -132,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=2, help="one-deal matches to play (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
-    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    parser.add_argument("--chromium", default=build.CHROMIUM)
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -48,9 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
 
-QUIET = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run", "--disable-quic"]
-FLAGS = QUIET + ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--allow-loopback-in-peer-connection"]
+QUIET = build.CHROMIUM_QUIET_FLAGS
+FLAGS = QUIET + build.CHROMIUM_OFFLINE_FLAGS + ["--allow-loopback-in-peer-connection"]
 BUTTONS = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
 
 # On the guest's page, before its scripts: a click on a move button starts a
@@ -204,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=2, help="deals played with real clicks (default 2)")
     parser.add_argument("--in-page-deals", type=int, default=2,
                         help="deals then played by the pages themselves (default 2)")
-    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    parser.add_argument("--chromium", default=build.CHROMIUM)
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -706,9 +706,21 @@ class Guest:
         The host decides whether it is legal; send one intent and wait for
         the reply before the next.
         """
+        message = self.draft_intent(action)
+        self._seq += 1
+        return message
+
+    def draft_intent(self, action: str) -> str:
+        """The message :meth:`intent` would make now, without counting it (nothing changes).
+
+        A page can make it ahead of a click and send it at once; it then
+        calls :meth:`intent`, which makes the same message and counts it.
+        """
         if action not in ACTIONS:
             raise UnknownActionError(f"unknown action {action!r}: the actions are give, turn and keep")
-        return self._numbered("act", action=action)
+        if self._seq is None:
+            raise NotConnectedError("Wait for the host's welcome.")
+        return _write("act", seq=self._seq, action=action)
 
     def next_deal(self) -> str:
         """The message asking the host to deal the next deal (once this one is over)."""
@@ -758,7 +770,9 @@ class Guest:
         if fields["next_seq"] is not None and self._seq is not None:
             self._seq = fields["next_seq"]
         if fields["code"] == error_code(UnknownTokenError()) and self.token is not None:
-            self.token = None          # a table that does not know us: join it afresh
+            # A table that does not know us: join it afresh, forgetting the deals of the old one.
+            self.token, self._deals, self._view = None, {}, None
+            self.verification = self.verification_deal = None
             send.append(self.hello())
         return Outcome(send, [], fields["reason"])
 

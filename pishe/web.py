@@ -201,19 +201,10 @@ def guest_intents() -> str:
     button is clicked (a worker round trip right after a click waits for the browser's
     next frame), then calls ``guest_intent(action)``, which makes the same message and
     counts it."""
-    if _guest is None:
-        return _error(PisheError("This page has not joined a table."))
-    seq = _guest._seq
-    intents = {}
-    try:
-        for action in (_guest.view() or {}).get("legal") or []:
-            intents[action] = _guest.intent(action)
-            _guest._seq = seq
-    except PisheError as e:
-        return _error(e)
-    finally:
-        _guest._seq = seq
-    return json.dumps({"intents": intents})
+    def drafts():
+        legal = (_guest.view() or {}).get("legal") or []
+        return json.dumps({"intents": {action: _guest.draft_intent(action) for action in legal}})
+    return _run(_guest, "This page has not joined a table.", lambda answer: answer, drafts)
 
 
 def guest_saved() -> str:

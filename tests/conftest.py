@@ -24,18 +24,9 @@ sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, outside 
 
 import build  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-QUIET_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-# Every host but 127.0.0.1 is unreachable, so a stray CDN fetch fails loudly.
-OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+CHROMIUM = build.CHROMIUM
+QUIET_FLAGS = build.CHROMIUM_QUIET_FLAGS
+OFFLINE_FLAGS = build.CHROMIUM_OFFLINE_FLAGS
 # Two local pages open a WebRTC data channel only with real host candidates
 # (not mDNS names) and loopback candidates allowed.
 WEBRTC_FLAGS = ["--allow-loopback-in-peer-connection"]
