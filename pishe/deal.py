@@ -249,9 +249,8 @@ class Deal:
         return steps[start:] if steps is self.this_turn else steps[start:] + self.this_turn
 
     def _give(self) -> None:
-        problem = self.give_problem()
-        if problem is not None:
-            raise GiveNotAllowedError(problem)
+        if GIVE not in self.legal_actions():
+            raise GiveNotAllowedError(self.give_problem())
         me = self.turn
         theirs = self.discards[1 - me]
         if self.turned is not None:

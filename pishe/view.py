@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple, Optional
 
 from .cards import SUITS, Card
-from .deal import Deal, Step
+from .deal import GIVE, Deal, Step
 from .match import MATCH_LENGTH_NAMES, Match
 
 __all__ = ["SeatView", "seat_view", "GAME"]
@@ -82,6 +82,13 @@ def seat_view(game: Deal | Match, seat: int) -> SeatView:
     deal = match.deal if match is not None else game
     over = deal.winner is not None
     mine = deal.turn == seat and not over
+    legal = deal.legal_actions() if mine else ()
+    if GIVE in legal:
+        problem = None
+    elif mine:
+        problem = deal.give_problem()
+    else:
+        problem = "The deal is over." if over else "It is not your turn."
     # Positional arguments, in field order: bots build a view at every choice.
     return SeatView(
         seat,
@@ -91,9 +98,9 @@ def seat_view(game: Deal | Match, seat: int) -> SeatView:
         tuple([d[-1] if d else None for d in deal.discards]),
         tuple([len(d) for d in deal.discards]),
         deal.turned,
-        deal.legal_actions() if mine else (),
+        legal,
         deal.give_card() if mine else None,
-        deal.give_problem() if mine else ("The deal is over." if over else "It is not your turn."),
+        problem,
         tuple(deal.this_turn),
         tuple(deal.last_turns[1 - seat]),
         deal.winner,
