@@ -515,6 +515,14 @@ class SiteHandler(SimpleHTTPRequestHandler):
             super().log_request(code, size)
 
 
+class _SiteHTTPServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A page that navigates away mid-download resets its connection: nothing went wrong here.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 class SiteServer:
     """Serve a folder on 127.0.0.1 from a background thread.
 
@@ -524,7 +532,7 @@ class SiteServer:
 
     def __init__(self, root: Path, port: int = 0, host: str = "127.0.0.1"):
         self.root, self.host, self.port = Path(root), host, port
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: _SiteHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
     @property
@@ -533,7 +541,7 @@ class SiteServer:
 
     def start(self) -> SiteServer:
         handler = partial(SiteHandler, directory=str(self.root))
-        self._httpd = ThreadingHTTPServer((self.host, self.port), handler)
+        self._httpd = _SiteHTTPServer((self.host, self.port), handler)
         self.port = self._httpd.server_port
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
         self._thread.start()
