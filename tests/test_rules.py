@@ -110,6 +110,12 @@ def test_forced_home_at_the_start_of_a_turn():
     assert texts(deal.this_turn, 1) == ["5♣ goes home"]
 
 
+def seven_of_clubs_next():
+    """Seat 0 turns the 7♣ next: it does not fit, and it neighbours seat 1's 6♦."""
+    return position(stocks=(["2H", "7C"], ["3H"]), discards=(["KD"], ["6D"]),
+                    foundations={"C": 0, "H": 1, "D": 0})
+
+
 # -- turning a card ---------------------------------------------------------------------
 
 def test_turned_card_that_fits_goes_home_even_if_it_could_be_given():
@@ -121,8 +127,7 @@ def test_turned_card_that_fits_goes_home_even_if_it_could_be_given():
 
 
 def test_turned_neighbour_waits_for_give_or_keep():
-    deal = position(stocks=(["2H", "7C"], ["3H"]), discards=(["KD"], ["6D"]),
-                    foundations={"C": 0, "H": 1, "D": 0})
+    deal = seven_of_clubs_next()
     steps = deal.apply("turn")
     assert texts(steps, 0) == ["Turn a card: 7♣, give or keep?"]
     assert deal.legal_actions() == ("give", "keep")
@@ -132,8 +137,7 @@ def test_turned_neighbour_waits_for_give_or_keep():
 
 
 def test_giving_a_turned_card_continues_the_turn():
-    deal = position(stocks=(["2H", "7C"], ["3H"]), discards=(["KD"], ["6D"]),
-                    foundations={"C": 0, "H": 1, "D": 0})
+    deal = seven_of_clubs_next()
     deal.apply("turn")
     steps = deal.apply("give")
     assert texts(steps, 0) == ["Give the 7♣ to their 6♦"]
@@ -142,8 +146,7 @@ def test_giving_a_turned_card_continues_the_turn():
 
 
 def test_keep_ends_the_turn():
-    deal = position(stocks=(["2H", "7C"], ["3H"]), discards=(["KD"], ["6D"]),
-                    foundations={"C": 0, "H": 1, "D": 0})
+    deal = seven_of_clubs_next()
     deal.apply("turn")
     steps = deal.apply("keep")
     assert texts(steps, 0) == ["Keep the 7♣"]
