@@ -99,8 +99,8 @@ def _describe(step: Step, mine: bool) -> str:
     raise AssertionError(step.kind)
 
 
-# Turning a card is the hot path of every deal: it makes its steps with the C-level
-# tuple constructor (NamedTuple's own is a Python function, twice as slow).
+# The hot paths (turning, giving, going home) make their steps with the C-level tuple
+# constructor, every field given (NamedTuple's own is a Python function, twice as slow).
 _new_step = tuple.__new__
 
 
@@ -155,16 +155,19 @@ class Deal:
                 isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 13
                 for n in self.foundations.values()):
             raise InvalidPositionError("suit piles must give a top rank from 0 to 13 for each of C, D, H, S")
-        held = [c for pile in (*self.stocks, *self.discards) for c in pile]
+        foundations = self.foundations
+        cards = [c for pile in (*self.stocks, *self.discards) for c in pile]
         if self.turned is not None:
-            held.append(self.turned)
-        built = [c for c in DECK if c.rank <= self.foundations[c.suit]]
-        seen = set()
-        for c in held + built:
-            if c in seen:
-                raise InvalidPositionError(f"the {c.display()} is in the position twice")
-            seen.add(c)
-        if len(seen) != 52:
+            cards.append(self.turned)
+        cards += [c for c in DECK if c.rank <= foundations[c.suit]]
+        seen = set(cards)
+        if len(cards) != 52 or len(seen) != 52:
+            # Every deal is checked: the words are found only once something is wrong.
+            once = set()
+            for c in cards:
+                if c in once:
+                    raise InvalidPositionError(f"the {c.display()} is in the position twice")
+                once.add(c)
             missing = " ".join(c.display() for c in DECK if c not in seen)
             raise InvalidPositionError(f"cards missing from the position: {missing}")
         if self.turned is not None:
@@ -237,16 +240,29 @@ class Deal:
             raise DealOverError("The deal is over.")
         if seat is not None and seat != self.turn:
             raise NotYourTurnError("It is not your turn.")
+        if action == TURN:
+            return self._turn_cards(run=False)
         steps = self.this_turn
         start = len(steps)
-        if action == TURN:
-            self._turn_card()
-        elif action == GIVE:
+        if action == GIVE:
             self._give()
         else:
             self._keep()
         # An action that ends the turn also carries the next turn's forced steps.
         return steps[start:] if steps is self.this_turn else steps[start:] + self.this_turn
+
+    def turn_while_forced(self) -> list[Step]:
+        """Turn cards for as long as turning is the only legal action; their steps.
+
+        The same as calling ``apply("turn")`` while :meth:`legal_actions` is
+        ``("turn",)``, across turns: self-play's fast path, since most of a
+        deal's actions are forced turns. Turns nothing when there is a choice.
+        """
+        if self.winner is not None:
+            raise DealOverError("The deal is over.")
+        if self.legal_actions() is not _TURN_ONLY:
+            return []
+        return self._turn_cards(run=True)
 
     def _give(self) -> None:
         if GIVE not in self.legal_actions():
@@ -257,38 +273,60 @@ class Deal:
             card, self.turned = self.turned, None
         else:
             card = self.discards[me].pop()
-        self.this_turn.append(Step(GIVE_STEP, me, card, theirs[-1]))
+        self.this_turn.append(_new_step(Step, (GIVE_STEP, me, card, theirs[-1], None, 0)))
         theirs.append(card)
         self._settle()
 
-    def _turn_card(self) -> None:
+    def _turn_cards(self, run: bool) -> list[Step]:
+        """Turn one card, or with ``run`` go on while turning is forced; the steps caused."""
         # The hot path of every deal: tests are written out rather than called.
         if self.turned is not None:
             raise TurnNotAllowedError(
                 f"The turned {self.turned.display()} waits: give it or keep it.")
+        foundations, stocks, discards = self.foundations, self.stocks, self.discards
+        caused = []
+        steps = self.this_turn
+        start = len(steps)
         me = self.turn
-        stock = self.stocks[me]
-        if not stock:
-            pile = self.discards[me]
-            # Turned over as a block: the oldest discard becomes the top of the stock.
-            stock.extend(reversed(pile))
-            pile.clear()
-            self._forget(stock)
-            self.this_turn.append(Step(RECYCLE, me, None, None, None, len(stock)))
-        card = stock.pop()
-        foundations = self.foundations
-        theirs = self.discards[1 - me]
-        if foundations[card.suit] + 1 == card.rank:
-            self.this_turn.append(_new_step(Step, (TURNED, me, card, None, TO_HOME, 0)))
-            foundations[card.suit] = card.rank
-            self._settle()
-        elif theirs and abs(card.rank - theirs[-1].rank) == 1:
-            self.this_turn.append(_new_step(Step, (TURNED, me, card, None, TO_CHOICE, 0)))
-            self.turned = card
-        else:
-            self.this_turn.append(_new_step(Step, (TURNED, me, card, None, TO_PILE, 0)))
-            self.discards[me].append(card)
-            self._end_turn()
+        stock, mine, theirs = stocks[me], discards[me], discards[1 - me]
+        while True:
+            if not stock:
+                # Turned over as a block: the oldest discard becomes the top of the stock.
+                stock.extend(reversed(mine))
+                mine.clear()
+                self._forget(stock)
+                steps.append(Step(RECYCLE, me, None, None, None, len(stock)))
+            card = stock.pop()
+            if foundations[card.suit] + 1 == card.rank:
+                steps.append(_new_step(Step, (TURNED, me, card, None, TO_HOME, 0)))
+                foundations[card.suit] = card.rank
+                self._settle()
+                if self.winner is not None:
+                    break
+            elif theirs and abs(card.rank - theirs[-1].rank) == 1:
+                steps.append(_new_step(Step, (TURNED, me, card, None, TO_CHOICE, 0)))
+                self.turned = card
+                break
+            else:
+                steps.append(_new_step(Step, (TURNED, me, card, None, TO_PILE, 0)))
+                mine.append(card)
+                # The turn passes: the finished turn's steps, then the next turn's.
+                caused += steps[start:]
+                self.last_turns[me] = steps
+                self.this_turn = steps = []
+                start = 0
+                self.turn = me = 1 - me
+                stock, mine, theirs = stocks[me], theirs, mine
+                # _settle() has work only when the new mover's pile is empty or its top fits.
+                if not mine or foundations[mine[-1].suit] + 1 == mine[-1].rank:
+                    self._settle()
+                    if self.winner is not None:
+                        break
+            # legal_actions()'s give test, written out: a give would be a choice, ending the run.
+            if not run or (mine and theirs and abs(mine[-1].rank - theirs[-1].rank) == 1):
+                break
+        caused += steps[start:]
+        return caused
 
     def _keep(self) -> None:
         if self.turned is None:
@@ -316,7 +354,7 @@ class Deal:
         while pile and foundations[pile[-1].suit] + 1 == pile[-1].rank:
             card = pile.pop()
             foundations[card.suit] = card.rank
-            self.this_turn.append(Step(HOME, me, card))
+            self.this_turn.append(_new_step(Step, (HOME, me, card, None, None, 0)))
         if not pile and not self.stocks[me] and self.turned is None:
             self.winner = me
             self.this_turn.append(Step(WIN, me, None, None, None, self.points(1 - me)))

@@ -34,8 +34,7 @@ class Match:
         self.length = length
         self.target: Optional[int] = MATCH_LENGTHS[length]
         self.rng = rng if rng is not None else random.Random()
-        self.scores = [0 for _ in SEATS]
-        self.results: list[tuple[int, int]] = []   # (winner, points) of each finished deal
+        self._finished: list[tuple[int, int]] = []   # (winner, points) of each deal before this one
         self.deal_number = 0
         self.deal: Deal
         self._start_deal(stocks)
@@ -51,6 +50,26 @@ class Match:
         return 1 - self.dealer
 
     @property
+    def results(self) -> list[tuple[int, int]]:
+        """``(winner, points)`` of each won deal, the current one included once it is won.
+
+        Derived from the deals themselves, so a deal played on directly
+        (as self-play does) is scored all the same.
+        """
+        deal = self.deal
+        if deal.winner is None:
+            return list(self._finished)
+        return [*self._finished, (deal.winner, deal.points(1 - deal.winner))]
+
+    @property
+    def scores(self) -> list[int]:
+        """Each seat's points so far in the match."""
+        scores = [0 for _ in SEATS]
+        for winner, points in self.results:
+            scores[winner] += points
+        return scores
+
+    @property
     def over(self) -> bool:
         """Whether the match has been decided."""
         if not self.deal.over:
@@ -64,23 +83,20 @@ class Match:
         """The seat that won the match, once it is over."""
         if not self.over:
             return None
-        return max(SEATS, key=lambda s: self.scores[s])
+        scores = self.scores
+        return max(SEATS, key=lambda s: scores[s])
 
     def _start_deal(self, stocks) -> None:
+        if self.deal_number:
+            self._finished = self.results
         self.deal_number += 1
         if stocks is None:
             stocks = deal_stocks(self.rng)
         self.deal = Deal.from_stocks(stocks, self.leader)
 
     def apply(self, action: str, seat: Optional[int] = None) -> list[Step]:
-        """Apply an action to the current deal (see :meth:`Deal.apply`) and score a win."""
-        steps = self.deal.apply(action, seat)
-        if self.deal.over:
-            winner = self.deal.winner
-            points = self.deal.points(1 - winner)
-            self.scores[winner] += points
-            self.results.append((winner, points))
-        return steps
+        """Apply an action to the current deal (see :meth:`Deal.apply`)."""
+        return self.deal.apply(action, seat)
 
     def next_deal(self, stocks=None) -> None:
         """Deal again once the current deal is over and the match is not."""

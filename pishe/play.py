@@ -28,9 +28,10 @@ def play_deal(game: Deal | Match, bots: Sequence) -> list[Step]:
     """Play the current deal to its end, ``bots[seat]`` choosing for each seat."""
     deal = game.deal if isinstance(game, Match) else game
     steps: list[Step] = []
-    apply, legal_actions = game.apply, deal.legal_actions
-    # bot_step's body, written out: this loop is the self-play hot path.
+    turn_while_forced = deal.turn_while_forced
+    # The self-play hot path: a run of forced turns in one call, then the bot at the choice.
     while deal.winner is None:
-        legal = legal_actions()
-        steps += apply(legal[0] if len(legal) == 1 else bots[deal.turn](seat_view(game, deal.turn)))
+        steps += turn_while_forced()   # nothing when there is a choice
+        if deal.winner is None:
+            steps += deal.apply(bots[deal.turn](seat_view(game, deal.turn)))
     return steps

@@ -72,6 +72,54 @@ class SeatView(NamedTuple):
         }
 
 
+_new_view = tuple.__new__
+
+
+def _card_json(card: Optional[Card]) -> Optional[dict]:
+    return card.to_json() if card is not None else None
+
+
+def seat_view(game: Deal | Match, seat: int) -> SeatView:
+    """Make ``seat``'s view of a deal or of a match's current deal."""
+    if isinstance(game, Match):
+        match, deal = game, game.deal
+    else:
+        match, deal = None, game
+    winner, turn = deal.winner, deal.turn
+    # Pishe Pasha has two seats (the other is 1 - seat): each seat's piles, unpacked,
+    # since bots build a view at every choice.
+    (stock0, stock1), (pile0, pile1) = deal.stocks, deal.discards
+    if winner is None and turn == seat:
+        legal = deal.legal_actions()
+        give_card = deal.give_card()
+        problem = None if GIVE in legal else deal.give_problem()
+    else:
+        legal, give_card = (), None
+        problem = "It is not your turn." if winner is None else "The deal is over."
+    # Bots build a view at every choice: fields in order, through the C-level tuple
+    # constructor (NamedTuple's own is a Python function, several times slower).
+    return _new_view(SeatView, (
+        seat,
+        turn if winner is None else None,
+        dict(deal.foundations),
+        (len(stock0), len(stock1)),
+        (pile0[-1] if pile0 else None, pile1[-1] if pile1 else None),
+        (len(pile0), len(pile1)),
+        deal.turned,
+        legal,
+        give_card,
+        problem,
+        tuple(deal.this_turn),
+        tuple(deal.last_turns[1 - seat]),
+        winner,
+        None if winner is None else deal.points(1 - winner),
+        None if match is None else _match_json(match),
+    ))
+
+
+_new_view = tuple.__new__
+
+
 def _card_json(card: Optional[Card]) -> Optional[dict]:
     return card.to_json() if card is not None else None
 
@@ -89,14 +137,16 @@ def seat_view(game: Deal | Match, seat: int) -> SeatView:
         problem = deal.give_problem()
     else:
         problem = "The deal is over." if over else "It is not your turn."
-    # Positional arguments, in field order: bots build a view at every choice.
-    return SeatView(
+    stocks, discards = deal.stocks, deal.discards
+    # Bots build a view at every choice: fields in order, through the C-level tuple
+    # constructor (NamedTuple's own is a Python function, several times slower).
+    return _new_view(SeatView, (
         seat,
         None if over else deal.turn,
         dict(deal.foundations),
-        tuple([len(s) for s in deal.stocks]),
-        tuple([d[-1] if d else None for d in deal.discards]),
-        tuple([len(d) for d in deal.discards]),
+        tuple(map(len, stocks)),
+        tuple([d[-1] if d else None for d in discards]),
+        tuple(map(len, discards)),
         deal.turned,
         legal,
         deal.give_card() if mine else None,
@@ -106,7 +156,7 @@ def seat_view(game: Deal | Match, seat: int) -> SeatView:
         deal.winner,
         deal.points(1 - deal.winner) if over else None,
         _match_json(match) if match is not None else None,
-    )
+    ))
 
 
 def _match_json(match: Match) -> dict:

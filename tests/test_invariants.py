@@ -4,7 +4,7 @@ import json
 import random
 
 from pishe import BOTS, DECK, Deal, Match, seat_view
-from pishe.play import bot_step
+from pishe.play import bot_step, play_deal
 
 DEALS = 10_000
 # Longest deal seen over 10,000 random deals is a few hundred actions: this bound means "never ends".
@@ -95,3 +95,20 @@ def test_same_seed_and_actions_give_the_same_result():
                 log += [s.describe() for s in bot_step(match, random_bot(choices))]
             runs.append((log, match.scores, match.results))
         assert runs[0] == runs[1]
+
+
+def test_forced_turn_runs_match_one_action_at_a_time():
+    """play_deal's fast path (turn_while_forced) changes nothing but the speed."""
+    rng = random.Random(7)
+    names = list(BOTS)
+    for n in range(2_000):
+        stocks = Deal.shuffled(rng).stocks
+        bots = [BOTS[rng.choice(names)], BOTS[rng.choice(names)]]
+        fast, slow = Deal.from_stocks(stocks, n % 2), Deal.from_stocks(stocks, n % 2)
+        fast_steps = play_deal(fast, bots)
+        slow_steps = []
+        while not slow.over:
+            slow_steps += bot_step(slow, bots[slow.turn])
+        assert fast_steps == slow_steps
+        assert (fast.stocks, fast.discards, fast.foundations, fast.winner, fast.last_turns) == \
+            (slow.stocks, slow.discards, slow.foundations, slow.winner, slow.last_turns)

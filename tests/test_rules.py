@@ -6,8 +6,8 @@ import pytest
 
 from helpers import position
 from pishe import (
-    DECK, Card, Deal, DealOverError, GiveNotAllowedError, KeepNotAllowedError, Match,
-    NotYourTurnError, TurnNotAllowedError, UnknownActionError, format_position, seat_view,
+    BOTS, DECK, Card, Deal, DealOverError, GiveNotAllowedError, KeepNotAllowedError, Match,
+    NotYourTurnError, TurnNotAllowedError, UnknownActionError, format_position, play_deal, seat_view,
 )
 from pishe.cards import parse_cards
 from pishe.errors import DealNotOverError, InvalidMatchLengthError, MatchOverError
@@ -218,6 +218,43 @@ def test_scoring_counts_the_losers_stock_and_discard_pile():
     assert match_points == len(deal.stocks[1]) + len(deal.discards[1]) == 2 + 3 + 9 + 2
 
 
+def test_a_run_of_forced_turns_stops_at_the_first_choice():
+    deal = seven_of_clubs_next()
+    steps = deal.turn_while_forced()
+    assert texts(steps, 0) == ["Turn a card: 7♣, give or keep?"]
+    assert deal.legal_actions() == ("give", "keep")
+    assert deal.turn_while_forced() == [], "a choice is the bot's: nothing is turned"
+
+
+def test_a_run_of_forced_turns_crosses_turns_as_one_turn_at_a_time_would():
+    deal = position(stocks=(["2H", "QC"], ["3H"]), discards=(["KD"], ["6D"]),
+                    foundations={"C": 0, "H": 1, "D": 0})
+    one_by_one = copy.deepcopy(deal)
+    steps = deal.turn_while_forced()
+    assert texts(steps) == [
+        "Seat 0: Turn a card: Q♣, to your pile",
+        "Seat 1: Turn a card: 3♥, to your pile",
+        "Seat 0: Turn a card: 2♥, goes home",
+        "Seat 0: Your stock is empty: your discard pile (2 cards) turns over as your stock",
+        "Seat 0: Turn a card: K♦, to your pile",
+        "Seat 1: 3♥ goes home",
+        "Seat 1: Turn a card: K♥, to your pile",
+        "Seat 0: Turn a card: Q♣, give or keep?",
+    ]
+    steps_one_by_one = []
+    while one_by_one.legal_actions() == ("turn",):
+        steps_one_by_one += one_by_one.apply("turn")
+    assert steps == steps_one_by_one and snapshot(deal) == snapshot(one_by_one)
+
+
+def test_a_run_of_forced_turns_refuses_a_finished_deal():
+    deal = position(stocks=(["2H", "QC"], ["3H"]), discards=(["KD"], ["6D"]),
+                    foundations={"C": 0, "H": 1, "D": 0})
+    play_deal(deal, [BOTS["always-give"]] * 2)
+    with pytest.raises(DealOverError):
+        deal.turn_while_forced()
+
+
 # -- illegal actions change nothing -----------------------------------------------------
 
 def snapshot(deal):
@@ -245,7 +282,6 @@ def test_illegal_actions_raise_named_errors_and_change_nothing(action, seat, err
 
 def test_dealer_alternates_and_seat_0_leads_deal_1():
     import random
-    from pishe import BOTS, play_deal
     match = Match("first-to-100", random.Random(5))
     seen = []
     while True:
@@ -262,7 +298,6 @@ def test_dealer_alternates_and_seat_0_leads_deal_1():
 @pytest.mark.parametrize("length, target", [("first-to-50", 50), ("first-to-100", 100)])
 def test_match_ends_when_a_seat_reaches_the_target(length, target):
     import random
-    from pishe import BOTS, play_deal
     match = Match(length, random.Random(11))
     while True:
         before = list(match.scores)
@@ -280,7 +315,6 @@ def test_match_ends_when_a_seat_reaches_the_target(length, target):
 
 def test_one_deal_match_ends_after_one_deal():
     import random
-    from pishe import BOTS, play_deal
     match = Match("one-deal", random.Random(2))
     play_deal(match, [BOTS["always-give"]] * 2)
     assert match.over and match.scores[match.winner] == match.results[0][1] > 0
