@@ -122,8 +122,9 @@ def _hosting(call) -> str:
     return _run(_host, "No table is open.", _host_answer, call)
 
 
-def _guesting(call) -> str:
-    return _run(_guest, "This page has not joined a table.", _guest_answer, call)
+def _guesting(call, keep: bool = True) -> str:
+    return _run(_guest, "This page has not joined a table.",
+                lambda outcome: _guest_answer(outcome, keep), call)
 
 
 def host_open(length: str = ONE_DEAL) -> str:
@@ -186,13 +187,14 @@ def guest_hello() -> str:
 def guest_receive(text: str, keep: bool = True) -> str:
     """A message from the host's page. With ``keep=False`` the answer's ``saved`` is null
     (saving takes most of the call): the page asks :func:`guest_saved` once it has painted."""
-    return _run(_guest, "This page has not joined a table.",
-                lambda outcome: _guest_answer(outcome, keep), lambda: _guest.receive(text))
+    return _guesting(lambda: _guest.receive(text), keep)
 
 
-def guest_intent(action: str) -> str:
-    """The guest's action, as a message for the host (the host decides)."""
-    return _guesting(lambda: Outcome([_guest.intent(action)], []))
+def guest_intent(action: str, keep: bool = True) -> str:
+    """The guest's action, as a message for the host (the host decides). With
+    ``keep=False`` the answer's ``saved`` is null, as for :func:`guest_receive`: the
+    page saves once the host's answer is painted, and the worker is free for it sooner."""
+    return _guesting(lambda: Outcome([_guest.intent(action)], []), keep)
 
 
 def guest_intents() -> str:

@@ -660,7 +660,7 @@ function act(button) {
     if (typeof ready === "string") send([ready]); // Python's own message, made for this click
     lockButtons();
     queue(async () => {
-      const answer = await call("guest_intent", action);
+      const answer = await call("guest_intent", action, false); // saved after the host's answer
       const same = typeof ready === "string" && answer && Array.isArray(answer.send) && answer.send[0] === ready;
       if (typeof ready === "string" && !same) console.warn("the intent sent ahead differs from Python's", ready, answer);
       guestAnswer(answer, { paintIt: false, sendIt: typeof ready !== "string" });
