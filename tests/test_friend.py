@@ -546,6 +546,40 @@ def test_guest_page_closed_mid_deal_resumes_its_seat(table: Table):
     no_errors(table)
 
 
+def test_guest_tab_reloaded_shows_its_table_and_waits_for_a_new_link(table: Table):
+    """A reload keeps the used invite link in the address: the tab does not answer it
+    again (the host's side of it is gone) but shows the table as it was, paused, and
+    takes its seat back from the host's next link."""
+    table.open_host("one-deal")
+    table.join(table.invite_link())
+    h, g = table.play(until=lambda h, g: len(table.actions) >= 8 and h["turn"] == 0)
+    assert h["result"] is None, "the deal ended too soon for this test"
+    table.collect_wire()
+
+    table.guest.reload()
+    expect(table.guest.locator("[data-friend-status]")).to_have_text(
+        "This invite link was used already — ask your friend for a new one", timeout=20_000)
+    expect(table.guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+    table.guest.wait_for_function(
+        "Number(document.querySelector('[data-pishe-table]').dataset.paints || 0) > 1 && "
+        "document.body.dataset.idle === 'true'", timeout=BOOT_MS)
+    paused = table.board(table.guest)
+    assert shared(paused) == shared(g) and paused["enabled"] == []
+    expect(table.guest.locator("[data-status]")).to_have_text("Paused until you are connected again.")
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
+                                                                      timeout=40_000)
+
+    table.host.get_by_role("button", name="Invite again", exact=True).click()
+    table.join(table.invite_link())           # the same tab: only the address's fragment changes
+    h, g = table.play()
+    assert h["result"] == g["result"]
+    table.collect_wire()
+    replayed = table.replay("one-deal")
+    table.check_secrets(replayed)
+    table.check_boards(replayed)
+    no_errors(table)
+
+
 EVIL = '<img src="x" onerror="window.__pwned = 1">'
 
 

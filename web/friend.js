@@ -22,6 +22,7 @@ export const GUEST_NAMES = ["Friend", "You"];
 const JOIN = "#join=";
 const TOKEN_KEY = "pishe.friend.token";
 const SAVED_KEY = "pishe.friend.saved";
+const USED_KEY = "pishe.friend.used"; // the invite code this tab has connected with
 const SVG = "http://www.w3.org/2000/svg";
 const ACTIONS = ["turn", "give", "keep"];
 
@@ -33,6 +34,7 @@ export const STATUS = {
   connected: "Connected",
   hostLost: "Connection lost — invite again",
   guestLost: "Connection lost — ask for a new invite link",
+  linkUsed: "This invite link was used already — ask your friend for a new one",
   failed: "Could not reach your friend's page — invite again",
 };
 
@@ -407,6 +409,7 @@ function opened() {
   ui.inviteAgain.hidden = true;
   if (hadFocus) focusTable();
   if (state.role === "guest") {
+    store(USED_KEY, state.joinCode);
     queue(async () => {
       // First time on this page: resume the seat kept in this tab, if any; else say hello again.
       let answer;
@@ -445,6 +448,14 @@ function stored(key) {
     return sessionStorage.getItem(key);
   } catch {
     return null;
+  }
+}
+
+function store(key, value) {
+  try {
+    sessionStorage.setItem(key, value);
+  } catch {
+    // Storage refused: a reload of this tab answers the link again.
   }
 }
 
@@ -496,6 +507,7 @@ function leave() {
     try {
       sessionStorage.removeItem(TOKEN_KEY);
       sessionStorage.removeItem(SAVED_KEY);
+      sessionStorage.removeItem(USED_KEY);
     } catch {
       // Nothing was stored.
     }
@@ -599,6 +611,28 @@ async function join(code) {
     ui.replyOutput.value = reply;
     setStatus(STATUS.waiting, "waiting");
   }
+}
+
+/**
+ * Guest: this tab was reloaded on an invite link it has connected with. The host's
+ * side of that link is gone, so no reply code is made for it: the table is shown as
+ * this tab kept it, paused, until the host's next invite link is opened here.
+ */
+function waitForNewLink(code) {
+  enter("guest");
+  state.joinCode = code;
+  ui.hostInvite.hidden = true;
+  ui.inviteAgain.hidden = true;
+  ui.guestReply.hidden = true;
+  setStatus(STATUS.linkUsed, "lost");
+  show({ view: null, status: null }, []);
+  const token = stored(TOKEN_KEY);
+  if (!token) return;
+  queue(async () => {
+    const answer = await call("guest_open", token, stored(SAVED_KEY));
+    state.joined = true;
+    guestAnswer(answer); // its hello waits: there is no channel to send it on
+  });
 }
 
 function joinCodeFromAddress() {
@@ -759,7 +793,9 @@ function start() {
   if (!ui.panel || !ui.invite || !computerTable.py) return;
   wire();
   const code = joinCodeFromAddress();
-  if (code) {
+  if (code && code === stored(USED_KEY)) {
+    waitForNewLink(code);
+  } else if (code) {
     join(code); // the reply code needs no Python: it is ready while Python starts
   }
   computerTable.py.ready.then(
