@@ -39,6 +39,19 @@ class Match:
         self.deal: Deal
         self._start_deal(stocks)
 
+    @classmethod
+    def resume(cls, length: str, results: list, stocks) -> Match:
+        """A match whose earlier deals ended with ``results`` (``(winner, points)`` each),
+        its current deal new from ``stocks``: what a saved match is rebuilt from."""
+        match = cls(length, stocks=stocks)
+        finished = [(w, p) for w, p in results]
+        if not all(w in SEATS and isinstance(p, int) and p >= 0 for w, p in finished):
+            raise ValueError("each finished deal needs a winning seat and its points")
+        match._finished = finished
+        match.deal_number = len(finished) + 1
+        match.deal = Deal.from_stocks(stocks, match.leader)
+        return match
+
     @property
     def dealer(self) -> int:
         """The seat that dealt the current deal (seat 1 deals deal 1)."""

@@ -130,7 +130,7 @@ class WrongPhaseError(ProtocolError):
 
 
 class CorruptSaveError(ProtocolError, ValueError):
-    """Saved guest state that :meth:`Guest.restore` cannot read."""
+    """Saved state that :meth:`Guest.restore` or :meth:`Host.restore` cannot read."""
 
 
 def error_code(error: Exception) -> str:
@@ -355,11 +355,26 @@ class _HostDeal:
     commitment: str
     contributions: Optional[list] = None
     log: list = field(default_factory=list)
+    actions: list = field(default_factory=list)     # [seat, action] pairs: the deal replays from them
 
     @classmethod
     def new(cls, number: int, rng: random.Random) -> _HostDeal:
         seed = new_secret(rng)
         return cls(number, seed, commitment(seed))
+
+    def to_json(self) -> dict:
+        return {"number": self.number, "seed": self.seed, "contributions": self.contributions,
+                "actions": self.actions}
+
+    @classmethod
+    def from_json(cls, data: dict) -> _HostDeal:
+        seed = _hex(data["seed"], "seed")
+        contributions = _optional(_list)(data["contributions"], "contributions")
+        deal = cls(_deal_number(data["number"], "deal"), seed, commitment(seed),
+                   None if contributions is None else [_hex(c, "contribution") for c in contributions])
+        deal.actions = [[_seat(seat, "seat"), _text(action, "action")]
+                        for seat, action in _list(data["actions"], "actions")]
+        return deal
 
 
 class Host:
@@ -435,7 +450,7 @@ class Host:
         do not allow now; either way nothing changes.
         """
         self._check_playing()
-        return self._after(self.match.apply(action, self.seat))
+        return self._play(self.seat, action)
 
     def next_deal(self) -> Outcome:
         """Start dealing the next deal: the guest is sent the commitment to a new seed."""
@@ -466,7 +481,7 @@ class Host:
             fields = _fields(data, _GUEST_MESSAGES[kind])
             if kind == "act":
                 self._check_playing()
-                outcome = self._after(self.match.apply(fields["action"], GUEST_SEAT))
+                outcome = self._play(GUEST_SEAT, fields["action"])
             elif kind == "deal-seed":
                 outcome = self._deal(fields["deal"], fields["contribution"])
             else:
@@ -536,8 +551,10 @@ class Host:
 
     # -- messages to the guest --------------------------------------------------------
 
-    def _after(self, steps: list) -> Outcome:
-        """Record the steps of an action; tell the guest if it is here."""
+    def _play(self, seat: int, action: str) -> Outcome:
+        """Apply and record an action; tell the guest if it is here."""
+        steps = self.match.apply(action, seat)
+        self._played.actions.append([seat, action])
         self._played.log.extend(steps)
         send = []
         if self.connected:
@@ -590,6 +607,53 @@ class Host:
 
     def _reveal_message(self) -> str:
         return _write("deal-reveal", deal=self._played.number, seed=self._played.seed)
+
+    # -- surviving a reload -----------------------------------------------------------
+
+    def save(self) -> str:
+        """The table as text for the host page's sessionStorage: the seeds, the guest's
+        parts of the shuffle and the actions, from which :meth:`restore` replays it.
+
+        It holds the host's secrets (the seeds): it stays in the host's own tab.
+        """
+        match = self.match
+        return json.dumps({
+            "v": VERSION, "game": GAME, "role": "host", "length": self.length,
+            "token": self._token, "next_seq": self._next_seq,
+            "results": match.results[:match.deal_number - 1] if match is not None else [],
+            "played": self._played.to_json() if self._played is not None else None,
+            "pending": self._pending.to_json() if self._pending is not None else None,
+        }, separators=(",", ":"))
+
+    @classmethod
+    def restore(cls, saved: str, rng: Optional[random.Random] = None) -> Host:
+        """The table again as :meth:`save` left it, with no guest connected: the deal
+        in play is replayed from its seed, the guest's part and the actions.
+
+        Raises :class:`CorruptSaveError` for text that :meth:`save` did not make.
+        """
+        try:
+            data = json.loads(saved)
+            _check(data["v"] == VERSION and data["game"] == GAME and data["role"] == "host",
+                   "another version")
+            host = cls(_text(data["length"], "length"), rng)
+            host._token = _optional(_token)(data["token"], "token")
+            host._next_seq = _int(data["next_seq"], "next_seq")
+            played = data["played"]
+            pending = data["pending"]
+            host._pending = _HostDeal.from_json(pending) if pending is not None else None
+            if played is not None:
+                deal = _HostDeal.from_json(played)
+                stocks = derive_stocks(deal.seed, deal.contributions)
+                host.match = Match.resume(host.length, _list(data["results"], "results"), stocks)
+                _check(host.match.deal_number == deal.number, "the deal numbers disagree")
+                for seat, action in deal.actions:
+                    deal.log.extend(host.match.apply(action, seat))
+                host._played, host._sent = deal, len(deal.log)
+            _check(host._played is not None or host._pending is not None, "no deal")
+        except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
+            raise CorruptSaveError(f"the saved table cannot be read ({e})") from None
+        return host
 
 
 def _sentence(error: Exception) -> str:

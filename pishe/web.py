@@ -9,8 +9,9 @@ The computer table: :func:`new_match`, :func:`act`, :func:`computer_step`,
 A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
 functions, the guest's page the ``guest_*`` ones. Each answers ``{"send":
 [messages for the other page], "steps": […], "error": reason|null, "view":
-this seat's view|null, "status": {…}}`` (the guest's also carries ``token``
-and ``saved``, to keep in sessionStorage). The page carries ``send`` over
+this seat's view|null, "status": {…}, "saved": text}`` (the guest's also
+carries ``token``); the page keeps ``saved`` (and the token) in sessionStorage
+to come back to the table after a reload. The page carries ``send`` over
 the data channel and passes what arrives to ``*_receive``; it decides nothing.
 """
 
@@ -109,7 +110,7 @@ _guest: Optional[Guest] = None
 
 def _host_answer(outcome: Outcome) -> str:
     return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
-                       "view": _host.view(), "status": _host.status()})
+                       "view": _host.view(), "status": _host.status(), "saved": _host.save()})
 
 
 def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
@@ -127,11 +128,13 @@ def _guesting(call, keep: bool = True) -> str:
                 lambda outcome: _guest_answer(outcome, keep), call)
 
 
-def host_open(length: str = ONE_DEAL) -> str:
-    """Open a table for a friend, as host (seat 0), with this match length."""
+def host_open(length: str = ONE_DEAL, saved: Optional[str] = None) -> str:
+    """Open a table for a friend, as host (seat 0), with this match length; or, with
+    ``saved`` (an answer's ``saved``, kept in the tab), the table as it was before a
+    reload, with no guest connected."""
     global _host
     try:
-        _host = Host(length)
+        _host = Host.restore(saved) if saved else Host(length)
     except PisheError as e:
         return _error(e)
     return _host_answer(Outcome([], []))

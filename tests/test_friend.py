@@ -580,6 +580,40 @@ def test_guest_tab_reloaded_shows_its_table_and_waits_for_a_new_link(table: Tabl
     no_errors(table)
 
 
+def test_host_page_reloaded_mid_deal_brings_the_table_back(table: Table):
+    """The host's tab reloads mid-deal: its table comes back as it was, the friend's page
+    says the connection is lost, and a new invite link lets both play on to the end."""
+    table.open_host("first-to-50")
+    table.join(table.invite_link())
+    h, g = table.play(until=lambda h, g: len(table.actions) >= 10)
+    assert h["result"] is None, "the deal ended too soon for this test"
+
+    table.host.reload()
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
+                                                                     timeout=BOOT_MS)
+    expect(table.guest.locator("[data-friend-status]")).to_have_text(
+        "Connection lost — ask for a new invite link", timeout=40_000)
+    back = table.board(table.host)
+    assert shared(back) == shared(h) and back["length"] == h["length"]
+
+    table.host.get_by_role("button", name="Invite again", exact=True).click()
+    table.join(table.invite_link())
+    h, g = table.play()
+    assert h["result"] == g["result"]
+    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
+    table.collect_wire()
+    replayed = table.replay("first-to-50")
+    table.check_secrets(replayed)
+    table.check_boards(replayed)
+
+    # Leaving the table forgets it: a reload then opens the computer's table.
+    table.host.get_by_role("button", name="Leave the table", exact=True).click()
+    table.host.reload()
+    expect(table.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
+    no_errors(table)
+
+
 EVIL = '<img src="x" onerror="window.__pwned = 1">'
 
 

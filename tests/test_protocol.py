@@ -92,9 +92,8 @@ class Link:
 
 def play(link: Link, bots, rng: random.Random, on_step=None) -> None:
     """Play the match to its end, each seat's bot reading its own page's view."""
-    host = link.host
     while True:
-        guest = link.guest                      # a reloaded page is another Guest
+        host, guest = link.host, link.guest     # a reloaded page is another Host or Guest
         view = host.view()
         if host.phase == "match-over":
             return
@@ -319,6 +318,69 @@ def test_a_dropped_connection_loses_nothing(how):
     assert drops > 3
     assert link.errors == []
     assert link.guest.view()["match"]["scores"] == host.match.scores
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_a_reloaded_host_page_loses_nothing(seed):
+    """The host's page reloads at random moments: its table comes back from Host.save()
+    (seeds, the guest's parts, the actions), the guest says hello again and play goes on."""
+    rng = random.Random(seed)
+    link = new_link("first-to-50", seed=seed)
+    reloads = 0
+
+    def maybe_reload():
+        nonlocal reloads
+        host = link.host
+        if host.phase in ("deal-over", "match-over"):
+            assert link.guest.verification == VERIFIED
+        if rng.random() < 0.05:
+            reloads += 1
+            host.disconnect()
+            again = Host.restore(host.save(), random.Random(seed * 100 + reloads))
+            assert (again.view(), again.status(), again.match.results) == \
+                (host.view(), host.status(), host.match.results)
+            link.host = again
+            link.connect()
+
+    play(link, BOTH_GIVE, rng, maybe_reload)
+    assert reloads > 3
+    assert link.errors == []
+    assert link.guest.view()["match"]["scores"] == link.host.match.scores
+
+
+def test_a_host_reloaded_while_dealing_deals_with_the_guests_part():
+    link = new_link("first-to-50", seed=31)
+    host = link.host
+    while host.phase != "deal-over":
+        if host.view()["turn"] == HOST_SEAT:
+            link.deliver(host.act(host.view()["legal"][0]).send)
+        else:
+            link.to_host(link.guest.intent(link.guest.view()["legal"][0]))
+    host.disconnect()
+    assert host.next_deal().send == []                # the guest is away: deal 2 waits for it
+    link.host = Host.restore(host.save(), random.Random(5))
+    assert link.host.phase == "dealing" and link.host.status()["deal"] == 2
+    link.connect()
+    assert link.host.phase == "playing" and link.host.match.deal_number == 2
+    assert link.guest.verification == VERIFIED and link.errors == []
+
+
+@pytest.mark.parametrize("damage", [
+    lambda saved: "not json",
+    lambda saved: saved.replace('"role":"host"', '"role":"guest"'),
+    lambda saved: saved.replace('"actions":[[0,"turn"]', '"actions":[[1,"turn"]'),
+    lambda saved: saved.replace('"actions":[[0,"turn"]', '"actions":[[0,"give"]'),
+    lambda saved: saved.replace('"number":1', '"number":2'),
+    lambda saved: re.sub(r'"seed":"[0-9a-f]+"', '"seed":"zz"', saved),
+])
+def test_a_damaged_host_save_is_refused(damage):
+    link = new_link(seed=41)
+    link.deliver(link.host.act("turn").send)         # seat 0, the host, leads deal 1
+    saved = link.host.save()
+    assert '"actions":[[0,"turn"]]' in saved
+    Host.restore(saved)
+    with pytest.raises(CorruptSaveError):
+        Host.restore(damage(saved))
 
 
 def test_a_drop_while_dealing_reuses_the_same_contribution():

@@ -23,6 +23,7 @@ const JOIN = "#join=";
 const TOKEN_KEY = "pishe.friend.token";
 const SAVED_KEY = "pishe.friend.saved";
 const USED_KEY = "pishe.friend.used"; // the invite code this tab has connected with
+const HOST_KEY = "pishe.friend.host"; // the host's table (Host.save()), to come back to after a reload
 const SVG = "http://www.w3.org/2000/svg";
 const ACTIONS = ["turn", "give", "keep"];
 
@@ -270,6 +271,7 @@ function hostAnswer(answer) {
     return;
   }
   send(answer.send);
+  if (answer.saved) store(HOST_KEY, answer.saved);
   // answer.error here is why the guest's message was refused: the guest is told, not us.
   if (answer.error) console.debug("refused a message from the guest:", answer.error);
   else showError("");
@@ -503,14 +505,12 @@ function leave() {
   setText(ui.note, "");
   document.title = "Pishe Pasha: play the computer";
   if (location.hash.startsWith(JOIN)) history.replaceState(null, "", location.pathname + location.search);
-  if (role === "guest") {
-    try {
-      sessionStorage.removeItem(TOKEN_KEY);
-      sessionStorage.removeItem(SAVED_KEY);
-      sessionStorage.removeItem(USED_KEY);
-    } catch {
-      // Nothing was stored.
+  try {
+    for (const key of role === "guest" ? [TOKEN_KEY, SAVED_KEY, USED_KEY] : [HOST_KEY]) {
+      sessionStorage.removeItem(key);
     }
+  } catch {
+    // Nothing was stored.
   }
   showError("");
   computerTable.start();
@@ -527,6 +527,27 @@ async function openTable() {
   enter("host");
   await queue(async () => hostAnswer(await call("host_open", chosenLength())));
   await invite();
+}
+
+/**
+ * Host: this tab was reloaded at a friend's table. The table comes back as it was
+ * (Python replays it from what the tab kept); the friend's connection is gone, so
+ * the host invites again.
+ */
+async function reopenTable(saved) {
+  enter("host");
+  ui.hostInvite.hidden = true;
+  await queue(async () => {
+    const answer = await call("host_open", null, saved);
+    if (answer && "send" in answer) {
+      hostAnswer(answer);
+      setStatus(STATUS.hostLost, "lost");
+      ui.inviteAgain.hidden = false;
+      return;
+    }
+    leave(); // what the tab kept cannot be read: the computer's table, and why
+    showError(`The table could not be brought back: ${text(answer && answer.error)}`);
+  });
 }
 
 /** Host: a new offer for the table that is open (first invite, or again after a drop). */
@@ -797,6 +818,8 @@ function start() {
     waitForNewLink(code);
   } else if (code) {
     join(code); // the reply code needs no Python: it is ready while Python starts
+  } else if (stored(HOST_KEY)) {
+    reopenTable(stored(HOST_KEY));
   }
   computerTable.py.ready.then(
     () => ui.invite.setAttribute("aria-disabled", "false"),
