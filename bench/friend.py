@@ -25,10 +25,11 @@ Printed, medians of one run:
                 both pages playing by themselves with button.click() (our own
                 pipeline alone). A first-to-100 match is played.
 
-Measured on this 2-core machine: connect -> open p50 ~16 ms; a give's round
-trip p50 ~16 ms with real clicks (the host's answer is back in ~5-6 ms but
-waits for the guest page's next frame), ~9-10.5 ms in-page; about 1.2 ms of it
-is the guest's Python, 1.6 ms the host's, 1.5-3 ms the data channel both ways.
+Measured on this 2-core machine (one quiet run): connect -> open p50 16 ms; a
+give's round trip p50 15.5 ms with real clicks, where the page's first task after
+the click already runs at p50 11.4 ms (the browser's floor, printed too), and
+7 ms in-page. The host's and the guest's Python take about 0.2 ms each (Pyodide
+under Node); the rest is the worker and data-channel hops on a busy 2-core machine.
 """
 
 from __future__ import annotations
