@@ -86,8 +86,7 @@ def seat_view(game: Deal | Match, seat: int) -> SeatView:
     else:
         match, deal = None, game
     winner, turn = deal.winner, deal.turn
-    # Pishe Pasha has two seats (the other is 1 - seat): each seat's piles, unpacked,
-    # since bots build a view at every choice.
+    # Pishe Pasha has two seats (the other is 1 - seat): each seat's piles, unpacked.
     (stock0, stock1), (pile0, pile1) = deal.stocks, deal.discards
     if winner is None and turn == seat:
         legal = deal.legal_actions()
@@ -114,48 +113,6 @@ def seat_view(game: Deal | Match, seat: int) -> SeatView:
         winner,
         None if winner is None else deal.points(1 - winner),
         None if match is None else _match_json(match),
-    ))
-
-
-_new_view = tuple.__new__
-
-
-def _card_json(card: Optional[Card]) -> Optional[dict]:
-    return card.to_json() if card is not None else None
-
-
-def seat_view(game: Deal | Match, seat: int) -> SeatView:
-    """Make ``seat``'s view of a deal or of a match's current deal."""
-    match = game if isinstance(game, Match) else None
-    deal = match.deal if match is not None else game
-    over = deal.winner is not None
-    mine = deal.turn == seat and not over
-    legal = deal.legal_actions() if mine else ()
-    if GIVE in legal:
-        problem = None
-    elif mine:
-        problem = deal.give_problem()
-    else:
-        problem = "The deal is over." if over else "It is not your turn."
-    stocks, discards = deal.stocks, deal.discards
-    # Bots build a view at every choice: fields in order, through the C-level tuple
-    # constructor (NamedTuple's own is a Python function, several times slower).
-    return _new_view(SeatView, (
-        seat,
-        None if over else deal.turn,
-        dict(deal.foundations),
-        tuple(map(len, stocks)),
-        tuple([d[-1] if d else None for d in discards]),
-        tuple(map(len, discards)),
-        deal.turned,
-        legal,
-        deal.give_card() if mine else None,
-        problem,
-        tuple(deal.this_turn),
-        tuple(deal.last_turns[1 - seat]),
-        deal.winner,
-        deal.points(1 - deal.winner) if over else None,
-        _match_json(match) if match is not None else None,
     ))
 
 
