@@ -312,16 +312,12 @@ class Deal:
                 mine.append(card)
                 # The turn passes: the finished turn's steps, then the next turn's.
                 caused += steps[start:]
-                self.last_turns[me] = steps
-                self.this_turn = steps = []
-                start = 0
-                self.turn = me = 1 - me
+                self._end_turn()
+                if self.winner is not None:
+                    break
+                steps, start = self.this_turn, 0
+                me = self.turn
                 stock, mine, theirs = stocks[me], theirs, mine
-                # _settle() has work only when the new mover's pile is empty or its top fits.
-                if not mine or foundations[mine[-1].suit] + 1 == mine[-1].rank:
-                    self._settle()
-                    if self.winner is not None:
-                        break
             # legal_actions()'s give test, written out: a give would be a choice, ending the run.
             if not run or (mine and theirs and abs(mine[-1].rank - theirs[-1].rank) == 1):
                 break
@@ -362,8 +358,11 @@ class Deal:
     def _end_turn(self) -> None:
         self.last_turns[self.turn] = self.this_turn
         self.this_turn = []
-        self.turn = 1 - self.turn
-        self._settle()
+        self.turn = me = 1 - self.turn
+        pile = self.discards[me]
+        # _settle() has work only when the new mover's pile is empty or its top fits.
+        if not pile or self.foundations[pile[-1].suit] + 1 == pile[-1].rank:
+            self._settle()
 
 
 def deal_stocks(rng: random.Random) -> list[list[Card]]:
