@@ -313,9 +313,9 @@ class Deal:
                 # The turn passes: the finished turn's steps, then the next turn's.
                 caused += steps[start:]
                 self._end_turn()
+                steps, start = self.this_turn, 0
                 if self.winner is not None:
                     break
-                steps, start = self.this_turn, 0
                 me = self.turn
                 stock, mine, theirs = stocks[me], theirs, mine
             # legal_actions()'s give test, written out: a give would be a choice, ending the run.
