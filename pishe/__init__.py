@@ -1,23 +1,44 @@
-"""Pishe Pasha, pagat's two-player competitive patience: rules, views, bots.
+"""A card table in the browser: one game-agnostic table and its games.
 
-The engine (:class:`Deal`, :class:`Match`) is the one place the rules live;
-:func:`seat_view` makes what one seat may see; bots and the page act on views.
+:mod:`pishe.table` holds what every game shares (the match, the fair deck,
+the protocol between pages, the page's bridge); each game is a package of
+:mod:`pishe.games` (Pishe Pasha in :mod:`pishe.games.pasha`, Pişti in
+:mod:`pishe.games.pisti`), reached by id through :func:`pishe.table.game.get_game`.
+
+For convenience the names below are importable from ``pishe`` itself; each is
+imported only when first asked for, so a page that plays one game loads only
+that game's modules.
 """
 
-from .bots import BOTS, get_bot
+from __future__ import annotations
+
+import importlib
+
 from .cards import DECK, Card
-from .deal import ACTIONS, GIVE, KEEP, TURN, Deal, Step
 from .errors import *  # noqa: F401,F403  (every error is public)
 from .errors import __all__ as _errors
-from .match import MATCH_LENGTHS, Match
-from .play import bot_step, play_deal
-from .position import format_position, parse_position
-from .view import SeatView, seat_view
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "BOTS", "get_bot", "DECK", "Card", "ACTIONS", "GIVE", "KEEP", "TURN", "Deal", "Step",
-    "MATCH_LENGTHS", "Match", "bot_step", "play_deal", "format_position", "parse_position",
-    "SeatView", "seat_view", *_errors,
-]
+# Name -> the module that defines it, imported on first use (PEP 562).
+_LAZY = {
+    "Match": "pishe.table.match",
+    "get_game": "pishe.table.game",
+    "GAME_IDS": "pishe.table.game",
+    **{name: "pishe.games.pasha.bots" for name in ("BOTS", "get_bot")},
+    **{name: "pishe.games.pasha.deal" for name in ("ACTIONS", "GIVE", "KEEP", "TURN", "Deal", "Step")},
+    **{name: "pishe.games.pasha.play" for name in ("bot_step", "play_deal")},
+    **{name: "pishe.games.pasha.position" for name in ("format_position", "parse_position")},
+    **{name: "pishe.games.pasha.view" for name in ("SeatView", "seat_view")},
+}
+
+__all__ = ["DECK", "Card", *_LAZY, *_errors]
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pishe' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

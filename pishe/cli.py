@@ -18,12 +18,12 @@ import sys
 import time
 from typing import Optional, Sequence
 
-from .bots import BOTS, get_bot
+from .games.pasha.bots import BOTS, get_bot
 from .cards import parse_cards
-from .deal import Deal, deal_stocks
+from .games.pasha.deal import Deal
 from .errors import IllegalActionError, InvalidCardError, InvalidPositionError, PisheError
-from .play import play_deal
-from .position import format_position, parse_position
+from .games.pasha.play import play_deal
+from .games.pasha.position import format_position, parse_position
 
 __all__ = ["main", "tournament", "play_out_line"]
 

@@ -14,6 +14,8 @@ __all__ = [
     "MatchOverError",
     "DealNotOverError",
     "UnknownBotError",
+    "UnknownGameError",
+    "InvalidStepError",
     "InvalidMatchLengthError",
 ]
 
@@ -34,8 +36,16 @@ class UnknownBotError(PisheError, ValueError):
     """A bot name that no bot has."""
 
 
+class UnknownGameError(PisheError, ValueError):
+    """A game id that no game has."""
+
+
+class InvalidStepError(PisheError, ValueError):
+    """A step, as a seat was shown it, that no step of the game reads as."""
+
+
 class InvalidMatchLengthError(PisheError, ValueError):
-    """A match length other than one deal, first to 50 or first to 100."""
+    """A match length the game does not have."""
 
 
 class IllegalActionError(PisheError):

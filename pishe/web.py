@@ -1,18 +1,27 @@
 """The page's Python side, called by its worker with plain values; answers JSON text.
 
-The computer table: :func:`new_match`, :func:`act`, :func:`computer_step`,
-:func:`next_deal`, :func:`current` answer ``{"view": …, "steps": […],
-"computer_moves": bool}`` (the steps this call caused, in seat 0's words) or
+The computer table (any game, you in seat 0, computers in the other seats):
+:func:`new_match`, :func:`act`, :func:`computer_step`, :func:`timeout`,
+:func:`take_over`, :func:`next_deal`, :func:`current` answer ``{"view": …,
+"steps": […], "computer_moves": bool, "clock": null | {"seat", "seconds"},
+"autopilot": bool}`` (the steps this call caused, in your words) or
 ``{"error": "…"}`` with nothing changed. The page paints the view and asks
-:func:`computer_step` again after its delay while ``computer_moves`` is true.
+:func:`computer_step` again after its delay while ``computer_moves`` is true;
+with a clock it runs the clock of the seat in ``clock`` and calls
+:func:`timeout` when yours runs out.
 
 A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
 functions, the guest's page the ``guest_*`` ones. Each answers ``{"send":
-[messages for the other page], "steps": […], "error": reason|null, "view":
-this seat's view|null, "status": {…}, "saved": text}`` (the guest's also
-carries ``token``); the page keeps ``saved`` (and the token) in sessionStorage
-to come back to the table after a reload. The page carries ``send`` over
-the data channel and passes what arrives to ``*_receive``; it decides nothing.
+[…], "steps": […], "error": reason|null, "view": this seat's view|null,
+"status": {…}, "saved": text}`` (the guest's also carries ``token``); the
+host's ``send`` holds ``{"to": connection, "text": message}`` objects, the
+guest's plain messages. The page keeps ``saved`` (and the token) in
+sessionStorage to come back to the table after a reload. The page carries
+the messages over its data channels and passes what arrives to
+``*_receive``; it decides nothing.
+
+Only the table is imported at start-up; a game's modules are imported when a
+match of it begins.
 """
 
 from __future__ import annotations
@@ -21,31 +30,77 @@ import json
 import random
 from typing import Optional
 
-from .bots import always_give
-from .errors import PisheError
-from .match import ONE_DEAL, Match
-from .play import bot_step
-from .protocol import CorruptSaveError, Guest, Host, Outcome
-from .view import seat_view
+from .errors import NotYourTurnError, PisheError
+from .table.game import get_game
+from .table.match import Match
+from .table.protocol import CorruptSaveError, Guest, Host, Outcome
 
-__all__ = ["new_match", "act", "computer_step", "next_deal", "current",
+__all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
            "host_open", "host_receive", "host_act", "host_next_deal", "host_disconnect", "host_current",
-           "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_intents", "guest_next_deal", "guest_saved",
-           "qr_matrix"]
+           "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_intents", "guest_next_deal",
+           "guest_saved", "qr_matrix"]
 
 YOU = 0
-COMPUTER = 1
+#: Timeouts in a row after which a computer plays your seat until you take over.
+TIMEOUTS_TO_AUTOPILOT = 3
+#: The clocks a table may run, in seconds per card.
+CLOCKS = (60, 30, 15)
 
-_match: Optional[Match] = None
+
+class _ComputerTable:
+    """You in seat 0 and the game's computer in every other seat, with an optional clock."""
+
+    def __init__(self, game, length, seed, clock):
+        if clock is not None and clock not in CLOCKS:
+            raise PisheError(f"no such clock: {clock!r} seconds (choose one of {', '.join(map(str, CLOCKS))})")
+        self.game = game
+        self.match = Match(game, length, random.Random(seed))
+        self.clock = clock
+        self.timeouts = 0
+        self.autopilot = False
+        rng = random.Random(seed)
+        self.bots = {seat: game.new_bot(game.computer, seat, random.Random(rng.random()))
+                     for seat in range(game.seats)}
+        # A table of two is you and "Computer"; a larger one names seats where they sit.
+        self.names = ["You", "Computer"] if game.seats == 2 else None
+
+    def answer(self, steps=()) -> str:
+        game, deal = self.game, self.match.deal
+        view = game.view(self.match, YOU, self.names).to_json()
+        playing = not deal.over
+        computer = playing and (deal.turn != YOU or self.autopilot)
+        return json.dumps({
+            "view": view,
+            "steps": [game.describe(shown, YOU) for shown in (game.show_step(s, YOU) for s in steps)
+                      if shown is not None],
+            "computer_moves": computer,
+            "clock": ({"seat": deal.turn, "seconds": self.clock}
+                      if playing and not computer and self.clock is not None else None),
+            "autopilot": self.autopilot,
+        })
+
+    def act(self, text) -> list:
+        steps = self.match.apply(self.game.parse_action(text), YOU)
+        self.timeouts, self.autopilot = 0, False      # playing a card yourself takes over
+        return steps
+
+    def computer_step(self, yours: bool = False) -> list:
+        deal = self.match.deal
+        if deal.over or (deal.turn == YOU) != yours:
+            raise NotYourTurnError("It is not the computer's turn." if not yours else "It is not your turn.")
+        seat = deal.turn
+        return self.match.apply(self.bots[seat].choose(self.game.view(self.match, seat)), seat)
+
+    def timeout(self) -> list:
+        if self.clock is None:
+            raise PisheError("This table has no clock.")
+        steps = self.computer_step(yours=True)
+        self.timeouts += 1
+        self.autopilot = self.timeouts >= TIMEOUTS_TO_AUTOPILOT
+        return steps
 
 
-def _answer(steps=()) -> str:
-    view = seat_view(_match, YOU).to_json()
-    return json.dumps({
-        "view": view,
-        "steps": [s.describe(YOU) for s in steps],
-        "computer_moves": view["turn"] == COMPUTER,
-    })
+_table: Optional[_ComputerTable] = None
 
 
 def _error(e: Exception) -> str:
@@ -63,38 +118,48 @@ def _run(party, missing: str, answer, call) -> str:
 
 
 def _playing(call) -> str:
-    return _run(_match, "No match is being played.", _answer, call)
+    return _run(_table, "No match is being played.", lambda steps: _table.answer(steps), call)
 
 
-def new_match(length: str = ONE_DEAL, seed: Optional[int] = None) -> str:
-    """Start a new match against the computer (``seed`` makes its deals repeatable)."""
-    global _match
+def new_match(length: Optional[str] = None, seed: Optional[int] = None, game: str = "pishe-pasha",
+              clock: Optional[int] = None) -> str:
+    """Start a new match of ``game`` against the computer (``seed`` makes its deals
+    repeatable; ``clock`` is seconds per card, or ``None`` for no clock)."""
+    global _table
     try:
-        _match = Match(length, random.Random(seed))
+        _table = _ComputerTable(get_game(game), length, seed, clock)
     except PisheError as e:
         return _error(e)
-    return _answer()
+    return _table.answer()
 
 
 def act(action: str) -> str:
-    """Your action (``give``, ``turn`` or ``keep``) in seat 0."""
-    return _playing(lambda: _match.apply(action, YOU))
-
-
-def _computer_step() -> list:
-    if _match.deal.over or _match.deal.turn != COMPUTER:
-        raise PisheError("It is not the computer's turn.")
-    return bot_step(_match, always_give)
+    """Your action in seat 0, in its text form (``give``, ``turn``, ``keep``; ``7H``)."""
+    return _playing(lambda: _table.act(action))
 
 
 def computer_step() -> str:
-    """One step of the computer's turn: one flip or one give."""
-    return _playing(_computer_step)
+    """One move of the computer whose turn it is (one flip or one give; one card)."""
+    return _playing(lambda: _table.computer_step(yours=_table.autopilot))
+
+
+def timeout() -> str:
+    """Your clock ran out: the table plays the computer's choice for you (three in a row
+    and a computer keeps playing your seat until :func:`take_over`)."""
+    return _playing(lambda: _table.timeout())
+
+
+def take_over() -> str:
+    """Play your seat yourself again after timeouts."""
+    def call():
+        _table.timeouts, _table.autopilot = 0, False
+        return ()
+    return _playing(call)
 
 
 def next_deal() -> str:
     """Deal the next deal of the match."""
-    return _playing(lambda: _match.next_deal() or ())
+    return _playing(lambda: _table.match.next_deal() or ())
 
 
 def current() -> str:
@@ -109,7 +174,8 @@ _guest: Optional[Guest] = None
 
 
 def _host_answer(outcome: Outcome) -> str:
-    return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
+    return json.dumps({"send": [{"to": conn, "text": text} for conn, text in outcome.send],
+                       "steps": outcome.steps, "error": outcome.error,
                        "view": _host.view(), "status": _host.status(), "saved": _host.save()})
 
 
@@ -128,25 +194,26 @@ def _guesting(call, keep: bool = True) -> str:
                 lambda outcome: _guest_answer(outcome, keep), call)
 
 
-def host_open(length: str = ONE_DEAL, saved: Optional[str] = None) -> str:
-    """Open a table for a friend, as host (seat 0), with this match length; or, with
-    ``saved`` (an answer's ``saved``, kept in the tab), the table as it was before a
+def host_open(length: Optional[str] = None, saved: Optional[str] = None, game: str = "pishe-pasha") -> str:
+    """Open a table of ``game`` for friends, as host (seat 0), with this match length; or,
+    with ``saved`` (an answer's ``saved``, kept in the tab), the table as it was before a
     reload, with no guest connected."""
     global _host
     try:
-        _host = Host.restore(saved) if saved else Host(length)
-    except PisheError as e:
+        _host = Host.restore(saved) if saved else Host(game, length)
+    except (PisheError, ValueError) as e:
         return _error(e)
     return _host_answer(Outcome([], []))
 
 
-def host_receive(text: str) -> str:
-    """A message from the guest's page (anything at all: refusals go back as errors)."""
-    return _hosting(lambda: _host.receive(text))
+def host_receive(text: str, conn: int = 1) -> str:
+    """A message from a guest's page on connection ``conn`` (anything at all: refusals
+    go back as errors)."""
+    return _hosting(lambda: _host.receive(text, conn))
 
 
 def host_act(action: str) -> str:
-    """The host's own action (``give``, ``turn`` or ``keep``)."""
+    """The host's own action, in its text form."""
     return _hosting(lambda: _host.act(action))
 
 
@@ -155,9 +222,9 @@ def host_next_deal() -> str:
     return _hosting(lambda: _host.next_deal())
 
 
-def host_disconnect() -> str:
-    """The data channel closed: the host keeps the match and can invite again."""
-    return _hosting(lambda: (_host.disconnect(), Outcome([], []))[1])
+def host_disconnect(conn: int = 1) -> str:
+    """Connection ``conn`` closed: the host keeps the match and can invite again."""
+    return _hosting(lambda: (_host.disconnect(conn), Outcome([], []))[1])
 
 
 def host_current() -> str:

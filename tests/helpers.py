@@ -24,3 +24,11 @@ def position(stocks=((), ()), discards=((), ()), foundations=None, turn=0, turne
     if turned:
         data["turned"] = turned
     return parse_position(data)
+
+
+def pasha_match(length=None, rng=None, deck=None):
+    """A match of Pishe Pasha on the table's game-agnostic :class:`~pishe.table.match.Match`."""
+    from pishe.table.game import get_game
+    from pishe.table.match import Match
+
+    return Match(get_game("pishe-pasha"), length, rng, deck)

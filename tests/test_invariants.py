@@ -3,8 +3,9 @@
 import json
 import random
 
-from pishe import BOTS, DECK, Deal, Match, seat_view
-from pishe.play import bot_step, play_deal
+from helpers import pasha_match
+from pishe import BOTS, DECK, Deal, seat_view
+from pishe.games.pasha.play import bot_step, play_deal
 
 DEALS = 10_000
 # Longest deal seen over 10,000 random deals is a few hundred actions: this bound means "never ends".
@@ -86,7 +87,7 @@ def test_same_seed_and_actions_give_the_same_result():
     for seed in range(50):
         runs = []
         for _ in range(2):
-            match = Match("first-to-50", random.Random(seed))
+            match = pasha_match("first-to-50", random.Random(seed))
             choices = random.Random(seed + 1)
             log = []
             while not match.over:

@@ -4,9 +4,9 @@ import copy
 
 import pytest
 
-from helpers import position
+from helpers import pasha_match, position
 from pishe import (
-    BOTS, DECK, Card, Deal, DealOverError, GiveNotAllowedError, KeepNotAllowedError, Match,
+    BOTS, DECK, Card, Deal, DealOverError, GiveNotAllowedError, KeepNotAllowedError,
     NotYourTurnError, TurnNotAllowedError, UnknownActionError, format_position, play_deal, seat_view,
 )
 from pishe.cards import parse_cards
@@ -282,11 +282,10 @@ def test_illegal_actions_raise_named_errors_and_change_nothing(action, seat, err
 
 def test_dealer_alternates_and_seat_0_leads_deal_1():
     import random
-    match = Match("first-to-100", random.Random(5))
+    match = pasha_match("first-to-100", random.Random(5))
     seen = []
     while True:
         seen.append((match.deal_number, match.dealer, match.deal.turn if not match.deal.this_turn else None))
-        assert match.leader == 1 - match.dealer
         play_deal(match, [BOTS["always-give"]] * 2)
         if match.over:
             break
@@ -298,7 +297,7 @@ def test_dealer_alternates_and_seat_0_leads_deal_1():
 @pytest.mark.parametrize("length, target", [("first-to-50", 50), ("first-to-100", 100)])
 def test_match_ends_when_a_seat_reaches_the_target(length, target):
     import random
-    match = Match(length, random.Random(11))
+    match = pasha_match(length, random.Random(11))
     while True:
         before = list(match.scores)
         play_deal(match, [BOTS["always-give"], BOTS["never-give"]])
@@ -306,7 +305,7 @@ def test_match_ends_when_a_seat_reaches_the_target(length, target):
         if match.over:
             break
         with pytest.raises(DealNotOverError):
-            Match(length, random.Random(1)).next_deal()
+            pasha_match(length, random.Random(1)).next_deal()
         match.next_deal()
     assert max(match.scores) >= target and match.winner == match.scores.index(max(match.scores))
     with pytest.raises(MatchOverError):
@@ -315,15 +314,15 @@ def test_match_ends_when_a_seat_reaches_the_target(length, target):
 
 def test_one_deal_match_ends_after_one_deal():
     import random
-    match = Match("one-deal", random.Random(2))
+    match = pasha_match("one-deal", random.Random(2))
     play_deal(match, [BOTS["always-give"]] * 2)
-    assert match.over and match.scores[match.winner] == match.results[0][1] > 0
+    assert match.over and match.scores[match.winner] == match.results[0][match.winner] > 0
     assert seat_view(match, 0).to_json()["match"]["next_deal"] is False
 
 
 def test_unknown_match_length_is_refused():
     with pytest.raises(InvalidMatchLengthError):
-        Match("first-to-7")
+        pasha_match("first-to-7")
 
 
 def test_card_values():

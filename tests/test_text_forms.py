@@ -6,7 +6,7 @@ import random
 import pytest
 
 from pishe import BOTS, DECK, Card, Deal, InvalidCardError, InvalidPositionError, format_position, parse_position
-from pishe.play import bot_step
+from pishe.games.pasha.play import bot_step
 
 
 def test_every_card_round_trips_through_its_text_form():

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple, Optional
 
-from .cards import DECK, SUITS, Card
-from .errors import (
+from ...cards import DECK, SUITS, Card
+from ...errors import (
     DealOverError,
     GiveNotAllowedError,
     InvalidPositionError,
@@ -22,7 +22,7 @@ from .errors import (
     UnknownActionError,
 )
 
-__all__ = ["Deal", "Step", "ACTIONS", "GIVE", "TURN", "KEEP", "SEATS"]
+__all__ = ["Deal", "Step", "ACTIONS", "GIVE", "TURN", "KEEP", "SEATS", "stocks_of", "deal_stocks"]
 
 GIVE = "give"
 TURN = "turn"
@@ -144,6 +144,12 @@ class Deal:
         return cls(stocks, [[], []], {s: 0 for s in SUITS}, leader)
 
     @classmethod
+    def from_deck(cls, deck, dealer: int) -> Deal:
+        """A new deal from a whole deck (bottom to top) dealt by ``dealer``: seat 0's
+        stock is the first 26 cards, seat 1's the rest; the other seat leads."""
+        return cls.from_stocks(stocks_of(deck), 1 - dealer)
+
+    @classmethod
     def shuffled(cls, rng: random.Random, leader: int = 0) -> Deal:
         """A new deal from a deck shuffled by ``rng``: 26 cards to each stock."""
         return cls.from_stocks(deal_stocks(rng), leader)
@@ -220,6 +226,13 @@ class Deal:
         if mine and theirs and abs(mine[-1].rank - theirs[-1].rank) == 1:
             return _GIVE_OR_TURN
         return _TURN_ONLY
+
+    def team_points(self) -> list[int]:
+        """Once the deal is won, each seat's points from it (every seat is its own team)."""
+        points = [0 for _ in SEATS]
+        if self.winner is not None:
+            points[self.winner] = self.points(1 - self.winner)
+        return points
 
     def points(self, seat: int) -> int:
         """Cards ``seat`` still holds (stock and discard pile): what the winner scores from it."""
@@ -365,8 +378,14 @@ class Deal:
             self._settle()
 
 
+def stocks_of(deck) -> list[list[Card]]:
+    """A deck (bottom to top) split into the two stocks: 26 cards each, seat 0's first."""
+    half = len(deck) // len(SEATS)
+    return [list(deck[half * s:half * (s + 1)]) for s in SEATS]
+
+
 def deal_stocks(rng: random.Random) -> list[list[Card]]:
     """Shuffle a fresh deck with ``rng`` and split it into two stocks of 26."""
     deck = list(DECK)
     rng.shuffle(deck)
-    return [deck[:26], deck[26:]]
+    return stocks_of(deck)

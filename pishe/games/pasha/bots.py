@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .deal import GIVE, KEEP, TURN
-from .errors import UnknownBotError
+from ...errors import UnknownBotError
 from .view import SeatView
 
 __all__ = ["BOTS", "get_bot", "always_give", "hold_king", "no_give_two_above", "never_give"]

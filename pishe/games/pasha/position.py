@@ -8,9 +8,9 @@ of that suit pile (0 = empty). A turned card waiting for give or keep is
 
 from __future__ import annotations
 
-from .cards import SUITS, parse_cards, Card
+from ...cards import SUITS, parse_cards, Card
 from .deal import Deal
-from .errors import InvalidCardError, InvalidPositionError
+from ...errors import InvalidCardError, InvalidPositionError
 
 __all__ = ["parse_position", "format_position"]
 

@@ -1,32 +1,31 @@
-"""Letting bots play: one step at a time, or a whole deal."""
+"""Letting Pishe Pasha's bots (functions of a view) play: one step at a time, or a whole deal."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
 from .deal import Deal, Step
-from .match import Match
 from .view import seat_view
 
 __all__ = ["bot_step", "play_deal"]
 
 
-def bot_step(game: Deal | Match, bot) -> list[Step]:
+def bot_step(game, bot) -> list[Step]:
     """Let ``bot`` take one action (one flip or one give) for the seat to move.
 
     The bot is asked only when there is a choice: with a single legal action
     there is nothing for it to decide.
     """
-    deal = game.deal if isinstance(game, Match) else game
+    deal = game if isinstance(game, Deal) else game.deal
     seat = deal.turn
     legal = deal.legal_actions()
     action = legal[0] if len(legal) == 1 else bot(seat_view(game, seat))
     return game.apply(action, seat)
 
 
-def play_deal(game: Deal | Match, bots: Sequence) -> list[Step]:
-    """Play the current deal to its end, ``bots[seat]`` choosing for each seat."""
-    deal = game.deal if isinstance(game, Match) else game
+def play_deal(game, bots: Sequence) -> list[Step]:
+    """Play a deal (or a match's current deal) to its end, ``bots[seat]`` choosing for each seat."""
+    deal = game if isinstance(game, Deal) else game.deal
     steps: list[Step] = []
     turn_while_forced = deal.turn_while_forced
     # The self-play hot path: a run of forced turns in one call, then the bot at the choice.

@@ -1,0 +1,70 @@
+"""Pishe Pasha, pagat's two-player competitive patience, as a game of the table.
+
+The rules live in :mod:`.deal`, a seat's view and the words of each step in
+:mod:`.view`, the computer players in :mod:`.bots`; :data:`GAME` is what the
+table (:mod:`pishe.table`) sees of them.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Optional, Sequence
+
+from ...errors import InvalidStepError, UnknownActionError
+from ...table.game import Game, Length
+from .bots import BOTS
+from .deal import ACTIONS, Deal
+from .view import GAME_ID, seat_view, step_from_json, step_to_json
+
+__all__ = ["GAME", "PishePasha"]
+
+
+class PishePasha(Game):
+    """Pishe Pasha for the table: two seats, each its own team; seat 1 deals deal 1."""
+
+    id = GAME_ID
+    name = "Pishe Pasha"
+    seats = 2
+    teams = ((0,), (1,))
+    first_dealer = 1
+    lengths = {
+        "one-deal": Length("One deal", None, 1),
+        "first-to-50": Length("First to 50", 50, None),
+        "first-to-100": Length("First to 100", 100, None),
+    }
+    computer = "always-give"
+    # A Pishe Pasha bot is a function of the view; it keeps no memory.
+    bots = {name: (lambda seat, rng, choose=choose: SimpleNamespace(choose=choose))
+            for name, choose in BOTS.items()}
+
+    def new_deal(self, deck, dealer: int) -> Deal:
+        """Seat 0's stock is the deck's first 26 cards, seat 1's the rest; the non-dealer leads."""
+        return Deal.from_deck(deck, dealer)
+
+    def parse_action(self, text) -> str:
+        """``give``, ``turn`` or ``keep``."""
+        if not isinstance(text, str) or text not in ACTIONS:
+            raise UnknownActionError(f"unknown action {str(text)[:40]!r}: the actions are give, turn and keep")
+        return text
+
+    def view(self, match, seat: int, names: Optional[Sequence[str]] = None):
+        """The seat's :class:`~.view.SeatView` (names default to "You" and "Opponent")."""
+        return seat_view(match, seat, names)
+
+    def show_step(self, step, seat: int) -> dict:
+        """Every step of Pishe Pasha is public: it reads the same to both seats."""
+        return step_to_json(step)
+
+    def describe(self, shown: dict, seat: int) -> str:
+        """The step's words from ``seat``'s side ("They give the 6♠ to your 7♦")."""
+        try:
+            return step_from_json(shown).describe(seat)
+        except (AttributeError, KeyError, TypeError):
+            raise InvalidStepError("the step does not hold together") from None
+
+    def hidden_cards(self, state: Deal, seat: int) -> set:
+        """Every stock card, the seat's own included: nobody sees a stock card."""
+        return set(state.stocks[0]) | set(state.stocks[1])
+
+
+GAME = PishePasha()

@@ -1,0 +1,245 @@
+"""A seat's view: everything one seat may see, and nothing more, in its own words.
+
+:func:`seat_view` is the one function that makes it. The bots, the page and
+the protocol only ever get views; no stock card is ever in one (a seat sees
+stock counts only, its own included). Every sentence the page shows is
+worded here (:meth:`SeatView.to_json`), only when a page asks for it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from ...cards import SUITS, Card
+from ...errors import InvalidCardError, InvalidStepError
+from .deal import GIVE, GIVE_STEP, HOME, KEEP, KEPT, RECYCLE, TO_CHOICE, TO_HOME, TO_PILE, TURNED, \
+    WIN, Deal, Step
+
+__all__ = ["SeatView", "seat_view", "GAME_ID", "DEFAULT_NAMES", "step_to_json", "step_from_json"]
+
+#: The game's id in views and messages.
+GAME_ID = "pishe-pasha"
+#: Seat names from a seat's own side when the table gives none: its own, the other's.
+DEFAULT_NAMES = ("You", "Opponent")
+#: Suit pile names, by suit letter.
+_SUIT_PILE_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
+
+
+class SeatView(NamedTuple):
+    """What ``seat`` sees of a deal (and of its match, when there is one).
+
+    Piles are per seat, indexed by seat number. ``legal`` and ``give_card``
+    are empty/None unless it is this seat's turn; ``give_problem`` says in
+    plain words why a give is impossible now. ``names`` are the seats' names
+    from this seat's side; ``match`` is the match's JSON (``None`` for a lone deal).
+    """
+
+    seat: int
+    turn: Optional[int]
+    foundations: dict
+    stock_counts: tuple
+    discard_tops: tuple
+    discard_counts: tuple
+    turned: Optional[Card]
+    legal: tuple
+    give_card: Optional[Card]
+    give_problem: Optional[str]
+    this_turn: tuple
+    other_last_turn: tuple
+    deal_winner: Optional[int]
+    deal_points: Optional[int]
+    match: Optional[dict]
+    names: tuple = DEFAULT_NAMES
+
+    def to_json(self) -> dict:
+        """The view as plain JSON data, every sentence in this seat's words."""
+        seat, names, turn, match = self.seat, self.names, self.turn, self.match
+        card = _card_json
+        winner = self.deal_winner
+        this_seat = turn if turn is not None else winner
+        return {
+            "game": GAME_ID,
+            "seat": seat,
+            "seats": len(self.stock_counts),
+            "names": list(names),
+            "turn": turn,
+            "suit_piles": [_suit_pile(s, self.foundations[s]) for s in SUITS],
+            "stocks": [{"count": n} for n in self.stock_counts],
+            "discards": [{"count": n, "top": card(top)}
+                         for n, top in zip(self.discard_counts, self.discard_tops)],
+            "turned": card(self.turned),
+            "places": [self._place(s) for s in range(len(self.stock_counts))],
+            "legal": list(self.legal),
+            "give_card": card(self.give_card),
+            "give_problem": self.give_problem,
+            "status": self._status(),
+            "why": ({"text": f"You may give your {self.give_card.display()}.", "kind": "hint"}
+                    if GIVE in self.legal else {"text": self.give_problem, "kind": "problem"}),
+            "this_turn": {"seat": this_seat, "title": "This turn",
+                          "who": names[this_seat] if this_seat is not None else "",
+                          "steps": [s.describe(seat) for s in self.this_turn]},
+            "other_last_turn": {"seat": 1 - seat, "title": f"{names[1 - seat]}'s last turn",
+                                "steps": [s.describe(seat) for s in self.other_last_turn]},
+            "deal_result": (None if winner is None else {"winner": winner, "points": self.deal_points}),
+            "result": self._result(),
+            "match": match,
+        }
+
+    def _whose(self, seat: int) -> str:
+        return "Your" if seat == self.seat else f"{self.names[seat]}'s"
+
+    def _status(self) -> str:
+        names, winner = self.names, self.deal_winner
+        if winner is not None:
+            who = "You win" if winner == self.seat else f"{names[winner]} wins"
+            return f"{who} the deal: {self.deal_points} points."
+        if self.turn is None:
+            return ""
+        if self.turn != self.seat:
+            return f"{names[self.turn]} to play…"
+        if self.turned is not None and KEEP in self.legal:
+            return f"Your turn: give or keep the {self.turned.display()}?"
+        return "Your turn."
+
+    def _place(self, seat: int) -> dict:
+        """One seat's part of the table in words: name, flag and the piles' labels."""
+        whose, winner, match = self._whose(seat), self.deal_winner, self.match
+        if winner is not None:
+            flag, kind = ("Wins the deal" if winner == seat else ""), "winner"
+        elif self.turn == seat:
+            flag, kind = ("Your turn" if seat == self.seat else "To play"), "turn"
+        else:
+            flag, kind = ("Dealer" if match is not None and match["dealer"] == seat else ""), "dealer"
+        top, count = self.discard_tops[seat], self.discard_counts[seat]
+        turned = self.turned if self.turn == seat else None
+        return {
+            "name": self.names[seat],
+            "flag": flag,
+            "flag_kind": kind,
+            "stock_label": f"{whose} stock: {_cards(self.stock_counts[seat])}",
+            "pile_label": (f"{whose} pile: {top.display()} on top, {_cards(count)}" if top is not None
+                           else f"{whose} pile: empty"),
+            "turned": _card_json(turned),
+            "turned_label": (None if turned is None else
+                             f"{whose} turned card, waiting to be given or kept: {turned.display()}"),
+        }
+
+    def _result(self) -> Optional[dict]:
+        winner, names, match = self.deal_winner, self.names, self.match
+        if winner is None:
+            return None
+        line = ""
+        if match is not None:
+            scores = " · ".join(f"{names[s]} {p}" for s, p in enumerate(match["scores"]))
+            if match["over"]:
+                line = f"Match over. Final score: {scores}"
+            elif match["next_deal"]:
+                line = f"Match score: {scores}. {match['length_name']}."
+        points = self.deal_points
+        return {"title": "You win the deal!" if winner == self.seat else f"{names[winner]} wins the deal",
+                "points": "1 point" if points == 1 else f"{points} points",
+                "match": line}
+
+
+_new_view = tuple.__new__
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _card_json(card: Optional[Card]) -> Optional[dict]:
+    return card.to_json() if card is not None else None
+
+
+def _suit_pile(suit: str, rank: int) -> dict:
+    name = _SUIT_PILE_NAMES[suit]
+    if not rank:
+        return {"suit": suit, "count": 0, "top": None, "label": f"{name} pile: empty"}
+    top = Card(rank, suit)
+    return {"suit": suit, "count": rank, "top": top.to_json(),
+            "label": f"{name} pile: {top.display()}, {_cards(rank)}"}
+
+
+def seat_view(game, seat: int, names=None) -> SeatView:
+    """Make ``seat``'s view of a deal or of a match's current deal (a
+    :class:`~pishe.table.match.Match` or anything with ``deal`` and ``to_json()``).
+    ``names`` are the seats' names from this seat's side."""
+    if isinstance(game, Deal):
+        match, deal = None, game
+    else:
+        match, deal = game, game.deal
+    winner, turn = deal.winner, deal.turn
+    # Pishe Pasha has two seats (the other is 1 - seat): each seat's piles, unpacked.
+    (stock0, stock1), (pile0, pile1) = deal.stocks, deal.discards
+    if winner is None and turn == seat:
+        legal = deal.legal_actions()
+        give_card = deal.give_card()
+        problem = None if GIVE in legal else deal.give_problem()
+    else:
+        legal, give_card = (), None
+        problem = "It is not your turn." if winner is None else "The deal is over."
+    # Bots build a view at every choice: fields in order, through the C-level tuple
+    # constructor (NamedTuple's own is a Python function, several times slower).
+    return _new_view(SeatView, (
+        seat,
+        turn if winner is None else None,
+        dict(deal.foundations),
+        (len(stock0), len(stock1)),
+        (pile0[-1] if pile0 else None, pile1[-1] if pile1 else None),
+        (len(pile0), len(pile1)),
+        deal.turned,
+        legal,
+        give_card,
+        problem,
+        tuple(deal.this_turn),
+        tuple(deal.last_turns[1 - seat]),
+        winner,
+        None if winner is None else deal.points(1 - winner),
+        None if match is None else _match_json(match),
+        DEFAULT_NAMES if names is None else tuple(names),
+    ))
+
+
+def _match_json(match) -> dict:
+    data = match.to_json()
+    data["leader"] = 1 - data["dealer"]
+    return data
+
+
+# -- steps as JSON: how each step reads to each seat (every Pishe Pasha step is public) -----
+
+_STEP_KINDS = (HOME, GIVE_STEP, TURNED, KEPT, RECYCLE, WIN)
+_OUTCOMES = (TO_HOME, TO_PILE, TO_CHOICE)
+_STEP_KEYS = {"seat", "kind", "card", "onto", "outcome", "count"}
+
+
+def step_to_json(step: Step) -> dict:
+    """A step as JSON data, cards in text form (``"10H"``), every key always present."""
+    return {
+        "seat": step.seat,
+        "kind": step.kind,
+        "card": str(step.card) if step.card is not None else None,
+        "onto": str(step.onto) if step.onto is not None else None,
+        "outcome": step.outcome,
+        "count": step.count,
+    }
+
+
+def step_from_json(data) -> Step:
+    """The step that :func:`step_to_json` made; raises :class:`~pishe.errors.InvalidStepError`."""
+    if not (isinstance(data, dict) and set(data) == _STEP_KEYS):
+        raise InvalidStepError("a step must be an object with seat, kind, card, onto, outcome and count")
+    if data["kind"] not in _STEP_KINDS:
+        raise InvalidStepError(f"unknown step kind {str(data['kind'])[:40]!r}")
+    if data["outcome"] is not None and data["outcome"] not in _OUTCOMES:
+        raise InvalidStepError(f"unknown outcome {str(data['outcome'])[:40]!r}")
+    if type(data["seat"]) is not int or data["seat"] not in (0, 1):
+        raise InvalidStepError("a step's seat must be 0 or 1")
+    if type(data["count"]) is not int or not 0 <= data["count"] <= 52:
+        raise InvalidStepError("a step's count must be a whole number from 0 to 52")
+    try:
+        card, onto = (None if data[k] is None else Card.parse(data[k]) for k in ("card", "onto"))
+    except InvalidCardError as e:
+        raise InvalidStepError(str(e)) from None
+    return Step(data["kind"], data["seat"], card, onto, data["outcome"], data["count"])

@@ -1,0 +1,78 @@
+"""Pişti, four seats in two partnerships (SPEC-PISHTI.md): the game the table plays by id ``"pisti"``.
+
+Modules: :mod:`.deal` (one deck's state and its rules), :mod:`.view` (what a
+seat sees and the words for it), :mod:`.bots` (computer players),
+:mod:`.cli` (tournaments and play-out lines for the command line).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from ...cards import Card
+from ...errors import InvalidCardError, UnknownActionError
+from ...table.game import Game, Length
+from .bots import BOTS, COMPUTER
+from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
+from .view import PistiView, describe, hidden_cards, match_info, seat_view, show_step
+
+__all__ = ["GAME", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
+
+
+class PistiGame(Game):
+    """Pişti at our table: actions are :class:`~pishe.cards.Card` values, states are
+    :class:`~.deal.Deck`, views are :class:`~.view.PistiView`."""
+
+    id = "pisti"
+    name = "Pişti"
+    seats = 4
+    teams = ((0, 2), (1, 3))
+    first_dealer = 3
+    lengths = {
+        "101": Length("First to 101", 101, 99),
+        "51": Length("First to 51", 51, 99),
+        "151": Length("First to 151", 151, 99),
+    }
+    computer = COMPUTER
+    bots = BOTS
+
+    def team_of(self, seat: int) -> int:
+        """The team ``seat`` plays for: partners sit opposite."""
+        if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+            raise ValueError(f"no seat {seat!r} in {self.name}")
+        return seat & 1
+
+    def new_deal(self, deck: Sequence[Card], dealer: int) -> Deck:
+        """A new deck's state from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``."""
+        return Deck.deal(deck, dealer)
+
+    def parse_action(self, text: Any) -> Card:
+        """The card written ``text`` ("7H"); raises :class:`~pishe.errors.UnknownActionError` otherwise."""
+        try:
+            return Card.parse(text)
+        except InvalidCardError as e:
+            raise UnknownActionError(str(e)) from None
+
+    def action_text(self, action: Card) -> str:
+        """The text form of a card ("7H")."""
+        return str(action)
+
+    def view(self, match, seat: int, names: Optional[Sequence[str]] = None) -> PistiView:
+        """``seat``'s view of ``match``'s current deck (see :func:`.view.seat_view`)."""
+        return seat_view(match.deal, seat, match_info(match, seat), names)
+
+    def show_step(self, step: Step, seat: int) -> Optional[dict]:
+        """How ``step`` reads to ``seat`` as JSON data (see :func:`.view.show_step`)."""
+        return show_step(step, seat)
+
+    def describe(self, shown: dict, seat: int) -> str:
+        """Plain words for ``shown`` from ``seat``'s side (see :func:`.view.describe`)."""
+        return describe(shown, seat)
+
+    def hidden_cards(self, state: Deck, seat: int) -> set:
+        """The cards ``seat`` may not see now (see :func:`.view.hidden_cards`)."""
+        return hidden_cards(state, seat)
+
+
+#: The game, as :func:`pishe.table.game.get_game` finds it.
+GAME = PistiGame()

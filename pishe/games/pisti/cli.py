@@ -1,0 +1,162 @@
+"""Command-line parts for Pişti: bot tournaments and play-out lines.
+
+The table's command line wires these in: :func:`tournament` plays bot A's
+team against bot B's, every shuffle twice with the teams swapping seats;
+:func:`play_out_line` answers one play-out request (a deck with plays, or a
+deck with four bots).
+"""
+
+from __future__ import annotations
+
+import random
+from math import sqrt
+from typing import Optional
+
+from ...cards import DECK, Card
+from ...errors import IllegalActionError, InvalidCardError, PisheError, UnknownBotError
+from .bots import BOTS
+from .deal import Deck, InvalidDeckError
+from .view import describe, seat_view, show_step
+
+__all__ = ["play_deck", "tournament", "interval", "play_out_line", "PlayOutError"]
+
+
+class PlayOutError(PisheError, ValueError):
+    """A play-out request that is not one (a missing or malformed field)."""
+
+
+def new_bots(names, rng: random.Random) -> list:
+    """Bots for seats 0–3 by name, each with its own generator drawn from ``rng``."""
+    bots = []
+    for seat, name in enumerate(names):
+        try:
+            factory = BOTS[name]
+        except (KeyError, TypeError):
+            raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
+        bots.append(factory(seat, random.Random(rng.getrandbits(64))))
+    return bots
+
+
+def play_deck(deck: Deck, bots) -> list:
+    """Play ``deck`` to its end, each seat's bot choosing from its own view; the steps."""
+    steps = []
+    while not deck.over:
+        seat = deck.turn
+        steps += deck.apply(bots[seat].choose(seat_view(deck, seat)), seat)
+    return steps
+
+
+def interval(pairs) -> tuple:
+    """Mean gain per deck and its 95% interval from per-shuffle pair differences
+    (each the A − B points summed over the shuffle's two decks)."""
+    n = len(pairs)
+    if n == 0:
+        return 0.0, [0.0, 0.0]
+    mean = sum(pairs) / n
+    if n < 2:
+        return mean / 2, [mean / 2, mean / 2]
+    var = sum((d - mean) ** 2 for d in pairs) / (n - 1)
+    half = 1.96 * sqrt(var / n)
+    return mean / 2, [(mean - half) / 2, (mean + half) / 2]
+
+
+def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=None) -> dict:
+    """Play bot ``a``'s team against bot ``b``'s over ``decks`` decks.
+
+    Each of ``decks // 2`` shuffles is played twice: once with A in seats 0
+    and 2, once with the teams swapped (the dealer moves on from shuffle to
+    shuffle). Returns ``{"game", "a", "b", "decks", "points": [A, B],
+    "pishti": [A, B], "gain", "ci95"}``: totals, then A's mean gain per deck
+    and its 95% interval. ``progress(done)`` is called every 100 decks.
+    """
+    if not isinstance(decks, int) or decks < 0 or decks % 2:
+        raise ValueError("the number of decks must be even and not negative (each shuffle is played twice)")
+    rng = random.Random(seed)
+    bot_rng = random.Random(rng.getrandbits(64))
+    seatings = [new_bots([a, b, a, b], bot_rng), new_bots([b, a, b, a], bot_rng)]
+    points, pishti = [0, 0], [0, 0]
+    pairs = []
+    for n in range(decks // 2):
+        cards = list(DECK)
+        rng.shuffle(cards)
+        dealer = (3 + n) & 3
+        pair = 0
+        for a_team, bots in ((0, seatings[0]), (1, seatings[1])):
+            deck = Deck.deal(cards, dealer)
+            play_deck(deck, bots)
+            got = deck.team_points()
+            points[0] += got[a_team]
+            points[1] += got[1 - a_team]
+            pishti[0] += len(deck.pishti[a_team]) + len(deck.jack_pishti[a_team])
+            pishti[1] += len(deck.pishti[1 - a_team]) + len(deck.jack_pishti[1 - a_team])
+            pair += got[a_team] - got[1 - a_team]
+        pairs.append(pair)
+        if progress is not None and (2 * n + 2) % 100 == 0:
+            progress(2 * n + 2)
+    gain, ci = interval(pairs)
+    return {"game": "pisti", "a": a, "b": b, "decks": decks, "points": points, "pishti": pishti,
+            "gain": round(gain, 3), "ci95": [round(ci[0], 3), round(ci[1], 3)]}
+
+
+def _deck_of(data: dict) -> list:
+    texts = data.get("deck")
+    if not isinstance(texts, list) or len(texts) != 52:
+        raise InvalidDeckError("deck must be a list of the 52 cards, bottom to top")
+    try:
+        cards = [Card.parse(t) for t in texts]
+    except InvalidCardError as e:
+        raise InvalidDeckError(f"deck: {e}") from None
+    return cards
+
+
+def play_out_line(data: dict) -> dict:
+    """Answer one play-out request.
+
+    ``{"game": "pisti", "deck": [52 cards, bottom to top], "dealer": d, "plays": [cards]}``
+    applies the plays in order; with ``"bots": [B0, B1, B2, B3]`` instead the
+    bots play the deck out. The answer: ``"over"``, ``"turn"`` (``None`` once
+    over), ``"played"``, ``"points"`` (``None`` until over), ``"cards"``,
+    ``"pishti"``, ``"jack_pishti"`` (by team) and ``"steps"`` in neutral
+    words. Raises a :class:`~pishe.errors.PisheError` subclass saying what is wrong.
+    """
+    if not isinstance(data, dict):
+        raise PlayOutError("a play-out request must be a JSON object")
+    if data.get("game", "pisti") != "pisti":
+        raise PlayOutError(f"this is Pişti's play-out, not {data.get('game')!r}")
+    extra = set(data) - {"game", "deck", "dealer", "plays", "bots", "seed"}
+    if extra:
+        raise PlayOutError(f"unexpected keys: {', '.join(sorted(extra))}")
+    if ("plays" in data) == ("bots" in data):
+        raise PlayOutError('a play-out request needs either "plays" or "bots"')
+    cards = _deck_of(data)
+    dealer = data.get("dealer", 3)
+    deck = Deck.deal(cards, dealer)
+    steps = list(deck.log)
+    if "plays" in data:
+        plays = data["plays"]
+        if not isinstance(plays, list):
+            raise PlayOutError("plays must be a list of cards")
+        for i, text in enumerate(plays):
+            if deck.over:
+                raise IllegalActionError(f"play {i + 1} ({text!r}): the deck is over after 48 plays")
+            try:
+                card = Card.parse(text)
+                steps += deck.apply(card)
+            except (InvalidCardError, IllegalActionError) as e:
+                raise type(e)(f"play {i + 1} ({text!r}) by seat {deck.turn}: {e}") from None
+    else:
+        names = data["bots"]
+        if not isinstance(names, list) or len(names) != 4:
+            raise PlayOutError("bots must be a list of four bot names, by seat")
+        seed = data.get("seed", 0)
+        steps += play_deck(deck, new_bots(names, random.Random(seed)))
+    return {
+        "over": deck.over,
+        "turn": None if deck.over else deck.turn,
+        "played": deck.played,
+        "points": deck.team_points() if deck.over else None,
+        "cards": [len(deck.taken[0]), len(deck.taken[1])],
+        "pishti": [len(deck.pishti[0]), len(deck.pishti[1])],
+        "jack_pishti": [len(deck.jack_pishti[0]), len(deck.jack_pishti[1])],
+        "steps": [describe(show_step(s, None), None) for s in steps],
+    }

@@ -1,0 +1,350 @@
+"""What one seat sees of a deck of Pişti, and the words for it.
+
+:func:`seat_view` is the one function that makes a seat's view; :func:`show_step`
+says how a step reads to a seat (JSON data naming only what it may see) and
+:func:`describe` puts such data into plain words from that seat's side. Bots,
+the page and the protocol only ever get these.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Sequence
+
+from ...cards import Card
+from .deal import (
+    CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, UNDER, JACK, Deck, Step,
+)
+
+__all__ = ["PistiView", "seat_view", "match_info", "show_step", "describe", "hidden_cards",
+           "SEAT_WORDS", "GAME_ID"]
+
+GAME_ID = "pisti"
+#: Seat names from a seat's own side, by (other seat - own seat) % 4.
+SEAT_WORDS = ("You", "Right", "Partner", "Left")
+_TEAM_WORDS = ("Your team", "Their team")
+_NEUTRAL_NAMES = ("Seat 0", "Seat 1", "Seat 2", "Seat 3")
+
+_CARD_JSON = {}
+
+
+def _card_json(card: Optional[Card]) -> Optional[dict]:
+    """``card.to_json()``, made once per card and copied (a view is built at every turn)."""
+    if card is None:
+        return None
+    data = _CARD_JSON.get(card)
+    if data is None:
+        data = _CARD_JSON[card] = card.to_json()
+    return dict(data)
+
+
+def default_names(seat: int) -> tuple:
+    """The seats' names by seat number from ``seat``'s side: "You", "Right", "Partner", "Left"."""
+    return tuple(SEAT_WORDS[(s - seat) & 3] for s in range(4))
+
+
+class PistiView(NamedTuple):
+    """What ``seat`` sees of a deck (and of its match, when there is one).
+
+    Cards are :class:`~pishe.cards.Card` values; lists are by seat or by team
+    number. ``turn`` is ``None`` once the deck is over; ``legal`` is empty
+    unless it is this seat's turn. ``opening`` is the face-down opening cards,
+    only once this seat's team took them. ``steps`` are the steps since this
+    seat's own last play (that play included, when there was one: see
+    ``own_first``) or since the deck began, as :func:`show_step` shows them
+    to this seat; ``first_step`` is the index of the first of them among the
+    deck's steps (0: everything since the deal). ``tally`` is each team's
+    count once the deck is over (see :meth:`Deck.tally`); ``match`` is
+    :func:`match_info` or ``None``.
+    """
+
+    seat: int
+    names: tuple
+    turn: Optional[int]
+    dealer: int
+    hand: tuple
+    hand_counts: tuple
+    deck_count: int
+    pile_count: int
+    pile_top: Optional[Card]
+    sent_under: tuple
+    taken_counts: tuple
+    pishti: tuple
+    jack_pishti: tuple
+    opening: Optional[tuple]
+    legal: tuple
+    steps: tuple
+    first_step: int
+    own_first: bool
+    tally: Optional[list]
+    match: Optional[dict]
+
+    @property
+    def team(self) -> int:
+        """This seat's team."""
+        return self.seat & 1
+
+    def status(self) -> str:
+        """One sentence about whose turn it is, or the deck's end, in this seat's words."""
+        if self.turn is None:
+            match = self.match
+            if match is not None and match["over"]:
+                return match["result"] + "."
+            mine, theirs = self.tally[self.team]["points"], self.tally[1 - self.team]["points"]
+            return f"The deck is over: your team {mine}, their team {theirs}."
+        if self.turn == self.seat:
+            return "Your turn: play a card."
+        return f"{self.names[self.turn]} to play."
+
+    def to_json(self) -> dict:
+        """The view as plain JSON data, steps in this seat's words."""
+        seat, names, card = self.seat, self.names, _card_json
+        team = seat & 1
+        steps = self.steps[1:] if self.own_first else self.steps
+        tally = self.tally
+        return {
+            "game": GAME_ID,
+            "seat": seat,
+            "seats": 4,
+            "names": list(names),
+            "team": team,
+            "teams": [[0, 2], [1, 3]],
+            "team_names": [_TEAM_WORDS[t ^ team] for t in (0, 1)],
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "hand": [card(c) for c in self.hand],
+            "hand_counts": list(self.hand_counts),
+            "deck_count": self.deck_count,
+            "pile": {"count": self.pile_count, "top": card(self.pile_top)},
+            "sent_under": [card(c) for c in self.sent_under],
+            "taken": [{"count": self.taken_counts[t],
+                       "pishti": [card(c) for c in self.pishti[t]],
+                       "jack_pishti": [card(c) for c in self.jack_pishti[t]]} for t in (0, 1)],
+            "opening": None if self.opening is None else [card(c) for c in self.opening],
+            "legal": [str(c) for c in self.legal],
+            "status": self.status(),
+            "since_last_turn": [_describe(s, seat, names) for s in steps],
+            "deck_result": None if tally is None else _deck_result(tally, team),
+            "match": self.match,
+        }
+
+
+_ROWS = (("Cards", "cards"), ("Aces", "aces"), ("Jacks", "jacks"), ("2♣", "two_clubs"),
+         ("10♦", "ten_diamonds"), ("Most cards", "most_cards"), ("Pişti", "pishti"),
+         ("Jack pişti", "jack_pishti"), ("Points", "points"))
+
+
+def _deck_result(tally: list, team: int) -> dict:
+    return {"rows": [{"what": what, "values": [str(tally[0][key]), str(tally[1][key])]}
+                     for what, key in _ROWS],
+            "teams": [_TEAM_WORDS[t ^ team] for t in (0, 1)]}
+
+
+_new_view = tuple.__new__
+
+
+def seat_view(deck: Deck, seat: int, match: Optional[dict] = None,
+              names: Optional[Sequence[str]] = None) -> PistiView:
+    """Make ``seat``'s view of ``deck``; ``match`` is :func:`match_info`'s data or ``None``,
+    ``names`` the seats' names by seat number (``None``: "You", "Right", …)."""
+    over = deck.over
+    hands = deck.hands
+    team = seat & 1
+    mark = deck.marks[seat]
+    first = 0 if mark is None else mark
+    log = deck.log
+    pile = deck.pile
+    # Bots build a view at every turn: fields in order, through the C-level tuple constructor.
+    return _new_view(PistiView, (
+        seat,
+        default_names(seat) if names is None else tuple(names),
+        None if over else deck.turn,
+        deck.dealer,
+        tuple(hands[seat]),
+        (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
+        len(deck.stock),
+        len(pile),
+        pile[-1] if pile else None,
+        tuple(deck.sent_under),
+        (len(deck.taken[0]), len(deck.taken[1])),
+        (tuple(deck.pishti[0]), tuple(deck.pishti[1])),
+        (tuple(deck.jack_pishti[0]), tuple(deck.jack_pishti[1])),
+        deck.face_down if deck.opening_team == team else None,
+        () if over or deck.turn != seat else tuple(hands[seat]),
+        tuple([show_step(s, seat) for s in log[first:]]),
+        first,
+        mark is not None,
+        deck.tally() if over else None,
+        match,
+    ))
+
+
+def match_info(match, seat: int) -> dict:
+    """The ``"match"`` part of a view from ``match`` (read only through the attributes the
+    table's match offers: ``game``, ``deal``, ``deal_number``, ``dealer``, ``scores``,
+    ``over``, ``winner``, ``length``, ``target``), the result in ``seat``'s words."""
+    scores = list(match.scores)
+    over = bool(match.over)
+    winner = match.winner
+    result = None
+    if over:
+        high, low = max(scores), min(scores)
+        if winner is None:
+            result = f"The match is drawn at {high} to {low}"
+        else:
+            who = "Your team" if winner == (seat & 1) else "Their team"
+            result = f"{who} wins the match {high} to {low}"
+    return {
+        "length": match.length,
+        "length_name": match.game.lengths[match.length].name,
+        "target": match.target,
+        "deal": match.deal_number,
+        "dealer": match.dealer,
+        "scores": scores,
+        "over": over,
+        "winner": winner,
+        "next_deal": bool(match.deal.over) and not over,
+        "result": result,
+    }
+
+
+def show_step(step: Step, seat: Optional[int]) -> Optional[dict]:
+    """How ``step`` reads to ``seat`` (``None``: a neutral onlooker who sees every card).
+
+    A packet dealt to another seat shows only its count; the face-down opening
+    cards show only in the first capture, and only to the capturing team;
+    everything else is public. Every step is seen by every seat.
+    """
+    kind = step[0]
+    if kind == PLAY:
+        return {"kind": kind, "seat": step.seat, "card": str(step.card), "pile": step.count}
+    if kind == CAPTURE:
+        shown = {"kind": kind, "seat": step.seat, "team": step.team, "card": str(step.card),
+                 "count": step.count}
+        if step.cards and (seat is None or (seat & 1) == step.team):
+            shown["opening"] = [str(c) for c in step.cards]
+        return shown
+    if kind == PISHTI:
+        return {"kind": kind, "seat": step.seat, "team": step.team, "card": str(step.card),
+                "count": step.count, "points": step.points}
+    if kind == PACKET:
+        shown = {"kind": kind, "seat": step.seat, "count": step.count}
+        if seat is None or seat == step.seat:
+            shown["cards"] = [str(c) for c in step.cards]
+        return shown
+    if kind == OPENING:
+        shown = {"kind": kind, "seat": step.seat, "card": str(step.card), "count": step.count}
+        if seat is None:
+            shown["face_down"] = [str(c) for c in step.cards]
+        return shown
+    if kind == UNDER:
+        return {"kind": kind, "seat": step.seat, "card": str(step.card)}
+    if kind == LEFTOVER:
+        return {"kind": kind, "team": step.team, "count": step.count}
+    if kind == COUNT:
+        return {"kind": kind, "points": list(step.points)}
+    raise AssertionError(kind)
+
+
+def _label(code: str) -> str:
+    return Card.parse(code).display()
+
+
+def _labels(codes) -> str:
+    return " ".join(_label(c) for c in codes)
+
+
+def describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] = None) -> str:
+    """Plain words for ``shown`` (a step as :func:`show_step` showed it to ``seat``).
+
+    From a seat's side: "You play the 7♥", "Right plays the J♣ and takes 6
+    cards", "Partner plays the 9♦: pişti! 10 points". With ``seat`` ``None``,
+    neutral words: "Seat 1: plays the 7♥".
+    """
+    return _describe(shown, seat, names)
+
+
+def _describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] = None) -> str:
+    kind = shown["kind"]
+    if seat is None:
+        return _neutral(shown)
+    if names is None:
+        names = default_names(seat)
+    team = seat & 1
+    who = shown.get("seat")
+    mine = who == seat
+    name = names[who] if who is not None else ""
+
+    def verb(second: str, third: str) -> str:
+        return f"You {second}" if mine else f"{name} {third}"
+
+    if kind == PLAY:
+        return verb("play", "plays") + f" the {_label(shown['card'])}"
+    if kind == CAPTURE:
+        text = verb("play", "plays") + f" the {_label(shown['card'])} and take{'' if mine else 's'} {shown['count']} cards"
+        if "opening" in shown:
+            text += f", the face-down {_labels(shown['opening'])} among them"
+        return text
+    if kind == PISHTI:
+        what = "jack pişti" if Card.parse(shown["card"]).rank == JACK else "pişti"
+        return verb("play", "plays") + f" the {_label(shown['card'])}: {what}! {shown['points']} points"
+    if kind == PACKET:
+        if "cards" in shown:
+            return verb("get", "gets") + f" {shown['count']} cards: {_labels(shown['cards'])}"
+        return verb("get", "gets") + f" {shown['count']} cards"
+    if kind == OPENING:
+        return (verb("deal", "deals") + f": {shown['count'] - 1} cards face down in the middle,"
+                f" the {_label(shown['card'])} face up on them")
+    if kind == UNDER:
+        return f"The {_label(shown['card'])} is turned up and goes under the deck"
+    if kind == LEFTOVER:
+        return f"{_TEAM_WORDS[shown['team'] ^ team]} takes the last {shown['count']} cards"
+    if kind == COUNT:
+        points = shown["points"]
+        return f"The deck is counted: your team {points[team]} points, their team {points[1 - team]}"
+    raise AssertionError(kind)
+
+
+def _neutral(shown: dict) -> str:
+    kind = shown["kind"]
+    who = shown.get("seat")
+    prefix = f"Seat {who}: " if who is not None else ""
+    if kind == PLAY:
+        return f"{prefix}plays the {_label(shown['card'])}"
+    if kind == CAPTURE:
+        text = f"{prefix}plays the {_label(shown['card'])} and takes {shown['count']} cards"
+        if "opening" in shown:
+            text += f", the face-down {_labels(shown['opening'])} among them"
+        return text
+    if kind == PISHTI:
+        what = "jack pişti" if Card.parse(shown["card"]).rank == JACK else "pişti"
+        return f"{prefix}plays the {_label(shown['card'])}: {what}! {shown['points']} points"
+    if kind == PACKET:
+        if "cards" in shown:
+            return f"{prefix}gets {_labels(shown['cards'])}"
+        return f"{prefix}gets {shown['count']} cards"
+    if kind == OPENING:
+        down = f" ({_labels(shown['face_down'])})" if "face_down" in shown else ""
+        return (f"{prefix}deals {shown['count'] - 1} cards face down{down} and the "
+                f"{_label(shown['card'])} face up to the middle")
+    if kind == UNDER:
+        return f"{prefix}turns up the {_label(shown['card'])}: it goes under the deck"
+    if kind == LEFTOVER:
+        return f"Team {shown['team']}: takes the last {shown['count']} cards"
+    if kind == COUNT:
+        points = shown["points"]
+        return f"The deck is counted: team 0 {points[0]} points, team 1 {points[1]}"
+    raise AssertionError(kind)
+
+
+def hidden_cards(deck: Deck, seat: int) -> set:
+    """The cards ``seat`` may not see now: the other seats' hands, the undealt
+    deck and the face-down opening cards unless its team took them; never the
+    jacks sent under the deck (everyone saw them turned up)."""
+    hidden = set(deck.stock)
+    for s in range(4):
+        if s != seat:
+            hidden.update(deck.hands[s])
+    if deck.opening_team != (seat & 1):
+        hidden.update(deck.face_down)
+    hidden.difference_update(deck.sent_under)
+    return hidden

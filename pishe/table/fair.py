@@ -1,0 +1,181 @@
+"""The provably fair deal: a deck no page controls alone, checked afterwards.
+
+The host draws a secret **seed** and publishes its **commitment** (a hash of
+it) before any guest sends its own random **contribution**; the deck is then
+derived from the seed and every guest's contribution, so the host cannot pick
+the deck after seeing the contributions and no guest can aim at a deck it
+cannot see. When the deal is over the host reveals the seed and each guest
+checks it with :func:`verify_deal`: the seed matches the commitment, and
+replaying the deal's actions from the derived deck shows that guest exactly
+the steps it was shown. Nothing here knows the rules of a game: the replay
+goes through the game's own ``new_deal``, ``apply`` and ``show_step``.
+
+The procedure is plain SHA-256 over ASCII text, so any language can redo it
+(``docs/PROTOCOL.md`` has a JavaScript version and test vectors); ``GAME`` is
+the game's id (``pishe-pasha``, ``pisti``):
+
+1. seed and contributions are 32 bytes, written as 64 lowercase hex digits;
+2. commitment = hex SHA-256 of ``GAME + ":commit:v1:" + seed``;
+3. block *i* (*i* = 0, 1, 2, …) = SHA-256 of
+   ``GAME + ":deck:v1:" + seed + ":" + contribution + ":" + str(i)``
+   (one ``":" + contribution`` per contribution, in seat order); the blocks
+   in a row are a stream of bytes, read 4 at a time as big-endian unsigned
+   32-bit numbers *u*;
+4. a uniform integer below *n*: the first *u* below ``2**32 - 2**32 % n``,
+   taken modulo *n* (a larger *u* is dropped and the next one drawn);
+5. Fisher–Yates: start from :data:`pishe.cards.DECK` (clubs A…K, diamonds,
+   hearts, spades) and for *i* from 51 down to 1 swap card *i* with card *j*,
+   *j* uniform below *i* + 1. The result is the deck, bottom to top, which
+   the game deals as its rules say (Pishe Pasha: seat 0's stock is cards 0
+   to 25, seat 1's cards 26 to 51; Pişti deals from the top, card 51).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from typing import Iterator, Optional, Sequence
+
+from ..cards import DECK, Card
+from ..errors import IllegalActionError, PisheError
+
+__all__ = [
+    "SECRET_BYTES", "InvalidSecretError", "DealVerificationError",
+    "new_secret", "check_secret", "commitment", "derive_deck", "replay", "shown_steps", "verify_deal",
+]
+
+#: Length of a seed or a contribution in bytes (64 hex digits).
+SECRET_BYTES = 32
+
+_HEX = re.compile(f"[0-9a-f]{{{2 * SECRET_BYTES}}}")
+_TWO_32 = 1 << 32
+
+
+class InvalidSecretError(PisheError, ValueError):
+    """A seed or contribution that is not 64 lowercase hex digits."""
+
+
+class DealVerificationError(PisheError):
+    """The revealed seed does not account for the deal the guest was shown.
+
+    The message says what does not match, in plain words.
+    """
+
+
+def new_secret(rng: Optional[random.Random] = None) -> str:
+    """A fresh seed or contribution: 32 random bytes as 64 hex digits.
+
+    ``rng`` defaults to the system's cryptographic source; pass a seeded
+    :class:`random.Random` only for repeatable tests.
+    """
+    rng = rng if rng is not None else random.SystemRandom()
+    return rng.randbytes(SECRET_BYTES).hex()
+
+
+def check_secret(value, name: str = "secret") -> str:
+    """Return ``value`` if it is 64 lowercase hex digits; else raise :class:`InvalidSecretError`."""
+    if not isinstance(value, str) or not _HEX.fullmatch(value):
+        raise InvalidSecretError(f"the {name} must be {2 * SECRET_BYTES} lowercase hex digits")
+    return value
+
+
+def commitment(seed: str, game_id: str = "pishe-pasha") -> str:
+    """The commitment to ``seed``: hex SHA-256 of ``game_id + ":commit:v1:" + seed``."""
+    check_secret(seed, "seed")
+    return hashlib.sha256(f"{game_id}:commit:v1:{seed}".encode("ascii")).hexdigest()
+
+
+def _words(prefix: str) -> Iterator[int]:
+    """The stream of big-endian 32-bit numbers, SHA-256 in counter mode."""
+    counter = 0
+    while True:
+        block = hashlib.sha256(f"{prefix}{counter}".encode("ascii")).digest()
+        for i in range(0, len(block), 4):
+            yield int.from_bytes(block[i:i + 4], "big")
+        counter += 1
+
+
+def derive_deck(seed: str, contributions: Sequence[str], game_id: str = "pishe-pasha") -> list[Card]:
+    """The deck (bottom to top) fixed by ``seed`` and the guests' ``contributions`` (in seat order)."""
+    check_secret(seed, "seed")
+    if isinstance(contributions, str) or not contributions:
+        raise InvalidSecretError("contributions must be a non-empty list of hex texts")
+    for c in contributions:
+        check_secret(c, "contribution")
+    words = _words(f"{game_id}:deck:v1:{seed}" + "".join(":" + c for c in contributions) + ":")
+    deck = list(DECK)
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        limit = _TWO_32 - _TWO_32 % n
+        u = next(words)
+        while u >= limit:
+            u = next(words)
+        j = u % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def replay(game, deck: Sequence[Card], dealer: int, actions: Sequence) -> tuple:
+    """The deal ``game`` deals from ``deck`` with ``dealer``, after ``actions``
+    (``[seat, action text]`` pairs): ``(state, steps)``, ``steps`` holding the
+    dealing's steps first, then one list per action. Raises the game's
+    :class:`~pishe.errors.IllegalActionError` at the first action it refuses."""
+    state = game.new_deal(list(deck), dealer)
+    steps = [list(game.deal_steps(state))]
+    for seat, text in actions:
+        steps.append(state.apply(game.parse_action(text), seat))
+    return state, steps
+
+
+def shown_steps(game, steps: Sequence, seat: int) -> list:
+    """``steps`` (as :func:`replay` groups them) as ``seat`` was shown them: one list per group."""
+    return [[shown for shown in (game.show_step(s, seat) for s in group) if shown is not None]
+            for group in steps]
+
+
+def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[str], dealer: int,
+                actions: Sequence, shown: Sequence, seat: int) -> None:
+    """Check a finished deal of ``game`` against the seed revealed after it.
+
+    ``commitment_hex`` is the commitment received before contributing,
+    ``contributions`` every guest's part in seat order, ``dealer`` the seat
+    that dealt, ``actions`` every action of the deal (``[seat, text]``) and
+    ``shown`` what ``seat`` was shown: the dealing's steps, then one list of
+    steps per action, each step as the game's ``show_step`` gave it. The
+    deal is replayed from the derived deck; every step must come out the
+    same and the deal must be over at the end.
+
+    Returns ``None`` when all of it holds; raises :class:`DealVerificationError`
+    saying what does not (and :class:`InvalidSecretError` for a malformed seed).
+    """
+    if commitment(seed, game.id) != commitment_hex:
+        raise DealVerificationError("The revealed seed does not match the commitment the host made "
+                                    "before you sent your part of the shuffle.")
+    try:
+        state, groups = replay(game, derive_deck(seed, contributions, game.id), dealer, actions)
+    except IllegalActionError as e:
+        raise DealVerificationError(f"A move you were shown is not possible in the deal fixed at "
+                                    f"the start: {e}") from None
+    expected = shown_steps(game, groups, seat)
+    if len(expected) != len(shown):
+        raise DealVerificationError("The moves you were shown do not match the steps you were shown.")
+    for k, (mine, theirs) in enumerate(zip(shown, expected)):
+        for was, should in zip(mine, theirs):
+            if was != should:
+                raise DealVerificationError(
+                    f"You were shown {_words_of(game, was, seat)!r}, but the deal fixed at the start "
+                    f"gives {_words_of(game, should, seat)!r}.")
+        if len(mine) != len(theirs):
+            where = "the deal" if k == 0 else f"move {k}"
+            raise DealVerificationError(f"The steps of {where} you were shown are not those of the "
+                                        f"deal fixed at the start.")
+    if not state.over:
+        raise DealVerificationError("The deal you were shown stops before it was over.")
+
+
+def _words_of(game, shown, seat: int) -> str:
+    try:
+        return game.describe(shown, seat)
+    except PisheError:
+        return str(shown)[:80]

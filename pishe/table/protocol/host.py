@@ -1,0 +1,440 @@
+"""The host's side of a friends' table: the one engine, and what each guest is sent.
+
+The host's page runs the one authoritative match of any game in a
+:class:`Host`: it deals with a provably fair deck (it commits to its seed
+before any guest contributes, and the deck is derived from the seed and every
+guest's part), applies the host's own moves, the guests' intents and the
+computers' moves for the other seats, and sends each guest only what its
+seat sees (the game's view and ``show_step``), step by step.
+
+Guests reach the host over connections, which the page numbers as it likes
+(``conn``); a guest names its seat by the token the host gave it. Every call
+returns an :class:`~.wire.Outcome` whose ``send`` holds ``(conn, text)``
+pairs; a message the host cannot accept gets an ``error`` reply to its
+connection and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ...errors import DealNotOverError, MatchOverError, NotYourTurnError, PisheError
+from ..fair import commitment, derive_deck, new_secret, shown_steps
+from ..game import get_game, names_card
+from ..match import Match
+from . import wire
+from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST_MESSAGE, VERSION,
+                   CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError,
+                   ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError)
+
+__all__ = ["Host"]
+
+
+@dataclass
+class _HostDeal:
+    """One deal's fair-deck secrets and what happened in it, on the host's side."""
+
+    number: int
+    seed: str
+    commitment: str
+    contributions: dict = field(default_factory=dict)   # guest seat -> its part of the shuffle
+    actions: list = field(default_factory=list)         # [seat, action text]: the deal replays from them
+    steps: list = field(default_factory=list)           # the dealing's steps, then one list per action
+
+    @classmethod
+    def new(cls, number: int, rng: random.Random, game_id: str) -> _HostDeal:
+        seed = new_secret(rng)
+        return cls(number, seed, commitment(seed, game_id))
+
+    def parts(self) -> list:
+        """The contributions in seat order: how the deck is derived."""
+        return [self.contributions[s] for s in sorted(self.contributions)]
+
+    def to_json(self) -> dict:
+        return {"number": self.number, "seed": self.seed,
+                "contributions": [[s, c] for s, c in sorted(self.contributions.items())],
+                "actions": self.actions}
+
+
+@dataclass
+class _GuestSeat:
+    """A seat kept for a guest: its token, its connection and where its messages are."""
+
+    token: Optional[str] = None
+    conn: Optional[object] = None        # None: no page connected now
+    next_seq: int = 0
+    sent: int = 0                        # actions of the deal in play sent to it
+
+
+class Host:
+    """The host's side of a table: the one engine, and the messages to and from the guests.
+
+    ``game_id`` is the game (``"pishe-pasha"``, ``"pisti"``), ``length`` its
+    match length (the game's default if ``None``), ``guest_seats`` the seats
+    kept for friends (every seat but the host's in a two-seat game; the rest
+    are played by the game's computer). ``rng`` draws the seeds and the seat
+    tokens (the system's cryptographic source unless a seeded generator is
+    given, for tests). A deal is dealt once every guest seat has a guest and
+    each has sent its part of the shuffle.
+    """
+
+    #: The seat the host plays.
+    seat = HOST_SEAT
+
+    def __init__(self, game_id: str = "pishe-pasha", length: Optional[str] = None,
+                 rng: Optional[random.Random] = None, guest_seats=None):
+        """Open a table for a match of ``game_id`` of ``length``."""
+        self.game = get_game(game_id)
+        self.length = self.game.default_length if length is None else length
+        if not isinstance(self.length, str) or self.length not in self.game.lengths:
+            Match(self.game, self.length)      # raises InvalidMatchLengthError, naming the lengths
+        seats = range(1, self.game.seats) if guest_seats is None else guest_seats
+        if not seats or any(type(s) is not int or not 0 < s < self.game.seats for s in seats):
+            raise ValueError(f"guest seats must be seats 1 to {self.game.seats - 1}")
+        self.rng = rng if rng is not None else random.SystemRandom()
+        #: The match, once its first deal is dealt.
+        self.match: Optional[Match] = None
+        self.guests: dict[int, _GuestSeat] = {s: _GuestSeat() for s in sorted(set(seats))}
+        self._bots: dict = {}
+        self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
+        self._pending: Optional[_HostDeal] = _HostDeal.new(1, self.rng, self.game.id)
+
+    # -- what the page shows ----------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        """Whether every guest seat has a connected page."""
+        return all(g.conn is not None for g in self.guests.values())
+
+    @property
+    def phase(self) -> str:
+        """``dealing``, ``playing``, ``deal-over`` or ``match-over``."""
+        if self._pending is not None:
+            return DEALING
+        if not self.match.deal.over:
+            return PLAYING
+        return MATCH_OVER if self.match.over else DEAL_OVER
+
+    def names(self, seat: int) -> Optional[list]:
+        """The seats' names from ``seat``'s side: in a two-seat game "You" and "Friend";
+        in a larger one the game's own (where each seat sits)."""
+        if self.game.seats != 2:
+            return None
+        return ["You" if s == seat else "Friend" for s in range(2)]
+
+    def view(self, seat: int = HOST_SEAT) -> Optional[dict]:
+        """``seat``'s view as JSON data (``None`` until the first deal is dealt)."""
+        if self.match is None:
+            return None
+        return self.game.view(self.match, seat, self.names(seat)).to_json()
+
+    def status(self) -> dict:
+        """The table for the host's page: phase, deal number, match length, who is connected."""
+        return {"game": self.game.id, "seat": self.seat, "phase": self.phase,
+                "deal": (self._pending or self._played).number, **self._table()}
+
+    def _table(self) -> dict:
+        length = self.game.lengths[self.length]
+        seats = [{"seat": s, "role": "host" if s == HOST_SEAT else "guest" if s in self.guests else "computer",
+                  "connected": s == HOST_SEAT or (s in self.guests and self.guests[s].conn is not None)}
+                 for s in range(self.game.seats)]
+        return {"seats": seats, "length": self.length, "length_name": length.name,
+                "target": length.target}
+
+    # -- the host's own moves ---------------------------------------------------------
+
+    def act(self, action) -> Outcome:
+        """The host's action, in its text form (``give``, ``7H``).
+
+        Raises :class:`~.wire.WrongPhaseError` while the cards are not dealt, and
+        the game's :class:`~pishe.errors.IllegalActionError` for a move the
+        rules do not allow now; either way nothing changes.
+        """
+        self._check_playing()
+        return self._play(self.seat, action)
+
+    def computer_seat(self) -> Optional[int]:
+        """The seat to move if a computer plays it (no person sits there), else ``None``."""
+        if self._pending is not None or self.match.deal.over:
+            return None
+        seat = self.match.deal.turn
+        return None if seat == HOST_SEAT or seat in self.guests else seat
+
+    def computer_step(self) -> Outcome:
+        """One move of the computer whose turn it is."""
+        seat = self.computer_seat()
+        if seat is None:
+            raise NotYourTurnError("It is not a computer's turn.")
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = self.game.new_bot(self.game.computer, seat, random.Random(self.rng.random()))
+        action = bot.choose(self.game.view(self.match, seat))
+        return self._play(seat, self.game.action_text(action))
+
+    def next_deal(self) -> Outcome:
+        """Start dealing the next deal: the guests are sent the commitment to a new seed."""
+        self._check_between_deals()
+        return Outcome(self._to_connected(self._begin_next_deal()), [])
+
+    def disconnect(self, conn=1) -> None:
+        """Connection ``conn`` closed: keep everything; its guest resumes by saying hello again."""
+        for guest in self.guests.values():
+            if guest.conn == conn:
+                guest.conn = None
+
+    # -- the guests' messages ---------------------------------------------------------
+
+    def receive(self, message, conn=1) -> Outcome:
+        """Handle one message from a guest's page on connection ``conn``; never raises for
+        anything a guest sends.
+
+        A message that is refused changes nothing and is answered by one
+        ``error`` message, whose reason is also in :attr:`Outcome.error`.
+        """
+        seq, guest = None, None
+        try:
+            # A guest's first hello may not know the game yet: it learns it from the welcome.
+            data = wire.parse(message, MAX_GUEST_MESSAGE, wire.GUEST_MESSAGES, None)
+            kind = data["type"]
+            if data["game"] != self.game.id and not (kind == "hello" and data["game"] is None):
+                raise wire.WrongGameError(f"the message is not about {self.game.id} "
+                                          f"(game {wire.quote(data['game'])})")
+            if kind == "hello":
+                values = wire.fields(data, wire.GUEST_MESSAGES[kind])
+                return self._hello(conn, values["token"], values["have"])
+            seq = wire.whole(data.get("seq"), "seq")   # a replay is named as such before anything else
+            seat, guest = self._guest_on(conn)
+            self._check_seq(guest, seq)
+            values = wire.fields(data, wire.GUEST_MESSAGES[kind])
+            if kind == "act":
+                self._check_playing()
+                outcome = self._play(seat, values["action"])
+            elif kind == "deal-seed":
+                outcome = self._contribute(seat, values["deal"], values["contribution"])
+            else:
+                self._check_between_deals(values["deal"])
+                outcome = Outcome(self._to_connected(self._begin_next_deal()), [])
+        except PisheError as e:
+            reason = wire.sentence(e)
+            reply = wire.write(self.game.id, "error", reason=reason, code=wire.error_code(e), ref=seq,
+                               next_seq=guest.next_seq if guest is not None else None)
+            return Outcome([(conn, reply)], [], reason)
+        guest.next_seq += 1
+        return outcome
+
+    def _guest_on(self, conn) -> tuple:
+        for seat, guest in self.guests.items():
+            if guest.conn == conn:
+                return seat, guest
+        raise NotConnectedError("Say hello first: the connection is not open.")
+
+    def _hello(self, conn, token: Optional[str], have: Optional[dict]) -> Outcome:
+        if token is None:
+            seat = next((s for s, g in self.guests.items() if g.token is None), None)
+            if seat is None:
+                seat = next((s for s, g in self.guests.items() if g.conn is None), None)
+            if seat is None:
+                raise SeatTakenError("Every guest seat is taken by a page that is still connected."
+                                     if len(self.guests) > 1 else
+                                     "The guest seat is taken by a page that is still connected.")
+            self.guests[seat].token = self.rng.randbytes(16).hex()
+        else:
+            seat = next((s for s, g in self.guests.items() if g.token == token), None)
+            if seat is None:
+                raise UnknownTokenError("This table did not issue that seat token, or another page "
+                                        "has taken the seat since.")
+        self.disconnect(conn)
+        self.guests[seat].conn = conn
+        return Outcome([(conn, m) for m in self._state(seat, have)], [])
+
+    def _check_seq(self, guest: _GuestSeat, seq: int) -> None:
+        if seq < guest.next_seq:
+            raise ReplayedMessageError(f"Message {seq} was already received (the next is {guest.next_seq}).")
+        if seq > guest.next_seq:
+            raise OutOfOrderMessageError(f"Message {seq} came before message {guest.next_seq}.")
+
+    def _check_playing(self) -> None:
+        if self._pending is not None:
+            raise WrongPhaseError("The cards are not dealt yet: the deal waits for the guests' "
+                                  "parts of the shuffle.")
+
+    def _check_between_deals(self, finished: Optional[int] = None) -> None:
+        if self._pending is not None:
+            raise WrongPhaseError(f"Deal {self._pending.number} is already being dealt.")
+        if not self.match.deal.over:
+            raise DealNotOverError("The deal is still being played.")
+        if self.match.over:
+            raise MatchOverError("The match is over.")
+        if finished is not None and finished != self._played.number:
+            raise WrongPhaseError(f"Deal {finished} is not the deal that just ended "
+                                  f"(deal {self._played.number}).")
+
+    def _begin_next_deal(self) -> str:
+        """A new seed for the next deal; returns the message committing to it."""
+        self._pending = _HostDeal.new(self._played.number + 1, self.rng, self.game.id)
+        return self._commit_message()
+
+    def _contribute(self, seat: int, number: int, contribution: str) -> Outcome:
+        pending = self._pending
+        if pending is None:
+            raise WrongPhaseError("No deal is waiting for your part of the shuffle.")
+        if number != pending.number:
+            raise WrongPhaseError(f"Deal {pending.number} is being dealt, not deal {number}.")
+        if seat in pending.contributions:
+            raise WrongPhaseError(f"Your part of the shuffle of deal {number} has come already.")
+        pending.contributions[seat] = contribution
+        if len(pending.contributions) < len(self.guests):
+            return Outcome([], [])
+        deck = derive_deck(pending.seed, pending.parts(), self.game.id)
+        if self.match is None:
+            self.match = Match(self.game, self.length, deck=deck)
+        else:
+            self.match.next_deal(deck=deck)
+        pending.steps = [list(self.game.deal_steps(self.match.deal))]
+        self._played, self._pending, self._bots = pending, None, {}
+        for guest in self.guests.values():
+            guest.sent = 0
+        return Outcome(self._views(), [])
+
+    # -- messages to the guests -------------------------------------------------------
+
+    def _play(self, seat: int, text) -> Outcome:
+        """Apply and record an action; tell the guests who are here."""
+        action = self.game.parse_action(text)
+        steps = self.match.apply(action, seat)
+        self._played.actions.append([seat, self.game.action_text(action)])
+        self._played.steps.append(steps)
+        return Outcome(self._views(), self._words(steps, self.seat))
+
+    def _words(self, steps, seat: int) -> list:
+        game = self.game
+        return [game.describe(shown, seat) for shown in (game.show_step(s, seat) for s in steps)
+                if shown is not None]
+
+    def _to_connected(self, message: str) -> list:
+        return [(g.conn, message) for g in self.guests.values() if g.conn is not None]
+
+    def _views(self) -> list:
+        """The new view for every connected guest, and the seed once the deal is over."""
+        send = []
+        for seat, guest in self.guests.items():
+            if guest.conn is not None:
+                send.append((guest.conn, self._view_message(seat)))
+                if self.match.deal.over:
+                    send.append((guest.conn, self._reveal_message()))
+        return send
+
+    def _state(self, seat: int, have: Optional[dict]) -> list:
+        """Welcome, then everything the guest in ``seat`` needs to be where the table is."""
+        guest = self.guests[seat]
+        messages = [wire.write(self.game.id, "welcome", seat=seat, token=guest.token,
+                               seq=guest.next_seq, **self._table())]
+        if self._played is not None:
+            guest.sent = self._resume_point(seat, have)
+            messages.append(self._view_message(seat))
+            if self.match.deal.over:
+                messages.append(self._reveal_message())
+        if self._pending is not None:
+            messages.append(self._commit_message())
+        return messages
+
+    def _resume_point(self, seat: int, have: Optional[dict]) -> int:
+        """From which move of the deal to resend, for the guest in ``seat`` holding ``have``.
+
+        Only the moves it lacks, and none at all whose steps name a card the
+        seat may not see now (a card back in a stock, say): no message ever
+        names a hidden card. A guest left with a gap cannot check that deal,
+        and says so.
+        """
+        played = self._played
+        done = len(played.actions)
+        if have is None or have["deal"] != played.number or have["actions"] > done:
+            return done
+        hidden = {str(c) for c in self.game.hidden_cards(self.match.deal, seat)}
+        later = shown_steps(self.game, played.steps[have["actions"] + 1:], seat)
+        if any(names_card(shown, hidden) for group in later for shown in group):
+            return done
+        return have["actions"]
+
+    def _commit_message(self) -> str:
+        return wire.write(self.game.id, "deal-commit", deal=self._pending.number,
+                          commitment=self._pending.commitment)
+
+    def _view_message(self, seat: int) -> str:
+        played, guest = self._played, self.guests[seat]
+        start, guest.sent = guest.sent, len(played.actions)
+        shown = shown_steps(self.game, played.steps, seat)
+        return wire.write(self.game.id, "view", deal=played.number, view=self.view(seat),
+                          actions=played.actions[start:], dealt=shown[0] if start == 0 else [],
+                          steps=shown[start + 1:],
+                          fair={"commitment": played.commitment,
+                                "contributions": played.parts()},
+                          **{"from": start})
+
+    def _reveal_message(self) -> str:
+        return wire.write(self.game.id, "deal-reveal", deal=self._played.number, seed=self._played.seed)
+
+    # -- surviving a reload -----------------------------------------------------------
+
+    def save(self) -> str:
+        """The table as text for the host page's sessionStorage: the seeds, the guests'
+        parts of the shuffle and the actions, from which :meth:`restore` replays it.
+
+        It holds the host's secrets (the seeds): it stays in the host's own tab.
+        """
+        match = self.match
+        return json.dumps({
+            "v": VERSION, "game": self.game.id, "role": "host", "length": self.length,
+            "guests": [[s, g.token, g.next_seq] for s, g in self.guests.items()],
+            "results": match.results[:match.deal_number - 1] if match is not None else [],
+            "played": self._played.to_json() if self._played is not None else None,
+            "pending": self._pending.to_json() if self._pending is not None else None,
+        }, separators=(",", ":"))
+
+    @classmethod
+    def restore(cls, saved: str, rng: Optional[random.Random] = None) -> Host:
+        """The table again as :meth:`save` left it, with no guest connected: the deal
+        in play is replayed from its seed, the guests' parts and the actions.
+
+        Raises :class:`~.wire.CorruptSaveError` for text that :meth:`save` did not make.
+        """
+        try:
+            data = json.loads(saved)
+            wire.check(data["v"] == VERSION and data["role"] == "host", "another version")
+            guests = wire.items(data["guests"], "guests")
+            host = cls(wire.text(data["game"], "game"), wire.text(data["length"], "length"), rng,
+                       [wire.whole(s, "seat") for s, _, _ in guests])
+            for s, token, next_seq in guests:
+                host.guests[s].token = wire.token(token, "token")
+                host.guests[s].next_seq = wire.whole(next_seq, "next_seq")
+            played, pending = data["played"], data["pending"]
+            host._pending = host._deal_from_json(pending) if pending is not None else None
+            if played is not None:
+                deal = host._deal_from_json(played)
+                deck = derive_deck(deal.seed, deal.parts(), host.game.id)
+                host.match = Match.resume(host.game, host.length, wire.items(data["results"], "results"), deck)
+                wire.check(host.match.deal_number == deal.number, "the deal numbers disagree")
+                game, match = host.game, host.match
+                deal.steps = [list(game.deal_steps(match.deal)),
+                              *(match.apply(game.parse_action(a), s) for s, a in deal.actions)]
+                for guest in host.guests.values():
+                    guest.sent = len(deal.actions)
+                host._played = deal
+            wire.check(host._played is not None or host._pending is not None, "no deal")
+        except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
+            raise CorruptSaveError(f"the saved table cannot be read ({e})") from None
+        return host
+
+    def _deal_from_json(self, data: dict) -> _HostDeal:
+        seed = wire.secret(data["seed"], "seed")
+        deal = _HostDeal(wire.deal_number(data["number"], "deal"), seed, commitment(seed, self.game.id))
+        for s, c in wire.items(data["contributions"], "contributions"):
+            wire.check(s in self.guests, "a contribution from a seat that is not a guest's")
+            deal.contributions[s] = wire.secret(c, "contribution")
+        deal.actions = [[wire.whole(s, "seat"), wire.action_text(a, "action")]
+                        for s, a in wire.items(data["actions"], "actions")]
+        return deal
+

@@ -1,0 +1,291 @@
+"""The messages between pages: their envelope, their fields, and the errors that refuse them.
+
+Every message is a JSON object ``{"v": 1, "game": <game id>, "type": …}``
+plus the fields of its type; ``docs/PROTOCOL.md`` lists them all. This
+module reads and writes them for any game; :mod:`.host` and :mod:`.guest`
+decide what they mean.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Callable, NamedTuple, Optional
+
+from ...errors import PisheError
+from ..fair import InvalidSecretError, check_secret
+
+__all__ = [
+    "VERSION", "MAX_GUEST_MESSAGE", "MAX_HOST_MESSAGE", "HOST_SEAT",
+    "DEALING", "PLAYING", "DEAL_OVER", "MATCH_OVER", "CONNECTING", "VERIFIED",
+    "Outcome", "error_code",
+    "ProtocolError", "MessageTooLongError", "MalformedMessageError", "UnsupportedVersionError",
+    "WrongGameError", "UnknownMessageTypeError", "ReplayedMessageError", "OutOfOrderMessageError",
+    "NotConnectedError", "SeatTakenError", "UnknownTokenError", "WrongPhaseError",
+    "CorruptSaveError",
+]
+
+#: The protocol version every message carries as ``"v"``.
+VERSION = 2
+#: The longest message a guest may send, in bytes of UTF-8 (checked before parsing).
+MAX_GUEST_MESSAGE = 4096
+#: The longest message a host may send (a whole deal's steps fit many times over).
+MAX_HOST_MESSAGE = 1 << 20
+#: The host's seat; guests sit in the others.
+HOST_SEAT = 0
+
+#: Phases of a table. ``dealing``: the next deal waits for the guests' parts of the shuffle.
+DEALING = "dealing"
+PLAYING = "playing"
+DEAL_OVER = "deal-over"
+MATCH_OVER = "match-over"
+#: A guest's phase before the host has welcomed it.
+CONNECTING = "connecting"
+
+#: The guest's verification of a deal that passed every check.
+VERIFIED = "verified"
+
+MAX_INT = 2 ** 53 - 1      # the largest integer a JavaScript number holds exactly
+_TOKEN = re.compile(r"[0-9a-f]{32}")
+ENVELOPE = ("v", "game", "type")
+
+
+# -- errors ---------------------------------------------------------------------------
+
+
+class ProtocolError(PisheError):
+    """A message that cannot be accepted; the message says why in plain words."""
+
+
+class MessageTooLongError(ProtocolError):
+    """A message longer than the limit, refused before it is parsed."""
+
+
+class MalformedMessageError(ProtocolError, ValueError):
+    """Not JSON, not an object, or a field missing, unknown or of the wrong kind."""
+
+
+class UnsupportedVersionError(ProtocolError):
+    """A message of another protocol version."""
+
+
+class WrongGameError(ProtocolError):
+    """A message about another game."""
+
+
+class UnknownMessageTypeError(ProtocolError):
+    """A message type this side does not accept."""
+
+
+class ReplayedMessageError(ProtocolError):
+    """A guest message whose ``seq`` was already used: a replay or a duplicate."""
+
+
+class OutOfOrderMessageError(ProtocolError):
+    """A guest message whose ``seq`` is ahead of the next one expected."""
+
+
+class NotConnectedError(ProtocolError):
+    """A message before the ``hello``/``welcome`` that opens the connection."""
+
+
+class SeatTakenError(ProtocolError):
+    """A new guest while every guest seat is held by a connected page."""
+
+
+class UnknownTokenError(ProtocolError):
+    """A seat token this table did not issue, or no longer honours."""
+
+
+class WrongPhaseError(ProtocolError):
+    """A message that does not fit what the table is doing (dealing, playing, between deals)."""
+
+
+class CorruptSaveError(ProtocolError, ValueError):
+    """Saved state that a ``restore`` cannot read."""
+
+
+def error_code(error: Exception) -> str:
+    """The ``code`` of an error reply: the error's class name in kebab case.
+
+    >>> error_code(ReplayedMessageError("x"))
+    'replayed-message'
+    """
+    name = type(error).__name__.removesuffix("Error")
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+def sentence(error: Exception) -> str:
+    """An error's message as a sentence for the other page."""
+    text = str(error)
+    return text[:1].upper() + text[1:] if text else error_code(error).replace("-", " ").capitalize()
+
+
+class Outcome(NamedTuple):
+    """What one call on a host or a guest produced.
+
+    ``send``: messages to send, in order; on the host each is ``(connection,
+    text)``, on the guest plain text (a guest has one connection).
+    ``steps``: the new steps in this seat's words, for the page to show and
+    announce. ``error``: on the host, why it refused a guest's message; on the
+    guest, the reason of the host's ``error`` reply; ``None`` otherwise.
+    """
+
+    send: list
+    steps: list
+    error: Optional[str] = None
+
+
+# -- fields ---------------------------------------------------------------------------
+
+
+def check(condition: bool, reason: str) -> None:
+    """Raise :class:`MalformedMessageError` with ``reason`` unless ``condition``."""
+    if not condition:
+        raise MalformedMessageError(reason)
+
+
+def quote(value, limit: int = 40) -> str:
+    """A peer's value, quoted and cut short, for an error's reason."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def whole(value, name: str, low: int = 0) -> int:
+    """A whole number from ``low`` that JavaScript holds exactly."""
+    check(type(value) is int and low <= value <= MAX_INT, f"{name} must be a whole number from {low}")
+    return value
+
+
+def deal_number(value, name: str) -> int:
+    """A deal number (from 1)."""
+    return whole(value, name, 1)
+
+
+def text(value, name: str) -> str:
+    """Any text."""
+    check(isinstance(value, str), f"{name} must be text")
+    return value
+
+
+def token(value, name: str) -> Optional[str]:
+    """``None`` or a seat token (32 hex digits)."""
+    check(value is None or (isinstance(value, str) and _TOKEN.fullmatch(value) is not None),
+          f"{name} must be null or the seat token the host issued")
+    return value
+
+
+def secret(value, name: str) -> str:
+    """A seed, commitment or contribution: 64 lowercase hex digits."""
+    try:
+        return check_secret(value, name)
+    except InvalidSecretError as e:
+        raise MalformedMessageError(str(e)) from None
+
+
+def have(value, name: str) -> Optional[dict]:
+    """How far a resuming guest got: ``{"deal": n, "actions": k}`` (moves of deal n it holds)."""
+    if value is None:
+        return None
+    check(isinstance(value, dict) and set(value) == {"deal", "actions"},
+          f"{name} must be null or an object with deal and actions")
+    return {"deal": deal_number(value["deal"], "deal"), "actions": whole(value["actions"], "actions")}
+
+
+def obj(value, name: str) -> dict:
+    """A JSON object."""
+    check(isinstance(value, dict), f"{name} must be an object")
+    return value
+
+
+def items(value, name: str) -> list:
+    """A JSON list."""
+    check(isinstance(value, list), f"{name} must be a list")
+    return value
+
+
+def optional(checker: Callable) -> Callable:
+    """``checker``, letting ``None`` through."""
+    return lambda value, name: None if value is None else checker(value, name)
+
+
+def _no_duplicate_keys(pairs) -> dict:
+    data = dict(pairs)
+    check(len(data) == len(pairs), "a key appears twice")
+    return data
+
+
+def _no_constant(name: str):
+    raise MalformedMessageError(f"{name} is not a JSON number")
+
+
+def parse(message, limit: int, types: dict, game_id: Optional[str]) -> dict:
+    """The JSON object of a message of a known type, this version and ``game_id``
+    (any game when ``None``); else a :class:`ProtocolError`."""
+    if not isinstance(message, str):
+        raise MalformedMessageError("a message must be text")
+    if len(message) > limit or len(message.encode("utf-8", "surrogatepass")) > limit:
+        raise MessageTooLongError(f"the message is longer than {limit} bytes")
+    try:
+        data = json.loads(message, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+    except MalformedMessageError:
+        raise
+    except (ValueError, RecursionError):     # JSONDecodeError, and nesting too deep
+        raise MalformedMessageError("the message is not valid JSON") from None
+    check(isinstance(data, dict), "a message must be a JSON object")
+    version = data.get("v")
+    check(type(version) is int, "the message lacks its protocol version (v)")
+    if version != VERSION:
+        raise UnsupportedVersionError(
+            f"this page speaks version {VERSION} of the protocol, the message is version "
+            f"{quote(version)}: both pages need the same version of the game")
+    if game_id is not None and data.get("game") != game_id:
+        raise WrongGameError(f"the message is not about {game_id} (game {quote(data.get('game'))})")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in types:
+        raise UnknownMessageTypeError(
+            f"unknown message type {quote(kind)}: expected one of {', '.join(types)}")
+    return data
+
+
+def fields(data: dict, spec: dict) -> dict:
+    """The fields of a parsed message, each checked by its ``spec`` entry; nothing else allowed."""
+    kind = data["type"]
+    for name in data:
+        if name not in spec and name not in ENVELOPE:
+            raise MalformedMessageError(f"unknown field {quote(name)} in a {kind} message")
+    for name in spec:
+        if name not in data:
+            raise MalformedMessageError(f"a {kind} message needs {name!r}")
+    return {name: checker(data[name], name) for name, checker in spec.items()}
+
+
+def write(game_id: str, kind: str, **values) -> str:
+    """A message of ``kind`` about ``game_id`` as compact JSON text."""
+    return json.dumps({"v": VERSION, "game": game_id, "type": kind, **values}, separators=(",", ":"))
+
+
+def action_text(value, name: str) -> str:
+    """An action's text (which game's action it is, the game says)."""
+    check(isinstance(value, str) and 0 < len(value) <= 16, f"{name} must be an action's text")
+    return value
+
+
+# Guest -> host.
+GUEST_MESSAGES = {
+    "hello": {"token": token, "have": have},
+    "act": {"seq": whole, "action": action_text},
+    "deal-seed": {"seq": whole, "deal": deal_number, "contribution": secret},
+    "next-deal": {"seq": whole, "deal": deal_number},
+}
+
+# Host -> guest.
+HOST_MESSAGES = {
+    "welcome": {"seat": whole, "token": token, "seq": whole, "seats": items,
+                "length": text, "length_name": text, "target": optional(whole)},
+    "deal-commit": {"deal": deal_number, "commitment": secret},
+    "view": {"deal": deal_number, "view": obj, "from": whole, "actions": items, "dealt": items,
+             "steps": items, "fair": obj},
+    "deal-reveal": {"deal": deal_number, "seed": secret},
+    "error": {"reason": text, "code": text, "ref": optional(whole), "next_seq": optional(whole)},
+}
