@@ -1,11 +1,15 @@
 """Command line: ``python -m pishe tournament …`` and ``python -m pishe play-out``.
 
-``tournament A B --deals N [--seed S] [--json]`` plays bot A against bot B,
-the two alternating as leader, and reports wins and points.
+``tournament A B --deals N [--seed S] [--json]`` plays Pishe Pasha bot A
+against bot B, the two alternating as leader, and reports wins and points.
+``tournament --game pisti A B --decks N`` plays Pişti bot A's team against
+bot B's, each shuffle twice with the teams swapping seats, and reports points,
+piştis and A's gain per deck with its 95% interval.
 
 ``play-out`` reads JSON lines on stdin and writes one JSON line per input
 line: a new deal from stocks played out by bots, actions applied to a
-position, or a position played on by bots. A bad line gets
+position, or a position played on by bots; a line with ``"game": "pisti"``
+is a Pişti deck with its plays or its bots. A bad line gets
 ``{"error": "…"}`` and the program goes on; it exits 1 if any line failed.
 """
 
@@ -21,7 +25,7 @@ from typing import Optional, Sequence
 from .games.pasha.bots import BOTS, get_bot
 from .cards import parse_cards
 from .games.pasha.deal import Deal
-from .errors import IllegalActionError, InvalidCardError, InvalidPositionError, PisheError
+from .errors import IllegalActionError, InvalidCardError, InvalidPositionError, PisheError, UnknownGameError
 from .games.pasha.play import play_deal
 from .games.pasha.position import format_position, parse_position
 
@@ -72,6 +76,12 @@ def play_out_line(line: str) -> dict:
         raise PisheError(f"not JSON: {e}") from None
     if not isinstance(data, dict):
         raise PisheError("each line must be a JSON object")
+    if "game" in data:
+        if data["game"] != "pisti":
+            raise UnknownGameError(f"unknown game {data['game']!r}: play-out knows pisti "
+                                   f"(lines without a game are Pishe Pasha)")
+        from .games.pisti.cli import play_out_line as pisti_line
+        return pisti_line(data)
     steps = []
     if "stocks" in data:
         _check_keys(data, {"stocks", "leader", "bots"}, "a new deal")
@@ -133,9 +143,12 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m pishe", description="Pishe Pasha: bots and positions.")
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("tournament", help="bot A against bot B over many deals")
-    t.add_argument("a", help=f"bot A: one of {', '.join(BOTS)}")
+    t.add_argument("--game", choices=("pishe-pasha", "pisti"), default="pishe-pasha",
+                   help="the game (default pishe-pasha)")
+    t.add_argument("a", help=f"bot A: Pishe Pasha's {', '.join(BOTS)}; Pişti's random, greedy, …")
     t.add_argument("b", help="bot B")
-    t.add_argument("--deals", type=int, required=True, help="how many deals")
+    t.add_argument("--deals", type=int, help="how many deals (Pishe Pasha)")
+    t.add_argument("--decks", type=int, help="how many decks, an even number (Pişti)")
     t.add_argument("--seed", type=int, default=None, help="seed of the shuffles (repeatable runs)")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_parser("play-out", help="JSON lines in, JSON lines out (see the README)")
@@ -147,6 +160,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "play-out":
         return play_out(sys.stdin, sys.stdout)
+    if args.game == "pisti":
+        return _pisti_tournament(args)
+    if args.deals is None:
+        print("error: --deals is required", file=sys.stderr)
+        return 2
     for name in (args.a, args.b):
         if name not in BOTS:
             print(f"error: unknown bot {name!r}: choose one of {', '.join(BOTS)}", file=sys.stderr)
@@ -171,4 +189,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"{args.deals} deals ({args.deals / seconds:.0f} deals/s), seed {args.seed}")
     for i, name in enumerate((args.a, args.b)):
         print(f"  {name:<{width}}  {result['wins'][i]:>6} wins  {result['points'][i]:>8} points")
+    return 0
+
+
+def _pisti_tournament(args) -> int:
+    from .games.pisti.bots import BOTS as PISTI_BOTS
+    from .games.pisti.cli import tournament as pisti_tournament
+
+    for name in (args.a, args.b):
+        if name not in PISTI_BOTS:
+            print(f"error: unknown bot {name!r}: choose one of {', '.join(PISTI_BOTS)}", file=sys.stderr)
+            return 2
+    if args.decks is None or args.decks < 0 or args.decks % 2:
+        print("error: --decks must be an even number (each shuffle is played twice)", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    result = pisti_tournament(args.a, args.b, args.decks, args.seed)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    seconds = time.perf_counter() - start
+    width = max(len(args.a), len(args.b))
+    print(f"{args.decks} decks ({args.decks / max(seconds, 1e-9):.0f} decks/s), seed {args.seed}")
+    for i, name in enumerate((args.a, args.b)):
+        print(f"  {name:<{width}}  {result['points'][i]:>8} points  {result['pishti'][i]:>6} piştis")
+    low, high = result["ci95"]
+    print(f"  {args.a} gains {result['gain']:+.2f} points a deck (95% interval {low:+.2f} to {high:+.2f})")
     return 0

@@ -1,0 +1,113 @@
+"""How long a game's computer takes to decide, in Pyodide (the page's Python) and in CPython.
+
+    python bench/bots_pyodide.py [--game pisti] [--bot NAME] [--decks N] [--seed S]
+
+Plays N deals of the game with its computer in every seat, first in Pyodide
+under Node (the pinned runtime build.py fetches, our package copied into its
+file system), then in this CPython, timing every decision of the bot; prints
+mean, p99 and maximum per decision in both, and Pyodide's ratio to CPython
+measured in the same run (these machines are noisy: compare the ratio).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+
+# Run in both Pythons: the same code, timing bot.choose() with perf_counter.
+_PY_TIMING = r'''
+import json, random, time
+from pishe.table.game import get_game
+from pishe.table.match import Match
+
+def timings(game_id, bot_name, deals, seed):
+    game = get_game(game_id)
+    rng = random.Random(seed)
+    times = []
+    for n in range(deals):
+        match = Match(game, None, random.Random(rng.random()))
+        bots = [game.new_bot(bot_name or game.computer, s, random.Random(rng.random())) for s in range(game.seats)]
+        deal = match.deal
+        while not deal.over:
+            seat = deal.turn
+            view = game.view(match, seat)
+            start = time.perf_counter()
+            action = bots[seat].choose(view)
+            times.append((time.perf_counter() - start) * 1000)
+            deal.apply(action, seat)
+    return times
+'''
+
+_NODE = r"""
+import { loadPyodide } from "./pyodide.mjs";
+import { readFileSync } from "node:fs";
+const [files, code, call] = process.argv.slice(2);
+const pyodide = await loadPyodide({ indexURL: new URL("./", import.meta.url).pathname });
+for (const [path, text] of Object.entries(JSON.parse(readFileSync(files, "utf8")))) {
+  pyodide.FS.mkdirTree("/home/pyodide/" + path.split("/").slice(0, -1).join("/"));
+  pyodide.FS.writeFile("/home/pyodide/" + path, text);
+}
+pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide')");
+pyodide.runPython(readFileSync(code, "utf8"));
+console.log(pyodide.runPython(call));
+"""
+
+
+def summary(times: list) -> dict:
+    ordered = sorted(times)
+    return {"decisions": len(ordered), "mean": sum(ordered) / len(ordered),
+            "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], "max": ordered[-1]}
+
+
+def in_pyodide(game: str, bot: str, deals: int, seed: int) -> list:
+    tgz = build.fetch_pinned(build.PINS["pyodide"])
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        lock = build._copy_runtime(tgz, scratch / "runtime")
+        (scratch / "runtime" / build.LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
+        files = {p.relative_to(ROOT).as_posix(): p.read_text() for p in (ROOT / "pishe").rglob("*.py")}
+        (scratch / "files.json").write_text(json.dumps(files))
+        (scratch / "timing.py").write_text(_PY_TIMING)
+        (scratch / "runtime" / "run.mjs").write_text(_NODE)
+        call = f"import json; json.dumps(timings({game!r}, {bot!r}, {deals}, {seed}))"
+        result = subprocess.run(["node", str(scratch / "runtime" / "run.mjs"), str(scratch / "files.json"),
+                                 str(scratch / "timing.py"), call], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise SystemExit(f"Pyodide run failed:\n{result.stderr[-3000:]}")
+        return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def in_cpython(game: str, bot: str, deals: int, seed: int) -> list:
+    scope: dict = {}
+    exec(_PY_TIMING, scope)
+    return scope["timings"](game, bot, deals, seed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="pisti")
+    parser.add_argument("--bot", default=None, help="a bot of the game (default: the page's computer)")
+    parser.add_argument("--decks", type=int, default=20, help="deals to play (decks in Pişti)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rows = {"Pyodide": summary(in_pyodide(args.game, args.bot, args.decks, args.seed)),
+            "CPython": summary(in_cpython(args.game, args.bot, args.decks, args.seed))}
+    print(f"{args.game}, bot {args.bot or 'the computer'}, {args.decks} deals, seed {args.seed}: ms per decision")
+    for name, row in rows.items():
+        print(f"  {name:<8} {row['decisions']:>6} decisions  mean {row['mean']:7.2f}  "
+              f"p99 {row['p99']:7.2f}  max {row['max']:7.2f}")
+    ratio = rows["Pyodide"]["mean"] / rows["CPython"]["mean"]
+    print(f"  Pyodide / CPython, mean: {ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Conformance of every game of the table to what the table relies on (pishe/table/game.py).
+
+Run over both games: determinism from deck + actions, every deal ends, no view
+or shown step names a card hidden from its seat, an illegal action raises a
+named error and changes nothing, views survive a JSON round trip, a match
+moves the deal one seat on and ends by its length.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pytest
+
+from pishe.cards import DECK
+from pishe.errors import IllegalActionError, NotYourTurnError, UnknownActionError
+from pishe.table.game import GAME_IDS, get_game, names_card
+from pishe.table.match import Match, shuffled_deck
+
+GAMES = [get_game(game_id) for game_id in GAME_IDS]
+# Every action text of every game, and some that are none.
+TEXTS = ["give", "turn", "keep", *(str(c) for c in DECK), "", "GIVE", "11H", "play"]
+
+
+def random_deal(game, seed: int):
+    """A deal played by uniformly random legal actions: (deck, dealer, actions, state, steps)."""
+    rng = random.Random(seed)
+    deck, dealer = shuffled_deck(rng), rng.randrange(game.seats)
+    state = game.new_deal(deck, dealer)
+    actions, steps = [], [list(game.deal_steps(state))]
+    while not state.over:
+        seat = state.turn
+        action = rng.choice(state.legal_actions())
+        actions.append((seat, action))
+        steps.append(state.apply(action, seat))
+    return deck, dealer, actions, state, steps
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_deals_are_determined_by_deck_dealer_and_actions(game):
+    for seed in range(30):
+        deck, dealer, actions, state, steps = random_deal(game, seed)
+        again = game.new_deal(deck, dealer)
+        replayed = [list(game.deal_steps(again))]
+        for seat, action in actions:
+            replayed.append(again.apply(game.parse_action(game.action_text(action)), seat))
+        assert replayed == steps and again.over
+        assert pickle.dumps(again.team_points()) == pickle.dumps(state.team_points())
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_every_deal_ends_and_scores_each_team(game):
+    for seed in range(200):
+        _, _, actions, state, _ = random_deal(game, seed)
+        assert state.over and state.legal_actions() == ()
+        points = state.team_points()
+        assert len(points) == len(game.teams) and all(type(p) is int and p >= 0 for p in points)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_no_view_or_shown_step_names_a_hidden_card(game):
+    rng = random.Random(7)
+    for _ in range(100):
+        match = Match(game, None, random.Random(rng.random()))
+        state = match.deal
+        shown = [list(game.deal_steps(state))]
+        while True:
+            for seat in range(game.seats):
+                hidden = {str(c) for c in game.hidden_cards(state, seat)}
+                assert not names_card(game.view(match, seat).to_json(), hidden)
+                for group in shown:
+                    for step in group:
+                        data = game.show_step(step, seat)
+                        assert data is None or not names_card(data, hidden), (seat, data)
+                        if data is not None:
+                            assert isinstance(game.describe(data, seat), str)
+            if state.over:
+                break
+            seat = state.turn
+            shown = [state.apply(rng.choice(state.legal_actions()), seat)]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_an_illegal_action_raises_a_named_error_and_changes_nothing(game):
+    rng = random.Random(3)
+    for seed in range(20):
+        state = game.new_deal(shuffled_deck(random.Random(seed)), seed % game.seats)
+        for _ in range(rng.randrange(30)):
+            if state.over:
+                break
+            state.apply(rng.choice(state.legal_actions()), state.turn)
+        before = pickle.dumps(state)
+        legal = state.legal_actions()
+        for text in TEXTS:
+            try:
+                action = game.parse_action(text)
+            except UnknownActionError:
+                continue
+            if action in legal:
+                with pytest.raises(NotYourTurnError):
+                    state.apply(action, (state.turn + 1) % game.seats)
+            else:
+                with pytest.raises(IllegalActionError):
+                    state.apply(action, state.turn)
+            assert pickle.dumps(state) == before
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_unknown_action_texts_are_refused_by_name(game):
+    for text in (None, 7, "", "play the seven", "1S"):
+        with pytest.raises(UnknownActionError):
+            game.parse_action(text)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_views_round_trip_through_json(game):
+    for seed in range(20):
+        match = Match(game, None, random.Random(seed))
+        rng = random.Random(seed)
+        while not match.deal.over:
+            for seat in range(game.seats):
+                data = game.view(match, seat).to_json()
+                assert json.loads(json.dumps(data)) == data
+                assert data["game"] == game.id and data["seat"] == seat
+            match.apply(rng.choice(match.deal.legal_actions()), match.deal.turn)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_a_match_moves_the_deal_on_and_ends_by_its_length(game):
+    for length, spec in game.lengths.items():
+        match = Match(game, length, random.Random(11))
+        rng = random.Random(5)
+        dealers = []
+        while True:
+            dealers.append(match.dealer)
+            while not match.deal.over:
+                match.apply(rng.choice(match.deal.legal_actions()), match.deal.turn)
+            if match.over:
+                break
+            match.next_deal()
+        assert dealers == [(game.first_dealer + n) % game.seats for n in range(len(dealers))]
+        scores = match.scores
+        assert scores == [sum(r[t] for r in match.results) for t in range(len(game.teams))]
+        if spec.max_deals is None or len(dealers) < spec.max_deals:
+            assert max(scores) >= spec.target and match.winner == scores.index(max(scores))
