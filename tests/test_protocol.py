@@ -1,9 +1,10 @@
-"""The table against a friend: Host and Guest connected in memory.
+"""The table against a friend: a Pishe Pasha Host and its Guest connected in memory.
 
 Whole matches between bots go through the protocol objects; after every
 message to the guest, no card still hidden in a stock appears in it; both
 sides agree on the score; every deal is verified, and the check fails when
 the host cheats. Bad input gets an error and changes nothing.
+(``test_table_protocol.py`` seats several guests at a Pişti table.)
 """
 
 from __future__ import annotations
@@ -17,14 +18,21 @@ from types import SimpleNamespace
 
 import pytest
 
-from pishe import DECK, Card, InvalidMatchLengthError, MatchOverError, UnknownActionError, seat_view
-from pishe.bots import BOTS
-from pishe.deal import TURNED
-from pishe.protocol import (
-    GUEST_SEAT, HOST_SEAT, MAX_GUEST_MESSAGE, VERIFIED, CorruptSaveError, Guest, Host,
-    MalformedMessageError, NotConnectedError, Outcome, UnknownMessageTypeError,
-    UnsupportedVersionError, WrongPhaseError, error_code, step_from_json, step_to_json,
+from pishe import (
+    BOTS, DECK, Card, InvalidMatchLengthError, InvalidStepError, MatchOverError, UnknownActionError,
+    UnknownGameError, seat_view,
 )
+from pishe.games.pasha.view import step_from_json, step_to_json
+from pishe.table.protocol import (
+    HOST_SEAT, MAX_GUEST_MESSAGE, VERSION, VERIFIED, CorruptSaveError, Guest, Host,
+    MalformedMessageError, NotConnectedError, Outcome, UnknownMessageTypeError,
+    UnsupportedVersionError, WrongGameError, WrongPhaseError, error_code,
+)
+
+#: The guest's seat at a two-seat table.
+GUEST_SEAT = 1
+#: The connection the tests' guest page is on (the host page numbers its connections).
+CONN = 1
 
 # -- helpers shared with test_protocol_fuzz.py -------------------------------------------
 
@@ -58,8 +66,19 @@ def as_seat_view(view: dict) -> SimpleNamespace:
                            foundations={p["suit"]: p["count"] for p in view["suit_piles"]})
 
 
+def logged(host: Host) -> list:
+    """Every step of the deal in play, in order (the dealing's, then each action's)."""
+    return [step for group in host._played.steps for step in group]
+
+
+def texts(send) -> list:
+    """The texts of a host's ``(conn, text)`` pairs, all of them for the guest's connection."""
+    assert all(conn == CONN for conn, _ in send), send
+    return [text for _, text in send]
+
+
 class Link:
-    """A host and a guest joined in memory, checking every message to the guest."""
+    """A host and a guest joined in memory (connection ``CONN``), checking every message to the guest."""
 
     def __init__(self, host: Host, guest: Guest):
         self.host, self.guest = host, guest
@@ -67,14 +86,15 @@ class Link:
         self.errors: list[str] = []
 
     def to_host(self, text: str) -> Outcome:
-        outcome = self.host.receive(text)
+        outcome = self.host.receive(text, CONN)
         if outcome.error:
             self.errors.append(outcome.error)
         self.deliver(outcome.send)
         return outcome
 
     def deliver(self, messages) -> None:
-        for text in messages:
+        """Hand the host's ``(conn, text)`` pairs to the guest, and its replies back."""
+        for text in texts(messages):
             self.check(text)
             self.to_guest += 1
             outcome = self.guest.receive(text)
@@ -114,7 +134,7 @@ def play(link: Link, bots, rng: random.Random, on_step=None) -> None:
 
 
 def new_link(length="one-deal", seed=0) -> Link:
-    link = Link(Host(length, random.Random(seed)), Guest(rng=random.Random(seed + 1)))
+    link = Link(Host("pishe-pasha", length, random.Random(seed)), Guest(rng=random.Random(seed + 1)))
     link.connect()
     return link
 
@@ -156,6 +176,8 @@ def test_bots_play_whole_matches_through_the_protocol(length, pair, seed):
     assert mine["length"] == theirs["length"] == length
     assert guest.status()["length_name"] == host.status()["length_name"] == mine["length_name"]
     assert host.view()["seat"] == HOST_SEAT and guest.view()["seat"] == GUEST_SEAT
+    assert guest.view() == host.view(GUEST_SEAT) and guest.view()["names"] == ["Friend", "You"]
+    assert guest.status()["game"] == host.status()["game"] == "pishe-pasha"
 
 
 def test_the_guest_is_shown_the_steps_in_its_own_words():
@@ -165,33 +187,39 @@ def test_the_guest_is_shown_the_steps_in_its_own_words():
     while host.phase == "playing":
         if host.view()["turn"] == HOST_SEAT:
             outcome = host.act(host.view()["legal"][0])
-            for text in outcome.send:
+            for text in texts(outcome.send):
                 shown += guest.receive(text).steps
         else:
             outcome = host.receive(guest.intent(guest.view()["legal"][0]))
-            for text in outcome.send:
+            for text in texts(outcome.send):
                 shown += guest.receive(text).steps
-    assert shown == [s.describe(GUEST_SEAT) for s in host._played.log]
+    assert shown == [s.describe(GUEST_SEAT) for s in logged(host)]
     assert any(text.startswith("They ") for text in shown)
     assert any(text.startswith("Turn a card") for text in shown)
 
 
 def test_a_deal_waits_for_the_guest_and_both_parts_of_the_shuffle():
-    host = Host("first-to-50", random.Random(1))
+    host = Host("pishe-pasha", "first-to-50", random.Random(1))
     assert host.phase == "dealing" and host.view() is None
     assert host.status()["length_name"] == "First to 50"
     with pytest.raises(WrongPhaseError, match="not dealt yet"):
         host.act("turn")
+    assert host.computer_seat() is None                   # both seats are people's
     guest = Guest(rng=random.Random(2))
-    welcome, commit = host.receive(guest.hello()).send
+    assert guest.game is None and json.loads(guest.hello())["game"] is None   # it learns the game
+    welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     assert json.loads(welcome)["length"] == "first-to-50"
+    assert json.loads(welcome)["seats"] == [{"seat": 0, "role": "host", "connected": True},
+                                            {"seat": 1, "role": "guest", "connected": True}]
     assert guest.receive(welcome).send == []
-    assert guest.phase == "dealing"
+    assert guest.phase == "dealing" and guest.game.id == "pishe-pasha" and guest.seat == GUEST_SEAT
     (seed_message,) = guest.receive(commit).send
     sent = json.loads(seed_message)
-    assert sent["type"] == "deal-seed" and sent["deal"] == 1
-    (view,) = host.receive(seed_message).send
-    assert json.loads(view)["fair"]["contributions"] == [sent["contribution"]]
+    assert sent["type"] == "deal-seed" and sent["deal"] == 1 and sent["v"] == VERSION == 2
+    (view,) = texts(host.receive(seed_message, CONN).send)
+    message = json.loads(view)
+    assert message["fair"]["contributions"] == [sent["contribution"]]
+    assert (message["from"], message["actions"], message["dealt"], message["steps"]) == (0, [], [], [])
     guest.receive(view)
     assert host.phase == guest.phase == "playing"
 
@@ -215,7 +243,7 @@ BOTH_GIVE = [BOTS["always-give"], BOTS["always-give"]]
 def test_a_changed_seed_fails_the_check():
     link = new_link(seed=3)
     host, guest = link.host, link.guest
-    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 20)
+    _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 20)
     host._played.seed = "ab" * 32               # the host reveals another seed
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification_deal == 1
@@ -227,7 +255,7 @@ def test_a_changed_seed_fails_the_check():
 def test_a_swapped_card_fails_the_check(seed):
     link = new_link(seed=seed)
     host, guest = link.host, link.guest
-    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 10 + 7 * seed)
+    _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 10 + 7 * seed)
     stocks = host.match.deal.stocks
     mover = host.match.deal.turn
     if len(stocks[mover]) < 2:
@@ -241,24 +269,24 @@ def test_a_swapped_card_fails_the_check(seed):
 
 
 def test_a_deck_not_from_the_contribution_fails_the_check():
-    link = Link(Host("one-deal", random.Random(4)), Guest(rng=random.Random(5)))
+    link = Link(Host("pishe-pasha", "one-deal", random.Random(4)), Guest(rng=random.Random(5)))
     host, guest = link.host, link.guest
-    welcome, commit = host.receive(guest.hello()).send
+    welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     guest.receive(welcome)
     (seed_message,) = guest.receive(commit).send
     honest = json.loads(seed_message)
     # The host claims the guest's contribution but deals from one it chose.
     forged = json.dumps({**honest, "contribution": "cd" * 32})
-    assert host.receive(forged).error is None
-    host._played.contributions = [honest["contribution"]]
-    link.deliver(host._state(None))
+    assert host.receive(forged, CONN).error is None
+    host._played.contributions = {GUEST_SEAT: honest["contribution"]}
+    link.deliver([(CONN, text) for text in host._state(GUEST_SEAT, None)])
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification.startswith("Deal 1 failed the fairness check")
 
 
 def test_a_changed_commitment_is_flagged_at_once():
     host, guest = Host(rng=random.Random(6)), Guest(rng=random.Random(7))
-    welcome, commit = host.receive(guest.hello()).send
+    welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     guest.receive(welcome)
     (first,) = guest.receive(commit).send
     other = json.dumps({**json.loads(commit), "commitment": "ef" * 32})
@@ -269,12 +297,12 @@ def test_a_changed_commitment_is_flagged_at_once():
 
 def test_a_deal_dealt_without_the_guests_part_is_flagged():
     host, guest = Host(rng=random.Random(8)), Guest(rng=random.Random(9))
-    welcome, commit = host.receive(guest.hello()).send
+    welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     guest.receive(welcome)
     guest.receive(commit)
-    host.receive(json.dumps({"v": 1, "game": "pishe-pasha", "type": "deal-seed", "seq": 0,
-                             "deal": 1, "contribution": "01" * 32}))
-    (view,) = host._state(None)[1:]
+    assert host.receive(json.dumps({"v": 2, "game": "pishe-pasha", "type": "deal-seed", "seq": 0,
+                                    "deal": 1, "contribution": "01" * 32}), CONN).error is None
+    (view,) = host._state(GUEST_SEAT, None)[1:]
     guest.receive(view)
     assert "without using your part of the shuffle" in guest.verification
 
@@ -303,13 +331,16 @@ def test_a_dropped_connection_loses_nothing(how):
         nonlocal drops
         if rng.random() < 0.03:
             drops += 1
-            host.disconnect()
+            host.disconnect(CONN)
+            assert not host.connected and host.status()["seats"][GUEST_SEAT]["connected"] is False
             if host.phase == "playing" and host.view()["turn"] == HOST_SEAT:
                 assert host.act(host.view()["legal"][0]).send == []     # the host plays on alone
             if how == "reloaded page":
                 link.guest = Guest.restore(link.guest.save(), random.Random(drops))
             link.connect()
-            assert link.guest.view() == json.loads(json.dumps(seat_view(host.match, GUEST_SEAT).to_json()))
+            assert host.connected
+            assert link.guest.view() == json.loads(json.dumps(
+                seat_view(host.match, GUEST_SEAT, ["Friend", "You"]).to_json()))
         if host.phase in ("deal-over", "match-over"):
             assert link.guest.verification == VERIFIED
             assert link.guest.verification_deal == host.match.deal_number
@@ -335,7 +366,7 @@ def test_a_reloaded_host_page_loses_nothing(seed):
             assert link.guest.verification == VERIFIED
         if rng.random() < 0.05:
             reloads += 1
-            host.disconnect()
+            host.disconnect(CONN)
             again = Host.restore(host.save(), random.Random(seed * 100 + reloads))
             assert (again.view(), again.status(), again.match.results) == \
                 (host.view(), host.status(), host.match.results)
@@ -356,7 +387,7 @@ def test_a_host_reloaded_while_dealing_deals_with_the_guests_part():
             link.deliver(host.act(host.view()["legal"][0]).send)
         else:
             link.to_host(link.guest.intent(link.guest.view()["legal"][0]))
-    host.disconnect()
+    host.disconnect(CONN)
     assert host.next_deal().send == []                # the guest is away: deal 2 waits for it
     link.host = Host.restore(host.save(), random.Random(5))
     assert link.host.phase == "dealing" and link.host.status()["deal"] == 2
@@ -372,12 +403,15 @@ def test_a_host_reloaded_while_dealing_deals_with_the_guests_part():
     lambda saved: saved.replace('"actions":[[0,"turn"]', '"actions":[[0,"give"]'),
     lambda saved: saved.replace('"number":1', '"number":2'),
     lambda saved: re.sub(r'"seed":"[0-9a-f]+"', '"seed":"zz"', saved),
+    lambda saved: saved.replace('"contributions":[[1,', '"contributions":[[0,'),
+    lambda saved: saved.replace('"game":"pishe-pasha"', '"game":"chess"'),
+    lambda saved: saved.replace('"guests":[[1,', '"guests":[[2,'),
 ])
 def test_a_damaged_host_save_is_refused(damage):
     link = new_link(seed=41)
     link.deliver(link.host.act("turn").send)         # seat 0, the host, leads deal 1
     saved = link.host.save()
-    assert '"actions":[[0,"turn"]]' in saved
+    assert '"actions":[[0,"turn"]]' in saved and '"contributions":[[1,' in saved
     Host.restore(saved)
     with pytest.raises(CorruptSaveError):
         Host.restore(damage(saved))
@@ -385,15 +419,15 @@ def test_a_damaged_host_save_is_refused(damage):
 
 def test_a_drop_while_dealing_reuses_the_same_contribution():
     host, guest = Host(rng=random.Random(12)), Guest(rng=random.Random(13))
-    welcome, commit = host.receive(guest.hello()).send
+    welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     guest.receive(welcome)
     (lost,) = guest.receive(commit).send        # never arrives
-    host.disconnect()
-    welcome, commit = host.receive(guest.hello()).send
+    host.disconnect(CONN)
+    welcome, commit = texts(host.receive(guest.hello(), CONN).send)      # a new channel
     guest.receive(welcome)
     (again,) = guest.receive(commit).send
     assert json.loads(again) == json.loads(lost)  # the same seq (from the welcome), the same part
-    (view,) = host.receive(again).send
+    (view,) = texts(host.receive(again, CONN).send)
     guest.receive(view)
     assert host.phase == guest.phase == "playing"
 
@@ -401,8 +435,8 @@ def test_a_drop_while_dealing_reuses_the_same_contribution():
 def test_a_fresh_page_with_the_token_resumes_but_cannot_check_that_deal():
     link = new_link("first-to-50", seed=14)
     host = link.host
-    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 30)
-    host.disconnect()
+    _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 30)
+    host.disconnect(CONN)
     link.guest = Guest(link.guest.token, random.Random(15))
     link.connect()
     assert link.guest.seat == GUEST_SEAT
@@ -413,32 +447,56 @@ def test_a_fresh_page_with_the_token_resumes_but_cannot_check_that_deal():
     assert link.guest.verification == VERIFIED and link.guest.verification_deal == 2
 
 
+def _code(outcome: Outcome) -> str:
+    (pair,) = outcome.send
+    return json.loads(pair[1])["code"]
+
+
 def test_seat_tokens():
     link = new_link(seed=16)
     host, guest = link.host, link.guest
     token = guest.token
     before = snapshot(host)
-    outcome = host.receive(Guest().hello())             # another page, seat held
-    assert json.loads(outcome.send[0])["code"] == "seat-taken" and snapshot(host) == before
-    outcome = host.receive(Guest("0" * 32).hello())
-    assert json.loads(outcome.send[0])["code"] == "unknown-token" and snapshot(host) == before
-    assert host.receive(guest.hello()).error is None      # resync on the same connection
-    host.disconnect()
+    outcome = host.receive(Guest().hello(), 2)                # another page, seat held
+    assert outcome.send[0][0] == 2                            # the reply goes to its connection
+    assert _code(outcome) == "seat-taken" and snapshot(host) == before
+    outcome = host.receive(Guest("0" * 32).hello(), 2)
+    assert _code(outcome) == "unknown-token" and snapshot(host) == before
+    outcome = host.receive(Guest().hello(), CONN)             # the seated page cannot take another
+    assert _code(outcome) == "seat-taken" and snapshot(host) == before
+    assert host.receive(guest.hello(), CONN).error is None    # resync on the same connection
+    host.disconnect(CONN)
     newcomer = Link(host, Guest(rng=random.Random(17)))
     newcomer.connect()                                    # the seat is free again: a new token
     assert newcomer.guest.token not in (None, token)
-    host.disconnect()
+    host.disconnect(CONN)
     stale = Link(host, Guest(token, random.Random(18)))
     stale.to_host(stale.guest.hello())                    # refused, then joins afresh
     assert stale.errors and stale.guest.token not in (None, token)
     assert stale.guest.phase == "playing"
 
 
+def test_a_reloaded_page_takes_its_seat_back_on_a_new_connection():
+    """A page that reloads opens a new connection before the old one is seen to close:
+    its token takes the seat over, and the old connection is no longer heard."""
+    link = new_link(seed=32)
+    host = link.host
+    again = Guest.restore(link.guest.save(), random.Random(33))
+    outcome = host.receive(again.hello(), 2)
+    assert outcome.error is None and {conn for conn, _ in outcome.send} == {2}
+    assert host.guests[GUEST_SEAT].conn == 2
+    before = snapshot(host)
+    outcome = host.receive(link.guest.intent("turn"), CONN)
+    assert _code(outcome) == "not-connected" and snapshot(host) == before
+    host.disconnect(CONN)                                 # the old channel closes at last
+    assert host.guests[GUEST_SEAT].conn == 2 and host.connected
+
+
 # -- bad input from the guest ---------------------------------------------------------------
 
 
 def _message(**fields) -> str:
-    return json.dumps({"v": 1, "game": "pishe-pasha", **fields})
+    return json.dumps({"v": 2, "game": "pishe-pasha", **fields})
 
 
 def _ready_link() -> Link:
@@ -455,34 +513,46 @@ def _ready_link() -> Link:
 BAD = {
     "too long": ("x" * (MAX_GUEST_MESSAGE + 1), "message-too-long", None),
     "too long in bytes": (_message(type="hello", token=None, pad="♠" * 1400), "message-too-long", None),
-    "not JSON": ('{"v": 1, "game"', "malformed-message", None),
+    "not JSON": ('{"v": 2, "game"', "malformed-message", None),
     "not an object": ("[1, 2]", "malformed-message", None),
     "NaN": ('{"v": NaN}', "malformed-message", None),
     "deep": ("[" * 2000 + "]" * 2000, "malformed-message", None),
-    "duplicate key": ('{"v": 1, "v": 1, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}',
+    "duplicate key": ('{"v": 2, "v": 2, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}',
                       "malformed-message", None),
     "no version": (json.dumps({"game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
                    "malformed-message", None),
     "version true": (json.dumps({"v": True, "game": "pishe-pasha", "type": "act", "seq": 1,
                                  "action": "turn"}), "malformed-message", None),
-    "wrong version": (json.dumps({"v": 2, "game": "pishe-pasha", "type": "act", "seq": 1,
+    "old version": (json.dumps({"v": 1, "game": "pishe-pasha", "type": "act", "seq": 1,
+                                "action": "turn"}), "unsupported-version", None),
+    "wrong version": (json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 1,
                                   "action": "turn"}), "unsupported-version", None),
-    "wrong game": (json.dumps({"v": 1, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
+    "wrong game": (json.dumps({"v": 2, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
                    "wrong-game", None),
+    "no game": (json.dumps({"v": 2, "game": None, "type": "act", "seq": 1, "action": "turn"}),
+                "wrong-game", None),
+    "game missing": (json.dumps({"v": 2, "type": "act", "seq": 1, "action": "turn"}), "wrong-game", None),
+    "hello without its game": (json.dumps({"v": 2, "type": "hello", "token": None, "have": None}),
+                               "wrong-game", None),
+    "hello of another game": (json.dumps({"v": 2, "game": "pisti", "type": "hello", "token": None,
+                                          "have": None}), "wrong-game", None),
     "unknown type": (_message(type="cheat", seq=1), "unknown-message-type", None),
     "host's type": (_message(type="view", seq=1), "unknown-message-type", None),
     "replayed": (_message(type="act", seq=0, action="turn"), "replayed-message", 0),
     "out of order": (_message(type="act", seq=2, action="turn"), "out-of-order-message", 2),
     "seq as text": (_message(type="act", seq="1", action="turn"), "malformed-message", None),
     "unknown field": (_message(type="act", seq=1, action="turn", card="AS"), "malformed-message", 1),
+    "a seat named": (_message(type="act", seq=1, action="turn", seat=0), "malformed-message", 1),
     "missing field": (_message(type="act", seq=1), "malformed-message", 1),
     "unknown action": (_message(type="act", seq=1, action="steal"), "unknown-action", 1),
+    "another game's action": (_message(type="act", seq=1, action="7H"), "unknown-action", 1),
     "illegal keep": (_message(type="act", seq=1, action="keep"), "keep-not-allowed", 1),
     "seed mid-deal": (_message(type="deal-seed", seq=1, deal=1, contribution="00" * 32),
                       "wrong-phase", 1),
     "next deal mid-deal": (_message(type="next-deal", seq=1, deal=1), "deal-not-over", 1),
-    "bad token": (_message(type="hello", token="not a token"), "malformed-message", None),
-    "not text": (b'{"v": 1}', "malformed-message", None),
+    "bad token": (_message(type="hello", token="not a token", have=None), "malformed-message", None),
+    "old have": (_message(type="hello", token=None, have={"deal": 1, "steps": 0}), "malformed-message", None),
+    "not text": (b'{"v": 2}', "malformed-message", None),
 }
 
 
@@ -491,14 +561,15 @@ def test_bad_input_gets_an_error_and_changes_nothing(name):
     text, code, ref = BAD[name]
     link = _ready_link()
     host = link.host
-    before = snapshot(host)
-    outcome = host.receive(text)
-    (reply,) = outcome.send
+    before, saved = snapshot(host), host.save()
+    outcome = host.receive(text, CONN)
+    ((conn, reply),) = outcome.send
     error = json.loads(reply)
+    assert conn == CONN
     assert error["type"] == "error" and error["code"] == code, error
     assert error["ref"] == ref and error["next_seq"] == 1
     assert error["reason"] == outcome.error and error["reason"][0].isupper()
-    assert snapshot(host) == before
+    assert snapshot(host) == before and host.save() == saved
     # The guest takes the error in its stride and plays on.
     assert link.guest.receive(reply).error == outcome.error
 
@@ -516,15 +587,16 @@ def test_out_of_turn_is_refused():
         link.to_host(link.guest.intent(link.guest.view()["legal"][0]))
     if host.phase == "playing":
         before = snapshot(host)
-        outcome = host.receive(link.guest.intent("turn"))
-        assert json.loads(outcome.send[0])["code"] == "not-your-turn" and snapshot(host) == before
+        outcome = host.receive(link.guest.intent("turn"), CONN)
+        assert _code(outcome) == "not-your-turn" and snapshot(host) == before
 
 
 def test_messages_before_hello_are_refused():
     host = Host(rng=random.Random(19))
     before = snapshot(host)
-    outcome = host.receive(_message(type="act", seq=0, action="turn"))
-    assert json.loads(outcome.send[0])["code"] == "not-connected" and snapshot(host) == before
+    outcome = host.receive(_message(type="act", seq=0, action="turn"), CONN)
+    assert _code(outcome) == "not-connected" and snapshot(host) == before
+    assert json.loads(outcome.send[0][1])["next_seq"] is None      # no seat on this connection
 
 
 def test_the_guest_recovers_its_seq_after_an_error():
@@ -542,11 +614,20 @@ def test_the_guest_refuses_what_a_host_should_never_send():
     link = new_link(seed=20)
     guest = link.guest
     saved = guest.save()
+    view = json.loads(link.host._view_message(GUEST_SEAT))
     for text, error in [
         ("{", MalformedMessageError),
         (_message(type="hello", token=None), UnknownMessageTypeError),
         (json.dumps({"v": 9, "game": "pishe-pasha", "type": "view"}), UnsupportedVersionError),
+        (json.dumps({**view, "v": 1}), UnsupportedVersionError),
+        (json.dumps({**view, "game": "pisti"}), WrongGameError),
         (_message(type="view", deal=1, view={}, steps=[], fair={}, **{"from": 0}), MalformedMessageError),
+        (json.dumps({**view, "steps": [[]]}), MalformedMessageError),       # a move's steps, no move
+        (json.dumps({**view, "view": {**view["view"], "seat": 0}}), MalformedMessageError),
+        (json.dumps({**view, "actions": [[0, "turn"]], "steps": [[{"kind": "turn"}]]}),
+         MalformedMessageError),
+        (json.dumps({**view, "actions": [[5, "turn"]], "steps": [[]]}), MalformedMessageError),
+        (json.dumps({**view, "actions": [[0, "steal"]], "steps": [[]]}), MalformedMessageError),
         (_message(type="deal-reveal", deal=1, seed="XYZ"), MalformedMessageError),
     ]:
         with pytest.raises(error):
@@ -554,6 +635,11 @@ def test_the_guest_refuses_what_a_host_should_never_send():
         assert guest.save() == saved
     with pytest.raises(NotConnectedError):
         Guest().receive(_message(type="deal-commit", deal=1, commitment="00" * 32))
+    welcome = json.loads(texts(Host(rng=random.Random(20)).receive(Guest().hello(), CONN).send)[0])
+    for game in ("chess", None, "missing"):
+        data = {k: v for k, v in welcome.items() if k != "game" or game != "missing"}
+        with pytest.raises(MalformedMessageError, match="names no game"):
+            Guest().receive(json.dumps({**data, "game": game} if game != "missing" else data))
     with pytest.raises(NotConnectedError):
         Guest().intent("turn")
 
@@ -561,22 +647,41 @@ def test_the_guest_refuses_what_a_host_should_never_send():
 def test_a_gap_in_the_steps_leaves_the_deal_unchecked_but_playable():
     link = new_link(seed=21)
     host, guest = link.host, link.guest
-    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 5)
-    view = json.loads(host._state(None)[1])
+    _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 5)
+    view = json.loads(host._state(GUEST_SEAT, None)[1])
     view["from"] = 99
     assert guest.receive(json.dumps(view)).send == []
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification == "Deal 1 could not be checked: this page did not see all of it played."
 
 
-def test_a_resuming_guest_gets_only_the_steps_it_lacks():
+def test_a_resuming_guest_gets_only_the_moves_it_lacks():
     link = new_link(seed=23)
     host, guest = link.host, link.guest
-    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 12)
-    held = len(guest._deals[1].steps)
-    host.disconnect()
-    welcome, view = host.receive(guest.hello()).send
-    assert json.loads(view)["from"] == held and json.loads(view)["steps"] == []
+    _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 12)
+    held = len(guest._deals[1].actions)
+    assert json.loads(guest.hello())["have"] == {"deal": 1, "actions": held}
+    host.disconnect(CONN)
+    welcome, view = texts(host.receive(guest.hello(), CONN).send)
+    message = json.loads(view)
+    assert message["from"] == held and message["actions"] == message["steps"] == message["dealt"] == []
+
+
+def test_a_guest_reloaded_from_an_older_save_gets_the_moves_since_and_checks_the_deal():
+    link = new_link(seed=34)
+    host = link.host
+    _play_until(link, BOTH_GIVE, lambda: len(host._played.actions) >= 4)
+    saved, held = link.guest.save(), len(host._played.actions)
+    _play_until(link, BOTH_GIVE, lambda: len(host._played.actions) >= held + 3)
+    done = len(host._played.actions)
+    host.disconnect(CONN)
+    link.guest = Guest.restore(saved, random.Random(35))
+    outcome = link.to_host(link.guest.hello())
+    message = json.loads(outcome.send[1][1])
+    assert message["from"] == held and message["actions"] == host._played.actions[held:done]
+    assert len(message["steps"]) == done - held and message["dealt"] == []
+    _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
+    assert link.guest.verification == VERIFIED and link.errors == []
 
 
 def test_save_and_restore():
@@ -585,7 +690,9 @@ def test_save_and_restore():
     again = Guest.restore(guest.save())
     assert again.save() == guest.save()
     assert again.status() == {**guest.status(), "phase": "connecting"}
-    for bad in ["", "[]", "{}", json.dumps({**json.loads(guest.save()), "deals": [{"number": 1}]})]:
+    for bad in ["", "[]", "{}", json.dumps({**json.loads(guest.save()), "deals": [{"number": 1}]}),
+                json.dumps({**json.loads(guest.save()), "v": 1}),
+                json.dumps({**json.loads(guest.save()), "game": "chess"})]:
         with pytest.raises(CorruptSaveError):
             Guest.restore(bad)
 
@@ -593,15 +700,25 @@ def test_save_and_restore():
 def test_steps_round_trip_as_json():
     link = new_link(seed=23)
     _play_until(link, BOTH_GIVE, lambda: link.host.phase != "playing")
-    for step in link.host._played.log:
+    for step in logged(link.host):
         assert step_from_json(json.loads(json.dumps(step_to_json(step)))) == step
-    with pytest.raises(MalformedMessageError):
-        step_from_json({"seat": 0, "kind": "turn", "card": "1S", "onto": None, "outcome": None, "count": 0})
+    bad = {"seat": 0, "kind": "turn", "card": "1S", "onto": None, "outcome": None, "count": 0}
+    with pytest.raises(InvalidStepError):
+        step_from_json(bad)
+    # A guest refuses a view with a step it cannot read, changing nothing.
+    other = new_link(seed=24)
+    view = json.loads(other.host._view_message(GUEST_SEAT))
+    saved = other.guest.save()
+    with pytest.raises(MalformedMessageError, match="cannot be read"):
+        other.guest.receive(json.dumps({**view, "dealt": [bad]}))
+    assert other.guest.save() == saved
 
 
 def test_the_examples_in_the_docstrings():
-    import pishe.protocol
-    assert doctest.testmod(pishe.protocol).failed == 0
+    import pishe.table.protocol
+    import pishe.table.protocol.wire
+    assert doctest.testmod(pishe.table.protocol).failed == 0
+    assert doctest.testmod(pishe.table.protocol.wire).failed == 0
 
 
 def test_error_codes_are_named_by_cause():
@@ -619,15 +736,15 @@ def test_deals_come_one_at_a_time():
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     before = snapshot(host)
-    outcome = host.receive(_message(type="next-deal", seq=guest._seq, deal=2))
+    outcome = host.receive(_message(type="next-deal", seq=guest._seq, deal=2), CONN)
     assert "not the deal that just ended" in outcome.error and snapshot(host) == before
     assert host.next_deal().send                        # the guest has not answered yet
     with pytest.raises(WrongPhaseError, match="already being dealt"):
         host.next_deal()
     before = snapshot(host)
-    outcome = host.receive(_message(type="deal-seed", seq=guest._seq, deal=3, contribution="00" * 32))
+    outcome = host.receive(_message(type="deal-seed", seq=guest._seq, deal=3, contribution="00" * 32), CONN)
     assert outcome.error == "Deal 2 is being dealt, not deal 3." and snapshot(host) == before
-    outcome = host.receive(guest.next_deal())
+    outcome = host.receive(guest.next_deal(), CONN)
     assert outcome.error == "Deal 2 is already being dealt."
 
 
@@ -639,18 +756,24 @@ def test_nothing_follows_the_end_of_the_match():
     with pytest.raises(MatchOverError):
         host.next_deal()
     before = snapshot(host)
-    outcome = host.receive(guest.next_deal())
-    assert json.loads(outcome.send[0])["code"] == "match-over" and snapshot(host) == before
+    outcome = host.receive(guest.next_deal(), CONN)
+    assert _code(outcome) == "match-over" and snapshot(host) == before
 
 
 def test_the_guest_checks_its_own_arguments():
     with pytest.raises(InvalidMatchLengthError):
-        Host("two-deals")
+        Host("pishe-pasha", "two-deals")
+    with pytest.raises(UnknownGameError):
+        Host("chess")
+    with pytest.raises(ValueError):
+        Host("pishe-pasha", guest_seats=[0])             # the host's own seat
     with pytest.raises(MalformedMessageError):
         Guest("not a token")
     guest = Guest()
     with pytest.raises(WrongPhaseError):
         guest.next_deal()
+    with pytest.raises(NotConnectedError):
+        guest.intent("turn")
     link = new_link(seed=26)
     with pytest.raises(UnknownActionError):
         link.guest.intent("steal")
@@ -659,20 +782,33 @@ def test_the_guest_checks_its_own_arguments():
 def test_a_host_that_rewrites_steps_is_flagged_and_stays_flagged():
     link = new_link(seed=27)
     host, guest = link.host, link.guest
-    _play_until(link, BOTH_GIVE, lambda: len(host._played.log) > 8)
-    message = json.loads(host._state({"deal": 1, "steps": 0})[1])
-    message["steps"][3]["count"] = 7
+    _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 8)
+    message = json.loads(host._state(GUEST_SEAT, {"deal": 1, "actions": 0})[1])
+    assert message["from"] == 0 and len(message["steps"]) == len(host._played.actions)
+    k = next(k for k, group in enumerate(message["steps"]) if k >= 2 and group)
+    message["steps"][k][0]["count"] = 7
     guest.receive(json.dumps(message))
-    warning = "Deal 1: the host changed the account of steps it had sent."
+    warning = "Deal 1: the host changed the account of moves it had sent."
     assert guest.verification == warning
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification == warning and guest.verification_deal == 1
 
 
+def test_a_host_that_rewrites_a_move_is_flagged():
+    link = new_link(seed=27)
+    host, guest = link.host, link.guest
+    _play_until(link, BOTH_GIVE, lambda: len(host._played.actions) > 4)
+    message = json.loads(host._state(GUEST_SEAT, {"deal": 1, "actions": 0})[1])
+    seat, action = message["actions"][1]
+    message["actions"][1] = [1 - seat, action]
+    guest.receive(json.dumps(message))
+    assert guest.verification == "Deal 1: the host changed the account of moves it had sent."
+
+
 def test_a_commitment_after_the_deal_is_flagged():
     link = new_link(seed=28)
     host, guest = link.host, link.guest
-    guest.receive(json.dumps({"v": 1, "game": "pishe-pasha", "type": "deal-commit", "deal": 1,
+    guest.receive(json.dumps({"v": 2, "game": "pishe-pasha", "type": "deal-commit", "deal": 1,
                               "commitment": host._played.commitment}))
     assert guest.verification == ("Deal 1: the host asked for your part of the shuffle after "
                                   "dealing the cards.")
@@ -688,6 +824,7 @@ def test_the_leak_check_would_catch_a_stock_card():
     link = new_link(seed=30)
     hidden = hidden_cards(link.host)
     assert len(hidden) == 52
+    assert hidden == link.host.game.hidden_cards(link.host.match.deal, GUEST_SEAT)
     card = sorted(hidden)[0]
     for leak in (str(card), card.display(), card.to_json()["name"]):
         with pytest.raises(AssertionError, match="sent to the guest"):

@@ -3,7 +3,9 @@ refused message never changes anything (a full snapshot of the host, engine
 included, is compared before and after each one).
 
 Between the fuzz, the guest plays on normally (and sometimes drops and comes
-back), so that every phase of a match gets its share of bad messages.
+back), so that every phase of a match gets its share of bad messages. Some of
+the fuzz comes on a second connection that holds no seat: nothing from it is
+ever accepted but a hello.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from __future__ import annotations
 import json
 import random
 
-from pishe.bots import BOTS
-from pishe.protocol import GUEST_SEAT, MAX_GUEST_MESSAGE, Guest, Host, Outcome
+from pishe import BOTS
+from pishe.table.protocol import MAX_GUEST_MESSAGE, Guest, Host, Outcome
 
-from test_protocol import Link, as_seat_view, snapshot
+from test_protocol import CONN, GUEST_SEAT, Link, as_seat_view, snapshot, texts
+
+#: A connection no guest is seated on.
+STRANGER = 2
 
 MESSAGES = 10_000
 _TYPES = ["hello", "act", "deal-seed", "next-deal", "welcome", "view", "error", "", "ACT", None, 3]
@@ -47,11 +52,12 @@ class Fuzzer:
 
     def template(self) -> dict:
         rng, host = self.rng, self.link.host
-        seq = host._next_seq + rng.choice([0, 0, 0, -1, 1, -5, 100])
+        seq = host.guests[GUEST_SEAT].next_seq + rng.choice([0, 0, 0, -1, 1, -5, 100])
         deal = (host.status()["deal"]) + rng.choice([0, 0, -1, 1])
         return rng.choice([
             {"type": "hello", "token": rng.choice([None, self.link.guest.token, "ab" * 16]),
-             "have": rng.choice([None, {"deal": max(deal, 1), "steps": rng.randrange(60)}])},
+             "have": rng.choice([None, {"deal": max(deal, 1), "actions": rng.randrange(60)},
+                                 {"deal": max(deal, 1), "steps": rng.randrange(60)}])},
             {"type": "act", "seq": seq, "action": rng.choice(_ACTIONS[:3])},
             {"type": "deal-seed", "seq": seq, "deal": deal, "contribution": f"{rng.getrandbits(256):064x}"},
             {"type": "next-deal", "seq": seq, "deal": deal},
@@ -59,7 +65,7 @@ class Fuzzer:
 
     def mutate(self, message: dict) -> dict:
         rng = self.rng
-        message = {"v": 1, "game": "pishe-pasha", **message}
+        message = {"v": 2, "game": "pishe-pasha", **message}
         for _ in range(rng.randrange(1, 4)):
             key = rng.choice(list(message) or ["v"])
             kind = rng.randrange(10)
@@ -70,7 +76,7 @@ class Fuzzer:
             elif kind == 2:
                 message[key] = _random_value(rng)
             elif kind == 3:
-                message["v"] = rng.choice([0, 2, "1", 1.0, True, None, -1, 10 ** 30])
+                message["v"] = rng.choice([0, 1, 3, "2", 2.0, True, None, -1, 10 ** 30])
             elif kind == 4:
                 message["game"] = rng.choice(["pisti", "", None, "PISHE-PASHA", ["pishe-pasha"]])
             elif kind == 5:
@@ -91,7 +97,7 @@ class Fuzzer:
         if pick < 8 and self.accepted:
             return rng.choice(self.accepted)                            # a replay
         if pick < 30:
-            return json.dumps({"v": 1, "game": "pishe-pasha", **self.template()})
+            return json.dumps({"v": 2, "game": "pishe-pasha", **self.template()})
         if pick < 70:
             return json.dumps(self.mutate(self.template()))
         text = json.dumps(self.mutate(self.template()) if rng.random() < 0.8 else self.template())
@@ -122,11 +128,11 @@ def _move(link: Link, rng: random.Random, bots) -> None:
         if rng.random() < 0.3:                # else fuzz a while with the guest away
             link.to_host(guest.hello())
     elif rng.random() < 0.02:
-        host.disconnect()
+        host.disconnect(CONN)
     elif phase == "match-over":
         if rng.random() < 0.7:
             return                            # fuzz a while after the match
-        link.host = Host(rng.choice(["one-deal", "first-to-50"]), random.Random(rng.random()))
+        link.host = Host("pishe-pasha", rng.choice(["one-deal", "first-to-50"]), random.Random(rng.random()))
         link.guest = Guest(rng=random.Random(rng.random()))
         link.connect()
     elif phase == "deal-over":
@@ -147,7 +153,7 @@ def _move(link: Link, rng: random.Random, bots) -> None:
 
 def test_the_host_survives_fuzz_and_refusals_change_nothing():
     rng = random.Random(2026)
-    link = Link(Host("first-to-50", random.Random(1)), Guest(rng=random.Random(2)))
+    link = Link(Host("pishe-pasha", "first-to-50", random.Random(1)), Guest(rng=random.Random(2)))
     link.connect()
     fuzzer = Fuzzer(rng, link)
     bots = [BOTS["always-give"], BOTS["hold-king"]]
@@ -160,23 +166,28 @@ def test_the_host_survives_fuzz_and_refusals_change_nothing():
             before = None
         host = link.host
         text = fuzzer.text()
+        # A stranger's connection, for messages that are not a hello (a hello there could take the seat).
+        conn = STRANGER if rng.random() < 0.05 and '"hello"' not in str(text) else CONN
         before = before or snapshot(host)
-        outcome = host.receive(text)
+        seated = host.guests[GUEST_SEAT].conn == conn
+        outcome = host.receive(text, conn)
         assert isinstance(outcome, Outcome)
-        replies = [json.loads(m) for m in outcome.send]
+        assert all(to == conn for to, _ in outcome.send)     # the replies go to the sender only
+        replies = [json.loads(m) for _, m in outcome.send]
         if outcome.error is not None:
             refused += 1
             (error,) = replies
             assert error["type"] == "error" and error["reason"] == outcome.error
-            assert error["next_seq"] == host._next_seq
+            assert error["next_seq"] == (host.guests[GUEST_SEAT].next_seq if seated else None)
             codes.add(error["code"])
             assert snapshot(host) == before, f"refused {text!r} changed the host"
         else:
+            assert conn == CONN, f"accepted {text!r} from a connection with no seat"
             accepted += 1
             before = None
             assert all(r["type"] != "error" for r in replies)
             fuzzer.accepted.append(text)
-            for reply in outcome.send:              # keep the guest's page in step
+            for reply in texts(outcome.send):       # keep the guest's page in step
                 link.check(reply)
                 link.guest.receive(reply)
     assert refused + accepted == MESSAGES and refused > 0.8 * MESSAGES

@@ -152,15 +152,22 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
     if commitment(seed, game.id) != commitment_hex:
         raise DealVerificationError("The revealed seed does not match the commitment the host made "
                                     "before you sent your part of the shuffle.")
-    try:
-        state, groups = replay(game, derive_deck(seed, contributions, game.id), dealer, actions)
-    except IllegalActionError as e:
-        raise DealVerificationError(f"A move you were shown is not possible in the deal fixed at "
-                                    f"the start: {e}") from None
-    expected = shown_steps(game, groups, seat)
-    if len(expected) != len(shown):
+    if len(shown) != len(actions) + 1:
         raise DealVerificationError("The moves you were shown do not match the steps you were shown.")
-    for k, (mine, theirs) in enumerate(zip(shown, expected)):
+    # Move by move, so that what is reported is the first thing that differs (a card that
+    # differs soon makes a later move impossible, which would hide the card).
+    state = game.new_deal(list(derive_deck(seed, contributions, game.id)), dealer)
+    for k, mine in enumerate(shown):
+        if k == 0:
+            group = game.deal_steps(state)
+        else:
+            mover, text = actions[k - 1]
+            try:
+                group = state.apply(game.parse_action(text), mover)
+            except IllegalActionError as e:
+                raise DealVerificationError(f"A move you were shown is not possible in the deal fixed at "
+                                            f"the start: {e}") from None
+        (theirs,) = shown_steps(game, [group], seat)
         for was, should in zip(mine, theirs):
             if was != should:
                 raise DealVerificationError(

@@ -183,7 +183,7 @@ class Guest:
                           self.game.id if self.game else None)
         kind, values = data["type"], wire.fields(data, wire.HOST_MESSAGES[data["type"]])
         if kind == "welcome":
-            return self._welcome(data["game"], values)
+            return self._welcome(data.get("game"), values)
         if kind == "error":
             return self._error(values)
         if self._seq is None:

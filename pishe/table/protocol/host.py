@@ -198,10 +198,10 @@ class Host:
         try:
             # A guest's first hello may not know the game yet: it learns it from the welcome.
             data = wire.parse(message, MAX_GUEST_MESSAGE, wire.GUEST_MESSAGES, None)
-            kind = data["type"]
-            if data["game"] != self.game.id and not (kind == "hello" and data["game"] is None):
+            kind, game_id = data["type"], data.get("game")
+            if "game" not in data or game_id != self.game.id and not (kind == "hello" and game_id is None):
                 raise wire.WrongGameError(f"the message is not about {self.game.id} "
-                                          f"(game {wire.quote(data['game'])})")
+                                          f"(game {wire.quote(game_id)})")
             if kind == "hello":
                 values = wire.fields(data, wire.GUEST_MESSAGES[kind])
                 return self._hello(conn, values["token"], values["have"])
@@ -218,6 +218,8 @@ class Host:
                 self._check_between_deals(values["deal"])
                 outcome = Outcome(self._to_connected(self._begin_next_deal()), [])
         except PisheError as e:
+            if guest is None:       # refused before its seq was read: still say what comes next
+                guest = next((g for g in self.guests.values() if g.conn == conn), None)
             reason = wire.sentence(e)
             reply = wire.write(self.game.id, "error", reason=reason, code=wire.error_code(e), ref=seq,
                                next_seq=guest.next_seq if guest is not None else None)
@@ -232,7 +234,11 @@ class Host:
         raise NotConnectedError("Say hello first: the connection is not open.")
 
     def _hello(self, conn, token: Optional[str], have: Optional[dict]) -> Outcome:
+        # One connection, one seat: a page seated on it cannot leave its seat for another.
+        held = next((s for s, g in self.guests.items() if g.conn == conn), None)
         if token is None:
+            if held is not None:
+                raise SeatTakenError(f"This connection already holds seat {held}.")
             seat = next((s for s, g in self.guests.items() if g.token is None), None)
             if seat is None:
                 seat = next((s for s, g in self.guests.items() if g.conn is None), None)
@@ -246,6 +252,8 @@ class Host:
             if seat is None:
                 raise UnknownTokenError("This table did not issue that seat token, or another page "
                                         "has taken the seat since.")
+            if held is not None and held != seat:
+                raise SeatTakenError(f"This connection already holds seat {held}.")
         self.disconnect(conn)
         self.guests[seat].conn = conn
         return Outcome([(conn, m) for m in self._state(seat, have)], [])
@@ -337,8 +345,8 @@ class Host:
             messages.append(self._view_message(seat))
             if self.match.deal.over:
                 messages.append(self._reveal_message())
-        if self._pending is not None:
-            messages.append(self._commit_message())
+        if self._pending is not None and seat not in self._pending.contributions:
+            messages.append(self._commit_message())     # not asked again for a part it has sent
         return messages
 
     def _resume_point(self, seat: int, have: Optional[dict]) -> int:
@@ -366,10 +374,11 @@ class Host:
     def _view_message(self, seat: int) -> str:
         played, guest = self._played, self.guests[seat]
         start, guest.sent = guest.sent, len(played.actions)
-        shown = shown_steps(self.game, played.steps, seat)
+        # Only the groups sent: showing every step of the deal for each message is quadratic.
+        dealt = shown_steps(self.game, played.steps[:1], seat)[0] if start == 0 else []
         return wire.write(self.game.id, "view", deal=played.number, view=self.view(seat),
-                          actions=played.actions[start:], dealt=shown[0] if start == 0 else [],
-                          steps=shown[start + 1:],
+                          actions=played.actions[start:], dealt=dealt,
+                          steps=shown_steps(self.game, played.steps[start + 1:], seat),
                           fair={"commitment": played.commitment,
                                 "contributions": played.parts()},
                           **{"from": start})
