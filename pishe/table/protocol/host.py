@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ...errors import DealNotOverError, MatchOverError, NotYourTurnError, PisheError
-from ..fair import commitment, derive_deck, new_secret, shown_steps
+from ..fair import commitment, derive_deck, new_secret, replay, shown_steps
 from ..game import get_game, names_card
 from ..match import Match
 from . import wire
@@ -426,9 +426,7 @@ class Host:
                 deck = derive_deck(deal.seed, deal.parts(), host.game.id)
                 host.match = Match.resume(host.game, host.length, wire.items(data["results"], "results"), deck)
                 wire.check(host.match.deal_number == deal.number, "the deal numbers disagree")
-                game, match = host.game, host.match
-                deal.steps = [list(game.deal_steps(match.deal)),
-                              *(match.apply(game.parse_action(a), s) for s, a in deal.actions)]
+                host.match.deal, deal.steps = replay(host.game, deck, host.match.dealer, deal.actions)
                 for guest in host.guests.values():
                     guest.sent = len(deal.actions)
                 host._played = deal
