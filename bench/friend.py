@@ -85,7 +85,7 @@ STATE = """() => ({
     .filter((b) => b.getAttribute("aria-disabled") === "false").map((b) => b.dataset.action),
   // The board by seat number (each page has its own seat at the bottom).
   board: JSON.stringify([
-    [...document.querySelectorAll("[data-place]")].sort((a, b) => a.dataset.seat - b.dataset.seat)
+    [...document.querySelectorAll('[data-game="pishe-pasha"] [data-place]')].sort((a, b) => a.dataset.seat - b.dataset.seat)
       .map((area) => ["[data-seat-score]", '[data-pile="stock"] [data-count]', '[data-pile="discard"] [data-count]']
         .map((s) => area.querySelector(s).textContent)
         .concat([...area.querySelectorAll(".card.face")].map((c) => c.dataset.code))),

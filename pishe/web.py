@@ -34,9 +34,10 @@ from .errors import NotYourTurnError, PisheError
 from .table.game import get_game
 from .table.match import Match
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
+from .table.protocol.host import friend_names
 
 __all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
-           "host_open", "host_receive", "host_act", "host_next_deal", "host_disconnect", "host_current",
+           "blank_view", "host_open", "host_receive", "host_act", "host_next_deal", "host_disconnect", "host_current",
            "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_intents", "guest_next_deal",
            "guest_saved", "qr_matrix"]
 
@@ -139,8 +140,9 @@ def act(action: str) -> str:
 
 
 def computer_step() -> str:
-    """One move of the computer whose turn it is (one flip or one give; one card)."""
-    return _playing(lambda: _table.computer_step(yours=_table.autopilot))
+    """One move of the computer whose turn it is (one flip or one give; one card); on your
+    turn too while a computer plays your seat after timeouts."""
+    return _playing(lambda: _table.computer_step(yours=_table.match.deal.turn == YOU and _table.autopilot))
 
 
 def timeout() -> str:
@@ -192,6 +194,24 @@ def _hosting(call) -> str:
 def _guesting(call, keep: bool = True) -> str:
     return _run(_guest, "This page has not joined a table.",
                 lambda outcome: _guest_answer(outcome, keep), call)
+
+
+#: What a friend's table says before its cards are dealt, by the page's role.
+_WAITING = {"host": "The cards are dealt when your friend joins.",
+            "guest": "The cards are dealt once you are connected."}
+
+
+def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
+    """``{"view": …}``: the view a friend's table shows before its cards are dealt, as the
+    host (seat 0) or a guest (seat 1) sees it."""
+    try:
+        if role not in _WAITING:
+            raise PisheError(f"no such role: {role!r} (host or guest)")
+        seat = 0 if role == "host" else 1
+        game = get_game(game)
+        return json.dumps({"view": game.blank_view(seat, friend_names(game, seat), _WAITING[role])})
+    except PisheError as e:
+        return _error(e)
 
 
 def host_open(length: Optional[str] = None, saved: Optional[str] = None, game: str = "pishe-pasha") -> str:

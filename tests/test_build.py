@@ -1,5 +1,5 @@
 """The build (pins, trimmed lock, dist/ layout, build info) and the browser
-plumbing around Python: web/worker.js, web/boot.js, the service worker."""
+plumbing around Python: web/core/worker.js, web/core/boot.js, the service worker."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ HARNESS = "test-harness.html"
 HARNESS_HTML = """<!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>boot.js harness</title></head>
 <body><script type="module">
-import { startWorker, registerOffline } from "./web/boot.js";
+import { startWorker, registerOffline } from "./web/core/boot.js";
 // Settle a promise as {result} or {error}, failing it if it takes longer than ms.
 const settle = (promise, ms) => Promise.race([
   promise.then((result) => ({ result }), (err) => ({ error: err.message })),
@@ -117,7 +117,7 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     assert info["files"] == found
     assert re.fullmatch(r"[0-9a-f]{12}", info["id"])
     assert all((dist_dir / path).is_file() for path in info["wheels"].values())
-    worker = (dist_dir / "web" / "worker.js").read_text()
+    worker = (dist_dir / "web" / "core" / "worker.js").read_text()
     assert f"const BUILD = {json.dumps(info)};" in worker
     for path in ["sw.js", *(f for f in info["files"] if f.startswith("web/") and f.endswith(".js"))]:
         assert build.BUILD_TOKEN not in (dist_dir / path).read_text(), path
@@ -279,7 +279,7 @@ def fetch(url: str, **headers) -> tuple[int, "email.message.Message", bytes]:
 
 
 def test_server_gzips_text_when_accepted_and_nothing_else(site, dist_dir):
-    text = ["index.html", "sw.js", "web/worker.js", "web/style.css", "pyodide/pyodide.mjs",
+    text = ["index.html", "sw.js", "web/core/worker.js", "web/style.css", "pyodide/pyodide.mjs",
             "pyodide/pyodide-lock.json"]
     for rel in text:
         if not (dist_dir / rel).exists():

@@ -8,11 +8,11 @@ accessible names, as two people would.
 Secrets are checked on the wire, not in the page's own code: an init script
 taps every RTCDataChannel the page opens and records each message it
 receives. When the deal is over the host's seed is revealed; the test derives
-the stocks from it (pishe.fair.derive_stocks) and replays the deal in this
+the deck from it (pishe.table.fair.derive_deck) and replays the deal in this
 process with the very actions that were clicked, so it knows what was in each
 stock at every moment. Each message the guest received is then placed at the
 point of the deal it was sent (a view message says it: `from` + its number of
-steps is how many steps the deal had) and must not name one card that was in
+step groups is how many actions the deal had) and must not name one card that was in
 either stock at that point — by code ("7H"), label ("7♥") or name ("7 of
 hearts"). Messages that are not views (welcome, deal-commit, deal-reveal,
 errors) must name no card at all. The same replay checks that every board
@@ -29,13 +29,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from pishe.fair import commitment, derive_stocks
-from pishe.match import Match
-from pishe.protocol import step_to_json
-from pishe.view import seat_view
+from pishe.table.fair import commitment, derive_deck, shown_steps
+from pishe.table.game import get_game
+from pishe.table.match import Match
+
+GAME = get_game("pishe-pasha")
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
+PASHA = '[data-game="pishe-pasha"]'  # Pishe Pasha's table on the page
 SYNC_S = 30
 
 BUTTON = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
@@ -67,7 +69,7 @@ READ_BOARD = """() => {
   const table = q("[data-pishe-table]");
   const seats = {};
   let mine = null;
-  for (const area of document.querySelectorAll("[data-place]")) {
+  for (const area of document.querySelectorAll('[data-game="pishe-pasha"] [data-place]')) {
     if (area.hidden) continue;
     const seat = Number(area.dataset.seat);
     if (area.dataset.place === "bottom") mine = seat;
@@ -165,12 +167,12 @@ def test_guest_intents_are_what_guest_intent_sends():
     queue = call("guest_open", None, None)["send"]
     while queue:                       # hello, welcome, deal-commit, deal-seed, view
         for message in call("host_receive", queue.pop(0))["send"]:
-            queue += call("guest_receive", message, False)["send"]
+            queue += call("guest_receive", message["text"], False)["send"]
     while call("host_current")["view"]["turn"] == 0:
         host = call("host_current")["view"]
         action = "give" if "give" in host["legal"] else "keep" if "keep" in host["legal"] else "turn"
         for message in call("host_act", action)["send"]:
-            answer = call("guest_receive", message, False)
+            answer = call("guest_receive", message["text"], False)
             assert answer["saved"] is None and answer["token"]
     saved = call("guest_saved")["saved"]
     legal = call("guest_saved")["view"]["legal"]
@@ -324,13 +326,13 @@ class Table:
     def replay(self, length: str) -> dict:
         """Replay the match in this process from the revealed seeds and the clicked actions.
 
-        Returns {"stocks": {(deal, steps so far): set of stock cards}, "steps": {deal: [steps]},
-        "views": {(deal, actions so far): [view of seat 0, view of seat 1]},
-        "counts": {(deal, actions so far): steps so far}}.
+        Returns {"hidden": {(deal, actions so far): cards the guest may not see},
+        "groups": {deal: [the steps the guest was shown, one list per action]},
+        "views": {(deal, actions so far): [view of seat 0, view of seat 1]}}.
         """
         messages = [json.loads(t) for t in self.received]
         deals = sorted({a[0] for a in self.actions})
-        stocks_at, steps_of, views_at, counts = {}, {}, {}, {}
+        hidden_at, groups_of, views_at = {}, {}, {}
         match = None
         for deal in deals:
             seed = next(m["seed"] for m in messages if m["type"] == "deal-reveal" and m["deal"] == deal)
@@ -340,28 +342,27 @@ class Table:
             mine = [json.loads(t) for t in self.sent]
             assert [m["contribution"] for m in mine if m["type"] == "deal-seed" and m["deal"] == deal][:1] \
                 == fair["contributions"]
-            stocks = derive_stocks(seed, fair["contributions"])
+            deck = derive_deck(seed, fair["contributions"])
             if match is None:
-                match = Match(length, stocks=stocks)
+                match = Match(GAME, length, deck=deck)
             else:
-                match.next_deal(stocks=stocks)
-            log = []
+                match.next_deal(deck=deck)
+            groups = []
 
             def snapshot(count):
-                stocks_at[(deal, len(log))] = {str(c) for pile in match.deal.stocks for c in pile}
-                views_at[(deal, count)] = [seat_view(match, s).to_json() for s in (0, 1)]
-                counts[(deal, count)] = len(log)
+                hidden_at[(deal, count)] = {str(c) for c in GAME.hidden_cards(match.deal, 1)}
+                views_at[(deal, count)] = [GAME.view(match, s).to_json() for s in (0, 1)]
 
             snapshot(0)
             for n, (_, seat, action) in enumerate([a for a in self.actions if a[0] == deal], 1):
-                log += [step_to_json(s) for s in match.apply(action, seat)]
+                groups += shown_steps(GAME, [match.apply(GAME.parse_action(action), seat)], 1)
                 snapshot(n)
             assert match.deal.over
-            steps_of[deal] = log
-        return {"stocks": stocks_at, "steps": steps_of, "views": views_at, "counts": counts}
+            groups_of[deal] = groups
+        return {"hidden": hidden_at, "groups": groups_of, "views": views_at}
 
     def check_secrets(self, replayed: dict) -> int:
-        """No message the guest received names a card that was in a stock when it was sent."""
+        """No message the guest received names a card it could not see when it was sent."""
         checked = 0
         for text in self.received:
             message = json.loads(text)
@@ -369,13 +370,13 @@ class Table:
             if message["type"] != "view":
                 assert cards == set(), (message["type"], cards)
                 continue
-            deal, start, steps = message["deal"], message["from"], message["steps"]
+            deal, start, groups = message["deal"], message["from"], message["steps"]
             assert message["view"]["seat"] == 1
-            at = (deal, start + len(steps))
-            assert at in replayed["stocks"], f"a view of deal {deal} after {at[1]} steps matches no action"
+            at = (deal, start + len(groups))
+            assert at in replayed["hidden"], f"a view of deal {deal} after {at[1]} actions matches no action"
             # The steps it carries are the true ones, in order.
-            assert steps == replayed["steps"][deal][start:start + len(steps)]
-            leaked = cards & replayed["stocks"][at]
+            assert groups == replayed["groups"][deal][start:start + len(groups)]
+            leaked = cards & replayed["hidden"][at]
             assert leaked == set(), f"message names stock cards {leaked}: {text[:300]}"
             checked += 1
         return checked
@@ -447,11 +448,11 @@ def test_invite_connect_and_play_a_whole_deal(table: Table):
     winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
     assert winners == [s for s in (0, 1) if g["seats"][s]["flag"] == "Wins the deal"] and len(winners) == 1
     winner = winners[0]
-    host_title = table.host.locator("[data-result-title]").text_content()
-    guest_title = table.guest.locator("[data-result-title]").text_content()
+    host_title = table.host.locator(PASHA + " [data-result-title]").text_content()
+    guest_title = table.guest.locator(PASHA + " [data-result-title]").text_content()
     assert (host_title, guest_title) == (("You win the deal!", "Friend wins the deal") if winner == 0
                                          else ("Friend wins the deal", "You win the deal!"))
-    match_lines = [p.locator("[data-result-match]").text_content() for p in (table.host, table.guest)]
+    match_lines = [p.locator(PASHA + " [data-result-match]").text_content() for p in (table.host, table.guest)]
     assert match_lines[0].startswith("Match over.") and match_lines[1].startswith("Match over.")
     table.screenshots("friend-deal-end")
 
@@ -536,9 +537,8 @@ def test_guest_page_closed_mid_deal_resumes_its_seat(table: Table):
     # host's moves made while it was away, so it checks the whole deal - unless the
     # host's stock was turned over meanwhile: steps naming cards back in a stock are
     # never sent, and the page then says honestly that it could not check the deal.
-    counts = replayed["counts"]
     recycled = any(step["kind"] == "recycle"
-                   for step in replayed["steps"][2][counts[(2, dropped_at)]:counts[(2, back_at)]])
+                   for group in replayed["groups"][2][dropped_at:back_at] for step in group)
     expect(table.guest.locator("[data-fair]")).to_have_text(
         "Deal 2 could not be checked: this page did not see all of it played." if recycled else "Deal 2 verified")
     table.check_secrets(replayed)
@@ -565,7 +565,7 @@ def test_guest_tab_reloaded_shows_its_table_and_waits_for_a_new_link(table: Tabl
         "document.body.dataset.idle === 'true'", timeout=BOOT_MS)
     paused = table.board(table.guest)
     assert shared(paused) == shared(g) and paused["enabled"] == []
-    expect(table.guest.locator("[data-status]")).to_have_text("Paused until you are connected again.")
+    expect(table.guest.locator(PASHA + " [data-status]")).to_have_text("Paused until you are connected again.")
     expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
                                                                       timeout=40_000)
 
@@ -630,11 +630,11 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
 
     # The guest's page sends junk straight down its data channel, as a tampered page could.
     send = "(messages) => messages.forEach((m) => window.pisheFriend.state.link.send(m))"
-    junk = [EVIL, "{}", "x" * 5000, json.dumps({"v": 1, "game": "pishe-pasha", "type": "act", "seq": 0,
+    junk = [EVIL, "{}", "x" * 5000, json.dumps({"v": 2, "game": "pishe-pasha", "type": "act", "seq": 0,
                                                 "action": "give"}),
-            json.dumps({"v": 2, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
-            json.dumps({"v": 1, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
-            json.dumps({"v": 1, "game": "pishe-pasha", "type": "fly", "seq": 1})]
+            json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
+            json.dumps({"v": 2, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
+            json.dumps({"v": 2, "game": "pishe-pasha", "type": "fly", "seq": 1})]
     table.guest.evaluate(send, junk)
     table.guest.wait_for_function(
         "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length >= n", arg=len(junk))
@@ -643,22 +643,22 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
                                            "replayed-message", "unsupported-version", "wrong-game",
                                            "unknown-message-type"]
     # An intent out of turn, with the right number: the host's engine refuses it.
-    table.guest.evaluate(send, [json.dumps({"v": 1, "game": "pishe-pasha", "type": "act",
+    table.guest.evaluate(send, [json.dumps({"v": 2, "game": "pishe-pasha", "type": "act",
                                             "seq": errors[-1]["next_seq"], "action": "turn"})])
     table.guest.wait_for_function(
         "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length > n", arg=len(junk))
     refused = json.loads(table.guest.evaluate("window.__wire.received.at(-1)"))
     assert refused["code"] == "not-your-turn" and refused["next_seq"] == errors[-1]["next_seq"]
-    expect(table.guest.locator("[data-error]")).to_have_text(refused["reason"])
+    expect(table.guest.locator(PASHA + " [data-error]")).to_have_text(refused["reason"])
     h2, g2 = table.sync()
     assert shared(h2) == shared(h) and h2["error"] == ""   # nothing changed on the host's table
 
     # The host's page sends the guest an error whose reason is HTML, then junk.
-    table.host.evaluate(send, [json.dumps({"v": 1, "game": "pishe-pasha", "type": "error", "reason": EVIL,
+    table.host.evaluate(send, [json.dumps({"v": 2, "game": "pishe-pasha", "type": "error", "reason": EVIL,
                                            "code": "x", "ref": None, "next_seq": None})])
-    expect(table.guest.locator("[data-error]")).to_have_text(EVIL)
+    expect(table.guest.locator(PASHA + " [data-error]")).to_have_text(EVIL)
     table.host.evaluate(send, ["<b>not json</b>"])
-    expect(table.guest.locator("[data-error]")).to_contain_text(
+    expect(table.guest.locator(PASHA + " [data-error]")).to_contain_text(
         "Your friend's page sent something this page cannot accept")
     assert table.guest.evaluate("document.querySelectorAll('[data-error] *, .controls img').length") == 0
     assert table.guest.evaluate("window.__pwned") is None and table.host.evaluate("window.__pwned") is None
@@ -674,7 +674,7 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     # The host leaves: its page is the computer's table again; the guest is told.
     table.host.get_by_role("button", name="Leave the table", exact=True).click()
     expect(table.host.locator("[data-seat-name]")).to_have_text(["Computer", "You"])
-    expect(table.host.locator("[data-status]")).to_have_text("Your turn.")
+    expect(table.host.locator(PASHA + " [data-status]")).to_have_text("Your turn.")
     expect(table.host.get_by_role("button", name="New match", exact=True)).to_be_visible()
     expect(table.guest.locator("[data-friend-status]")).to_have_text(
         "Connection lost — ask for a new invite link", timeout=40_000)

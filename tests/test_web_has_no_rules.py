@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 BOOT_MS = 120_000
+PASHA = '[data-game="pishe-pasha"]'  # Pishe Pasha's table on the page
 
 RANKS = r"(?:A|[2-9]|10|J|Q|K)"
 SUITS = r"(?:C|D|H|S|♣|♦|♥|♠)"
@@ -94,10 +95,9 @@ BAD = [
 GOOD = [
     "node.dataset.rank = text(c.rank);",
     "rank.textContent = text(card.rank);",
-    "const suitName = SUIT_NAMES[suit] || suit;",
     "figure.dataset.suit = suit;",
     "const label = `${card.rank} of ${card.suit}`;",
-    "setText(why, v.give_problem);",
+    "setText(whyLine, why.text);",
     "const legal = list(v.legal); if (legal.includes('give')) {}",
     "node.textContent = step; // not innerHTML",
     "const node = el('div', c.red ? 'card face red' : 'card face');",
@@ -116,7 +116,7 @@ def test_checker_lets_painting_pass(snippet):
 
 def test_web_scripts_decide_no_rules():
     files = scripts()
-    assert {p.name for p in files} >= {"table.js", "cards.js"}
+    assert {p.relative_to(WEB).as_posix() for p in files} >= {"games/pasha/paint.js", "games/pisti/paint.js", "cards.js"}
     problems = [f"{p.relative_to(ROOT)} {v}" for p in files for v in violations(p.read_text(encoding="utf-8"))]
     assert problems == []
 
@@ -125,7 +125,7 @@ def test_page_has_no_inline_script_or_foreign_images():
     html = (ROOT / "index.html").read_text(encoding="utf-8")
     assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
     assert re.findall(r"<img\b", html) == []
-    css = (WEB / "style.css").read_text(encoding="utf-8")
+    css = "".join(p.read_text(encoding="utf-8") for p in WEB.rglob("*.css"))
     # Every url() in our CSS is an inline drawing of our own, never a fetched file.
     assert all(u.startswith(("data:", '"data:', "'data:")) for u in re.findall(r"url\(\s*([^)]*)", css))
 
@@ -147,29 +147,40 @@ EVIL = '<img src="x" onerror="window.__pwned = 1">'
 # next deal in mid-deal, and texts that look like HTML.
 BROKEN_VIEW = {
     "game": "pishe-pasha", "seat": 0, "seats": 2, "turn": 0,
+    "names": ["Ada", "<b>Bob</b>"],
     "suit_piles": [
-        {"suit": "C", "count": 13, "top": CARD["KC"]},
-        {"suit": "D", "count": 0, "top": CARD["7D"]},
-        {"suit": "H", "count": 2, "top": CARD["KS"]},
-        {"suit": "S", "count": 99, "top": None},
+        {"suit": "C", "count": 13, "top": CARD["KC"], "label": "Clubs pile: K♣, 13 cards"},
+        {"suit": "D", "count": 0, "top": CARD["7D"], "label": EVIL},
+        {"suit": "H", "count": 2, "top": CARD["KS"], "label": "Hearts pile: K♠, 2 cards"},
+        {"suit": "S", "count": 99, "top": None, "label": "Spades pile: empty"},
     ],
     "stocks": [{"count": 60}, {"count": -3}],
     "discards": [{"count": 2, "top": CARD["KC"]}, {"count": 0, "top": CARD["AH"]}],
     "turned": CARD["QD"],
+    "places": [
+        {"name": "Ada", "flag": "<b>Now</b>", "flag_kind": "turn", "stock_label": EVIL, "pile_label": "Ada's pile",
+         "turned_label": "Ada's turned card: Q♦"},
+        {"name": "<b>Bob</b>", "flag": "", "flag_kind": "", "stock_label": "Bob's stock", "pile_label": "Bob's pile",
+         "turned_label": None},
+    ],
     "legal": ["give", "keep", "turn", "fly"],
     "give_card": CARD["KC"],
-    "give_problem": EVIL,
-    "this_turn": {"seat": 0, "steps": [EVIL, "<script>window.__pwned = 2</script>", "K♣ goes home twice"]},
-    "other_last_turn": {"seat": 1, "steps": []},
+    "status": "<i>Your turn, twice.</i>",
+    "why": {"text": "You may give your K♣.", "kind": "hint"},
+    "this_turn": {"seat": 0, "title": "This turn", "who": "Ada",
+                  "steps": [EVIL, "<script>window.__pwned = 2</script>", "K♣ goes home twice"]},
+    "other_last_turn": {"seat": 1, "title": "<b>Bob</b>'s last turn", "steps": []},
     "deal_result": None,
+    "result": None,
     "match": {"length": "forever", "length_name": "<i>Forever</i>", "target": 7, "deal": 999,
               "dealer": 1, "leader": 1, "scores": [-5, 1000], "over": False, "winner": None,
               "next_deal": True},
 }
 
-PAINT = """async ([view, names]) => {
-  const { paint } = await import(new URL("web/table.js", document.baseURI).href);
-  return paint(view, names ? { names } : undefined);
+PAINT = """async ([game, view]) => {
+  const { painter, tableOf } = await import(new URL("web/games/registry.js", document.baseURI).href);
+  const { paint } = await painter(game);
+  return paint(view, tableOf(game));
 }"""
 
 # What the table shows, without the purely cosmetic bits (animation classes, keys).
@@ -184,7 +195,7 @@ SNAPSHOT = """() => {
       walk(child);
     }
   };
-  walk(document.querySelector("[data-pishe-table]"));
+  walk(document.querySelector('[data-pishe-table][data-game="pishe-pasha"]'));
   walk(document.querySelector(".topbar"));
   return out;
 }"""
@@ -196,7 +207,7 @@ def test_page_paints_a_rule_breaking_view(page: Page, site, console_errors):
     page.goto(site.url + "?delay=0")
     expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
 
-    took = page.evaluate(PAINT, [BROKEN_VIEW, ["Ada", "<b>Bob</b>"]])
+    took = page.evaluate(PAINT, ["pishe-pasha", BROKEN_VIEW])
     assert took >= 0
     # Enabled exactly as the view says, however illegal.
     for name in ("Turn a card", "Give", "Keep"):
@@ -206,34 +217,41 @@ def test_page_paints_a_rule_breaking_view(page: Page, site, console_errors):
     piles = page.locator(".pile-suit")
     assert [piles.nth(i).locator(".card.face").get_attribute("data-code") if piles.nth(i).locator(".card.face").count()
             else None for i in range(4)] == ["KC", "7D", "KS", None]
-    bottom, top = page.locator('[data-place="bottom"]'), page.locator('[data-place="top"]')
+    bottom, top = page.locator('[data-place="bottom"]').first, page.locator('[data-place="top"]').first
     expect(bottom.locator('[data-pile="discard"] .card.face')).to_have_attribute("data-code", "KC")
     expect(bottom.locator('[data-pile="turned"] .card.face')).to_have_attribute("data-code", "QD")
     expect(top.locator('[data-pile="discard"] .card.face')).to_have_attribute("data-code", "AH")
     expect(bottom.locator('[data-pile="stock"] [data-count]')).to_have_text("60")
     expect(top.locator('[data-pile="stock"] [data-count]')).to_have_text("-3")
-    # Names and texts as plain text, never as HTML.
+    # Names and texts as plain text, never as HTML; labels as the view words them.
     expect(bottom.locator("[data-seat-name]")).to_have_text("Ada")
     expect(top.locator("[data-seat-name]")).to_have_text("<b>Bob</b>")
-    expect(page.locator("[data-match-length]")).to_have_text("<i>Forever</i>")
+    expect(bottom.locator("[data-seat-flag]")).to_have_text("<b>Now</b>")
+    expect(page.get_by_role("img", name=EVIL, exact=True)).to_have_count(1)  # the stock's label
+    expect(page.get_by_role("figure", name=EVIL, exact=True)).to_have_count(2)  # that stock, and the D pile
+    expect(page.locator(PASHA + " [data-status]")).to_have_text("<i>Your turn, twice.</i>")
+    expect(page.locator('[data-match-line="pishe-pasha"] [data-match-length]')).to_have_text("<i>Forever</i>")
     expect(page.locator("[data-this-turn] li")).to_have_text([EVIL, "<script>window.__pwned = 2</script>",
                                                               "K♣ goes home twice"])
+    expect(page.locator("[data-last-turn-title]")).to_have_text("<b>Bob</b>'s last turn")
     expect(page.locator("[data-why]")).to_have_text("You may give your K♣.")
 
-    # Give not allowed: the why-line shows the view's text, still as text.
-    view = {**BROKEN_VIEW, "legal": ["keep"]}
-    page.evaluate(PAINT, [view, ["Ada", "<b>Bob</b>"]])
+    # The why-line shows the view's text, whatever it is, and buttons follow legal alone.
+    view = {**BROKEN_VIEW, "legal": ["keep"], "why": {"text": EVIL, "kind": "problem"}}
+    page.evaluate(PAINT, ["pishe-pasha", view])
     expect(page.locator("[data-why]")).to_have_text(EVIL)
     expect(page.get_by_role("button", name="Give", exact=True)).to_have_attribute("aria-disabled", "true")
 
-    # A finished deal the rules could not produce: a seat that is not there won.
-    over = {**BROKEN_VIEW, "turn": None, "legal": [], "deal_result": {"winner": 7, "points": -1}}
-    page.evaluate(PAINT, [over, None])
-    expect(page.locator("[data-result-title]")).to_have_text("Seat 8 wins the deal")
+    # A finished deal the rules could not produce, worded as the view says.
+    over = {**BROKEN_VIEW, "turn": None, "legal": [],
+            "result": {"title": "Seat 8 wins the deal", "points": "-1 points", "match": EVIL}}
+    page.evaluate(PAINT, ["pishe-pasha", over])
+    expect(page.locator(PASHA + " [data-result-title]")).to_have_text("Seat 8 wins the deal")
+    expect(page.locator(PASHA + " [data-result-match]")).to_have_text(EVIL)
 
     # Nothing at all, or not even an object: still no complaint.
-    page.evaluate(PAINT, [{}, None])
-    page.evaluate(PAINT, [None, None])
+    page.evaluate(PAINT, ["pishe-pasha", {}])
+    page.evaluate(PAINT, ["pishe-pasha", None])
 
     assert page.evaluate("document.querySelectorAll('[data-pishe-table] img, [data-pishe-table] b, "
                          "[data-pishe-table] i, .topbar i').length") == 0
@@ -255,14 +273,65 @@ def test_paint_keeps_nothing_from_earlier_views(page: Page, site, console_errors
             answer = page.evaluate("window.pishe.call('computer_step')")
     later = answer["view"]
 
-    page.evaluate(PAINT, [first, None])
+    page.evaluate(PAINT, ["pishe-pasha", first])
     shown_first = page.evaluate(SNAPSHOT)
-    page.evaluate(PAINT, [later, None])
+    page.evaluate(PAINT, ["pishe-pasha", later])
     shown_later = page.evaluate(SNAPSHOT)
-    page.evaluate(PAINT, [BROKEN_VIEW, ["Ada", "Bob"]])
-    page.evaluate(PAINT, [first, None])
+    page.evaluate(PAINT, ["pishe-pasha", BROKEN_VIEW])
+    page.evaluate(PAINT, ["pishe-pasha", first])
     assert page.evaluate(SNAPSHOT) == shown_first
     assert shown_later != shown_first
-    page.evaluate(PAINT, [later, None])
+    page.evaluate(PAINT, ["pishe-pasha", later])
     assert page.evaluate(SNAPSHOT) == shown_later
+    assert errors == []
+
+
+# A Pişti view no deck could produce: a hand card the view does not allow and a
+# legal code in no hand, a jack on an empty pile with a count of 0, negative
+# counts, an opening seen by everyone, and texts that look like HTML.
+BROKEN_PISTI_VIEW = {
+    "game": "pisti", "seat": 0, "seats": 4, "names": ["<b>Ada</b>", "Bo", "Cy", "Di"], "team": 0,
+    "teams": [[0, 2], [1, 3]], "team_names": [EVIL, "Them"], "turn": 0, "dealer": 0,
+    "hand": [{**CARD["KC"], "play_label": "Play K♣"}, {**CARD["KC"], "play_label": EVIL},
+             {**CARD["7D"], "play_label": "Play 7♦"}],
+    "hand_counts": [3, -1, 99, 0], "deck_count": -4,
+    "pile": {"count": 0, "top": {**CARD["QD"], "code": "JS"}}, "sent_under": [CARD["AH"]] * 5,
+    "taken": [{"count": -2, "pishti": [CARD["KS"]], "jack_pishti": []}, {"count": 60, "pishti": [], "jack_pishti": []}],
+    "opening": [CARD["KC"], CARD["KC"], CARD["KC"]], "legal": ["KC", "9H"],
+    "status": "<i>Play twice</i>", "since_last_turn": [EVIL],
+    "deck_result": {"rows": [{"what": EVIL, "values": ["-1", "x"]}], "teams": ["<b>Us</b>", "Them"]},
+    "match": {"length": "7", "length_name": "<i>Forever</i>", "target": 7, "deal": 0, "dealer": 0,
+              "scores": [-5, 1000], "over": True, "winner": None, "next_deal": True, "result": EVIL},
+}
+
+
+def test_pisti_table_paints_a_rule_breaking_view(page: Page, site, console_errors):
+    errors = console_errors(page)
+    page.goto(site.url + "?delay=0")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    page.get_by_role("radio", name="Pişti", exact=True).check()
+    page.wait_for_function("document.body.dataset.idle === 'true'")
+    page.evaluate(PAINT, ["pisti", BROKEN_PISTI_VIEW])
+    table = page.locator('[data-game="pisti"]')
+    # A card is playable exactly when the view lists its code, whatever else it says.
+    hand = table.get_by_role("group", name="Your hand")
+    expect(hand.get_by_role("button", name="Play K♣", exact=True)).to_have_attribute("aria-disabled", "false")
+    expect(hand.get_by_role("button", name=EVIL, exact=True)).to_have_attribute("aria-disabled", "false")
+    expect(hand.get_by_role("button", name="Play 7♦", exact=True)).to_have_attribute("aria-disabled", "true")
+    expect(table.locator("[data-deck] [data-count]")).to_have_text("-4")
+    expect(table.locator('[data-place="right"] [data-held] [data-count]')).to_have_text("-1")
+    expect(table.locator('[data-place="bottom"] [data-name]')).to_have_text("<b>Ada</b>")
+    expect(table.locator('[data-team="0"] [data-team-name]')).to_have_text(EVIL)
+    expect(table.locator("[data-status]")).to_have_text("<i>Play twice</i>")
+    expect(table.locator("[data-since] li")).to_have_text([EVIL])
+    expect(table.locator("[data-result-title]")).to_have_text(EVIL)
+    expect(table.get_by_role("row")).to_have_count(2)
+    expect(table.get_by_role("button", name="Next deck", exact=True)).to_be_visible()
+    expect(table.get_by_role("button", name="Opening cards", exact=True)).to_be_visible()
+    page.evaluate(PAINT, ["pisti", {}])
+    page.evaluate(PAINT, ["pisti", None])
+    expect(hand.get_by_role("button")).to_have_count(0)
+    assert page.evaluate("document.querySelectorAll('[data-game=\"pisti\"] img, [data-game=\"pisti\"] b, "
+                         "[data-game=\"pisti\"] i').length") == 0
+    assert page.evaluate("window.__pwned") is None
     assert errors == []

@@ -3,8 +3,7 @@
 // with textContent only. Suit shapes are CSS masks in style.css, chosen by the
 // data-suit attribute; face-card and ace looks are chosen there by data-rank.
 
-/** Plain-word suit names for the suit piles' labels, by the views' suit letters. */
-export const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
+import { text } from "./text.js";
 
 function el(tag, className) {
   const node = document.createElement(tag);
@@ -12,9 +11,6 @@ function el(tag, className) {
   return node;
 }
 
-function text(value) {
-  return value === undefined || value === null ? "" : String(value);
-}
 
 function corner(card, where) {
   const idx = el("span", `idx ${where}`);
@@ -42,11 +38,15 @@ export function cardFace(card) {
   return node;
 }
 
-/** A face-down card (a stock). */
+/** A face-down card; without a label (a view's text) it is left to the text beside it. */
 export function cardBack(label) {
   const node = el("div", "card back");
-  node.setAttribute("role", "img");
-  node.setAttribute("aria-label", label || "face-down cards");
+  if (label) {
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", label);
+  } else {
+    node.setAttribute("aria-hidden", "true");
+  }
   return node;
 }
 
@@ -59,4 +59,12 @@ export function emptyPlace(suit) {
     node.append(el("span", "pip"));
   }
   return node;
+}
+
+/** Put a card (or place) `child` in `slot`, marking it as arriving when `key` shows another card than before. */
+export function fill(slot, child, key) {
+  const before = slot.dataset.key;
+  slot.dataset.key = key;
+  if (before !== undefined && before !== key && key) child.classList.add("arrive");
+  slot.replaceChildren(child);
 }

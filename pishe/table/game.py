@@ -104,6 +104,11 @@ class Game:
         seats' names from this seat's side (``None``: the game's own)."""
         raise NotImplementedError
 
+    def blank_view(self, seat: int, names: Optional[Sequence[str]], status: str) -> dict:
+        """``seat``'s view JSON at a table whose cards are not dealt yet (a friend's table
+        waiting for its guests), ``status`` saying what it waits for."""
+        raise NotImplementedError
+
     def show_step(self, step: Any, seat: int) -> Optional[dict]:
         """How ``step`` reads to ``seat``, as JSON data (``None``: the seat does
         not see it). Equal steps read equally; what it names is what the seat may see."""

@@ -14,7 +14,7 @@ from ...errors import InvalidStepError, UnknownActionError
 from ...table.game import Game, Length
 from .bots import BOTS
 from .deal import ACTIONS, Deal
-from .view import GAME_ID, seat_view, step_from_json, step_to_json
+from .view import GAME_ID, blank_view, seat_view, step_from_json, step_to_json
 
 __all__ = ["GAME", "PishePasha"]
 
@@ -50,6 +50,10 @@ class PishePasha(Game):
     def view(self, match, seat: int, names: Optional[Sequence[str]] = None):
         """The seat's :class:`~.view.SeatView` (names default to "You" and "Opponent")."""
         return seat_view(match, seat, names)
+
+    def blank_view(self, seat: int, names: Optional[Sequence[str]], status: str) -> dict:
+        """The seat's view JSON before the cards are dealt."""
+        return blank_view(seat, names, status)
 
     def show_step(self, step, seat: int) -> dict:
         """Every step of Pishe Pasha is public: it reads the same to both seats."""

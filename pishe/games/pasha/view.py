@@ -15,7 +15,7 @@ from ...errors import InvalidCardError, InvalidStepError
 from .deal import GIVE, GIVE_STEP, HOME, KEEP, KEPT, RECYCLE, TO_CHOICE, TO_HOME, TO_PILE, TURNED, \
     WIN, Deal, Step
 
-__all__ = ["SeatView", "seat_view", "GAME_ID", "DEFAULT_NAMES", "step_to_json", "step_from_json"]
+__all__ = ["SeatView", "seat_view", "blank_view", "GAME_ID", "DEFAULT_NAMES", "step_to_json", "step_from_json"]
 
 #: The game's id in views and messages.
 GAME_ID = "pishe-pasha"
@@ -199,6 +199,30 @@ def seat_view(game, seat: int, names=None) -> SeatView:
         None if match is None else _match_json(match),
         DEFAULT_NAMES if names is None else tuple(names),
     ))
+
+
+def blank_view(seat: int, names, status: str) -> dict:
+    """The view JSON of ``seat`` at a table whose cards are not dealt yet: empty piles,
+    the seats' names, and ``status`` saying what the table waits for."""
+    names = list(DEFAULT_NAMES if names is None else names)
+
+    def place(s: int) -> dict:
+        whose = "Your" if s == seat else f"{names[s]}'s"
+        return {"name": names[s], "flag": "", "flag_kind": "dealer",
+                "stock_label": f"{whose} stock: not dealt yet", "pile_label": f"{whose} pile: empty",
+                "turned": None, "turned_label": None}
+
+    return {
+        "game": GAME_ID, "seat": seat, "seats": 2, "names": names, "turn": None,
+        "suit_piles": [_suit_pile(s, 0) for s in SUITS],
+        "stocks": [{"count": None}, {"count": None}],
+        "discards": [{"count": 0, "top": None}, {"count": 0, "top": None}],
+        "turned": None, "places": [place(0), place(1)], "legal": [], "give_card": None,
+        "give_problem": None, "status": status, "why": {"text": "", "kind": "problem"},
+        "this_turn": {"seat": None, "title": "This turn", "who": "", "steps": []},
+        "other_last_turn": {"seat": 1 - seat, "title": f"{names[1 - seat]}'s last turn", "steps": []},
+        "deal_result": None, "result": None, "match": None,
+    }
 
 
 def _match_json(match) -> dict:

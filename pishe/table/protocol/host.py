@@ -30,7 +30,15 @@ from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST
                    CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError,
                    ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError)
 
-__all__ = ["Host"]
+__all__ = ["Host", "friend_names"]
+
+
+def friend_names(game, seat: int) -> Optional[list]:
+    """The seats' names from ``seat``'s side at a friends' table: in a two-seat game "You"
+    and "Friend"; in a larger one ``None``, the game's own (where each seat sits)."""
+    if game.seats != 2:
+        return None
+    return ["You" if s == seat else "Friend" for s in range(2)]
 
 
 @dataclass
@@ -119,11 +127,8 @@ class Host:
         return MATCH_OVER if self.match.over else DEAL_OVER
 
     def names(self, seat: int) -> Optional[list]:
-        """The seats' names from ``seat``'s side: in a two-seat game "You" and "Friend";
-        in a larger one the game's own (where each seat sits)."""
-        if self.game.seats != 2:
-            return None
-        return ["You" if s == seat else "Friend" for s in range(2)]
+        """The seats' names from ``seat``'s side (see :func:`friend_names`)."""
+        return friend_names(self.game, seat)
 
     def view(self, seat: int = HOST_SEAT) -> Optional[dict]:
         """``seat``'s view as JSON data (``None`` until the first deal is dealt)."""

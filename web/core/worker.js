@@ -1,7 +1,7 @@
 // Module worker that runs the game's Python (Pyodide) off the page's main thread.
 //
 // Boot: the pishe wheel is downloaded at once, while Pyodide starts from
-// ../pyodide/ with the trimmed lock (micropip loads in parallel with start-up);
+// pyodide/ (at the site root) with the trimmed lock (micropip loads in parallel with start-up);
 // then micropip installs the wheel from Pyodide's file system (an emfs: path,
 // so no download waits for Python) and `import pishe.web`. Wheels only some
 // functions need (segno, for the invite's QR code) are installed by micropip
@@ -18,10 +18,10 @@
 //   {id, error: "message"}            the call could not run or raised
 // Pyodide 314 only runs in module workers: new Worker(url, {type: "module"}).
 
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { loadPyodide } from "../../pyodide/pyodide.mjs";
 
 const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files}
-const SITE = new URL("../", import.meta.url); // dist/ root: this file is dist/web/worker.js
+const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
 
 // The wheels (keys of BUILD.wheels) installed before the table is ready, and
 // those installed on the first call of a pishe.web function that needs them.

@@ -7,7 +7,7 @@
 //   registerOffline({ onUpdate })               // service worker for offline play
 
 /**
- * Start the Python worker (web/worker.js).
+ * Start the Python worker (web/core/worker.js).
  *
  * @param {(progress: number, stage: string) => void} [onProgress]
  *   called at each boot milestone with 0..1 and a short text for the user.
@@ -85,7 +85,7 @@ export async function registerOffline({ onUpdate } = {}) {
     controlled = true;
   });
   try {
-    return await navigator.serviceWorker.register(new URL("../sw.js", import.meta.url));
+    return await navigator.serviceWorker.register(new URL("../../sw.js", import.meta.url));
   } catch (err) {
     // Offline play is a bonus: the game itself works without it.
     console.warn("offline support unavailable:", err);

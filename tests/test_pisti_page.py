@@ -1,0 +1,342 @@
+"""The Pişti table against the computer (index.html + web/), played in Chromium.
+
+A whole deck is played by clicking your cards by their accessible names ("Play
+7♥"), as a person would, while pishe.web runs in this process with the same
+seed and the same cards: the page must show exactly what that view says. The
+pages are shared between scenarios (one page per test module): a Pyodide boot
+is the costly part.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import build
+import pishe.web as local_web
+
+RESULTS = Path(__file__).resolve().parent.parent / "test-results"
+BOOT_MS = 120_000
+SEED = 13  # your team takes the opening cards in deck 1; the match goes on after it
+PISTI = '[data-game="pisti"]'  # Pişti's table on the page
+
+# Everything the Pişti table shows that a view decides, read in one go.
+READ_TABLE = """() => {
+  const root = document.querySelector('[data-pishe-table][data-game="pisti"]');
+  const q = (s, from = root) => from.querySelector(s);
+  const code = (node) => (node ? node.dataset.code : null);
+  const texts = (s) => [...root.querySelectorAll(s)].map((n) => n.textContent);
+  const seats = {};
+  for (const area of root.querySelectorAll("[data-place]")) {
+    if (area.hidden) continue;
+    seats[area.dataset.place] = {
+      seat: Number(area.dataset.seat),
+      name: q("[data-name]", area).textContent,
+      turn: !q("[data-flag-turn]", area).hidden,
+      dealer: !q("[data-flag-dealer]", area).hidden,
+      held: q("[data-held] [data-count]", area)?.textContent ?? null,
+    };
+  }
+  const line = document.querySelector('[data-match-line="pisti"]');
+  const result = q("[data-result]");
+  return {
+    seats,
+    hand: [...root.querySelectorAll("[data-hand] button")].map((b) => ({
+      name: b.getAttribute("aria-label"), code: b.dataset.action, enabled: b.getAttribute("aria-disabled") === "false" })),
+    deck: q("[data-deck] [data-count]").textContent,
+    pile: q("[data-pile] [data-count]").textContent,
+    pileTop: code(q("[data-pile] .card.face")),
+    under: q("[data-sent-under]").hidden ? [] : [...root.querySelectorAll("[data-sent-under] .card.face")].map(code),
+    teams: [...root.querySelectorAll("[data-team]")].map((t) => ({
+      name: q("[data-team-name]", t).textContent, score: q("[data-team-score]", t).textContent,
+      taken: q("[data-team-taken]", t).textContent,
+      pishti: [...t.querySelectorAll("[data-team-pishti] .card.face")].map(code) })),
+    opening: q("[data-opening]").hidden ? null : [...root.querySelectorAll("[data-opening] .card.face")].map(code),
+    status: q("[data-status]").textContent,
+    since: texts("[data-since] li"),
+    result: result.hidden ? null : {
+      title: q("[data-result-title]").textContent,
+      rows: [...result.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent)),
+      teams: [...result.querySelectorAll("thead th")].map((th) => th.textContent) },
+    nextDeck: !q("[data-next-deal]").hidden,
+    takeOver: !q("[data-take-over]").hidden,
+    length: q("[data-match-length]", line).textContent,
+    deal: q("[data-deal]", line).textContent,
+    dealer: q("[data-dealer]", line).textContent,
+    error: q("[data-error]").textContent,
+  };
+}"""
+
+
+# ---- helpers ---------------------------------------------------------------
+
+
+def local(name: str, *args) -> dict:
+    """Call pishe.web in this process, like the page's worker does."""
+    return json.loads(getattr(local_web, name)(*args))
+
+
+def settle(answer: dict) -> dict:
+    """Let the computers move (as the page does on its timer); return the answer the page ends on."""
+    while answer.get("computer_moves"):
+        answer = local("computer_step")
+        assert "error" not in answer, answer
+    return answer
+
+
+def wait_idle(page: Page) -> None:
+    page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
+
+
+def paints(page: Page) -> str:
+    return page.evaluate(f"document.querySelector('{PISTI}').dataset.paints || '0'")
+
+
+def press_and_wait(page: Page, do) -> None:
+    """Do something that asks the worker and wait for the table to be repainted and to settle."""
+    before = paints(page)
+    do()
+    page.wait_for_function(f"document.querySelector('{PISTI}').dataset.paints !== '{before}'", timeout=30_000)
+    wait_idle(page)
+
+
+def code(card) -> str | None:
+    return card["code"] if card else None
+
+
+def assert_shows(table: dict, view: dict) -> None:
+    """The page shows what the view (seat 0's) says."""
+    names = view["names"]
+    for place, k in (("bottom", 0), ("right", 1), ("top", 2), ("left", 3)):
+        seat = (view["seat"] + k) % 4
+        shown = table["seats"][place]
+        assert shown["seat"] == seat and shown["name"] == names[seat], (place, shown)
+        assert shown["turn"] == (view["turn"] == seat)
+        assert shown["dealer"] == (view["dealer"] == seat)
+        if place != "bottom":
+            assert shown["held"] == str(view["hand_counts"][seat])
+    assert table["hand"] == [{"name": f"Play {c['label']}", "code": c["code"], "enabled": c["code"] in view["legal"]}
+                             for c in view["hand"]]
+    assert table["deck"] == str(view["deck_count"])
+    assert table["pile"] == str(view["pile"]["count"]) and table["pileTop"] == code(view["pile"]["top"])
+    assert table["under"] == [c["code"] for c in view["sent_under"]]
+    assert table["teams"] == [{"name": view["team_names"][t], "score": str(view["match"]["scores"][t]),
+                               "taken": str(view["taken"][t]["count"]),
+                               "pishti": [c["code"] for c in view["taken"][t]["pishti"] + view["taken"][t]["jack_pishti"]]}
+                              for t in (0, 1)]
+    assert table["opening"] == (None if view["opening"] is None else [c["code"] for c in view["opening"]])
+    assert table["status"] == view["status"]
+    assert table["since"] == view["since_last_turn"]
+    result = view["deck_result"]
+    if result is None and not view["match"]["result"]:
+        assert table["result"] is None
+    else:
+        assert table["result"]["title"] == (view["match"]["result"] or "")
+        assert table["result"]["rows"] == [[r["what"], *r["values"]] for r in (result or {"rows": []})["rows"]]
+        assert table["result"]["teams"] == (result or {"teams": []})["teams"]
+    match = view["match"]
+    assert table["nextDeck"] == match["next_deal"]
+    assert (table["length"], table["deal"], table["dealer"]) == (match["length_name"], str(match["deal"]),
+                                                                names[view["dealer"]])
+    assert table["error"] == ""
+
+
+# ---- one page for the module -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pisti_page(browser, dist_dir):
+    server = build.SiteServer(dist_dir).start()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    page.goto(f"{server.url}?delay=0&seed={SEED}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    wait_idle(page)
+    page.errors = errors
+    yield page
+    context.close()
+    server.stop()
+
+
+def choose_pisti(page: Page) -> None:
+    """The game choice: Pişti's table, dealt at once with its own settings."""
+    radio = page.get_by_role("radio", name="Pişti", exact=True)
+    if not radio.is_checked():
+        press_and_wait(page, radio.check)
+    expect(page.get_by_role("heading", level=1, name="Pişti", exact=True)).to_be_visible()
+    assert page.title() == "Pişti: play the computer"
+
+
+# ---- tests -----------------------------------------------------------------
+
+
+def test_game_choice_settings_and_rules(pisti_page: Page):
+    page = pisti_page
+    expect(page.get_by_role("radio", name="Pishe Pasha", exact=True)).to_be_checked()
+    choose_pisti(page)
+    # Pişti's own settings; Pishe Pasha's match lengths and the friend's invite step aside.
+    for name in ("51", "101", "151", "No clock", "Relaxed 60 s", "Normal 30 s", "Fast 15 s"):
+        expect(page.get_by_role("radio", name=name, exact=True)).to_be_visible()
+    expect(page.get_by_role("radio", name="101", exact=True)).to_be_checked()
+    expect(page.get_by_role("radio", name="No clock", exact=True)).to_be_checked()
+    for name in ("One deal", "First to 50"):
+        expect(page.get_by_role("radio", name=name, exact=True)).to_be_hidden()
+    expect(page.get_by_role("button", name="Invite a friend")).to_be_hidden()
+    expect(page.get_by_text("Playing Pişti with friends comes next.")).to_be_visible()
+    expect(page.get_by_role("group", name="Your hand")).to_be_visible()
+    # Its own How to play, saying what is not played.
+    rules = page.locator("details.rules:visible")
+    rules.locator("summary").click()
+    expect(rules).to_contain_text("Pişti")
+    for variant in ("two-player Pişti", "every player for themselves", "bluffing", "bottom card shown"):
+        expect(rules).to_contain_text(variant)
+    rules.locator("summary").click()
+    assert page.errors == []
+
+
+def test_whole_deck_against_the_computer(pisti_page: Page):
+    """Click through deck 1 to its end; every view on the way is the one pishe
+    computes in this process for the same seed and the same cards."""
+    page = pisti_page
+    choose_pisti(page)
+    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    expected = settle(local("new_match", "101", SEED, "pisti", None))
+    plays = 0
+    saw_opening = False
+    while not expected["view"]["deck_result"]:
+        view = expected["view"]
+        assert_shows(page.evaluate(READ_TABLE), view)
+        if view["opening"] and not saw_opening:
+            # Your team took the opening cards: they are yours to look at.
+            toggle = page.get_by_role("button", name="Opening cards", exact=True)
+            expect(toggle).to_have_attribute("aria-expanded", "false")
+            toggle.click()
+            expect(toggle).to_have_attribute("aria-expanded", "true")
+            for card in view["opening"]:
+                expect(page.locator(PISTI).get_by_role("img", name=card["name"], exact=True).first).to_be_visible()
+            saw_opening = True
+        if plays == 5:
+            RESULTS.mkdir(exist_ok=True)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(RESULTS / "pisti-mid-deck.png"))
+        card = view["hand"][plays % len(view["hand"])]
+        if card["code"] not in view["legal"]:
+            card = next(c for c in view["hand"] if c["code"] in view["legal"])
+        press_and_wait(page, page.get_by_role("button", name=f"Play {card['label']}", exact=True).click)
+        plays += 1
+        expected = settle(local("act", card["code"]))
+    assert plays == 12 and saw_opening
+    view = expected["view"]
+    assert_shows(page.evaluate(READ_TABLE), view)
+    expect(page.locator(PISTI).get_by_role("table")).to_be_visible()
+    # The live region said what happened, in the view's words.
+    announced = page.locator("[data-announce] p").all_text_contents()
+    assert "Your turn: play a card." in announced and announced[-1] == view["since_last_turn"][-1]
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(RESULTS / "pisti-deck-end.png"))
+
+    # Next deck (key D): the deal moves one seat on.
+    next_deck = page.get_by_role("button", name="Next deck", exact=True)
+    expect(next_deck).to_have_attribute("aria-keyshortcuts", "D")
+    press_and_wait(page, lambda: page.keyboard.press("d"))
+    expected = settle(local("next_deal"))
+    assert_shows(page.evaluate(READ_TABLE), expected["view"])
+    assert expected["view"]["dealer"] == 0
+    assert page.errors == []
+
+
+def test_keyboard_plays_a_card(pisti_page: Page):
+    """Tab reaches your hand; Enter plays the focused card, and the focus stays in the hand."""
+    page = pisti_page
+    choose_pisti(page)
+    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    expected = settle(local("new_match", "101", SEED, "pisti", None))
+    hand = page.get_by_role("group", name="Your hand")
+    first = hand.get_by_role("button").first
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if first.evaluate("b => b === document.activeElement"):
+            break
+    assert first.evaluate("b => b === document.activeElement && b.matches(':focus-visible')")
+    assert first.evaluate("b => getComputedStyle(b).outlineStyle !== 'none'")
+    card = expected["view"]["hand"][0]
+    press_and_wait(page, lambda: page.keyboard.press("Enter"))
+    # The card went to the pile; the computers' answers are checked by the whole deck above.
+    table = page.evaluate(READ_TABLE)
+    assert card["code"] not in [c["code"] for c in table["hand"]] and len(table["hand"]) == 3
+    assert table["error"] == ""
+    assert page.evaluate("document.activeElement.closest('[data-hand]') !== null")
+    assert page.errors == []
+
+
+def test_clock_timeouts_and_take_over(pisti_page: Page):
+    """With a clock, a ring runs around your name; three timeouts and the computer
+    plays your seat until you press Take over."""
+    page = pisti_page
+    choose_pisti(page)
+    page.clock.install()
+    page.get_by_role("radio", name="Fast 15 s", exact=True).check()
+    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    assert page.evaluate("window.pishe.call('current')")["clock"] == {"seat": 0, "seconds": 15}
+    ring = page.locator(f'{PISTI} [data-place="bottom"] [data-clock]')
+    expect(ring).to_be_visible()
+    assert ring.evaluate("r => r.style.getPropertyValue('--clock-seconds')") == "15s"
+    for timeouts in range(1, 4):
+        held = len(page.evaluate(READ_TABLE)["hand"])
+        press_and_wait(page, lambda: page.clock.fast_forward(16_000))
+        if timeouts < 3:
+            # The table played a card for you, and your clock runs again.
+            assert len(page.evaluate(READ_TABLE)["hand"]) in (held - 1, 4)
+            expect(page.get_by_role("button", name="Take over")).to_be_hidden()
+            expect(ring).to_be_visible()
+    # The computer now plays your seat: Take over gives it back.
+    take_over = page.get_by_role("button", name="Take over", exact=True)
+    expect(take_over).to_be_visible()
+    press_and_wait(page, take_over.click)
+    expect(take_over).to_be_hidden()
+    assert page.errors == []
+    page.get_by_role("radio", name="No clock", exact=True).check()
+
+
+def test_phone_and_high_contrast_look(pisti_page: Page):
+    """At 360 px nothing runs off the side; high contrast draws the hand and teams in black, white and yellow."""
+    page = pisti_page
+    page.set_viewport_size({"width": 360, "height": 780})
+    choose_pisti(page)
+    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "pisti-phone.png"), full_page=True)
+    overflow = page.evaluate("""() => {
+      const wide = [...document.querySelectorAll("body *")].filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && el.closest(".sr-only") === null && (r.right > innerWidth + 0.5 || r.left < -0.5);
+      }).map((el) => el.className || el.tagName);
+      return { scroll: document.documentElement.scrollWidth, wide };
+    }""")
+    assert overflow == {"scroll": 360, "wide": []}, overflow
+    # Your cards are tap targets of a finger's size.
+    sizes = page.locator(f"{PISTI} [data-hand] button").evaluate_all(
+        "bs => bs.map((b) => { const r = b.getBoundingClientRect(); return [r.width, r.height]; })")
+    assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+
+    page.get_by_role("switch", name="High contrast").check()
+    looks = page.evaluate("""() => {
+      const root = document.querySelector('[data-game="pisti"]');
+      const mine = getComputedStyle(root.querySelector(".team.mine"));
+      const felt = getComputedStyle(root.querySelector(".felt"));
+      return { team: mine.backgroundColor, ring: mine.boxShadow, felt: felt.backgroundColor };
+    }""")
+    assert looks["team"] == "rgb(0, 0, 0)" and "rgb(255, 255, 0)" in looks["ring"], looks
+    assert looks["felt"] == "rgb(0, 0, 0)", looks
+    page.screenshot(path=str(RESULTS / "pisti-phone-high-contrast.png"), full_page=True)
+    page.get_by_role("switch", name="High contrast").uncheck()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.errors == []

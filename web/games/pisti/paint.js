@@ -1,0 +1,197 @@
+// Painting a Pişti seat's view onto its table (index.html's
+// [data-pishe-table][data-game="pisti"]): you at the bottom, your partner
+// opposite, the opponents on your right (the next seat to play) and left.
+//
+// paint(view, root) redraws the table from one view, keeping nothing from
+// earlier views but cosmetic hints (the card that just arrived on the pile,
+// which hand card has the focus, whether the opening cards are shown). It
+// decides nothing and words nothing: a hand card is enabled exactly when its
+// code is in view.legal, and every text is the view's or the page's markup.
+// Texts are set with textContent only.
+
+import { cardBack, cardFace, emptyPlace, fill } from "../../cards.js";
+import { list, record, setText, text } from "../../text.js";
+import { paintSteps } from "../steps.js";
+
+/** Places around the table, by seats after yours in order of play. */
+const PLACES = ["bottom", "right", "top", "left"];
+/** The most face-down cards drawn for a seat's hand (its count says the rest). */
+const MOST_BACKS = 4;
+
+function countText(n) {
+  return Number.isFinite(n) ? String(n) : "–";
+}
+
+/** Small face-up cards (pişti records, the opening cards, the jacks sent under). */
+function paintMiniCards(box, cards) {
+  const codes = list(cards).map((c) => text(record(c).code)).join(" ");
+  if (box.dataset.codes === codes) return;
+  box.dataset.codes = codes;
+  box.replaceChildren(...list(cards).map((card) => cardFace(card)));
+}
+
+/**
+ * Paint `view` (a Pişti seat's view JSON, see pishe/games/pisti/view.py) onto the table.
+ *
+ * @param {object} view
+ * @param {Element} [root] the table's markup (index.html's)
+ * @returns {number} milliseconds the paint took
+ */
+export function paint(view, root = document.querySelector('[data-pishe-table][data-game="pisti"]')) {
+  const start = performance.now();
+  const v = record(view);
+  const me = Number.isInteger(v.seat) ? v.seat : 0;
+  const seatCount = Number.isInteger(v.seats) && v.seats > 0 ? v.seats : PLACES.length;
+  const names = list(v.names);
+  const match = v.match && typeof v.match === "object" ? v.match : null;
+  const turn = Number.isInteger(v.turn) ? v.turn : null;
+  const over = Boolean(v.deck_result) || Boolean(match && match.over);
+
+  // Seats around the table.
+  for (const area of root.querySelectorAll("[data-place]")) {
+    const k = PLACES.indexOf(area.dataset.place);
+    const seat = k < seatCount ? (me + k) % seatCount : null;
+    area.hidden = seat === null;
+    if (seat === null) continue;
+    area.dataset.seat = String(seat);
+    setText(area.querySelector("[data-name]"), names[seat]);
+    area.querySelector("[data-flag-turn]").hidden = turn !== seat;
+    area.querySelector("[data-flag-dealer]").hidden = v.dealer !== seat;
+    area.classList.toggle("to-play", turn === seat);
+    const held = area.querySelector("[data-held]");
+    if (held) paintHeld(held, list(v.hand_counts)[seat]);
+  }
+  paintHand(root.querySelector("[data-hand]"), list(v.hand), list(v.legal));
+
+  // The middle: deck, pile, the jacks sent under the deck.
+  const deck = root.querySelector("[data-deck]");
+  fill(deck.querySelector("[data-slot]"), v.deck_count > 0 ? cardBack() : emptyPlace(), v.deck_count > 0 ? "back" : "");
+  setText(deck.querySelector("[data-count]"), countText(v.deck_count));
+  const pile = record(v.pile);
+  const pileBox = root.querySelector("[data-pile]");
+  fill(pileBox.querySelector("[data-slot]"), pile.top ? cardFace(pile.top) : emptyPlace(), pile.top ? text(pile.top.code) : "");
+  pileBox.classList.toggle("thick", pile.count > 8);
+  pileBox.classList.toggle("thin", pile.count > 1 && pile.count <= 8);
+  setText(pileBox.querySelector("[data-count]"), countText(pile.count));
+  const under = root.querySelector("[data-sent-under]");
+  under.hidden = list(v.sent_under).length === 0;
+  paintMiniCards(under.querySelector("[data-cards]"), v.sent_under);
+
+  // The teams: score, cards taken, pişti records.
+  const teamNames = list(v.team_names);
+  const taken = list(v.taken);
+  const scores = match ? list(match.scores) : [];
+  for (const box of root.querySelectorAll("[data-team]")) {
+    const t = Number(box.dataset.team);
+    const team = record(taken[t]);
+    box.classList.toggle("mine", v.team === t);
+    setText(box.querySelector("[data-team-name]"), teamNames[t]);
+    setText(box.querySelector("[data-team-score]"), scores[t]);
+    setText(box.querySelector("[data-team-taken]"), countText(team.count));
+    paintMiniCards(box.querySelector("[data-team-pishti]"), [...list(team.pishti), ...list(team.jack_pishti)]);
+  }
+
+  // The opening cards, once your team took them: shown on request.
+  const opening = root.querySelector("[data-opening]");
+  const toggle = opening.querySelector("[data-opening-toggle]");
+  const openingCards = opening.querySelector("[data-cards]");
+  opening.hidden = !Array.isArray(v.opening);
+  if (opening.hidden) toggle.setAttribute("aria-expanded", "false");
+  openingCards.hidden = toggle.getAttribute("aria-expanded") !== "true";
+  paintMiniCards(openingCards, v.opening);
+  toggle.onclick = () => {
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    toggle.setAttribute("aria-expanded", String(open));
+    openingCards.hidden = !open;
+  };
+
+  // Match line (in the page's top bar).
+  const line = root.ownerDocument.querySelector('[data-match-line="pisti"]');
+  if (line) {
+    setText(line.querySelector("[data-match-length]"), match ? match.length_name : "");
+    setText(line.querySelector("[data-deal]"), match ? match.deal : "");
+    setText(line.querySelector("[data-dealer]"), names[v.dealer]);
+  }
+
+  // Whose turn, the deck's count and the match's result.
+  setText(root.querySelector("[data-status]"), v.status);
+  root.dataset.turn = over ? "over" : turn === null ? "none" : turn === me ? "mine" : "theirs";
+  paintResult(root.querySelector("[data-result]"), record(v.deck_result), match);
+  const next = root.querySelector("[data-next-deal]");
+  next.hidden = !(match && match.next_deal);
+  next.setAttribute("aria-disabled", next.hidden ? "true" : "false");
+
+  paintSteps(root.querySelector("[data-since]"), root.querySelector("[data-since-none]"), v.since_last_turn);
+
+  const end = performance.now();
+  root.dataset.paints = String((Number(root.dataset.paints) || 0) + 1);
+  root.dispatchEvent(new CustomEvent("pishe:painted", { bubbles: true, detail: { start, end } }));
+  return end - start;
+}
+
+/** Another seat's hand: its count, and as many backs (up to a few). */
+function paintHeld(held, count) {
+  setText(held.querySelector("[data-count]"), countText(count));
+  const backs = held.querySelector("[data-backs]");
+  const n = Number.isFinite(count) ? Math.max(0, Math.min(MOST_BACKS, count)) : 0;
+  if (backs.childElementCount === n) return;
+  backs.replaceChildren(...Array.from({ length: n }, () => cardBack()));
+}
+
+/** Your hand: one button per card ("Play 7♥"), enabled when the view lists its code in legal. */
+function paintHand(box, hand, legal) {
+  const buttons = [...box.children];
+  hand.forEach((card, i) => {
+    const c = record(card);
+    let button = buttons[i];
+    if (!button) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.className = "hand-card";
+      box.append(button);
+    }
+    if (button.dataset.action !== text(c.code)) {
+      button.dataset.action = text(c.code);
+      const face = cardFace(c);
+      face.setAttribute("aria-hidden", "true");
+      button.replaceChildren(face);
+    }
+    button.setAttribute("aria-label", text(c.play_label));
+    button.setAttribute("aria-disabled", legal.includes(c.code) ? "false" : "true");
+  });
+  // Cards played are gone; the keyboard stays in the hand.
+  const focused = buttons.slice(hand.length).includes(document.activeElement);
+  for (const extra of buttons.slice(hand.length)) extra.remove();
+  if (focused && box.lastElementChild) box.lastElementChild.focus();
+}
+
+/** The count of the deck just played (rows of what and each team's value) and the match's result. */
+function paintResult(box, result, match) {
+  const rows = list(result.rows);
+  const matchResult = match && match.result ? match.result : "";
+  box.hidden = rows.length === 0 && !matchResult;
+  setText(box.querySelector("[data-result-title]"), matchResult);
+  const table = box.querySelector("[data-deck-count]");
+  table.hidden = rows.length === 0;
+  const head = table.tHead.rows[0];
+  const corner = head.cells[0];
+  head.replaceChildren(corner, ...list(result.teams).map((name) => {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = text(name);
+    return th;
+  }));
+  table.tBodies[0].replaceChildren(...rows.map((row) => {
+    const r = record(row);
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = text(r.what);
+    tr.append(th, ...list(r.values).map((value) => {
+      const td = document.createElement("td");
+      td.textContent = text(value);
+      return td;
+    }));
+    return tr;
+  }));
+}
