@@ -34,8 +34,8 @@ def timings(game_id, bot_name, deals, seed):
     rng = random.Random(seed)
     times = []
     for n in range(deals):
-        match = Match(game, None, random.Random(rng.random()))
-        bots = [game.new_bot(bot_name or game.computer, s, random.Random(rng.random())) for s in range(game.seats)]
+        match = Match(game, None, random.Random(rng.getrandbits(64)))
+        bots = [game.new_bot(bot_name or game.computer, s, random.Random(rng.getrandbits(64))) for s in range(game.seats)]
         deal = match.deal
         while not deal.over:
             seat = deal.turn

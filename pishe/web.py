@@ -60,7 +60,7 @@ class _ComputerTable:
         self.timeouts = 0
         self.autopilot = False
         rng = random.Random(seed)
-        self.bots = {seat: game.new_bot(game.computer, seat, random.Random(rng.random()))
+        self.bots = {seat: game.new_bot(game.computer, seat, random.Random(rng.getrandbits(64)))
                      for seat in range(game.seats)}
         # A table of two is you and "Computer"; a larger one names seats where they sit.
         self.names = ["You", "Computer"] if game.seats == 2 else None

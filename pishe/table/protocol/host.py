@@ -175,7 +175,7 @@ class Host:
             raise NotYourTurnError("It is not a computer's turn.")
         bot = self._bots.get(seat)
         if bot is None:
-            bot = self._bots[seat] = self.game.new_bot(self.game.computer, seat, random.Random(self.rng.random()))
+            bot = self._bots[seat] = self.game.new_bot(self.game.computer, seat, random.Random(self.rng.getrandbits(64)))
         action = bot.choose(self.game.view(self.match, seat))
         return self._play(seat, self.game.action_text(action))
 
