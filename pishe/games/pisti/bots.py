@@ -24,6 +24,8 @@ from .deal import CAPTURE, JACK, OPENING, PACKET, PISHTI, PLAY, VALUE, Deck
 __all__ = ["greedy_card", "Memory", "RandomBot", "GreedyBot", "SamplerBot", "BOTS", "COMPUTER"]
 
 _value = VALUE
+#: Shuffles tried per sampled deal before a seat may hold a rank it seemed to lack.
+_ATTEMPTS = 20
 
 
 def greedy_card(hand, top: Optional[Card], count: int, seen) -> Card:
@@ -273,28 +275,35 @@ class SamplerBot:
         played = 52 - 4 - deck_count - sum(view.hand_counts)
         bases = []
         for _ in range(samples):
-            cards = pool[:]
-            rng.shuffle(cards)
-            hands = [None, None, None, None]
-            hands[seat] = list(hand)
-            for s in order:
-                lacks = memory.lacks[s]
-                n = need[s]
-                if lacks:
-                    mine, rest = [], []
-                    for c in cards:
-                        if len(mine) < n and c.rank not in lacks:
-                            mine.append(c)
-                        else:
-                            rest.append(c)
-                    if len(mine) < n:          # nothing fits: what it showed was a bluff
-                        k = n - len(mine)
-                        mine += rest[:k]
-                        rest = rest[k:]
-                    cards = rest
-                else:
-                    mine, cards = cards[:n], cards[n:]
-                hands[s] = mine + fixed[s]
+            for _attempt in range(_ATTEMPTS):
+                cards = pool[:]
+                rng.shuffle(cards)
+                hands = [None, None, None, None]
+                hands[seat] = list(hand)
+                fits = True
+                for s in order:
+                    lacks = memory.lacks[s]
+                    n = need[s]
+                    if lacks:
+                        mine, rest = [], []
+                        for c in cards:
+                            if len(mine) < n and c.rank not in lacks:
+                                mine.append(c)
+                            else:
+                                rest.append(c)
+                        if len(mine) < n:
+                            # Too few fit (seats served earlier took them): deal again,
+                            # and at last let it hold what it seemed to lack.
+                            fits = False
+                            k = n - len(mine)
+                            mine += rest[:k]
+                            rest = rest[k:]
+                        cards = rest
+                    else:
+                        mine, cards = cards[:n], cards[n:]
+                    hands[s] = mine + fixed[s]
+                if fits:
+                    break
             down = cards[:hidden_down]
             stock = under + cards[hidden_down:]
             fill = iter(down)

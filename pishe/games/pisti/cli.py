@@ -13,7 +13,7 @@ from math import sqrt
 from typing import Optional
 
 from ...cards import DECK, Card
-from ...errors import IllegalActionError, InvalidCardError, PisheError, UnknownBotError
+from ...errors import DealOverError, IllegalActionError, InvalidCardError, PisheError, UnknownBotError
 from .bots import BOTS
 from .deal import Deck, InvalidDeckError
 from .view import describe, seat_view, show_step
@@ -138,7 +138,7 @@ def play_out_line(data: dict) -> dict:
             raise PlayOutError("plays must be a list of cards")
         for i, text in enumerate(plays):
             if deck.over:
-                raise IllegalActionError(f"play {i + 1} ({text!r}): the deck is over after 48 plays")
+                raise DealOverError(f"play {i + 1} ({text!r}): the deck is over after 48 plays")
             try:
                 card = Card.parse(text)
                 steps += deck.apply(card)

@@ -13,6 +13,7 @@ from typing import NamedTuple, Optional, Sequence
 
 from ...cards import DECK, SUITS, Card
 from ...errors import (
+    DealNotOverError,
     DealOverError,
     IllegalActionError,
     InvalidPositionError,
@@ -243,7 +244,7 @@ class Deck:
     def team_points(self) -> list:
         """Each team's points from this deck, by team (only once it is over)."""
         if not self.over:
-            raise IllegalActionError("The deck is still being played.")
+            raise DealNotOverError("The deck is still being played.")
         return list(self._points)
 
     def tally(self) -> list:

@@ -37,9 +37,12 @@ def _card_json(card: Optional[Card]) -> Optional[dict]:
     return dict(data)
 
 
+_DEFAULT_NAMES = tuple(tuple(SEAT_WORDS[(s - seat) & 3] for s in range(4)) for seat in range(4))
+
+
 def default_names(seat: int) -> tuple:
     """The seats' names by seat number from ``seat``'s side: "You", "Right", "Partner", "Left"."""
-    return tuple(SEAT_WORDS[(s - seat) & 3] for s in range(4))
+    return _DEFAULT_NAMES[seat]
 
 
 class PistiView(NamedTuple):

@@ -1,0 +1,290 @@
+"""Pişti: what each seat may see (leak tests over many decks) and the bots."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from pishe.cards import DECK, Card
+from pishe.games.pisti import GAME, Deck
+from pishe.games.pisti.bots import GreedyBot, Memory, SamplerBot, greedy_card
+from pishe.games.pisti.cli import new_bots, play_deck
+from pishe.games.pisti.deal import CAPTURE, PACKET
+from pishe.games.pisti.view import seat_view, show_step
+
+C = Card.parse
+CODES = {str(c) for c in DECK}
+CARD_OF = {str(c): c for c in DECK}
+LABEL = re.compile(r"(10|[A2-9JQK])([♣♦♥♠])")
+SYMBOL_SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def random_deck(rng):
+    cards = list(DECK)
+    rng.shuffle(cards)
+    return cards
+
+
+def named_in(data, found: set) -> set:
+    """Every card a JSON value names by its code (labels such as the count's
+    "2♣" row are names of rows, not cards shown)."""
+    if isinstance(data, dict):
+        for value in data.values():
+            named_in(value, found)
+    elif isinstance(data, list):
+        for value in data:
+            named_in(value, found)
+    elif isinstance(data, str) and data in CODES:
+        found.add(data)
+    return found
+
+
+def labelled_in(words: str) -> set:
+    """Every card plain words name by its label ("7♥")."""
+    return {rank + SYMBOL_SUIT[symbol] for rank, symbol in LABEL.findall(words)}
+
+
+def shown_codes(shown: dict) -> list:
+    found = []
+    for key in ("card", "cards", "opening", "face_down"):
+        value = shown.get(key)
+        if isinstance(value, str):
+            found.append(value)
+        elif value:
+            found += value
+    return found
+
+
+def view_cards(view) -> set:
+    found = set(view.hand) | set(view.legal) | set(view.sent_under)
+    if view.pile_top is not None:
+        found.add(view.pile_top)
+    for team in (0, 1):
+        found.update(view.pishti[team])
+        found.update(view.jack_pishti[team])
+    if view.opening is not None:
+        found.update(view.opening)
+    return found
+
+
+class StandInMatch:
+    def __init__(self, deal):
+        self.game, self.deal, self.deal_number, self.dealer = GAME, deal, 1, deal.dealer
+        self.scores, self.over, self.winner, self.length, self.target = [0, 0], False, None, "101", 101
+
+
+def test_no_view_or_step_names_a_hidden_card_over_10000_decks():
+    """Every seat's view after every play, and every step as each seat sees it,
+    checked against hidden_cards at that moment; the opening cards are seen by both
+    partners of the team that took them and never by the other team. (A view's
+    steps are these same shown steps, and hidden cards only ever become fewer, so
+    each step is checked once, when it happens.)"""
+    rng = random.Random(20)
+    hidden_cards, card_of = GAME.hidden_cards, CARD_OF
+    for n in range(10_000):
+        deck = GAME.new_deal(random_deck(rng), n & 3)
+        new = deck.log
+        while True:
+            for seat in range(4):
+                secret = hidden_cards(deck, seat)
+                for step in new:
+                    shown = show_step(step, seat)
+                    assert not any(card_of[c] in secret for c in shown_codes(shown)), (n, step, seat)
+                view = seat_view(deck, seat)
+                assert view_cards(view).isdisjoint(secret), (n, seat)
+                if deck.opening_team is None:
+                    assert view.opening is None
+                elif deck.opening_team == seat & 1:
+                    assert view.opening == deck.face_down and secret.isdisjoint(deck.face_down)
+                else:
+                    assert view.opening is None and secret.issuperset(deck.face_down)
+            if deck.over:
+                break
+            hand = deck.hands[deck.turn]
+            new = deck.apply(hand[rng.randrange(len(hand))])
+        assert deck.opening_team is not None
+
+
+def test_no_view_json_names_a_hidden_card():
+    """The whole JSON of every seat's view at every moment, words included."""
+    rng = random.Random(21)
+    for n in range(300):
+        deck = GAME.new_deal(random_deck(rng), n & 3)
+        match = StandInMatch(deck)
+        new = deck.log
+        while True:
+            for seat in range(4):
+                hidden = {str(c) for c in GAME.hidden_cards(deck, seat)}
+                data = GAME.view(match, seat).to_json()
+                assert named_in(data, set()).isdisjoint(hidden), (n, seat)
+                for words in (data["status"], *data["since_last_turn"]):
+                    assert labelled_in(words).isdisjoint(hidden), (n, seat, words)
+                for step in new:
+                    shown = GAME.show_step(step, seat)
+                    assert named_in(shown, set()).isdisjoint(hidden)
+                    assert labelled_in(GAME.describe(shown, seat)).isdisjoint(hidden)
+            if deck.over:
+                break
+            hand = deck.hands[deck.turn]
+            new = deck.apply(hand[rng.randrange(len(hand))])
+
+
+def test_packet_and_opening_show_rules():
+    rng = random.Random(22)
+    for n in range(50):
+        deck = GAME.new_deal(random_deck(rng), n & 3)
+        play_deck(deck, [GAME.new_bot("random", s, random.Random(s)) for s in range(4)])
+        for step in deck.log:
+            for seat in range(4):
+                shown = show_step(step, seat)
+                if step.kind == PACKET:
+                    assert ("cards" in shown) == (step.seat == seat)
+                if step.kind == CAPTURE and step.cards:
+                    assert ("opening" in shown) == (seat & 1 == step.team)
+                assert "face_down" not in shown
+
+
+# -- greedy -------------------------------------------------------------------------------------
+
+def test_greedy_rules():
+    hand = [C(t) for t in ("2C", "2D", "JS")]
+    seen = [0] * 14
+    assert greedy_card(hand, C("2H"), 3, seen) is C("2C")          # highest value of the top's rank
+    assert greedy_card([C("AC"), C("AD")], C("AS"), 1, seen) is C("AC")   # ties: first in card order
+    assert greedy_card(hand, C("5H"), 2, seen) is C("JS")          # a pile worth a jack
+    assert greedy_card(hand, C("AH"), 1, seen) is C("JS")          # a top card with a value
+    assert greedy_card(hand, C("5H"), 1, seen) is C("2D")          # else shed: fewest unaccounted, lower value
+    assert greedy_card([C("JC"), C("JH")], None, 0, seen) is C("JC")
+    assert greedy_card([C("JC"), C("JH")], C("JD"), 1, seen) is C("JC")
+    seen[9] = 3
+    assert greedy_card([C("3C"), C("9D"), C("KS")], C("5H"), 1, seen) is C("9D")  # one 9 left, in hand: 0 out
+    assert greedy_card([C("3C"), C("3D"), C("KS")], None, 0, [0] * 14) is C("3C")  # two 3s: 2 out
+    assert greedy_card([C("AC"), C("KS")], None, 0, [0] * 14) is C("KS")          # same count, lower value
+
+
+def test_greedy_from_views_equals_greedy_on_the_deck():
+    """The view bot's memory gives greedy exactly the seen counts the deck keeps."""
+    rng = random.Random(23)
+    for n in range(200):
+        deck = GAME.new_deal(random_deck(rng), n & 3)
+        bots = [GreedyBot(s) for s in range(4)]
+        while not deck.over:
+            seat = deck.turn
+            card = bots[seat].choose(seat_view(deck, seat))
+            pile = deck.pile
+            assert card is greedy_card(deck.hands[seat], pile[-1] if pile else None, len(pile), deck.seen)
+            assert bots[seat].memory.seen == deck.seen
+            deck.apply(card, seat)
+
+
+def test_four_greedy_seats_are_deterministic():
+    """A fixed deck played by four greedy seats gives a fixed result (pinned)."""
+    shuffled = random_deck(random.Random(2024))
+    results = []
+    for bot_seed in (1, 2):
+        deck = GAME.new_deal(shuffled, 3)
+        steps = play_deck(deck, [GAME.new_bot("greedy", s, random.Random(bot_seed)) for s in range(4)])
+        plays = " ".join(str(s.card) for s in steps if s.kind in ("play", "capture", "pishti"))
+        results.append((deck.team_points(), [len(t) for t in deck.taken], len(deck.pishti[0]), plays))
+    assert results[0] == results[1] == (
+        [24, 2], [43, 9], 1,
+        "4D 2S 7S 5C 7D 3D 8H 5S KC 6H AD 9D AH 9H 10D 9S JD 7H 7C 2H AS 2D 2C 4C QD 8D 5D QS JH KS 3S "
+        "10S JS 6D 3C 9C 4H JC 3H AC 6C 6S 4S 8C KH 10H 10C KD")
+
+
+def test_greedy_beats_random_clearly():
+    from pishe.games.pisti.cli import tournament
+    result = tournament("greedy", "random", 200, seed=3)
+    assert result["ci95"][0] > 8
+
+
+# -- the sampler -----------------------------------------------------------------------------------
+
+def test_sampler_memory_and_samples_agree_with_the_deck():
+    """Against greedy seats the sampler's memory matches the deck (pile, takings, lacked
+    ranks) and every sampled deck holds the 52 cards with what the seat knows in place."""
+    rng = random.Random(24)
+    checked = 0
+    for n in range(40):
+        deck = GAME.new_deal(random_deck(rng), n & 3)
+        bots = new_bots(["sampler", "greedy", "greedy", "greedy"], rng)
+        while not deck.over:
+            seat = deck.turn
+            view = seat_view(deck, seat)
+            card = bots[seat].choose(view)
+            if seat == 0:
+                memory = bots[0].memory
+                assert memory.complete
+                assert len(memory.pile) == len(deck.pile)
+                for m, c in zip(memory.pile, deck.pile):
+                    assert m is c or (m is None and c in deck.face_down)
+                for team in (0, 1):
+                    assert len(memory.taken[team]) == len(deck.taken[team])
+                    assert {c for c in memory.taken[team] if c is not None} <= set(deck.taken[team])
+                    unknown = memory.taken[team].count(None)
+                    assert unknown == (3 if deck.opening_team == team == 1 else 0)
+                for other in (1, 2, 3):
+                    for c in deck.hands[other]:
+                        assert c.rank not in memory.lacks[other]     # greedy seats never bluff
+                samples = bots[0].sample(view, 4)
+                assert samples is not None
+                for sample in samples:
+                    sample.check()
+                    assert sample.hands[0] == deck.hands[0]
+                    assert [len(h) for h in sample.hands] == [len(h) for h in deck.hands]
+                    assert len(sample.stock) == len(deck.stock) and sample.pile[-1:] == deck.pile[-1:]
+                    assert sample.stock[:len(deck.sent_under)] == deck.stock[:len(deck.sent_under)] \
+                        if deck.stock else True
+                    assert sample.seen == deck.seen and sample.played == deck.played
+                    assert sample.last_capture == deck.last_capture
+                    for other in (1, 2, 3):
+                        assert not {c.rank for c in sample.hands[other]} & memory.lacks[other]
+                checked += 1
+            deck.apply(card, seat)
+    assert checked > 400
+
+
+def test_memory_resets_at_a_new_deck_and_notes_gaps():
+    rng = random.Random(25)
+    bot = SamplerBot(0, random.Random(1))
+    for dealer in (3, 0):
+        deck = GAME.new_deal(random_deck(rng), dealer)
+        others = [GreedyBot(s) for s in range(4)]
+        while not deck.over:
+            seat = deck.turn
+            view = seat_view(deck, seat)
+            card = (bot if seat == 0 else others[seat]).choose(view)
+            deck.apply(card, seat)
+        assert bot.memory.complete and bot.memory.seen[deck.up.rank] >= 1
+    # A bot taking a seat in the middle of a deck knows it missed steps, and plays greedy's card.
+    deck = GAME.new_deal(random_deck(rng), 3)
+    for _ in range(9):
+        deck.apply(deck.legal_actions()[0])
+    late = SamplerBot(deck.turn, random.Random(2))
+    view = seat_view(deck, deck.turn)
+    card = late.choose(view)
+    assert not late.memory.complete and card in view.legal
+    assert isinstance(late.memory, Memory)
+
+
+def test_sampler_is_reproducible_and_fast_enough():
+    import time
+    shuffled = random_deck(random.Random(26))
+    runs = []
+    for _ in range(2):
+        deck = GAME.new_deal(shuffled, 3)
+        bots = [SamplerBot(0, random.Random(5)), GreedyBot(1), SamplerBot(2, random.Random(6)), GreedyBot(3)]
+        start = time.perf_counter()
+        play_deck(deck, bots)
+        runs.append((deck.log, time.perf_counter() - start))
+    assert runs[0][0] == runs[1][0]
+    assert runs[0][1] < 5.0
+
+
+def test_views_json_is_stable_for_bots_too():
+    deck = GAME.new_deal(random_deck(random.Random(27)), 1)
+    view = GAME.view(StandInMatch(deck), 2)
+    text = json.dumps(view.to_json(), ensure_ascii=False)
+    assert json.loads(text) == view.to_json()
+    assert isinstance(deck, Deck)
