@@ -442,7 +442,7 @@ def test_view_json_shape():
     assert data["team_names"] == ["Their team", "Your team"]
     assert data["turn"] == 0 and data["dealer"] == 3
     assert [c["code"] for c in data["hand"]] == ["7S", "8C", "8D", "JD"]
-    assert data["hand"][0] == C("7S").to_json()
+    assert data["hand"][0] == {**C("7S").to_json(), "play_label": "Play 7♠"}
     assert data["hand_counts"] == [4, 4, 4, 4] and data["deck_count"] == 32
     assert data["pile"] == {"count": 4, "top": C("5D").to_json()}
     assert data["sent_under"] == [] and data["opening"] is None

@@ -46,6 +46,10 @@ class PistiGame(Game):
         """A new deck's state from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``."""
         return Deck.deal(deck, dealer)
 
+    def deal_steps(self, state: Deck) -> list:
+        """The dealing's steps: jacks sent under, the opening cards, the first four packets."""
+        return state.log[:len(state.sent_under) + 5]
+
     def parse_action(self, text: Any) -> Card:
         """The card written ``text`` ("7H"); raises :class:`~pishe.errors.UnknownActionError` otherwise."""
         try:

@@ -15,7 +15,6 @@ top, who took what, and which ranks each seat has shown it lacks.
 from __future__ import annotations
 
 import random
-from math import sqrt
 from typing import Optional
 
 from ...cards import DECK, Card
@@ -233,16 +232,20 @@ class SamplerBot:
                 row.append(playout_points(deck, team))
             results.append(row)
         n = len(bases)
-        best, best_gain = greedy, 0.0
+        # In whole numbers, so that every Python (the page's 32-bit one too) decides alike:
+        # a candidate must gain on average (S > 0), by more than margin standard errors:
+        # (S/n)² > margin² · var/n, var = (nQ − S²) / (n(n − 1)), S and Q the sums of d and d².
+        margin2 = self.margin * self.margin
+        best, best_sum = greedy, 0
         reference = results[0]
         for c, row in zip(candidates[1:], results[1:]):
             diffs = [a - b for a, b in zip(row, reference)]
-            mean = sum(diffs) / n
-            if mean <= best_gain:
+            total = sum(diffs)
+            if total <= best_sum:
                 continue
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean > self.margin * sqrt(var / n):
-                best, best_gain = c, mean
+            squares = sum(d * d for d in diffs)
+            if total * total * (n - 1) > margin2 * (n * squares - total * total):
+                best, best_sum = c, total
         return best
 
     def sample(self, view, samples: int) -> Optional[list]:

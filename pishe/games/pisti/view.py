@@ -114,7 +114,7 @@ class PistiView(NamedTuple):
             "team_names": [_TEAM_WORDS[t ^ team] for t in (0, 1)],
             "turn": self.turn,
             "dealer": self.dealer,
-            "hand": [card(c) for c in self.hand],
+            "hand": [{**c.to_json(), "play_label": f"Play {c.display()}"} for c in self.hand],
             "hand_counts": list(self.hand_counts),
             "deck_count": self.deck_count,
             "pile": {"count": self.pile_count, "top": card(self.pile_top)},
