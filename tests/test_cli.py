@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from pishe import DECK
+from pishe import DECK, Card
 
 
 def run(*args, stdin=""):
@@ -99,3 +99,81 @@ def test_play_out_reports_a_bad_line_and_goes_on(line, message):
     assert set(bad) == {"error"}
     assert re.search(message, bad["error"]), bad["error"]
     assert ok["position"]["turned"] == "7C"
+
+
+# -- Pişti -----------------------------------------------------------------------------
+
+PISTI_DECK = [str(c) for c in DECK]          # bottom to top: the top cards are spades, KS first
+
+
+def test_pisti_tournament_json_has_the_documented_shape():
+    args = ("tournament", "--game", "pisti", "greedy", "random", "--decks", "20", "--seed", "4", "--json")
+    out = run(*args)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert {"game", "a", "b", "decks", "points", "pishti"} <= set(result)
+    assert (result["game"], result["a"], result["b"], result["decks"]) == ("pisti", "greedy", "random", 20)
+    assert len(result["points"]) == 2 and len(result["pishti"]) == 2
+    low, high = result["ci95"]
+    assert low <= result["gain"] <= high
+    assert result["gain"] == pytest.approx((result["points"][0] - result["points"][1]) / 20, abs=1e-3)
+    assert run(*args).stdout == out.stdout
+
+
+def test_pisti_tournament_text_prints_the_interval():
+    out = run("tournament", "--game", "pisti", "greedy", "greedy", "--decks", "4", "--seed", "1")
+    assert out.returncode == 0 and "95% interval" in out.stdout and out.stdout.count("greedy") >= 2
+
+
+@pytest.mark.parametrize("args", [["greedy", "nobody", "--decks", "4"],
+                                  ["greedy", "random", "--decks", "3"],
+                                  ["greedy", "random"]])
+def test_pisti_tournament_refuses_bad_arguments(args):
+    out = run("tournament", "--game", "pisti", *args)
+    assert out.returncode == 2 and "error" in out.stderr and not out.stdout
+
+
+def test_pisti_play_out_plays_a_whole_deck_and_part_of_one():
+    whole = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "bots": ["greedy"] * 4}
+    out = run("play-out", stdin=json.dumps(whole) + "\n")
+    assert out.returncode == 0, out.stdout
+    answer = json.loads(out.stdout)
+    assert {"points", "cards", "pishti", "jack_pishti", "steps"} <= set(answer)
+    assert sum(answer["cards"]) == 52 and answer["over"] is True
+    plays = [s for s in answer["steps"] if "plays" in s]
+    assert len(plays) == 48
+    # Seat 0 leads deck 1 and holds the cards the deck deals it first.
+    part = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "plays": []}
+    first = json.loads(run("play-out", stdin=json.dumps(part) + "\n").stdout)
+    assert first["over"] is False and first["turn"] == 0 and first["points"] is None
+
+
+@pytest.mark.parametrize("line, message", [
+    ({"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "plays": ["2C"]}, "do not hold"),
+    ({"game": "pisti", "deck": PISTI_DECK[:51], "dealer": 3, "plays": []}, "52"),
+    ({"game": "pisti", "deck": PISTI_DECK[:51] + ["AC"], "dealer": 3, "plays": []}, "twice"),
+    ({"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "bots": ["greedy", "nobody", "greedy", "greedy"]},
+     "unknown bot"),
+    ({"game": "rummy", "deck": PISTI_DECK, "dealer": 3, "plays": []}, "unknown game"),
+])
+def test_pisti_play_out_reports_a_bad_line_and_goes_on(line, message):
+    good = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "plays": []}
+    out = run("play-out", stdin=json.dumps(line) + "\n" + json.dumps(good) + "\n")
+    first, second = (json.loads(l) for l in out.stdout.splitlines())
+    assert out.returncode == 1 and message in first["error"] and "error" not in second
+
+
+def test_pisti_play_out_refuses_a_49th_card():
+    from pishe.table.game import get_game
+
+    game = get_game("pisti")
+    deck = game.new_deal([Card.parse(c) for c in PISTI_DECK], 3)
+    plays = []
+    while not deck.over:
+        plays.append(str(deck.legal_actions()[0]))
+        deck.apply(deck.legal_actions()[0], deck.turn)
+    line = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3}
+    done = json.loads(run("play-out", stdin=json.dumps({**line, "plays": plays}) + "\n").stdout)
+    assert done["over"] is True and len(plays) == 48 and sum(done["cards"]) == 52
+    out = run("play-out", stdin=json.dumps({**line, "plays": plays + [plays[0]]}) + "\n")
+    assert out.returncode == 1 and "48" in json.loads(out.stdout)["error"]
