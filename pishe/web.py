@@ -7,18 +7,23 @@ The computer table (any game, you in seat 0, computers in the other seats):
 "autopilot": bool}`` (the steps this call caused, in your words) or
 ``{"error": "…"}`` with nothing changed. The page paints the view and asks
 :func:`computer_step` again after its delay while ``computer_moves`` is true;
-with a clock it runs the clock of the seat in ``clock`` and calls
-:func:`timeout` when yours runs out.
+with a clock it runs the clock of the seat in ``clock`` (``"label"`` is the
+clock's accessible name, "Clock: 15 seconds a card") and calls :func:`timeout`
+when yours runs out.
 
 A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
 functions, the guest's page the ``guest_*`` ones. Each answers ``{"send":
 […], "steps": […], "error": reason|null, "view": this seat's view|null,
 "status": {…}, "saved": text}`` (the guest's also carries ``token``); the
+status carries the table's own words for the page (see :func:`_friend_status`); the
 host's ``send`` holds ``{"to": connection, "text": message}`` objects, the
 guest's plain messages. The page keeps ``saved`` (and the token) in
 sessionStorage to come back to the table after a reload. The page carries
 the messages over its data channels and passes what arrives to
 ``*_receive``; it decides nothing.
+
+:func:`page_words` answers the sentences the page itself shows (the friend
+panel's, by key: :mod:`pishe.table.words`); the page's JavaScript words none.
 
 Only the table is imported at start-up; a game's modules are imported when a
 match of it begins.
@@ -35,11 +40,13 @@ from .table.game import get_game
 from .table.match import Match
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
 from .table.protocol.host import friend_names
+from .table.protocol.wire import VERIFIED
+from .table import words
 
 __all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
            "blank_view", "host_open", "host_receive", "host_act", "host_next_deal", "host_disconnect", "host_current",
            "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_intents", "guest_next_deal",
-           "guest_saved", "qr_matrix"]
+           "guest_saved", "qr_matrix", "page_words"]
 
 YOU = 0
 #: Timeouts in a row after which a computer plays your seat until you take over.
@@ -75,7 +82,7 @@ class _ComputerTable:
             "steps": [game.describe(shown, YOU) for shown in (game.show_step(s, YOU) for s in steps)
                       if shown is not None],
             "computer_moves": computer,
-            "clock": ({"seat": deal.turn, "seconds": self.clock}
+            "clock": ({"seat": deal.turn, "seconds": self.clock, "label": words.clock_label(self.clock)}
                       if playing and not computer and self.clock is not None else None),
             "autopilot": self.autopilot,
         })
@@ -175,15 +182,24 @@ _host: Optional[Host] = None
 _guest: Optional[Guest] = None
 
 
+def _friend_status(status: dict) -> dict:
+    """A friend's table's status with its own words for the page added: ``"dealing"``
+    (the status line while a deal is being dealt), ``"when_back"`` (the host's, while
+    its friend is away) and ``"fair"``, the guest's check of its last finished deal
+    (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
+    return {**status, **words.dealing_lines(status.get("deal")),
+            "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED)}
+
+
 def _host_answer(outcome: Outcome) -> str:
     return json.dumps({"send": [{"to": conn, "text": text} for conn, text in outcome.send],
                        "steps": outcome.steps, "error": outcome.error,
-                       "view": _host.view(), "status": _host.status(), "saved": _host.save()})
+                       "view": _host.view(), "status": _friend_status(_host.status()), "saved": _host.save()})
 
 
 def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
     return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
-                       "view": _guest.view(), "status": _guest.status(),
+                       "view": _guest.view(), "status": _friend_status(_guest.status()),
                        "token": _guest.token, "saved": _guest.save() if keep else None})
 
 
@@ -319,3 +335,9 @@ def qr_matrix(text: str) -> str:
     code = segno.make(text, error="m", micro=False)
     return json.dumps({"rows": ["".join("1" if dark else "0" for dark in row)
                                 for row in code.matrix_iter(scale=1, border=4)]})
+
+
+def page_words() -> str:
+    """``{"words": {key: sentence}}``: the sentences the page itself shows, by key
+    (:data:`pishe.table.words.PAGE`; ``{name}`` marks a value the page puts in)."""
+    return json.dumps({"words": words.PAGE})

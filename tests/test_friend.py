@@ -557,8 +557,9 @@ def test_guest_tab_reloaded_shows_its_table_and_waits_for_a_new_link(table: Tabl
     table.collect_wire()
 
     table.guest.reload()
+    # Worded by Python (pishe/table/words.py): shown once the reloaded tab's Python is ready.
     expect(table.guest.locator("[data-friend-status]")).to_have_text(
-        "This invite link was used already — ask your friend for a new one", timeout=20_000)
+        "This invite link was used already — ask your friend for a new one", timeout=BOOT_MS)
     expect(table.guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
     table.guest.wait_for_function(
         "Number(document.querySelector('[data-pishe-table]').dataset.paints || 0) > 1 && "

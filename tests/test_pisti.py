@@ -91,7 +91,7 @@ def test_game_object():
     assert GAME.lengths["151"] == Length("First to 151", 151, 99)
     assert set(GAME.bots) == {"random", "greedy", "sampler"}
     assert GAME.computer == "sampler"
-    assert [GAME.team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert [[s for s in range(4) if s in team] for team in GAME.teams] == [[0, 2], [1, 3]]
     bot = GAME.new_bot("greedy", 1, random.Random(1))
     assert hasattr(bot, "choose")
     with pytest.raises(UnknownBotError):
@@ -425,7 +425,7 @@ def test_invariants_over_random_decks():
 # -- views -------------------------------------------------------------------------------------
 
 VIEW_KEYS = {"game", "seat", "seats", "names", "team", "teams", "team_names", "turn", "dealer", "hand",
-             "hand_counts", "deck_count", "pile", "sent_under", "taken", "opening", "legal", "status",
+             "hand_counts", "places", "deck_count", "pile", "sent_under", "taken", "opening", "legal", "status",
              "since_last_turn", "deck_result", "match"}
 MATCH_KEYS = {"length", "length_name", "target", "deal", "dealer", "scores", "over", "winner",
               "next_deal", "result"}
@@ -444,6 +444,13 @@ def test_view_json_shape():
     assert [c["code"] for c in data["hand"]] == ["7S", "8C", "8D", "JD"]
     assert data["hand"][0] == {**C("7S").to_json(), "play_label": "Play 7♠"}
     assert data["hand_counts"] == [4, 4, 4, 4] and data["deck_count"] == 32
+    # Each seat's place in words, by seat number: Left (seat 0) is to play, Partner (3) deals.
+    assert data["places"] == [
+        {"name": "Left", "label": "Left holds 4 cards", "turn_flag": "To play", "dealer_flag": ""},
+        {"name": "You", "label": "You hold 4 cards", "turn_flag": "", "dealer_flag": ""},
+        {"name": "Right", "label": "Right holds 4 cards", "turn_flag": "", "dealer_flag": ""},
+        {"name": "Partner", "label": "Partner holds 4 cards", "turn_flag": "", "dealer_flag": "Dealer"},
+    ]
     assert data["pile"] == {"count": 4, "top": C("5D").to_json()}
     assert data["sent_under"] == [] and data["opening"] is None
     assert data["taken"] == [{"count": 0, "pishti": [], "jack_pishti": []}] * 2
@@ -458,6 +465,7 @@ def test_view_json_shape():
                              "next_deal": False, "result": None}
     mover = GAME.view(StandInMatch(deck), 0).to_json()
     assert mover["legal"] == ["5H", "7H", "9C", "QC"] and mover["status"] == "Your turn: play a card."
+    assert mover["places"][0]["turn_flag"] == "Your turn" and mover["places"][0]["label"] == "You hold 4 cards"
     named = GAME.view(StandInMatch(deck), 0, names=["Ada", "Bo", "Cy", "Di"]).to_json()
     assert named["names"] == ["Ada", "Bo", "Cy", "Di"]
 

@@ -35,8 +35,10 @@ READ_TABLE = """() => {
     seats[area.dataset.place] = {
       seat: Number(area.dataset.seat),
       name: q("[data-name]", area).textContent,
+      label: area.getAttribute("aria-label"),
       turn: !q("[data-flag-turn]", area).hidden,
       dealer: !q("[data-flag-dealer]", area).hidden,
+      flags: [...area.querySelectorAll(".seat-flag")].filter((f) => !f.hidden).map((f) => f.textContent),
       held: q("[data-held] [data-count]", area)?.textContent ?? null,
     };
   }
@@ -116,6 +118,10 @@ def assert_shows(table: dict, view: dict) -> None:
         assert shown["seat"] == seat and shown["name"] == names[seat], (place, shown)
         assert shown["turn"] == (view["turn"] == seat)
         assert shown["dealer"] == (view["dealer"] == seat)
+        # The seat's accessible name and flags, as its place words them.
+        words = view["places"][seat]
+        assert shown["label"] == words["label"]
+        assert shown["flags"] == [f for f in (words["turn_flag"], words["dealer_flag"]) if f]
         if place != "bottom":
             assert shown["held"] == str(view["hand_counts"][seat])
     assert table["hand"] == [{"name": f"Play {c['label']}", "code": c["code"], "enabled": c["code"] in view["legal"]}
@@ -285,9 +291,13 @@ def test_clock_timeouts_and_take_over(pisti_page: Page):
     page.clock.install()
     page.get_by_role("radio", name="Fast 15 s", exact=True).check()
     press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
-    assert page.evaluate("window.pishe.call('current')")["clock"] == {"seat": 0, "seconds": 15}
+    assert page.evaluate("window.pishe.call('current')")["clock"] == {
+        "seat": 0, "seconds": 15, "label": "Clock: 15 seconds a card"}
     ring = page.locator(f'{PISTI} [data-place="bottom"] [data-clock]')
     expect(ring).to_be_visible()
+    # The ring has an accessible name, as Python words it.
+    expect(page.get_by_role("timer", name="Clock: 15 seconds a card", exact=True)).to_be_visible()
+    expect(page.get_by_role("group", name="You hold 4 cards", exact=True)).to_be_visible()
     assert ring.evaluate("r => r.style.getPropertyValue('--clock-seconds')") == "15s"
     for timeouts in range(1, 4):
         held = len(page.evaluate(READ_TABLE)["hand"])

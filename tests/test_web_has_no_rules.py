@@ -1,13 +1,16 @@
 """The JavaScript in web/ paints views and forwards intents; the rules live in Python.
 
 Statically: no script compares or computes with ranks or suits, lists them in
-order, or inserts text as HTML. In the browser: the page paints whatever view it
-is given, even one that breaks every rule, without complaint and without
-keeping anything from earlier views.
+order, or inserts text as HTML; no script of the tables or games words a
+sentence (Python does: the views, and the page's own words by key in
+pishe/table/words.py), but for the few said when Python itself could not run.
+In the browser: the page paints whatever view it is given, even one that breaks
+every rule, without complaint and without keeping anything from earlier views.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -119,6 +122,113 @@ def test_web_scripts_decide_no_rules():
     assert {p.relative_to(WEB).as_posix() for p in files} >= {"games/pasha/paint.js", "games/pisti/paint.js", "cards.js"}
     problems = [f"{p.relative_to(ROOT)} {v}" for p in files for v in violations(p.read_text(encoding="utf-8"))]
     assert problems == []
+
+
+# ---- sentences: Python words them ----------------------------------------------
+
+#: The scripts that must word no sentence: the tables' controllers and the games' painters.
+WORDLESS = ("tables", "games")
+
+#: The only sentences these scripts may word: what the page says when Python itself
+#: could not run (no answer from the worker; the worker failing to start), since
+#: Python's words cannot be had then. (file under web/, the literal as written)
+FALLBACKS = {
+    ("tables/computer.js", '"No answer from the game."'),
+    ("tables/computer.js", "`The game could not start: ${err.message || err}`"),
+    ("tables/friend/session.js", '"No answer from the game."'),
+}
+
+#: Capitalised words that are code, not words: key names.
+CODE_WORDS = {"Enter", "Escape", "Tab", "Space", "Backspace", "Home", "End", "ArrowLeft", "ArrowRight",
+              "ArrowUp", "ArrowDown", "PageUp", "PageDown"}
+
+# String literals: "…", '…', and `…` (with ${…} inside, one level of braces deep).
+STRING = re.compile(r"""'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|\$\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|[^`\\])*`""")
+# A sentence: a capitalised word and more words ("No answer from the game", "Deal ${n} is…"),
+# or one capitalised word with a full stop ("Copied."), or one bare word ("Connected").
+SENTENCE = [
+    re.compile(r"(?<![\w$-])[A-Z][a-z]+(?:['’][a-z]+)?[,:;]?\s+[\w'’“\"(]"),
+    re.compile(r"^\W*[A-Z][a-z]+[.!?…]\W*$"),
+]
+
+
+def sentences(source: str) -> list[str]:
+    """The string literals in `source` (JavaScript) that word a sentence."""
+    found = []
+    for match in STRING.finditer(strip_comments(source)):
+        literal = match.group()
+        body = re.sub(r"\$\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}", " x ", literal[1:-1])
+        bare = re.fullmatch(r"[A-Z][a-z]{2,}", body) and body not in CODE_WORDS
+        if bare or any(p.search(body) for p in SENTENCE):
+            found.append(literal)
+    return found
+
+
+SENTENCES = [
+    'setText(note, ok ? "Copied." : "Select it and copy it by hand.");',
+    'const STATUS = { connected: "Connected" };',
+    "setText(line, `Deal ${text(status.deal)} is dealt when your friend is back.`);",
+    "showError(`Your friend's page sent something this page cannot accept: ${reason}`);",
+    "label.textContent = 'Cards';",
+    'setStatus("Waiting for your friend…");',
+]
+NOT_SENTENCES = [
+    'say(ui.status, "waiting");',
+    'if (event.key === "Enter") connect();',
+    'console.warn("no QR code:", err);',
+    "table.querySelector(`[data-seat=\"${clock.seat}\"] [data-clock]`);",
+    'const err = new Error(`unknown game ${JSON.stringify(game)}`);',
+    "if (label) setText(stage, `${label}…`);",
+    'setAttribute("aria-label", text(place.label));',
+    'svg.setAttribute("shape-rendering", "crispEdges");',
+    "// Copied. A comment may say anything.",
+]
+
+
+@pytest.mark.parametrize("snippet", SENTENCES)
+def test_sentence_checker_catches_sentences(snippet):
+    assert sentences(snippet), snippet
+
+
+@pytest.mark.parametrize("snippet", NOT_SENTENCES)
+def test_sentence_checker_lets_code_pass(snippet):
+    assert sentences(snippet) == [], snippet
+
+
+def test_tables_and_games_word_no_sentence():
+    """Every sentence a player reads comes from Python; the scripts of the tables and
+    games word none, but for the fallbacks said when Python itself could not run."""
+    files = [p for p in scripts() if p.relative_to(WEB).parts[0] in WORDLESS]
+    assert {p.relative_to(WEB).as_posix() for p in files} >= {
+        "tables/computer.js", "tables/friend/panel.js", "tables/friend/session.js", "tables/friend/table.js",
+        "games/pisti/paint.js", "games/pasha/paint.js"}
+    found = {(p.relative_to(WEB).as_posix(), s) for p in files for s in sentences(p.read_text(encoding="utf-8"))}
+    assert found - FALLBACKS == set(), "word these in Python (pishe/table/words.py or the game's view)"
+    assert found == FALLBACKS, "a fallback is gone: take it off FALLBACKS"
+
+
+def test_every_page_word_the_scripts_use_is_worded_in_python():
+    """The keys the scripts show (word(), say(), the friend panel's STATUS, an error's
+    `word`) are all in Python's page words, which the worker answers."""
+    from pishe.table.words import PAGE
+    from pishe.web import page_words
+
+    assert json.loads(page_words()) == {"words": PAGE}
+    used = set()
+    for p in scripts():
+        source = strip_comments(p.read_text(encoding="utf-8"))
+        used |= set(re.findall(r"\b(?:word|say)\(\s*(?:[\w.]+\s*,\s*)?\"(\w+)\"", source))
+        used |= set(re.findall(r"\bword\s*=\s*\"(\w+)\"", source))
+        used |= set(re.findall(r"\bcodeError\([^,]*,\s*\"(\w+)\"\)", source))
+        # A choice of two: say(note, ok ? "copied" : "copy_by_hand").
+        used |= {key for pair in re.findall(r"\b(?:word|say)\([^;]*?\?\s*\"(\w+)\"\s*:\s*\"(\w+)\"", source)
+                 for key in pair}
+    panel = (WEB / "tables" / "friend" / "panel.js").read_text(encoding="utf-8")
+    status = re.search(r"export const STATUS = \{(.*?)\};", panel, flags=re.S).group(1)
+    used |= set(re.findall(r":\s*\"(\w+)\"", status))
+    assert {"copied", "copy_by_hand", "host_deals", "friend_deals", "paste_reply", "not_a_code",
+            "code_damaged", "unknown_game", "paused", "waiting", "link_used"} <= used
+    assert used - set(PAGE) == set()
 
 
 def test_page_has_no_inline_script_or_foreign_images():

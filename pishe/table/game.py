@@ -74,13 +74,6 @@ class Game:
         """The match length a new match has when none is chosen."""
         return next(iter(self.lengths))
 
-    def team_of(self, seat: int) -> int:
-        """The team ``seat`` plays for."""
-        for team, seats in enumerate(self.teams):
-            if seat in seats:
-                return team
-        raise ValueError(f"no seat {seat!r} in {self.name}")
-
     def new_deal(self, deck: Sequence[Card], dealer: int) -> Any:
         """A new deal's state from ``deck`` (all 52 cards, bottom to top) dealt by ``dealer``."""
         raise NotImplementedError

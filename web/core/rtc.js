@@ -36,23 +36,33 @@ export function encodeDescription(sdp, { withCandidates = true } = {}) {
   return parts.join("~");
 }
 
+/**
+ * A connection code refused: `message` for developers, `word` the key of the page's
+ * sentence for it (pishe/table/words.py), which the table shows.
+ */
+function codeError(message, word) {
+  const err = new Error(message);
+  err.word = word;
+  return err;
+}
+
 /** Rebuild an SDP of `type` ("offer" or "answer") from a code made by encodeDescription. */
 export function decodeDescription(code, type) {
   const parts = String(code).trim().split("~");
-  if (parts[0] !== VERSION || parts.length < 4) throw new Error("This is not a connection code from this game.");
+  if (parts[0] !== VERSION || parts.length < 4) throw codeError("not a connection code of this game", "not_a_code");
   const [, ufrag, pwd, fp64, ...cands] = parts;
   if (!/^[A-Za-z0-9_-]{4,256}$/.test(ufrag) || !/^[A-Za-z0-9_-]{22,256}$/.test(pwd)) {
-    throw new Error("The connection code is damaged (check it was copied whole).");
+    throw codeError("damaged connection code", "code_damaged");
   }
   let fp;
   try { fp = Uint8Array.from(atob(fromUrlSafe(fp64)), (c) => c.charCodeAt(0)); } catch { fp = []; }
-  if (fp.length !== 32) throw new Error("The connection code is damaged (check it was copied whole).");
+  if (fp.length !== 32) throw codeError("damaged connection code", "code_damaged");
   const hex = Array.from(fp, (b) => b.toString(16).padStart(2, "0").toUpperCase()).join(":");
   const lines = ["v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
     "a=msid-semantic: WMS", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0"];
   cands.forEach((c, i) => {
     const m = c.match(/^([hsrp])([0-9A-Za-z.:-]+),(\d{1,5})$/);
-    if (!m) throw new Error("The connection code is damaged (check it was copied whole).");
+    if (!m) throw codeError("damaged connection code", "code_damaged");
     lines.push(`a=candidate:${i + 1} 1 udp ${2122260223 - i} ${m[2]} ${m[3]} typ ${CAND_NAMES[m[1]]} generation 0`);
   });
   lines.push("a=ice-ufrag:" + fromUrlSafe(ufrag), "a=ice-pwd:" + fromUrlSafe(pwd), "a=ice-options:trickle",

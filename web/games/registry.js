@@ -12,10 +12,17 @@ const PAINTERS = {
   pisti: () => import("./pisti/paint.js"),
 };
 
-/** The painter module of `game`; rejects for a game the page does not know. */
+/**
+ * The painter module of `game`; rejects for a game the page does not know, with
+ * the key of the page's sentence for it (`word`, `values`: see web/tables/words.js).
+ */
 export function painter(game) {
   const load = Object.hasOwn(PAINTERS, game) ? PAINTERS[game] : null;
-  return load ? load() : Promise.reject(new Error(`This page cannot show the game ${JSON.stringify(game)}.`));
+  if (load) return load();
+  const err = new Error(`unknown game ${JSON.stringify(game)}`);
+  err.word = "unknown_game";
+  err.values = { game: JSON.stringify(game) };
+  return Promise.reject(err);
 }
 
 /** The page's table for `game` (its markup is in index.html). */

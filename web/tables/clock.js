@@ -1,10 +1,13 @@
 // A seat's clock: a ring around the name of the seat to move ([data-clock] in
 // its [data-seat] place), emptying over the seconds it has (CSS animates it).
+// Its accessible name is the clock's label, as Python words it.
+
+import { text } from "../text.js";
 
 let ring = null;
 let out = null;
 
-/** Run `clock` ({seat, seconds}, or null for none) on `table`; `onOut()` when it runs out. */
+/** Run `clock` ({seat, seconds, label}, or null for none) on `table`; `onOut()` when it runs out. */
 export function runClock(table, clock, onOut) {
   stopClock();
   if (!clock || !Number.isInteger(clock.seat) || !(Number(clock.seconds) > 0)) return;
@@ -13,6 +16,9 @@ export function runClock(table, clock, onOut) {
     // A fresh copy restarts the animation without forcing a layout.
     ring = old.cloneNode(false);
     ring.style.setProperty("--clock-seconds", `${Number(clock.seconds)}s`);
+    const label = text(clock.label);
+    if (label) ring.setAttribute("aria-label", label);
+    else ring.removeAttribute("aria-label");
     ring.hidden = false;
     old.replaceWith(ring);
   }

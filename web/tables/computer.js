@@ -19,6 +19,7 @@ import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
 import { announce, list, setText } from "../text.js";
 import { runClock, stopClock } from "./clock.js";
+import { loadWords, word } from "./words.js";
 
 /** Page settings from the address: ?delay=MS (computer's pace), ?seed=N (repeatable deals). */
 export function settings(search = location.search) {
@@ -97,13 +98,16 @@ async function startComputerTable() {
     const pct = Math.round(Math.max(0, Math.min(1, Number(fraction) || 0)) * 100);
     progress.setAttribute("aria-valuenow", String(pct));
     progressBar.style.transform = `scaleX(${pct / 100})`;
+    // The boot's stages, worded by the worker: Python is not running yet.
     if (label) setText(stage, `${label}…`);
   });
+  loadWords(py); // the page's words, the first call once Python is ready
 
   async function receive(answer, gen) {
     if (gen !== generation || !active) return;
     if (!answer || answer.error) {
       computerMoves = false; // nothing moves on its own after a refusal: the page waits for you
+      // No answer at all: Python could not run the call, so this one is worded here.
       showError(answer ? answer.error : "No answer from the game.");
       return;
     }
@@ -138,7 +142,8 @@ async function startComputerTable() {
     try {
       await receive(await py.call(name, ...args), gen);
     } catch (err) {
-      if (gen === generation) showError(err.message || String(err));
+      // An error with a `word` (a game this page cannot show) is said in the page's words.
+      if (gen === generation) showError(err && err.word ? word(err.word, err.values) : err.message || String(err));
     } finally {
       pending -= 1;
       setIdle();
@@ -219,6 +224,7 @@ async function startComputerTable() {
   try {
     await py.ready;
   } catch (err) {
+    // Python could not start: its words cannot be had, so this line is worded here.
     setText(stage, `The game could not start: ${err.message || err}`);
     loader.classList.add("failed");
     return;

@@ -36,12 +36,6 @@ class PistiGame(Game):
     computer = COMPUTER
     bots = BOTS
 
-    def team_of(self, seat: int) -> int:
-        """The team ``seat`` plays for: partners sit opposite."""
-        if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
-            raise ValueError(f"no seat {seat!r} in {self.name}")
-        return seat & 1
-
     def new_deal(self, deck: Sequence[Card], dealer: int) -> Deck:
         """A new deck's state from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``."""
         return Deck.deal(deck, dealer)

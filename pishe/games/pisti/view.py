@@ -98,8 +98,22 @@ class PistiView(NamedTuple):
             return "Your turn: play a card."
         return f"{self.names[self.turn]} to play."
 
+    def places(self) -> list:
+        """Each seat's place at the table in words, by seat number: ``{"name", "label",
+        "turn_flag", "dealer_flag"}``. ``label`` is the place's accessible name ("Right
+        holds 4 cards", "You hold 1 card"); ``turn_flag`` is "Your turn" (this seat's
+        own), "To play" or "", ``dealer_flag`` "Dealer" or "": the page shows a flag
+        exactly when its text is not empty."""
+        seat, names, counts = self.seat, self.names, self.hand_counts
+        return [{"name": names[s],
+                 "label": f"{names[s]} {'hold' if s == seat else 'holds'} {_cards(counts[s])}",
+                 "turn_flag": ("Your turn" if s == seat else "To play") if self.turn == s else "",
+                 "dealer_flag": "Dealer" if self.dealer == s else ""}
+                for s in range(4)]
+
     def to_json(self) -> dict:
-        """The view as plain JSON data, steps in this seat's words."""
+        """The view as plain JSON data, steps in this seat's words (``places``: see
+        :meth:`places`)."""
         seat, names, card = self.seat, self.names, _card_json
         team = seat & 1
         steps = self.steps[1:] if self.own_first else self.steps
@@ -116,6 +130,7 @@ class PistiView(NamedTuple):
             "dealer": self.dealer,
             "hand": [{**c.to_json(), "play_label": f"Play {c.display()}"} for c in self.hand],
             "hand_counts": list(self.hand_counts),
+            "places": self.places(),
             "deck_count": self.deck_count,
             "pile": {"count": self.pile_count, "top": card(self.pile_top)},
             "sent_under": [card(c) for c in self.sent_under],
@@ -129,6 +144,10 @@ class PistiView(NamedTuple):
             "deck_result": None if tally is None else _deck_result(tally, team),
             "match": self.match,
         }
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
 
 
 _ROWS = (("Cards", "cards"), ("Aces", "aces"), ("Jacks", "jacks"), ("2♣", "two_clubs"),

@@ -6,7 +6,8 @@
 // earlier views but cosmetic hints (the card that just arrived on the pile,
 // which hand card has the focus, whether the opening cards are shown). It
 // decides nothing and words nothing: a hand card is enabled exactly when its
-// code is in view.legal, and every text is the view's or the page's markup.
+// code is in view.legal, a seat's flags and accessible name are its place's
+// (view.places), and every text is the view's or the page's markup.
 // Texts are set with textContent only.
 
 import { cardBack, cardFace, emptyPlace, fill } from "../../cards.js";
@@ -43,6 +44,7 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
   const me = Number.isInteger(v.seat) ? v.seat : 0;
   const seatCount = Number.isInteger(v.seats) && v.seats > 0 ? v.seats : PLACES.length;
   const names = list(v.names);
+  const places = list(v.places);
   const match = v.match && typeof v.match === "object" ? v.match : null;
   const turn = Number.isInteger(v.turn) ? v.turn : null;
   const over = Boolean(v.deck_result) || Boolean(match && match.over);
@@ -54,9 +56,13 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
     area.hidden = seat === null;
     if (seat === null) continue;
     area.dataset.seat = String(seat);
+    const place = record(places[seat]);
     setText(area.querySelector("[data-name]"), names[seat]);
-    area.querySelector("[data-flag-turn]").hidden = turn !== seat;
-    area.querySelector("[data-flag-dealer]").hidden = v.dealer !== seat;
+    const label = text(place.label);
+    if (label) area.setAttribute("aria-label", label);
+    else area.removeAttribute("aria-label");
+    paintFlag(area.querySelector("[data-flag-turn]"), place.turn_flag);
+    paintFlag(area.querySelector("[data-flag-dealer]"), place.dealer_flag);
     area.classList.toggle("to-play", turn === seat);
     const held = area.querySelector("[data-held]");
     if (held) paintHeld(held, list(v.hand_counts)[seat]);
@@ -127,6 +133,12 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
   root.dataset.paints = String((Number(root.dataset.paints) || 0) + 1);
   root.dispatchEvent(new CustomEvent("pishe:painted", { bubbles: true, detail: { start, end } }));
   return end - start;
+}
+
+/** A seat's flag: the place's word for it, shown when there is one. */
+function paintFlag(flag, word) {
+  setText(flag, word);
+  flag.hidden = !text(word);
 }
 
 /** Another seat's hand: its count, and as many backs (up to a few). */

@@ -1,22 +1,26 @@
 // The friend panel: the connection's status, the invite link and its QR code,
 // the reply code (to paste, or to send back), the fairness line, Invite again
 // and Leave the table. It shows what the friend's table tells it; it carries
-// nothing to Python and decides nothing.
+// nothing to Python and decides nothing. Its sentences are Python's, by key
+// (pishe/table/words.py, through ../words.js).
 
 import { setText } from "../../text.js";
+import { say } from "../words.js";
 import { qrSvg } from "./qr.js";
 
-/** The connection's status lines. */
+/** The connection's status lines: keys of the page's words (pishe/table/words.py). */
 export const STATUS = {
-  preparing: "Making the invite…",
-  answering: "Making your reply code…",
-  waiting: "Waiting for your friend…",
-  connecting: "Connecting…",
-  connected: "Connected",
-  hostLost: "Connection lost — invite again",
-  guestLost: "Connection lost — ask for a new invite link",
-  linkUsed: "This invite link was used already — ask your friend for a new one",
-  failed: "Could not reach your friend's page — invite again",
+  preparing: "preparing",
+  answering: "answering",
+  waiting: "waiting",
+  connecting: "connecting",
+  connected: "connected",
+  hostLost: "host_lost",
+  guestLost: "guest_lost",
+  linkUsed: "link_used",
+  failed: "failed",
+  inviteFailed: "invite_failed",
+  linkBroken: "link_broken",
 };
 
 const $ = (selector) => document.querySelector(selector);
@@ -38,9 +42,12 @@ export const ui = {
   leave: $("[data-leave]"),
 };
 
-/** The status line; `kind` ("info", "waiting", "connected", "lost") also styles the page. */
-export function setStatus(message, kind = "info") {
-  setText(ui.status, message);
+/**
+ * The status line: the sentence `key` (one of STATUS), its {name}s from `values`;
+ * `kind` ("info", "waiting", "connected", "lost") also styles the page.
+ */
+export function setStatus(key, kind = "info", values = {}) {
+  say(ui.status, key, values);
   ui.status.dataset.kind = kind;
   ui.panel.dataset.state = kind;
   document.body.dataset.friend = kind;
@@ -52,7 +59,7 @@ export function clearInvite() {
   ui.hostInvite.hidden = false;
   ui.inviteLink.value = "";
   ui.replyInput.value = "";
-  setText(ui.connectError, "");
+  say(ui.connectError, null);
   ui.connect.setAttribute("aria-disabled", "true");
   ui.qr.replaceChildren();
 }
@@ -104,9 +111,9 @@ async function copy(input, button) {
   }
   const note = button.parentElement.parentElement.querySelector("[data-copied]");
   if (note) {
-    setText(note, ok ? "Copied." : "Select it and copy it by hand.");
+    say(note, ok ? "copied" : "copy_by_hand");
     clearTimeout(note.timer);
-    note.timer = setTimeout(() => setText(note, ""), 2500);
+    note.timer = setTimeout(() => say(note, null), 2500);
   }
 }
 

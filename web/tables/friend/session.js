@@ -4,15 +4,23 @@
 // guest's page sends intents and paints the views it is sent (pishe.web.guest_*).
 // This module only carries text: from every Python answer's `send` list to the
 // data channel, from the data channel back to the worker, and each answer's
-// own view to the painter. Python decides everything, and nothing that comes
-// from the other page is ever inserted as HTML.
+// own view to the painter. Python decides everything, and words everything
+// (the views, the status's own lines, the page's words by key: ../words.js);
+// nothing that comes from the other page is ever inserted as HTML.
 
 import { computerTable } from "../computer.js";
 import { paint } from "../../games/pasha/paint.js";
 import { tableOf } from "../../games/registry.js";
-import { announce, list, setText, text } from "../../text.js";
+import { announce, list, setText } from "../../text.js";
+import { say, word } from "../words.js";
 import { newLink } from "./signaling.js";
 import { STATUS, hideSteps, setStatus, showFair, ui } from "./panel.js";
+
+/**
+ * Said when the worker gave no answer at all: Python could not run the call, so
+ * its words cannot be had. The one sentence of the friend's table worded here.
+ */
+export const NO_ANSWER = "No answer from the game.";
 
 /** The one game a friend's table plays for now. */
 export const GAME = "pishe-pasha";
@@ -153,15 +161,14 @@ function paintTable(view, status) {
     nextDealButton.hidden = true;
     nextDealButton.setAttribute("aria-disabled", "true");
   }
-  // The table's status line, where the view alone cannot say it (a blank view says its own).
+  // The table's status line, where the view alone cannot say it (a blank view says its own):
+  // the status's own lines while dealing, else the page's words.
   if (state.view && dealing) {
-    setText(tableStatus, state.role === "host" && !state.connected
-      ? `Deal ${text(status.deal)} is dealt when your friend is back.`
-      : `Dealing deal ${text(status.deal)}…`);
+    setText(tableStatus, state.role === "host" && !state.connected ? status.when_back : status.dealing);
   } else if (state.view && !state.connected && state.role === "guest") {
-    setText(tableStatus, "Paused until you are connected again.");
+    setText(tableStatus, word("paused"));
   } else if (state.view && !state.connected && view.turn !== null && view.turn !== view.seat && !view.result) {
-    setText(tableStatus, "Your friend is away: their turn waits for them.");
+    setText(tableStatus, word("friend_away"));
   }
   if ((!state.view || dealing) && status.length_name) {
     setText(document.querySelector('[data-match-line="pishe-pasha"] [data-match-length]'), status.length_name);
@@ -180,16 +187,14 @@ export function lockButtons() {
   if (state.awaiting) nextDealButton.hidden = true;
 }
 
-/** The guest's check of the last finished deal: "Deal N verified" or the warning. */
-function fairnessText(status) {
-  if (!status || !status.verification) return null;
-  return status.verification === "verified"
-    ? { ok: true, line: `Deal ${text(status.verification_deal)} verified` }
-    : { ok: false, line: text(status.verification) };
+/** The guest's check of the last finished deal, as its status words it: {ok, line} or null. */
+function fairness(status) {
+  const fair = status && status.fair;
+  return fair && typeof fair === "object" ? fair : null;
 }
 
 function showFairness() {
-  const fair = state.role === "guest" ? fairnessText(state.status) : null;
+  const fair = state.role === "guest" ? fairness(state.status) : null;
   showFair(fair);
   // In the deal-end box too, for the deal it shows.
   const view = state.view;
@@ -212,7 +217,7 @@ export function clearResultFair() {
 /** A host_* answer: send its messages first (the guest waits on them), then paint. */
 export function hostAnswer(answer) {
   if (!answer || !("send" in answer)) {
-    showError(answer ? answer.error : "No answer from the game.");
+    showError(answer ? answer.error : NO_ANSWER);
     return;
   }
   send(answer.send);
@@ -229,7 +234,7 @@ export function guestAnswer(answer, { paintIt = true, sendIt = true } = {}) {
   if (!answer || !("send" in answer)) {
     // A message the host should never send (or a call that could not run): nothing changed.
     state.awaiting = false;
-    showError(answer ? `Your friend's page sent something this page cannot accept: ${text(answer.error)}` : "No answer from the game.");
+    showError(answer ? word("refused", { reason: answer.error }) : NO_ANSWER);
     if (state.view) show({ view: state.view, status: state.status }, []);
     return;
   }
@@ -328,9 +333,7 @@ function opened() {
   state.connected = true;
   state.everOpened = true;
   setStatus(STATUS.connected, "connected");
-  setText(ui.note, state.role === "host"
-    ? "Your page deals the cards and keeps the match; your friend's page checks each deal."
-    : "Your friend's page deals; this page checks each deal when it ends.");
+  say(ui.note, state.role === "host" ? "host_deals" : "friend_deals");
   const hadFocus = ui.panel.contains(document.activeElement);
   hideSteps();
   if (hadFocus) focusTable();

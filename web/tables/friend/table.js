@@ -4,15 +4,17 @@
 // "Invite a friend" makes the host's offer and shows it as a link (and a QR
 // code); the guest's page shows a short reply code that the host pastes in
 // "Paste reply code" before pressing Connect. The session with the worker and
-// the data channel is in session.js; the panel's look in panel.js.
+// the data channel is in session.js; the panel's look in panel.js. Every
+// sentence shown is Python's (the page's words by key, ../words.js).
 
 import { computerTable } from "../computer.js";
-import { setText, text } from "../../text.js";
+import { loadWords, say, word } from "../words.js";
 import { forgetJoinCode, inviteLink, joinCode } from "./signaling.js";
 import { STATUS, clearInvite, hideSteps, setStatus, showInvite, showQr, ui, wireCopyButtons } from "./panel.js";
 import {
-  GAME, GUEST_KEYS, HOST_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, focusTable,
-  guestAnswer, hostAnswer, lockButtons, mark, openLink, queue, send, setIdle, show, showError, state, stored, table,
+  GAME, GUEST_KEYS, HOST_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
+  focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, queue, send, setIdle, show, showError, state,
+  stored, table,
 } from "./session.js";
 
 const body = document.body;
@@ -52,7 +54,7 @@ function leave() {
   ui.panel.hidden = true;
   match.hidden = false;
   clearResultFair();
-  setText(ui.note, "");
+  say(ui.note, null);
   forgetJoinCode();
   try {
     for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) sessionStorage.removeItem(key);
@@ -93,7 +95,7 @@ async function reopenTable(saved) {
       return;
     }
     leave(); // what the tab kept cannot be read: the computer's table, and why
-    showError(`The table could not be brought back: ${text(answer && answer.error)}`);
+    showError(answer ? word("not_brought_back", { reason: answer.error }) : NO_ANSWER);
   });
 }
 
@@ -106,7 +108,7 @@ async function inviteAgain() {
   try {
     code = await link.offer();
   } catch (err) {
-    setStatus(`The invite could not be made: ${err.message || err}`, "lost");
+    setStatus(STATUS.inviteFailed, "lost", { reason: reason(err) });
     ui.inviteAgain.hidden = false;
     return;
   }
@@ -127,18 +129,20 @@ async function connect() {
   if (state.role !== "host" || !state.link || ui.connect.getAttribute("aria-disabled") === "true") return;
   const code = ui.replyInput.value.replace(/\s+/g, "");
   if (!code) {
-    setText(ui.connectError, "Paste the reply code your friend's page shows.");
+    say(ui.connectError, "paste_reply");
     ui.replyInput.focus();
     return;
   }
-  setText(ui.connectError, "");
+  say(ui.connectError, null);
   mark("pishe:connect");
   ui.connect.setAttribute("aria-disabled", "true");
   try {
     await state.link.accept(code);
     if (!state.connected) setStatus(STATUS.connecting, "waiting");
   } catch (err) {
-    setText(ui.connectError, err && err.message ? err.message : String(err));
+    // A code that is not ours, or damaged, in the page's words; else the browser's reason.
+    if (err && err.word) say(ui.connectError, err.word);
+    else say(ui.connectError, "connect_failed", { reason: reason(err) });
     ui.connect.setAttribute("aria-disabled", "false");
     ui.replyInput.focus();
   }
@@ -161,7 +165,7 @@ async function join(code) {
   } catch (err) {
     if (link !== state.link) return;
     ui.guestReply.hidden = true;
-    setStatus(`This invite link does not work (${err.message || err}): ask your friend for a new one.`, "lost");
+    setStatus(STATUS.linkBroken, "lost", { reason: reason(err) });
     return;
   }
   if (link !== state.link) return;
@@ -193,6 +197,12 @@ function waitForNewLink(code) {
 
 // ---------------------------------------------------------------------------
 // Buttons and fields.
+
+/** Why `err` happened: the page's sentence by its key, else the error's own words (the browser's). */
+function reason(err) {
+  if (err && err.word) return { word: err.word };
+  return err && err.message ? err.message : String(err);
+}
 
 function usable(button) {
   return Boolean(state.role) && button && !button.hidden && button.getAttribute("aria-disabled") !== "true";
@@ -288,6 +298,7 @@ function start() {
   } else if (stored(HOST_KEY)) {
     reopenTable(stored(HOST_KEY));
   }
+  loadWords(computerTable.py);
   computerTable.py.ready.then(
     () => invite.setAttribute("aria-disabled", "false"),
     () => {},

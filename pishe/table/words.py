@@ -1,0 +1,85 @@
+"""The table's page sentences: one place to word them, one place to translate them.
+
+The JavaScript of the page never words a sentence. What a game's view says comes
+from its ``view.py``; what the table's page itself says (the friend panel's
+status line, the copy buttons, the notes on who deals, the lines of a table
+waiting for a friend) is here.
+
+:data:`PAGE` holds the page's sentences by key; the worker hands them to the
+page once Python is ready (:func:`pishe.web.page_words`) and the page shows
+them by key. A sentence with ``{name}`` in it has a value put there by the
+page, the value itself never a sentence the page worded: ``{reason}`` is an
+error's own text (from Python, or from the browser), ``{game}`` a game id.
+
+The sentences that depend on the table's state are made here too, from that
+state: :func:`clock_label`, :func:`dealing_lines`, :func:`fairness`.
+
+Only what the page says when Python itself could not run (no answer from the
+worker, the worker failing to start) stays in the page's JavaScript: those
+sentences cannot wait for Python.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+__all__ = ["PAGE", "clock_label", "dealing_lines", "fairness"]
+
+#: The page's sentences, by key.
+PAGE = {
+    # The friend panel's status line.
+    "preparing": "Making the invite…",
+    "answering": "Making your reply code…",
+    "waiting": "Waiting for your friend…",
+    "connecting": "Connecting…",
+    "connected": "Connected",
+    "host_lost": "Connection lost — invite again",
+    "guest_lost": "Connection lost — ask for a new invite link",
+    "link_used": "This invite link was used already — ask your friend for a new one",
+    "failed": "Could not reach your friend's page — invite again",
+    "invite_failed": "The invite could not be made: {reason}",
+    "link_broken": "This invite link does not work ({reason}): ask your friend for a new one.",
+    # The Copy buttons.
+    "copied": "Copied.",
+    "copy_by_hand": "Select it and copy it by hand.",
+    # The host's reply code box and Connect.
+    "paste_reply": "Paste the reply code your friend's page shows.",
+    "not_a_code": "This is not a connection code from this game.",
+    "code_damaged": "The connection code is damaged (check it was copied whole).",
+    "connect_failed": "Could not connect with this reply code: {reason}",
+    # Who deals, once connected.
+    "host_deals": "Your page deals the cards and keeps the match; your friend's page checks each deal.",
+    "friend_deals": "Your friend's page deals; this page checks each deal when it ends.",
+    # The friend's table's status and error lines.
+    "paused": "Paused until you are connected again.",
+    "friend_away": "Your friend is away: their turn waits for them.",
+    "refused": "Your friend's page sent something this page cannot accept: {reason}",
+    "not_brought_back": "The table could not be brought back: {reason}",
+    # Any table.
+    "unknown_game": "This page cannot show the game {game}.",
+}
+
+
+def clock_label(seconds: int) -> str:
+    """The running clock's accessible name: "Clock: 15 seconds a card"."""
+    return f"Clock: {seconds} seconds a card"
+
+
+def dealing_lines(deal: Optional[int]) -> dict:
+    """A friend's table's status line while deal ``deal`` is being dealt: ``"dealing"``
+    ("Dealing deal 2…"), and the host's ``"when_back"`` while its friend is away."""
+    if deal is None:
+        return {"dealing": "Dealing the cards…", "when_back": "The cards are dealt when your friend is back."}
+    return {"dealing": f"Dealing deal {deal}…", "when_back": f"Deal {deal} is dealt when your friend is back."}
+
+
+def fairness(verification: Optional[str], deal: Optional[int], verified: str) -> Optional[dict]:
+    """The guest's check of its last finished deal, for its page: ``{"ok", "line"}``
+    ("Deal 1 verified", or the warning in the check's own words), or ``None`` before
+    any deal was checked. ``verified`` is the value ``verification`` has for a deal
+    that passed."""
+    if not verification:
+        return None
+    if verification == verified:
+        return {"ok": True, "line": f"Deal {deal} verified"}
+    return {"ok": False, "line": verification}
