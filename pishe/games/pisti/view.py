@@ -12,7 +12,7 @@ from typing import NamedTuple, Optional, Sequence
 
 from ...cards import Card
 from .deal import (
-    CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, UNDER, JACK, Deck, Step,
+    CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, SEATS, UNDER, JACK, Deck, Step,
 )
 
 __all__ = ["PistiView", "seat_view", "match_info", "show_step", "describe", "hidden_cards",
@@ -288,10 +288,12 @@ def describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] = 
 def _describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] = None) -> str:
     kind = shown["kind"]
     if seat is None:
-        return _neutral(shown)
-    if names is None:
-        names = default_names(seat)
-    team = seat & 1
+        # An onlooker's words: every seat and team by number.
+        names, teams, team = [f"Seat {s}:" for s in SEATS], ("Team 0", "Team 1"), 0
+    else:
+        names = default_names(seat) if names is None else names
+        team = seat & 1
+        teams = (_TEAM_WORDS[0 ^ team], _TEAM_WORDS[1 ^ team])  # by team number: yours or theirs
     who = shown.get("seat")
     mine = who == seat
     name = names[who] if who is not None else ""
@@ -314,47 +316,17 @@ def _describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] =
             return verb("get", "gets") + f" {shown['count']} cards: {_labels(shown['cards'])}"
         return verb("get", "gets") + f" {shown['count']} cards"
     if kind == OPENING:
-        return (verb("deal", "deals") + f": {shown['count'] - 1} cards face down in the middle,"
+        down = f" ({_labels(shown['face_down'])})" if "face_down" in shown else ""
+        return (verb("deal", "deals") + f": {shown['count'] - 1} cards face down{down} in the middle,"
                 f" the {_label(shown['card'])} face up on them")
     if kind == UNDER:
         return f"The {_label(shown['card'])} is turned up and goes under the deck"
     if kind == LEFTOVER:
-        return f"{_TEAM_WORDS[shown['team'] ^ team]} takes the last {shown['count']} cards"
+        return f"{teams[shown['team']]} takes the last {shown['count']} cards"
     if kind == COUNT:
         points = shown["points"]
-        return f"The deck is counted: your team {points[team]} points, their team {points[1 - team]}"
-    raise AssertionError(kind)
-
-
-def _neutral(shown: dict) -> str:
-    kind = shown["kind"]
-    who = shown.get("seat")
-    prefix = f"Seat {who}: " if who is not None else ""
-    if kind == PLAY:
-        return f"{prefix}plays the {_label(shown['card'])}"
-    if kind == CAPTURE:
-        text = f"{prefix}plays the {_label(shown['card'])} and takes {shown['count']} cards"
-        if "opening" in shown:
-            text += f", the face-down {_labels(shown['opening'])} among them"
-        return text
-    if kind == PISHTI:
-        what = "jack pişti" if Card.parse(shown["card"]).rank == JACK else "pişti"
-        return f"{prefix}plays the {_label(shown['card'])}: {what}! {shown['points']} points"
-    if kind == PACKET:
-        if "cards" in shown:
-            return f"{prefix}gets {_labels(shown['cards'])}"
-        return f"{prefix}gets {shown['count']} cards"
-    if kind == OPENING:
-        down = f" ({_labels(shown['face_down'])})" if "face_down" in shown else ""
-        return (f"{prefix}deals {shown['count'] - 1} cards face down{down} and the "
-                f"{_label(shown['card'])} face up to the middle")
-    if kind == UNDER:
-        return f"{prefix}turns up the {_label(shown['card'])}: it goes under the deck"
-    if kind == LEFTOVER:
-        return f"Team {shown['team']}: takes the last {shown['count']} cards"
-    if kind == COUNT:
-        points = shown["points"]
-        return f"The deck is counted: team 0 {points[0]} points, team 1 {points[1]}"
+        return (f"The deck is counted: {teams[team].lower()} {points[team]} points, "
+                f"{teams[1 - team].lower()} {points[1 - team]}")
     raise AssertionError(kind)
 
 
