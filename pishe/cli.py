@@ -181,14 +181,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     result = tournament(args.a, args.b, args.deals, args.seed, progress if show else None)
     if show:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+    return _report(args, result, start, args.deals, "deals",
+                   lambda i: f"{result['wins'][i]:>6} wins  {result['points'][i]:>8} points")
+
+
+def _report(args, result: dict, start: float, count: int, unit: str, row, *after: str) -> int:
+    """Print a tournament's result: its JSON, or a line per bot (``row(i)``) and ``after``."""
     if args.json:
         print(json.dumps(result))
         return 0
-    seconds = time.perf_counter() - start
+    seconds = max(time.perf_counter() - start, 1e-9)
     width = max(len(args.a), len(args.b))
-    print(f"{args.deals} deals ({args.deals / seconds:.0f} deals/s), seed {args.seed}")
+    print(f"{count} {unit} ({count / seconds:.0f} {unit}/s), seed {args.seed}")
     for i, name in enumerate((args.a, args.b)):
-        print(f"  {name:<{width}}  {result['wins'][i]:>6} wins  {result['points'][i]:>8} points")
+        print(f"  {name:<{width}}  {row(i)}")
+    for line in after:
+        print(line)
     return 0
 
 
@@ -205,14 +213,8 @@ def _pisti_tournament(args) -> int:
         return 2
     start = time.perf_counter()
     result = pisti_tournament(args.a, args.b, args.decks, args.seed)
-    if args.json:
-        print(json.dumps(result))
-        return 0
-    seconds = time.perf_counter() - start
-    width = max(len(args.a), len(args.b))
-    print(f"{args.decks} decks ({args.decks / max(seconds, 1e-9):.0f} decks/s), seed {args.seed}")
-    for i, name in enumerate((args.a, args.b)):
-        print(f"  {name:<{width}}  {result['points'][i]:>8} points  {result['pishti'][i]:>6} piştis")
     low, high = result["ci95"]
-    print(f"  {args.a} gains {result['gain']:+.2f} points a deck (95% interval {low:+.2f} to {high:+.2f})")
-    return 0
+    return _report(args, result, start, args.decks, "decks",
+                   lambda i: f"{result['points'][i]:>8} points  {result['pishti'][i]:>6} piştis",
+                   f"  {args.a} gains {result['gain']:+.2f} points a deck "
+                   f"(95% interval {low:+.2f} to {high:+.2f})")
