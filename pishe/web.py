@@ -79,8 +79,7 @@ class _ComputerTable:
         computer = playing and (deal.turn != YOU or self.autopilot)
         return json.dumps({
             "view": view,
-            "steps": [game.describe(shown, YOU) for shown in (game.show_step(s, YOU) for s in steps)
-                      if shown is not None],
+            "steps": game.words(steps, YOU),
             "computer_moves": computer,
             "clock": ({"seat": deal.turn, "seconds": self.clock, "label": words.clock_label(self.clock)}
                       if playing and not computer and self.clock is not None else None),
@@ -212,20 +211,15 @@ def _guesting(call, keep: bool = True) -> str:
                 lambda outcome: _guest_answer(outcome, keep), call)
 
 
-#: What a friend's table says before its cards are dealt, by the page's role.
-_WAITING = {"host": "The cards are dealt when your friend joins.",
-            "guest": "The cards are dealt once you are connected."}
-
-
 def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
     """``{"view": …}``: the view a friend's table shows before its cards are dealt, as the
     host (seat 0) or a guest (seat 1) sees it."""
     try:
-        if role not in _WAITING:
+        if role not in words.WAITING:
             raise PisheError(f"no such role: {role!r} (host or guest)")
         seat = 0 if role == "host" else 1
         game = get_game(game)
-        return json.dumps({"view": game.blank_view(seat, friend_names(game, seat), _WAITING[role])})
+        return json.dumps({"view": game.blank_view(seat, friend_names(game, seat), words.WAITING[role])})
     except PisheError as e:
         return _error(e)
 

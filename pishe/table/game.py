@@ -111,6 +111,11 @@ class Game:
         """Plain words for a step as :meth:`show_step` showed it to ``seat``."""
         raise NotImplementedError
 
+    def words(self, steps, seat: int) -> list:
+        """Plain words for each of ``steps`` that ``seat`` sees, from its side, in order."""
+        shown = (self.show_step(step, seat) for step in steps)
+        return [self.describe(data, seat) for data in shown if data is not None]
+
     def hidden_cards(self, state: Any, seat: int) -> set:
         """The cards ``seat`` may not see now: no view or message to it names one."""
         raise NotImplementedError

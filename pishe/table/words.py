@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["PAGE", "clock_label", "dealing_lines", "fairness"]
+__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness"]
 
 #: The page's sentences, by key.
 PAGE = {
@@ -58,6 +58,10 @@ PAGE = {
     # Any table.
     "unknown_game": "This page cannot show the game {game}.",
 }
+
+#: What a friend's table says before its cards are dealt, by the page's role.
+WAITING = {"host": "The cards are dealt when your friend joins.",
+           "guest": "The cards are dealt once you are connected."}
 
 
 def clock_label(seconds: int) -> str:

@@ -320,12 +320,8 @@ class Host:
         steps = self.match.apply(action, seat)
         self._played.actions.append([seat, self.game.action_text(action)])
         self._played.steps.append(steps)
-        return Outcome(self._views(), self._words(steps, self.seat))
+        return Outcome(self._views(), self.game.words(steps, self.seat))
 
-    def _words(self, steps, seat: int) -> list:
-        game = self.game
-        return [game.describe(shown, seat) for shown in (game.show_step(s, seat) for s in steps)
-                if shown is not None]
 
     def _to_connected(self, message: str) -> list:
         return [(g.conn, message) for g in self.guests.values() if g.conn is not None]
