@@ -209,8 +209,9 @@ def test_a_deal_waits_for_the_guest_and_both_parts_of_the_shuffle():
     assert guest.game is None and json.loads(guest.hello())["game"] is None   # it learns the game
     welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     assert json.loads(welcome)["length"] == "first-to-50"
-    assert json.loads(welcome)["seats"] == [{"seat": 0, "role": "host", "connected": True},
-                                            {"seat": 1, "role": "guest", "connected": True}]
+    here = {"autopilot": False, "away": False, "left": False}
+    assert json.loads(welcome)["seats"] == [{"seat": 0, "role": "host", "connected": True, **here},
+                                            {"seat": 1, "role": "guest", "connected": True, **here}]
     assert guest.receive(welcome).send == []
     assert guest.phase == "dealing" and guest.game.id == "pishe-pasha" and guest.seat == GUEST_SEAT
     (seed_message,) = guest.receive(commit).send

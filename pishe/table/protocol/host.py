@@ -75,6 +75,17 @@ class _GuestSeat:
     conn: Optional[object] = None        # None: no page connected now
     next_seq: int = 0
     sent: int = 0                        # actions of the deal in play sent to it
+    away: bool = False                   # gone longer than the hold: a computer plays the seat
+    left: bool = False                   # left the table: a computer plays the seat for good
+
+
+#: Timeouts in a row after which a computer plays a person's seat until they take over.
+TIMEOUTS_TO_AUTOPILOT = 3
+#: How the action log marks a move the table made for a person's seat (the guest's page
+#: checks that every unmarked move of its seat is one it sent).
+TIMEOUT, COMPUTER = "timeout", "computer"
+#: The longest clock a table may run, in seconds per move.
+LONGEST_CLOCK = 600
 
 
 class Host:
@@ -93,8 +104,9 @@ class Host:
     seat = HOST_SEAT
 
     def __init__(self, game_id: str = "pishe-pasha", length: Optional[str] = None,
-                 rng: Optional[random.Random] = None, guest_seats=None):
-        """Open a table for a match of ``game_id`` of ``length``."""
+                 rng: Optional[random.Random] = None, guest_seats=None, clock: Optional[int] = None):
+        """Open a table for a match of ``game_id`` of ``length``, with ``clock`` seconds per
+        move for the people at it (``None``: no clock)."""
         self.game = get_game(game_id)
         self.length = self.game.default_length if length is None else length
         if not isinstance(self.length, str) or self.length not in self.game.lengths:
@@ -102,10 +114,16 @@ class Host:
         seats = range(1, self.game.seats) if guest_seats is None else guest_seats
         if not seats or any(type(s) is not int or not 0 < s < self.game.seats for s in seats):
             raise ValueError(f"guest seats must be seats 1 to {self.game.seats - 1}")
+        if clock is not None and (type(clock) is not int or not 0 < clock <= LONGEST_CLOCK):
+            raise ValueError(f"the clock must be 1 to {LONGEST_CLOCK} seconds per move, or none")
+        #: Seconds per move for the people at the table, or ``None``.
+        self.clock = clock
         self.rng = rng if rng is not None else random.SystemRandom()
         #: The match, once its first deal is dealt.
         self.match: Optional[Match] = None
         self.guests: dict[int, _GuestSeat] = {s: _GuestSeat() for s in sorted(set(seats))}
+        self._timeouts: dict[int, int] = {}      # a person's seat -> its timeouts in a row
+        self._autopilot: set = set()             # people's seats a computer plays until they take over
         self._bots: dict = {}
         self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
         self._pending: Optional[_HostDeal] = _HostDeal.new(1, self.rng, self.game.id)
@@ -141,13 +159,23 @@ class Host:
         return {"game": self.game.id, "seat": self.seat, "phase": self.phase,
                 "deal": (self._pending or self._played).number, **self._table()}
 
+    def seats(self) -> list:
+        """Who sits where: each seat's ``role`` (``host``, ``guest`` or ``computer``), whether
+        its page is ``connected``, and for a person's seat whether a computer plays it now
+        (``autopilot`` after three timeouts, ``away`` after the hold, ``left`` for good)."""
+        out = []
+        for s in range(self.game.seats):
+            guest = self.guests.get(s)
+            out.append({"seat": s, "role": "host" if s == HOST_SEAT else "guest" if guest else "computer",
+                        "connected": s == HOST_SEAT or (guest is not None and guest.conn is not None),
+                        "autopilot": s in self._autopilot,
+                        "away": guest is not None and guest.away, "left": guest is not None and guest.left})
+        return out
+
     def _table(self) -> dict:
         length = self.game.lengths[self.length]
-        seats = [{"seat": s, "role": "host" if s == HOST_SEAT else "guest" if s in self.guests else "computer",
-                  "connected": s == HOST_SEAT or (s in self.guests and self.guests[s].conn is not None)}
-                 for s in range(self.game.seats)]
-        return {"seats": seats, "length": self.length, "length_name": length.name,
-                "target": length.target}
+        return {"seats": self.seats(), "length": self.length, "length_name": length.name,
+                "target": length.target, "clock": self.clock}
 
     # -- the host's own moves ---------------------------------------------------------
 
@@ -162,22 +190,69 @@ class Host:
         return self._play(self.seat, action)
 
     def computer_seat(self) -> Optional[int]:
-        """The seat to move if a computer plays it (no person sits there), else ``None``."""
+        """The seat to move if a computer plays it now (no person sits there, or its person
+        is on autopilot, away or gone), else ``None``."""
         if self._pending is not None or self.match.deal.over:
             return None
         seat = self.match.deal.turn
-        return None if seat == HOST_SEAT or seat in self.guests else seat
+        return seat if self._played_by_computer(seat) else None
+
+    def _played_by_computer(self, seat: int) -> bool:
+        guest = self.guests.get(seat)
+        if seat != HOST_SEAT and guest is None:
+            return True
+        return seat in self._autopilot or (guest is not None and (guest.away or guest.left))
+
+    def clock_seat(self) -> Optional[int]:
+        """The seat whose clock runs now: a person's, on their turn, at a table with a clock."""
+        if self.clock is None or self._pending is not None or self.match.deal.over:
+            return None
+        seat = self.match.deal.turn
+        return None if self._played_by_computer(seat) else seat
 
     def computer_step(self) -> Outcome:
-        """One move of the computer whose turn it is."""
+        """One move of the computer whose turn it is (marked in the log when it plays a person's seat)."""
         seat = self.computer_seat()
         if seat is None:
             raise NotYourTurnError("It is not a computer's turn.")
+        person = seat == HOST_SEAT or seat in self.guests
+        return self._play(seat, self._computer_action(seat), COMPUTER if person else None)
+
+    def timeout(self) -> Outcome:
+        """The clock of the person to move ran out: the computer's move for their seat,
+        marked as the table's; after three in a row a computer keeps the seat until they
+        take over or play a card themselves."""
+        seat = self.clock_seat() if self.match is not None else None
+        if seat is None:
+            raise WrongPhaseError("No clock is running.")
+        outcome = self._play(seat, self._computer_action(seat), TIMEOUT)
+        self._timeouts[seat] = self._timeouts.get(seat, 0) + 1
+        if self._timeouts[seat] >= TIMEOUTS_TO_AUTOPILOT:
+            self._autopilot.add(seat)
+        return outcome
+
+    def take_over(self, seat: int = HOST_SEAT) -> None:
+        """The person at ``seat`` plays it again (after their timeouts)."""
+        self._autopilot.discard(seat)
+        self._timeouts[seat] = 0
+
+    def hold_over(self, seat: int) -> Outcome:
+        """The hold of guest ``seat``'s lost connection ran out: a computer plays it until
+        the guest is back. Nothing changes for a seat whose page is connected."""
+        guest = self.guests.get(seat)
+        if guest is None:
+            raise ValueError(f"seat {seat} is not a guest's")
+        if guest.conn is not None or guest.away:
+            return Outcome([], [])
+        guest.away = True
+        dealt = self._deal_when_ready()
+        return dealt if dealt.send else self._presence()
+
+    def _computer_action(self, seat: int) -> str:
         bot = self._bots.get(seat)
         if bot is None:
             bot = self._bots[seat] = self.game.new_bot(self.game.computer, seat, random.Random(self.rng.getrandbits(64)))
-        action = bot.choose(self.game.view(self.match, seat))
-        return self._play(seat, self.game.action_text(action))
+        return self.game.action_text(bot.choose(self.game.view(self.match, seat)))
 
     def next_deal(self) -> Outcome:
         """Start dealing the next deal: the guests are sent the commitment to a new seed."""
@@ -217,6 +292,14 @@ class Host:
             if kind == "act":
                 self._check_playing()
                 outcome = self._play(seat, values["action"])
+            elif kind == "take-over":
+                self.take_over(seat)
+                outcome = self._presence()
+            elif kind == "leave":
+                guest.left, guest.token = True, None
+                self.take_over(seat)
+                dealt = self._deal_when_ready()
+                outcome = dealt if dealt.send else self._presence()
             elif kind == "deal-seed":
                 outcome = self._contribute(seat, values["deal"], values["contribution"])
             else:
@@ -244,9 +327,9 @@ class Host:
         if token is None:
             if held is not None:
                 raise SeatTakenError(f"This connection already holds seat {held}.")
-            seat = next((s for s, g in self.guests.items() if g.token is None), None)
+            seat = next((s for s, g in self.guests.items() if g.token is None and not g.left), None)
             if seat is None:
-                seat = next((s for s, g in self.guests.items() if g.conn is None), None)
+                seat = next((s for s, g in self.guests.items() if g.conn is None and not g.left), None)
             if seat is None:
                 raise SeatTakenError("Every guest seat is taken by a page that is still connected."
                                      if len(self.guests) > 1 else
@@ -261,7 +344,9 @@ class Host:
                 raise SeatTakenError(f"This connection already holds seat {held}.")
         self.disconnect(conn)
         self.guests[seat].conn = conn
-        return Outcome([(conn, m) for m in self._state(seat, have)], [])
+        was_away, self.guests[seat].away = self.guests[seat].away, False
+        back = self._presence(but=seat).send if was_away else []    # the others see the person back
+        return Outcome([(conn, m) for m in self._state(seat, have)] + back, [])
 
     def _check_seq(self, guest: _GuestSeat, seq: int) -> None:
         if seq < guest.next_seq:
@@ -299,7 +384,14 @@ class Host:
         if seat in pending.contributions:
             raise WrongPhaseError(f"Your part of the shuffle of deal {number} has come already.")
         pending.contributions[seat] = contribution
-        if len(pending.contributions) < len(self.guests):
+        return self._deal_when_ready()
+
+    def _deal_when_ready(self) -> Outcome:
+        """Deal the pending deal once every guest who is at the table has sent its part of
+        the shuffle (a guest away or gone is not waited for: its seat is the computer's)."""
+        pending = self._pending
+        here = {s for s, g in self.guests.items() if not (g.away or g.left)}
+        if pending is None or not here <= set(pending.contributions):
             return Outcome([], [])
         deck = derive_deck(pending.seed, pending.parts(), self.game.id)
         if self.match is None:
@@ -314,14 +406,23 @@ class Host:
 
     # -- messages to the guests -------------------------------------------------------
 
-    def _play(self, seat: int, text) -> Outcome:
-        """Apply and record an action; tell the guests who are here."""
+    def _play(self, seat: int, text, mark: Optional[str] = None) -> Outcome:
+        """Apply and record an action (``mark``: the table's move for a person's seat, see
+        :data:`TIMEOUT`); tell the guests who are here."""
         action = self.game.parse_action(text)
         steps = self.match.apply(action, seat)
-        self._played.actions.append([seat, self.game.action_text(action)])
+        self._played.actions.append([seat, self.game.action_text(action), *([mark] if mark else [])])
         self._played.steps.append(steps)
+        if mark is None and seat in self._timeouts:
+            self.take_over(seat)          # a person who plays a card has taken their seat back
         return Outcome(self._views(), self.game.words(steps, self.seat))
 
+    def _presence(self, but: Optional[int] = None) -> Outcome:
+        """Tell the connected guests (but ``but``) who sits where now, in a view with no new move."""
+        if self._played is None:
+            return Outcome([], [])
+        return Outcome([(g.conn, self._view_message(s)) for s, g in self.guests.items()
+                        if g.conn is not None and s != but], [])
 
     def _to_connected(self, message: str) -> list:
         return [(g.conn, message) for g in self.guests.values() if g.conn is not None]
@@ -382,7 +483,7 @@ class Host:
                           steps=shown_steps(self.game, played.steps[start + 1:], seat),
                           fair={"commitment": played.commitment,
                                 "contributions": played.parts()},
-                          **{"from": start})
+                          seats=self.seats(), **{"from": start})
 
     def _reveal_message(self) -> str:
         return wire.write(self.game.id, "deal-reveal", deal=self._played.number, seed=self._played.seed)
@@ -397,8 +498,8 @@ class Host:
         """
         match = self.match
         return json.dumps({
-            "v": VERSION, "game": self.game.id, "role": "host", "length": self.length,
-            "guests": [[s, g.token, g.next_seq] for s, g in self.guests.items()],
+            "v": VERSION, "game": self.game.id, "role": "host", "length": self.length, "clock": self.clock,
+            "guests": [[s, g.token, g.next_seq, g.left] for s, g in self.guests.items()],
             "results": match.results[:match.deal_number - 1] if match is not None else [],
             "played": self._played.to_json() if self._played is not None else None,
             "pending": self._pending.to_json() if self._pending is not None else None,
@@ -416,10 +517,12 @@ class Host:
             wire.check(data["v"] == VERSION and data["role"] == "host", "another version")
             guests = wire.items(data["guests"], "guests")
             host = cls(wire.text(data["game"], "game"), wire.text(data["length"], "length"), rng,
-                       [wire.whole(s, "seat") for s, _, _ in guests])
-            for s, token, next_seq in guests:
+                       [wire.whole(s, "seat") for s, _, _, _ in guests],
+                       wire.optional(wire.whole)(data["clock"], "clock"))
+            for s, token, next_seq, left in guests:
                 host.guests[s].token = wire.token(token, "token")
                 host.guests[s].next_seq = wire.whole(next_seq, "next_seq")
+                host.guests[s].left = left is True
             played, pending = data["played"], data["pending"]
             host._pending = host._deal_from_json(pending) if pending is not None else None
             if played is not None:
@@ -427,7 +530,8 @@ class Host:
                 deck = derive_deck(deal.seed, deal.parts(), host.game.id)
                 host.match = Match.resume(host.game, host.length, wire.items(data["results"], "results"), deck)
                 wire.check(host.match.deal_number == deal.number, "the deal numbers disagree")
-                host.match.deal, deal.steps = replay(host.game, deck, host.match.dealer, deal.actions)
+                host.match.deal, deal.steps = replay(host.game, deck, host.match.dealer,
+                                                     [a[:2] for a in deal.actions])
                 for guest in host.guests.values():
                     guest.sent = len(deal.actions)
                 host._played = deal
@@ -436,13 +540,18 @@ class Host:
             raise CorruptSaveError(f"the saved table cannot be read ({e})") from None
         return host
 
+    @staticmethod
+    def _mark(mark: list) -> list:
+        wire.check(mark in ([], [TIMEOUT], [COMPUTER]), "a move's mark must be timeout or computer")
+        return mark
+
     def _deal_from_json(self, data: dict) -> _HostDeal:
         seed = wire.secret(data["seed"], "seed")
         deal = _HostDeal(wire.deal_number(data["number"], "deal"), seed, commitment(seed, self.game.id))
         for s, c in wire.items(data["contributions"], "contributions"):
             wire.check(s in self.guests, "a contribution from a seat that is not a guest's")
             deal.contributions[s] = wire.secret(c, "contribution")
-        deal.actions = [[wire.whole(s, "seat"), wire.action_text(a, "action")]
-                        for s, a in wire.items(data["actions"], "actions")]
+        deal.actions = [[wire.whole(s, "seat"), wire.action_text(a, "action"), *self._mark(mark)]
+                        for s, a, *mark in wire.items(data["actions"], "actions")]
         return deal
 

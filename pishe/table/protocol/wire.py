@@ -277,15 +277,19 @@ GUEST_MESSAGES = {
     "act": {"seq": whole, "action": action_text},
     "deal-seed": {"seq": whole, "deal": deal_number, "contribution": secret},
     "next-deal": {"seq": whole, "deal": deal_number},
+    # The person is back at a seat a computer was playing for them.
+    "take-over": {"seq": whole},
+    # The person leaves the table: a computer plays the seat for good.
+    "leave": {"seq": whole},
 }
 
 # Host -> guest.
 HOST_MESSAGES = {
     "welcome": {"seat": whole, "token": token, "seq": whole, "seats": items,
-                "length": text, "length_name": text, "target": optional(whole)},
+                "length": text, "length_name": text, "target": optional(whole), "clock": optional(whole)},
     "deal-commit": {"deal": deal_number, "commitment": secret},
     "view": {"deal": deal_number, "view": obj, "from": whole, "actions": items, "dealt": items,
-             "steps": items, "fair": obj},
+             "steps": items, "fair": obj, "seats": items},
     "deal-reveal": {"deal": deal_number, "seed": secret},
     "error": {"reason": text, "code": text, "ref": optional(whole), "next_seq": optional(whole)},
 }
