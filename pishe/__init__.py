@@ -25,7 +25,7 @@ _LAZY = {
     "Match": "pishe.table.match",
     "get_game": "pishe.table.game",
     "GAME_IDS": "pishe.table.game",
-    **{name: "pishe.games.pasha.bots" for name in ("BOTS", "get_bot")},
+    **{name: "pishe.games.pasha.bots" for name in ("BOTS", "FACTORIES")},
     **{name: "pishe.games.pasha.deal" for name in ("ACTIONS", "GIVE", "KEEP", "TURN", "Deal", "Step")},
     **{name: "pishe.games.pasha.play" for name in ("bot_step", "play_deal")},
     **{name: "pishe.games.pasha.position" for name in ("format_position", "parse_position")},

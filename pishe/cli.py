@@ -22,7 +22,8 @@ import sys
 import time
 from typing import Optional, Sequence
 
-from .games.pasha.bots import BOTS, get_bot
+from .games.pasha import GAME
+from .games.pasha.bots import FACTORIES
 from .cards import parse_cards
 from .games.pasha.deal import Deal
 from .errors import IllegalActionError, InvalidCardError, InvalidPositionError, PisheError, UnknownGameError
@@ -38,14 +39,16 @@ def tournament(a: str, b: str, deals: int, seed: Optional[int] = None, progress=
     Returns ``{"a", "b", "deals", "wins": [a, b], "points": [a, b]}``.
     ``progress(done)`` is called now and then for long runs.
     """
-    bots = [get_bot(a), get_bot(b)]
     if deals < 0:
         raise ValueError("the number of deals cannot be negative")
     rng = random.Random(seed)
+    # Each bot sits in both seats in turn: one bot object per bot and seat, with its own generator.
+    bots = [[GAME.new_bot(name, seat, random.Random(rng.getrandbits(64))) for seat in (0, 1)]
+            for name in (a, b)]
     wins, points = [0, 0], [0, 0]
     for n in range(deals):
         a_seat = n % 2                 # seat 0 leads every fresh deal: A and B take turns there
-        seated = [bots[0], bots[1]] if a_seat == 0 else [bots[1], bots[0]]
+        seated = [bots[0][0], bots[1][1]] if a_seat == 0 else [bots[1][0], bots[0][1]]
         deal = Deal.shuffled(rng, leader=0)
         play_deal(deal, seated)
         player = 0 if deal.winner == a_seat else 1
@@ -65,7 +68,7 @@ def _check_keys(line: dict, allowed: set, kind: str) -> None:
 def _bots(names) -> list:
     if not isinstance(names, list) or len(names) != 2:
         raise PisheError("bots must be a list of two bot names")
-    return [get_bot(n) for n in names]
+    return [GAME.new_bot(name, seat, random.Random(seat)) for seat, name in enumerate(names)]
 
 
 def play_out_line(line: str) -> dict:
@@ -145,7 +148,7 @@ def _parser() -> argparse.ArgumentParser:
     t = sub.add_parser("tournament", help="bot A against bot B over many deals")
     t.add_argument("--game", choices=("pishe-pasha", "pisti"), default="pishe-pasha",
                    help="the game (default pishe-pasha)")
-    t.add_argument("a", help=f"bot A: Pishe Pasha's {', '.join(BOTS)}; Pişti's random, greedy, …")
+    t.add_argument("a", help=f"bot A: Pishe Pasha's {', '.join(FACTORIES)}; Pişti's random, greedy, …")
     t.add_argument("b", help="bot B")
     t.add_argument("--deals", type=int, help="how many deals (Pishe Pasha)")
     t.add_argument("--decks", type=int, help="how many decks, an even number (Pişti)")
@@ -166,8 +169,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("error: --deals is required", file=sys.stderr)
         return 2
     for name in (args.a, args.b):
-        if name not in BOTS:
-            print(f"error: unknown bot {name!r}: choose one of {', '.join(BOTS)}", file=sys.stderr)
+        if name not in FACTORIES:
+            print(f"error: unknown bot {name!r}: choose one of {', '.join(FACTORIES)}", file=sys.stderr)
             return 2
     if args.deals < 0:
         print("error: --deals cannot be negative", file=sys.stderr)

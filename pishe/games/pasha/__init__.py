@@ -7,12 +7,11 @@ table (:mod:`pishe.table`) sees of them.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Optional, Sequence
 
 from ...errors import InvalidStepError, UnknownActionError
 from ...table.game import Game, Length
-from .bots import BOTS
+from .bots import FACTORIES
 from .deal import ACTIONS, Deal
 from .view import GAME_ID, blank_view, seat_view, step_from_json, step_to_json
 
@@ -33,9 +32,9 @@ class PishePasha(Game):
         "first-to-100": Length("First to 100", 100, None),
     }
     computer = "always-give"
-    # A Pishe Pasha bot is a function of the view; it keeps no memory.
-    bots = {name: (lambda seat, rng, choose=choose: SimpleNamespace(choose=choose))
-            for name, choose in BOTS.items()}
+    bots = FACTORIES
+    #: The computer's levels on the page: the bot each plays, and its name there.
+    levels = {"always-give": "Easy", "memory-4": "Medium", "memory-deep": "Hard"}
 
     def new_deal(self, deck, dealer: int) -> Deal:
         """Seat 0's stock is the deck's first 26 cards, seat 1's the rest; the non-dealer leads."""

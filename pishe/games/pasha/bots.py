@@ -1,19 +1,30 @@
 """Computer players, written against a seat's view only (they never see the engine).
 
-A bot is a function ``view -> action`` that picks one of ``view.legal``; it
-moves one step at a time (one flip or one give), so a page can show its turn
-on a timer.
+A rule bot (:data:`BOTS`) is a function ``view -> action`` that picks one of
+``view.legal``; it moves one step at a time (one flip or one give), so a page
+can show its turn on a timer. :data:`FACTORIES` makes every bot by name,
+``factory(seat, rng)``, as an object whose ``choose(view)`` picks the action:
+
+- the rule bots: ``always-give`` (the computer SPEC.md describes, the page's
+  Easy), ``hold-king``, ``no-give-two-above``, ``never-give``;
+- ``pass-one-in-ten``: ``always-give`` that passes up one give in ten at random;
+- the bots that remember (:class:`MemoryBot`), also fed every step shown to
+  their seat through ``observe``: ``memory-4`` (the page's Medium) looks four
+  turns ahead, ``memory`` simulates the deal to its end, ``memory-deep`` (Hard)
+  does so making its own later choices by the same simulation.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import random
+from types import SimpleNamespace
+from typing import Callable, Optional
 
-from .deal import GIVE, KEEP, TURN
-from ...errors import UnknownBotError
+from .deal import GIVE, KEEP, KEPT, TO_PILE, TURN, TURNED, Deal
+from .memory import Memory
 from .view import SeatView
 
-__all__ = ["BOTS", "get_bot", "always_give", "hold_king", "no_give_two_above", "never_give"]
+__all__ = ["BOTS", "FACTORIES", "MemoryBot", "always_give", "hold_king", "no_give_two_above", "never_give"]
 
 Bot = Callable[[SeatView], str]
 
@@ -55,10 +66,109 @@ BOTS: dict[str, Bot] = {
 }
 
 
-def get_bot(name: str) -> Bot:
-    """The bot called ``name``; raises :class:`UnknownBotError` for any other name."""
-    try:
-        return BOTS[name]
-    except (KeyError, TypeError):
-        raise UnknownBotError(
-            f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
+
+def _passes_one_in_ten(seat: int, rng: random.Random):
+    """``always-give`` that passes up one give in ten, drawn from ``rng``."""
+    return SimpleNamespace(choose=_give_unless(lambda view: rng.random() < 0.1))
+
+
+# -- looking ahead with the one engine ---------------------------------------------------
+
+#: A won deal scores above any position still being played (whose score is a difference
+#: of cards held, -52 to 52), a lost one below: winning comes first, then the points.
+_WON = 100
+
+
+def _score(deal: Deal, me: int) -> int:
+    """How good ``deal`` is for ``me``: a won deal by its points, else by cards held."""
+    if deal.winner is not None:
+        points = deal.points(1 - deal.winner)
+        return _WON + points if deal.winner == me else -_WON - points
+    return deal.points(1 - me) - deal.points(me)
+
+
+def _turns_ended(steps) -> int:
+    """How many turns ``steps`` finished: every turn ends with a card landing on one's own pile."""
+    return sum(1 for s in steps if s.kind == KEPT or (s.kind == TURNED and s.outcome == TO_PILE))
+
+
+def best_action(deal: Deal, me: int, depth: int, turns: Optional[int]) -> tuple:
+    """``(action, score)``: the action for ``me``, to move in ``deal`` (a position whose every
+    card is known), whose look-ahead scores best; giving wins ties (it is what always-give does).
+
+    Each action is tried on a copy and played on by :func:`play_on` with ``depth - 1``.
+    """
+    best = None
+    for action in deal.legal_actions():
+        trial = deal.copy()
+        steps = trial.apply(action)
+        left = None if turns is None else turns - _turns_ended(steps)
+        score = play_on(trial, me, depth - 1, left)
+        if best is None or score > best[1]:
+            best = (action, score)
+    return best
+
+
+def play_on(deal: Deal, me: int, depth: int, turns: Optional[int]) -> int:
+    """Play ``deal`` on and score it for ``me`` (:func:`_score`): the other seat gives
+    whenever it may, ``me`` too unless ``depth`` > 0, when :func:`best_action` chooses for it
+    with that depth. Stops after ``turns`` more turns (``None``: at the end of the deal)."""
+    while deal.winner is None and (turns is None or turns > 0):
+        steps = deal.turn_while_forced()
+        if deal.winner is None and (turns is None or turns > _turns_ended(steps)):
+            if deal.turn == me and depth > 0:
+                left = None if turns is None else turns - _turns_ended(steps)
+                action = best_action(deal, me, depth, left)[0]
+            else:
+                # legal_actions() lists give first: the first legal action is always-give's.
+                action = deal.legal_actions()[0]
+            steps += deal.apply(action)
+        if turns is not None:
+            turns -= _turns_ended(steps)
+    return _score(deal, me)
+
+
+class MemoryBot:
+    """A bot that remembers every step shown to its seat and, once it knows where every
+    card is, looks ahead by running the engine on the position it has worked out.
+
+    ``depth`` 1 scores each action by playing on with both seats always giving; 2 makes
+    its own later choices that way too. ``turns`` stops the look-ahead after that many
+    turns (``None``: at the end of the deal). Until every card is known it gives
+    whenever it may, like always-give (sampling the unseen cards did no better).
+    """
+
+    def __init__(self, seat: int, depth: int, turns: Optional[int] = None):
+        """A bot for ``seat`` with an empty memory (it remembers from the next deal's start)."""
+        self.seat = seat
+        self.depth = depth
+        self.turns = turns
+        self.memory = Memory()
+
+    def observe(self, shown, new_deal: bool = False) -> None:
+        """Remember ``shown``, the steps as shown to this seat (see :meth:`Memory.observe`)."""
+        self.memory.observe(shown, new_deal)
+
+    def choose(self, view: SeatView) -> str:
+        """The action for ``view``, one of ``view.legal``."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        deal = self.memory.position(view)
+        if deal is None:
+            return always_give(view)
+        return best_action(deal, view.seat, self.depth, self.turns)[0]
+
+
+def _rule(choose: Bot):
+    return lambda seat, rng: SimpleNamespace(choose=choose)
+
+
+#: Every bot by name, as ``factory(seat, rng) -> bot``: the command line's names and the page's levels.
+FACTORIES: dict = {
+    **{name: _rule(choose) for name, choose in BOTS.items()},
+    "pass-one-in-ten": _passes_one_in_ten,
+    "memory-4": lambda seat, rng: MemoryBot(seat, depth=1, turns=4),
+    "memory": lambda seat, rng: MemoryBot(seat, depth=1),
+    "memory-deep": lambda seat, rng: MemoryBot(seat, depth=2),
+}

@@ -186,6 +186,17 @@ class Deal:
             raise InvalidPositionError(f"seat {idle} holds no card: it would have won on its own turn")
         self._settle()
 
+    def copy(self) -> Deal:
+        """The same position as a new deal, with no steps recorded: a position to look ahead from."""
+        other = object.__new__(Deal)
+        other.stocks = [list(s) for s in self.stocks]
+        other.discards = [list(d) for d in self.discards]
+        other.foundations = dict(self.foundations)
+        other.turn, other.turned, other.winner = self.turn, self.turned, self.winner
+        other.this_turn = []
+        other.last_turns = [[] for _ in SEATS]
+        return other
+
     # -- what the rules allow --------------------------------------------------------
 
     @property

@@ -1,13 +1,28 @@
-"""Letting Pishe Pasha's bots (functions of a view) play: one step at a time, or a whole deal."""
+"""Letting Pishe Pasha's bots play: one step at a time, or a whole deal.
+
+A bot here is a function of the view (a rule of :data:`~.bots.BOTS`) or a bot
+object (:data:`~.bots.FACTORIES`) whose ``choose(view)`` picks the action; a bot
+that has ``observe`` is shown every step, as its seat sees it, so it may remember.
+"""
 
 from __future__ import annotations
 
 from typing import Sequence
 
 from .deal import Deal, Step
-from .view import seat_view
+from .view import seat_view, step_to_json
 
-__all__ = ["bot_step", "play_deal"]
+__all__ = ["bot_step", "play_deal", "show_steps"]
+
+
+def show_steps(bots: Sequence, steps, new_deal: bool = False) -> None:
+    """Show ``steps`` to each bot that remembers (every Pishe Pasha step is public:
+    each seat is shown the same); ``new_deal``: they are a new deal's first steps."""
+    watchers = [bot for bot in bots if hasattr(bot, "observe")]
+    if watchers:
+        shown = [step_to_json(step) for step in steps]
+        for bot in watchers:
+            bot.observe(shown, new_deal)
 
 
 def bot_step(game, bot) -> list[Step]:
@@ -19,18 +34,34 @@ def bot_step(game, bot) -> list[Step]:
     deal = game if isinstance(game, Deal) else game.deal
     seat = deal.turn
     legal = deal.legal_actions()
-    action = legal[0] if len(legal) == 1 else bot(seat_view(game, seat))
+    action = legal[0] if len(legal) == 1 else getattr(bot, "choose", bot)(seat_view(game, seat))
     return game.apply(action, seat)
 
 
 def play_deal(game, bots: Sequence) -> list[Step]:
-    """Play a deal (or a match's current deal) to its end, ``bots[seat]`` choosing for each seat."""
+    """Play a deal (or a match's current deal) to its end, ``bots[seat]`` choosing for each
+    seat; its steps (the forced steps already due at its position not included).
+
+    Bots that remember are shown the deal as if from its start, the steps due at its
+    position first: a memory checks itself against each view, so a position from the
+    middle of a deal leaves it playing as if it knew nothing.
+    """
     deal = game if isinstance(game, Deal) else game.deal
+    choose = [getattr(bot, "choose", bot) for bot in bots]
+    watching = any(hasattr(bot, "observe") for bot in bots)
     steps: list[Step] = []
+    if watching:
+        show_steps(bots, deal.this_turn, new_deal=True)
     turn_while_forced = deal.turn_while_forced
     # The self-play hot path: a run of forced turns in one call, then the bot at the choice.
     while deal.winner is None:
-        steps += turn_while_forced()   # nothing when there is a choice
+        caused = turn_while_forced()   # nothing when there is a choice
         if deal.winner is None:
-            steps += deal.apply(bots[deal.turn](seat_view(game, deal.turn)))
+            if watching:
+                show_steps(bots, caused)
+                caused = []
+            caused += deal.apply(choose[deal.turn](seat_view(game, deal.turn)))
+        if watching:
+            show_steps(bots, caused)
+        steps += caused
     return steps
