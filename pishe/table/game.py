@@ -25,7 +25,10 @@ reads to each seat (or that a seat does not see it at all).
 A **bot** is an object with ``choose(view) -> action``, ``view`` being the
 game's view object for the bot's seat (never the state). The table asks it
 at every turn of its seat, even when only one action is legal, so a bot may
-keep a memory of what its views showed it.
+keep a memory of what its views showed it. A bot that also has
+``observe(shown, new_deal)`` is shown every step as :meth:`Game.show_step`
+shows it to its seat (:meth:`Game.show_steps`), ``new_deal`` true for the
+first steps of each deal, so it may remember what the views do not keep.
 """
 
 from __future__ import annotations
@@ -68,6 +71,9 @@ class Game:
     computer: str
     #: Bot factories by name: ``factory(seat, rng) -> bot``.
     bots: dict
+    #: The computer's levels a page offers: bot name -> the level's name there (the first
+    #: is the default); none: the computer plays ``computer``.
+    levels: dict = {}
 
     @property
     def default_length(self) -> str:
@@ -115,6 +121,24 @@ class Game:
         """Plain words for each of ``steps`` that ``seat`` sees, from its side, in order."""
         shown = (self.show_step(step, seat) for step in steps)
         return [self.describe(data, seat) for data in shown if data is not None]
+
+    def show_steps(self, watchers, steps, new_deal: bool = False) -> None:
+        """Show ``steps`` to each ``(seat, watcher)`` of ``watchers`` that remembers (has
+        ``observe``): the steps that seat sees, as :meth:`show_step` shows them to it."""
+        for seat, watcher in watchers:
+            observe = getattr(watcher, "observe", None)
+            if observe is not None:
+                shown = (self.show_step(step, seat) for step in steps)
+                observe([data for data in shown if data is not None], new_deal)
+
+    def new_memory(self, seat: int) -> Any:
+        """A memory of what ``seat`` is shown (see :meth:`show_steps`), for the page's
+        "Show what you have seen"; ``None``: the game offers none."""
+        return None
+
+    def seen(self, memory: Any, seat: int, names: Optional[Sequence[str]] = None) -> Optional[dict]:
+        """What ``memory`` (from :meth:`new_memory`) holds, in ``seat``'s words, for the page."""
+        return None
 
     def hidden_cards(self, state: Any, seat: int) -> set:
         """The cards ``seat`` may not see now: no view or message to it names one."""

@@ -13,7 +13,8 @@ from ...errors import InvalidStepError, UnknownActionError
 from ...table.game import Game, Length
 from .bots import FACTORIES
 from .deal import ACTIONS, Deal
-from .view import GAME_ID, blank_view, seat_view, step_from_json, step_to_json
+from .memory import Memory
+from .view import GAME_ID, blank_view, seat_view, seen_json, step_from_json, step_to_json
 
 __all__ = ["GAME", "PishePasha"]
 
@@ -64,6 +65,14 @@ class PishePasha(Game):
             return step_from_json(shown).describe(seat)
         except (AttributeError, KeyError, TypeError):
             raise InvalidStepError("the step does not hold together") from None
+
+    def new_memory(self, seat: int) -> Memory:
+        """The memory the bots that remember keep, for the page's "Show what you have seen"."""
+        return Memory()
+
+    def seen(self, memory: Memory, seat: int, names: Optional[Sequence[str]] = None) -> dict:
+        """Each seat's stock order once known and its next stock (see :func:`.view.seen_json`)."""
+        return seen_json(memory, seat, names)
 
     def hidden_cards(self, state: Deal, seat: int) -> set:
         """Every stock card, the seat's own included: nobody sees a stock card."""

@@ -92,18 +92,21 @@ def _turns_ended(steps) -> int:
     return sum(1 for s in steps if s.kind == KEPT or (s.kind == TURNED and s.outcome == TO_PILE))
 
 
-def best_action(deal: Deal, me: int, depth: int, turns: Optional[int]) -> tuple:
-    """``(action, score)``: the action for ``me``, to move in ``deal`` (a position whose every
-    card is known), whose look-ahead scores best; giving wins ties (it is what always-give does).
+def best_action(deals, me: int, depth: int, turns: Optional[int]) -> tuple:
+    """``(action, score)``: the action for ``me``, to move in each of ``deals`` (the positions
+    it may be in, every card of each known), whose look-ahead scores best in all of them
+    together; giving wins ties (it is what always-give does).
 
-    Each action is tried on a copy and played on by :func:`play_on` with ``depth - 1``.
+    Each action is tried on a copy of each deal and played on by :func:`play_on` with ``depth - 1``.
     """
     best = None
-    for action in deal.legal_actions():
-        trial = deal.copy()
-        steps = trial.apply(action)
-        left = None if turns is None else turns - _turns_ended(steps)
-        score = play_on(trial, me, depth - 1, left)
+    for action in deals[0].legal_actions():
+        score = 0
+        for deal in deals:
+            trial = deal.copy()
+            steps = trial.apply(action)
+            left = None if turns is None else turns - _turns_ended(steps)
+            score += play_on(trial, me, depth - 1, left)
         if best is None or score > best[1]:
             best = (action, score)
     return best
@@ -118,7 +121,7 @@ def play_on(deal: Deal, me: int, depth: int, turns: Optional[int]) -> int:
         if deal.winner is None and (turns is None or turns > _turns_ended(steps)):
             if deal.turn == me and depth > 0:
                 left = None if turns is None else turns - _turns_ended(steps)
-                action = best_action(deal, me, depth, left)[0]
+                action = best_action([deal], me, depth, left)[0]
             else:
                 # legal_actions() lists give first: the first legal action is always-give's.
                 action = deal.legal_actions()[0]
@@ -128,14 +131,20 @@ def play_on(deal: Deal, me: int, depth: int, turns: Optional[int]) -> int:
     return _score(deal, me)
 
 
+#: The most orders of a stock not yet seen that a bot looks ahead in (those of four cards).
+_ORDERS = 24
+
+
 class MemoryBot:
     """A bot that remembers every step shown to its seat and, once it knows where every
     card is, looks ahead by running the engine on the position it has worked out.
 
     ``depth`` 1 scores each action by playing on with both seats always giving; 2 makes
     its own later choices that way too. ``turns`` stops the look-ahead after that many
-    turns (``None``: at the end of the deal). Until every card is known it gives
-    whenever it may, like always-give (sampling the unseen cards did no better).
+    turns (``None``: at the end of the deal). When one stock is still unseen but holds
+    four cards or fewer, it looks one level deep in every order they may be in; else,
+    until every card is known, it gives whenever it may, like always-give (sampling the
+    unseen cards did no better).
     """
 
     def __init__(self, seat: int, depth: int, turns: Optional[int] = None):
@@ -154,10 +163,12 @@ class MemoryBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        deal = self.memory.position(view)
-        if deal is None:
+        deals = self.memory.positions(view, _ORDERS)
+        if not deals:
             return always_give(view)
-        return best_action(deal, view.seat, self.depth, self.turns)[0]
+        # Several orders of an unseen stock: each looked at one level deep, to stay quick.
+        depth = self.depth if len(deals) == 1 else 1
+        return best_action(deals, view.seat, depth, self.turns)[0]
 
 
 def _rule(choose: Bot):

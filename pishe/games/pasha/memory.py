@@ -6,15 +6,19 @@ seat's stock runs out its discard pile turns over as its new stock, so from
 then on that stock's order is known too. Once both seats have turned their
 pile over, the seat knows where every card is, and :meth:`Memory.position`
 builds the deal as it must be: a hypothetical position for the one engine to
-look ahead from. The memory takes in steps as :func:`~.view.step_to_json`
+look ahead from. Once one seat has turned its pile over, the other's stock
+holds just the cards seen nowhere else, in an unknown order:
+:meth:`Memory.positions` builds one deal for each order, when they are few. The memory takes in steps as :func:`~.view.step_to_json`
 shows them to its seat; it never sees the engine's state.
 """
 
 from __future__ import annotations
 
+from itertools import permutations
+from math import factorial
 from typing import Optional
 
-from ...cards import Card
+from ...cards import DECK, Card
 from .deal import GIVE_STEP, HOME, KEPT, RECYCLE, SEATS, TO_CHOICE, TO_PILE, TURNED, Deal
 
 __all__ = ["Memory"]
@@ -87,10 +91,7 @@ class Memory:
         """Whether the memory knows every pile of the position ``view`` shows (and agrees with it)."""
         if not self.complete or None in self.stocks:
             return False
-        return all(len(self.stocks[s]) == view.stock_counts[s]
-                   and len(self.discards[s]) == view.discard_counts[s]
-                   and (self.discards[s][-1] if self.discards[s] else None) == view.discard_tops[s]
-                   for s in SEATS)
+        return all(self._agrees(view, s) for s in SEATS)
 
     def position(self, view) -> Optional[Deal]:
         """The deal at ``view``'s position, every card where the memory knows it is,
@@ -98,3 +99,35 @@ class Memory:
         if view.turn is None or not self.knows_all(view):
             return None
         return Deal(self.stocks, self.discards, view.foundations, view.turn, view.turned)
+
+    def positions(self, view, most: int) -> list:
+        """Every deal ``view``'s position can be, by what the memory knows: one when it knows
+        every card's place; one per order of the stock it has not seen turned over, when
+        just one is unseen and it has at most ``most`` orders; else none."""
+        deal = self.position(view)
+        if deal is not None:
+            return [deal]
+        if view.turn is None or not self.complete or self.stocks.count(None) != 1:
+            return []
+        unseen = self.stocks.index(None)
+        count = view.stock_counts[unseen]
+        if factorial(count) > most or not self._agrees(view, 1 - unseen):
+            return []
+        # The cards seen nowhere: the unseen stock, in some order.
+        foundations = view.foundations
+        placed = {*self.stocks[1 - unseen], *self.discards[0], *self.discards[1], view.turned}
+        cards = [c for c in DECK if c.rank > foundations[c.suit] and c not in placed]
+        if len(cards) != count or len(self.discards[unseen]) != view.discard_counts[unseen]:
+            return []
+        stocks = list(self.stocks)
+        deals = []
+        for order in permutations(cards):
+            stocks[unseen] = order
+            deals.append(Deal(stocks, self.discards, foundations, view.turn, view.turned))
+        return deals
+
+    def _agrees(self, view, seat: int) -> bool:
+        """Whether the memory's piles of ``seat`` agree with ``view``'s counts and top."""
+        pile = self.discards[seat]
+        return (len(self.stocks[seat]) == view.stock_counts[seat] and len(pile) == view.discard_counts[seat]
+                and (pile[-1] if pile else None) == view.discard_tops[seat])

@@ -9,20 +9,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from . import GAME
 from .deal import Deal, Step
-from .view import seat_view, step_to_json
+from .view import seat_view
 
-__all__ = ["bot_step", "play_deal", "show_steps"]
-
-
-def show_steps(bots: Sequence, steps, new_deal: bool = False) -> None:
-    """Show ``steps`` to each bot that remembers (every Pishe Pasha step is public:
-    each seat is shown the same); ``new_deal``: they are a new deal's first steps."""
-    watchers = [bot for bot in bots if hasattr(bot, "observe")]
-    if watchers:
-        shown = [step_to_json(step) for step in steps]
-        for bot in watchers:
-            bot.observe(shown, new_deal)
+__all__ = ["bot_step", "play_deal"]
 
 
 def bot_step(game, bot) -> list[Step]:
@@ -48,20 +39,22 @@ def play_deal(game, bots: Sequence) -> list[Step]:
     """
     deal = game if isinstance(game, Deal) else game.deal
     choose = [getattr(bot, "choose", bot) for bot in bots]
-    watching = any(hasattr(bot, "observe") for bot in bots)
+    # Only bots that remember are shown steps: rule bots play at full speed.
+    watchers = [(seat, bot) for seat, bot in enumerate(bots) if hasattr(bot, "observe")]
+    show_steps = GAME.show_steps
     steps: list[Step] = []
-    if watching:
-        show_steps(bots, deal.this_turn, new_deal=True)
+    if watchers:
+        show_steps(watchers, deal.this_turn, new_deal=True)
     turn_while_forced = deal.turn_while_forced
     # The self-play hot path: a run of forced turns in one call, then the bot at the choice.
     while deal.winner is None:
         caused = turn_while_forced()   # nothing when there is a choice
-        if deal.winner is None:
-            if watching:
-                show_steps(bots, caused)
-                caused = []
-            caused += deal.apply(choose[deal.turn](seat_view(game, deal.turn)))
-        if watching:
-            show_steps(bots, caused)
+        if watchers:
+            show_steps(watchers, caused)   # before the choice: a bot remembers, then chooses
         steps += caused
+        if deal.winner is None:
+            caused = deal.apply(choose[deal.turn](seat_view(game, deal.turn)))
+            if watchers:
+                show_steps(watchers, caused)
+            steps += caused
     return steps

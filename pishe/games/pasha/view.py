@@ -15,7 +15,8 @@ from ...errors import InvalidCardError, InvalidStepError
 from .deal import GIVE, GIVE_STEP, HOME, KEEP, KEPT, RECYCLE, TO_CHOICE, TO_HOME, TO_PILE, TURNED, \
     WIN, Deal, Step
 
-__all__ = ["SeatView", "seat_view", "blank_view", "GAME_ID", "DEFAULT_NAMES", "step_to_json", "step_from_json"]
+__all__ = ["SeatView", "seat_view", "blank_view", "seen_json", "GAME_ID", "DEFAULT_NAMES", "step_to_json",
+           "step_from_json"]
 
 #: The game's id in views and messages.
 GAME_ID = "pishe-pasha"
@@ -223,6 +224,34 @@ def blank_view(seat: int, names, status: str) -> dict:
         "other_last_turn": {"seat": 1 - seat, "title": f"{names[1 - seat]}'s last turn", "steps": []},
         "deal_result": None, "result": None, "match": None,
     }
+
+
+def seen_json(memory, seat: int, names=None) -> dict:
+    """What ``memory`` (a :class:`~.memory.Memory` of the steps shown to ``seat``) holds, in
+    ``seat``'s words, for the page's "Show what you have seen": each seat's stock in the
+    order it will be turned, once known, and its discard pile in the order it will turn
+    over as its next stock (``{"title", "places": [{"seat", "stock", "next_stock"}]}``)."""
+    names = DEFAULT_NAMES if names is None else tuple(names)
+    if not memory.complete:
+        return {"title": "What you have seen", "places": [],
+                "note": "This page saw the deal from its middle: it remembers nothing of it."}
+    places = []
+    for s, (stock, pile) in enumerate(zip(memory.stocks, memory.discards)):
+        whose, own = ("Your", "your") if s == seat else (f"{names[s]}'s", "their")
+        if stock is None:
+            stock_line = f"{whose} stock: unknown until {own} pile turns over"
+        elif stock:
+            stock_line = f"{whose} stock, next card first: {_card_list(reversed(stock))}"
+        else:
+            stock_line = f"{whose} stock: empty"
+        places.append({"seat": s, "stock": stock_line,
+                       "next_stock": (f"{whose} next stock, first card first: {_card_list(pile)}" if pile
+                                      else f"{whose} next stock: none yet (the pile is empty)")})
+    return {"title": "What you have seen", "places": places, "note": ""}
+
+
+def _card_list(cards) -> str:
+    return " ".join(c.display() for c in cards)
 
 
 def _match_json(match) -> dict:
