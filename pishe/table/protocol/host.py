@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -118,6 +119,9 @@ class Host:
             raise ValueError(f"the clock must be 1 to {LONGEST_CLOCK} seconds per move, or none")
         #: Seconds per move for the people at the table, or ``None``.
         self.clock = clock
+        #: This match's id in the welcome: a guest's page binds its parts of the shuffle to it.
+        #: Not drawn from ``rng``, which fixes the seeds and tokens that tests replay.
+        self.match_id = secrets.token_hex(16)
         self.rng = rng if rng is not None else random.SystemRandom()
         #: The match, once its first deal is dealt.
         self.match: Optional[Match] = None
@@ -175,7 +179,7 @@ class Host:
     def _table(self) -> dict:
         length = self.game.lengths[self.length]
         return {"seats": self.seats(), "length": self.length, "length_name": length.name,
-                "target": length.target, "clock": self.clock}
+                "target": length.target, "clock": self.clock, "match_id": self.match_id}
 
     # -- the host's own moves ---------------------------------------------------------
 
@@ -499,6 +503,7 @@ class Host:
         match = self.match
         return json.dumps({
             "v": VERSION, "game": self.game.id, "role": "host", "length": self.length, "clock": self.clock,
+            "match_id": self.match_id,
             "guests": [[s, g.token, g.next_seq, g.left] for s, g in self.guests.items()],
             "results": match.results[:match.deal_number - 1] if match is not None else [],
             "played": self._played.to_json() if self._played is not None else None,
@@ -519,6 +524,7 @@ class Host:
             host = cls(wire.text(data["game"], "game"), wire.text(data["length"], "length"), rng,
                        [wire.whole(s, "seat") for s, _, _, _ in guests],
                        wire.optional(wire.whole)(data["clock"], "clock"))
+            host.match_id = wire.match_id(data["match_id"], "match_id")
             for s, token, next_seq, left in guests:
                 host.guests[s].token = wire.token(token, "token")
                 host.guests[s].next_seq = wire.whole(next_seq, "next_seq")
