@@ -239,7 +239,7 @@ def _verify(seed, contributions, actions, shown, *, dealer=1, seat=1, commit=Non
 def test_an_honest_deal_verifies(index):
     seed, contribution, actions, shown = _played(index)
     for seat in (0, 1):
-        assert _verify(seed, [contribution], actions, shown[seat], seat=seat) is None
+        assert _verify(seed, [contribution], actions, shown[seat], seat=seat).over
     # Every Pishe Pasha step is public: both seats were shown the same.
     assert shown[0] == shown[1]
 
@@ -336,7 +336,7 @@ def test_a_deal_of_another_game_verifies_through_its_own_rules():
     assert len(actions) == 48
     for seat in range(4):
         shown = shown_steps(pisti, steps, seat)
-        assert verify_deal(pisti, commitment(seed, "pisti"), seed, parts, 3, actions, shown, seat) is None
+        assert verify_deal(pisti, commitment(seed, "pisti"), seed, parts, 3, actions, shown, seat).over
         with pytest.raises(DealVerificationError, match="does not match the commitment"):
             verify_deal(pisti, commitment(seed), seed, parts, 3, actions, shown, seat)
         with pytest.raises(DealVerificationError):

@@ -23,6 +23,7 @@ from pishe import (
     UnknownGameError, seat_view,
 )
 from pishe.games.pasha.view import step_from_json, step_to_json
+from pishe.table.protocol.guest import REFUSALS
 from pishe.table.protocol import (
     HOST_SEAT, MAX_GUEST_MESSAGE, VERSION, VERIFIED, CorruptSaveError, Guest, Host,
     MalformedMessageError, NotConnectedError, Outcome, UnknownMessageTypeError,
@@ -248,7 +249,7 @@ def test_a_changed_seed_fails_the_check():
     host._played.seed = "ab" * 32               # the host reveals another seed
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification_deal == 1
-    assert guest.verification.startswith("Deal 1 failed the fairness check")
+    assert guest.verification.startswith("Deal 1 is not fair: ")
     assert "does not match the commitment" in guest.verification
 
 
@@ -265,7 +266,7 @@ def test_a_swapped_card_fails_the_check(seed):
     other = stocks[1 - mover] or stocks[mover]
     stocks[mover][-1], other[0] = other[0], stocks[mover][-1]
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
-    assert guest.verification.startswith("Deal 1 failed the fairness check"), guest.verification
+    assert guest.verification.startswith("Deal 1 is not fair: "), guest.verification
     assert "the deal fixed at the start gives" in guest.verification
 
 
@@ -282,7 +283,7 @@ def test_a_deck_not_from_the_contribution_fails_the_check():
     host._played.contributions = {GUEST_SEAT: honest["contribution"]}
     link.deliver([(CONN, text) for text in host._state(GUEST_SEAT, None)])
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
-    assert guest.verification.startswith("Deal 1 failed the fairness check")
+    assert guest.verification.startswith("Deal 1 is not fair: ")
 
 
 def test_a_changed_commitment_is_flagged_at_once():
@@ -290,10 +291,11 @@ def test_a_changed_commitment_is_flagged_at_once():
     welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     guest.receive(welcome)
     (first,) = guest.receive(commit).send
+    assert guest.receive(commit).send == [first.replace('"seq":0', '"seq":1')]     # the same part again
     other = json.dumps({**json.loads(commit), "commitment": "ef" * 32})
-    (second,) = guest.receive(other).send
-    assert json.loads(first)["contribution"] == json.loads(second)["contribution"]
-    assert guest.verification == "Deal 1: the host changed its commitment after making it."
+    assert guest.receive(other).send == []          # never a second part for the deal
+    assert guest.verification.startswith("Deal 1 is not fair: the host asked for your part of the "
+                                         "shuffle again, with another commitment")
 
 
 def test_a_deal_dealt_without_the_guests_part_is_flagged():
@@ -313,9 +315,9 @@ def test_an_unrevealed_deal_is_flagged_when_the_next_begins():
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification == VERIFIED
-    guest._deals[1].checked = False             # as if the reveal never came
+    guest._ledger[1][3] = False                 # as if the reveal never came
     link.deliver(host.next_deal().send)
-    assert guest.verification_deal == 1 and "without revealing its seed" in guest.verification
+    assert guest.verification_deal == 1 and "without revealing the seed of deal 1" in guest.verification
 
 
 # -- dropped connections --------------------------------------------------------------------
@@ -517,7 +519,8 @@ BAD = {
     "not JSON": ('{"v": 2, "game"', "malformed-message", None),
     "not an object": ("[1, 2]", "malformed-message", None),
     "NaN": ('{"v": NaN}', "malformed-message", None),
-    "deep": ("[" * 2000 + "]" * 2000, "malformed-message", None),
+    "deep": ("[" * 2000 + "]" * 2000, "message-too-deep", None),
+    "deep in a field": (_message(type="act", seq=1, action=json.loads("[" * 17 + "]" * 17)), "message-too-deep", None),
     "duplicate key": ('{"v": 2, "v": 2, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}',
                       "malformed-message", None),
     "no version": (json.dumps({"game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
@@ -571,8 +574,8 @@ def test_bad_input_gets_an_error_and_changes_nothing(name):
     assert error["ref"] == ref and error["next_seq"] == 1
     assert error["reason"] == outcome.error and error["reason"][0].isupper()
     assert snapshot(host) == before and host.save() == saved
-    # The guest takes the error in its stride and plays on.
-    assert link.guest.receive(reply).error == outcome.error
+    # The guest takes the error in its stride and plays on, saying it in its own words.
+    assert link.guest.receive(reply).error == REFUSALS[code]
 
 
 def test_out_of_turn_is_refused():
@@ -645,15 +648,22 @@ def test_the_guest_refuses_what_a_host_should_never_send():
         Guest().intent("turn")
 
 
-def test_a_gap_in_the_steps_leaves_the_deal_unchecked_but_playable():
+@pytest.mark.parametrize("resumed", [True, False])
+def test_a_gap_in_the_steps_leaves_the_deal_unchecked_but_playable(resumed):
     link = new_link(seed=21)
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 5)
+    if resumed:
+        guest.hello()                               # this page came back: it may have missed moves
     view = json.loads(host._state(GUEST_SEAT, None)[1])
     view["from"] = 99
     assert guest.receive(json.dumps(view)).send == []
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
-    assert guest.verification == "Deal 1 could not be checked: this page did not see all of it played."
+    if resumed:
+        assert guest.verification == "Deal 1 could not be checked: this page did not see all of it played."
+    else:                                           # on a live connection, a gap is the host's doing
+        assert guest.verification == ("Deal 1 is not fair: the host skipped moves it had not shown you, "
+                                      "while you were connected.")
 
 
 def test_a_resuming_guest_gets_only_the_moves_it_lacks():
@@ -676,7 +686,7 @@ def test_a_guest_reloaded_from_an_older_save_gets_the_moves_since_and_checks_the
     _play_until(link, BOTH_GIVE, lambda: len(host._played.actions) >= held + 3)
     done = len(host._played.actions)
     host.disconnect(CONN)
-    link.guest = Guest.restore(saved, random.Random(35))
+    link.guest = Guest.restore(saved, random.Random(35), link.guest.ledger())    # kept after every call
     outcome = link.to_host(link.guest.hello())
     message = json.loads(outcome.send[1][1])
     assert message["from"] == held and message["actions"] == host._played.actions[held:done]
@@ -789,7 +799,7 @@ def test_a_host_that_rewrites_steps_is_flagged_and_stays_flagged():
     k = next(k for k, group in enumerate(message["steps"]) if k >= 2 and group)
     message["steps"][k][0]["count"] = 7
     guest.receive(json.dumps(message))
-    warning = "Deal 1: the host changed the account of moves it had sent."
+    warning = "Deal 1 is not fair: the host changed the account of moves it had sent."
     assert guest.verification == warning
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification == warning and guest.verification_deal == 1
@@ -803,7 +813,7 @@ def test_a_host_that_rewrites_a_move_is_flagged():
     seat, action = message["actions"][1]
     message["actions"][1] = [1 - seat, action]
     guest.receive(json.dumps(message))
-    assert guest.verification == "Deal 1: the host changed the account of moves it had sent."
+    assert guest.verification == "Deal 1 is not fair: the host changed the account of moves it had sent."
 
 
 def test_a_commitment_after_the_deal_is_flagged():
@@ -811,7 +821,7 @@ def test_a_commitment_after_the_deal_is_flagged():
     host, guest = link.host, link.guest
     guest.receive(json.dumps({"v": 2, "game": "pishe-pasha", "type": "deal-commit", "deal": 1,
                               "commitment": host._played.commitment}))
-    assert guest.verification == ("Deal 1: the host asked for your part of the shuffle after "
+    assert guest.verification == ("Deal 1 is not fair: the host asked for your part of the shuffle after "
                                   "dealing the cards.")
 
 

@@ -7,8 +7,9 @@ the deck after seeing the contributions and no guest can aim at a deck it
 cannot see. When the deal is over the host reveals the seed and each guest
 checks it with :func:`verify_deal`: the seed matches the commitment, and
 replaying the deal's actions from the derived deck shows that guest exactly
-the steps it was shown. Nothing here knows the rules of a game: the replay
-goes through the game's own ``new_deal``, ``apply`` and ``show_step``.
+the steps it was shown, and the very boards (its seat's views, compared by
+:func:`board_digest`). Nothing here knows the rules of a game: the replay
+goes through the game's own ``new_deal``, ``apply``, ``show_step`` and ``view``.
 
 The procedure is plain SHA-256 over ASCII text, so any language can redo it
 (``docs/PROTOCOL.md`` has a JavaScript version and test vectors); ``GAME`` is
@@ -33,16 +34,19 @@ the game's id (``pishe-pasha``, ``pisti``):
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
 from typing import Iterator, Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import IllegalActionError, PisheError
+from .match import Match
 
 __all__ = [
     "SECRET_BYTES", "InvalidSecretError", "DealVerificationError",
-    "new_secret", "check_secret", "commitment", "derive_deck", "replay", "shown_steps", "verify_deal",
+    "new_secret", "check_secret", "commitment", "derive_deck", "replay", "shown_steps", "board_digest",
+    "verify_deal",
 ]
 
 #: Length of a seed or a contribution in bytes (64 hex digits).
@@ -118,12 +122,13 @@ def derive_deck(seed: str, contributions: Sequence[str], game_id: str = "pishe-p
 
 def replay(game, deck: Sequence[Card], dealer: int, actions: Sequence) -> tuple:
     """The deal ``game`` deals from ``deck`` with ``dealer``, after ``actions``
-    (``[seat, action text]`` pairs): ``(state, steps)``, ``steps`` holding the
-    dealing's steps first, then one list per action. Raises the game's
-    :class:`~pishe.errors.IllegalActionError` at the first action it refuses."""
+    (``[seat, action text]``, with the log's mark after them if any): ``(state,
+    steps)``, ``steps`` holding the dealing's steps first, then one list per action.
+    Raises the game's :class:`~pishe.errors.IllegalActionError` at the first action
+    it refuses."""
     state = game.new_deal(list(deck), dealer)
     steps = [list(game.deal_steps(state))]
-    for seat, text in actions:
+    for seat, text, *_ in actions:
         steps.append(state.apply(game.parse_action(text), seat))
     return state, steps
 
@@ -134,20 +139,34 @@ def shown_steps(game, steps: Sequence, seat: int) -> list:
             for group in steps]
 
 
+def board_digest(view: dict) -> str:
+    """A short fingerprint of a seat's view as JSON data: what a guest keeps of every board
+    it was shown, to compare with the replayed deal's once the seed is revealed."""
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
 def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[str], dealer: int,
-                actions: Sequence, shown: Sequence, seat: int) -> None:
+                actions: Sequence, shown: Sequence, seat: int, boards: Sequence = (),
+                match: Optional[dict] = None):
     """Check a finished deal of ``game`` against the seed revealed after it.
 
     ``commitment_hex`` is the commitment received before contributing,
     ``contributions`` every guest's part in seat order, ``dealer`` the seat
-    that dealt, ``actions`` every action of the deal (``[seat, text]``) and
-    ``shown`` what ``seat`` was shown: the dealing's steps, then one list of
-    steps per action, each step as the game's ``show_step`` gave it. The
-    deal is replayed from the derived deck; every step must come out the
-    same and the deal must be over at the end.
+    that dealt, ``actions`` every action of the deal (``[seat, text]``, a mark
+    after them allowed) and ``shown`` what ``seat`` was shown: the dealing's
+    steps, then one list of steps per action, each step as the game's
+    ``show_step`` gave it. ``boards`` are ``[moves, digest]`` pairs: the
+    :func:`board_digest` of the seat's view as shown after that many moves;
+    checking them needs ``match``, ``{"length", "results", "names"}``: the
+    match's length, each earlier deal's points by team and the seats' names
+    the views were made with. The deal is replayed from the derived deck;
+    every step and board must come out the same and the deal must be over
+    at the end.
 
-    Returns ``None`` when all of it holds; raises :class:`DealVerificationError`
-    saying what does not (and :class:`InvalidSecretError` for a malformed seed).
+    Returns the replayed deal's state when all of it holds; raises
+    :class:`DealVerificationError` saying what does not (and
+    :class:`InvalidSecretError` for a malformed seed).
     """
     if commitment(seed, game.id) != commitment_hex:
         raise DealVerificationError("The revealed seed does not match the commitment the host made "
@@ -156,12 +175,19 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
         raise DealVerificationError("The moves you were shown do not match the steps you were shown.")
     # Move by move, so that what is reported is the first thing that differs (a card that
     # differs soon makes a later move impossible, which would hide the card).
-    state = game.new_deal(list(derive_deck(seed, contributions, game.id)), dealer)
+    deck = derive_deck(seed, contributions, game.id)
+    replayed = None
+    if match is None:
+        state = game.new_deal(list(deck), dealer)
+    else:
+        replayed = Match.resume(game, match["length"], match["results"], deck)
+        state = replayed.deal
+    boards = sorted(boards)
     for k, mine in enumerate(shown):
         if k == 0:
             group = game.deal_steps(state)
         else:
-            mover, text = actions[k - 1]
+            mover, text, *_ = actions[k - 1]
             try:
                 group = state.apply(game.parse_action(text), mover)
             except IllegalActionError as e:
@@ -177,8 +203,23 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
             where = "the deal" if k == 0 else f"move {k}"
             raise DealVerificationError(f"The steps of {where} you were shown are not those of the "
                                         f"deal fixed at the start.")
+        _check_boards(game, replayed, seat, match, [d for n, d in boards if n == k], k)
     if not state.over:
         raise DealVerificationError("The deal you were shown stops before it was over.")
+    return state
+
+
+def _check_boards(game, replayed, seat: int, match, digests: list, moves: int) -> None:
+    """The boards shown after ``moves`` moves against the replayed match's view of ``seat``."""
+    if not digests:
+        return
+    if replayed is None:
+        raise ValueError("checking the boards needs the match they were shown in")
+    should = board_digest(game.view(replayed, seat, match["names"]).to_json())
+    if any(d != should for d in digests):
+        where = "before the first move" if moves == 0 else f"after move {moves}"
+        raise DealVerificationError(f"The table you were shown {where} (its cards, counts, turn, "
+                                    f"buttons or scores) is not the one the deal fixed at the start gives.")
 
 
 def _words_of(game, shown, seat: int) -> str:

@@ -16,10 +16,10 @@ from ...errors import PisheError
 from ..fair import InvalidSecretError, check_secret
 
 __all__ = [
-    "VERSION", "MAX_GUEST_MESSAGE", "MAX_HOST_MESSAGE", "HOST_SEAT",
+    "VERSION", "MAX_GUEST_MESSAGE", "MAX_HOST_MESSAGE", "MAX_DEPTH", "HOST_SEAT",
     "DEALING", "PLAYING", "DEAL_OVER", "MATCH_OVER", "CONNECTING", "VERIFIED",
     "Outcome", "error_code",
-    "ProtocolError", "MessageTooLongError", "MalformedMessageError", "UnsupportedVersionError",
+    "ProtocolError", "MessageTooLongError", "MessageTooDeepError", "MalformedMessageError", "UnsupportedVersionError",
     "WrongGameError", "UnknownMessageTypeError", "ReplayedMessageError", "OutOfOrderMessageError",
     "NotConnectedError", "SeatTakenError", "UnknownTokenError", "WrongPhaseError",
     "CorruptSaveError",
@@ -31,6 +31,10 @@ VERSION = 2
 MAX_GUEST_MESSAGE = 4096
 #: The longest message a host may send (a whole deal's steps fit many times over).
 MAX_HOST_MESSAGE = 1 << 20
+#: The deepest nesting of brackets a message may have, checked before parsing: the
+#: deepest message the pages make nests 6 deep, and a parser in the browser's Pyodide
+#: dies (a JavaScript stack overflow, not an exception) on a few thousand.
+MAX_DEPTH = 16
 #: The host's seat; guests sit in the others.
 HOST_SEAT = 0
 
@@ -47,6 +51,8 @@ VERIFIED = "verified"
 
 MAX_INT = 2 ** 53 - 1      # the largest integer a JavaScript number holds exactly
 _TOKEN = re.compile(r"[0-9a-f]{32}")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
 ENVELOPE = ("v", "game", "type")
 
 
@@ -59,6 +65,10 @@ class ProtocolError(PisheError):
 
 class MessageTooLongError(ProtocolError):
     """A message longer than the limit, refused before it is parsed."""
+
+
+class MessageTooDeepError(ProtocolError):
+    """A message whose brackets nest deeper than :data:`MAX_DEPTH`, refused before it is parsed."""
 
 
 class MalformedMessageError(ProtocolError, ValueError):
@@ -175,6 +185,12 @@ def token(value, name: str) -> Optional[str]:
     return value
 
 
+def match_id(value, name: str) -> str:
+    """A match's id: 32 hex digits, as the host draws it."""
+    check(isinstance(value, str) and _TOKEN.fullmatch(value) is not None, f"{name} must be 32 hex digits")
+    return value
+
+
 def secret(value, name: str) -> str:
     """A seed, commitment or contribution: 64 lowercase hex digits."""
     try:
@@ -204,6 +220,18 @@ def items(value, name: str) -> list:
     return value
 
 
+_SEAT_KEYS = {"seat": int, "role": str, "connected": bool, "autopilot": bool, "away": bool, "left": bool}
+
+
+def seat_list(value, name: str) -> list:
+    """Who sits where (see :meth:`.host.Host.seats`): one object a seat, in seat order."""
+    check(isinstance(value, list) and all(
+        isinstance(s, dict) and set(s) == set(_SEAT_KEYS) and s["seat"] == i
+        and all(type(s[k]) is kind for k, kind in _SEAT_KEYS.items()) for i, s in enumerate(value)),
+        f"{name} must list the seats in order, each with {', '.join(_SEAT_KEYS)}")
+    return value
+
+
 def optional(checker: Callable) -> Callable:
     """``checker``, letting ``None`` through."""
     return lambda value, name: None if value is None else checker(value, name)
@@ -219,6 +247,16 @@ def _no_constant(name: str):
     raise MalformedMessageError(f"{name} is not a JSON number")
 
 
+def _depth(message: str) -> int:
+    """How deep the brackets of ``message`` nest outside its strings (regular expressions:
+    a loop over every character would cost a megabyte's worth of Python steps)."""
+    depth = deepest = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", message)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def parse(message, limit: int, types: dict, game_id: Optional[str]) -> dict:
     """The JSON object of a message of a known type, this version and ``game_id``
     (any game when ``None``); else a :class:`ProtocolError`."""
@@ -226,6 +264,8 @@ def parse(message, limit: int, types: dict, game_id: Optional[str]) -> dict:
         raise MalformedMessageError("a message must be text")
     if len(message) > limit or len(message.encode("utf-8", "surrogatepass")) > limit:
         raise MessageTooLongError(f"the message is longer than {limit} bytes")
+    if _depth(message) > MAX_DEPTH:
+        raise MessageTooDeepError(f"the message nests more than {MAX_DEPTH} brackets deep")
     try:
         data = json.loads(message, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except MalformedMessageError:
@@ -285,11 +325,11 @@ GUEST_MESSAGES = {
 
 # Host -> guest.
 HOST_MESSAGES = {
-    "welcome": {"seat": whole, "token": token, "seq": whole, "seats": items,
-                "length": text, "length_name": text, "target": optional(whole), "clock": optional(whole)},
+    "welcome": {"seat": whole, "token": token, "seq": whole, "seats": seat_list,
+                "length": text, "length_name": text, "target": optional(whole), "clock": optional(whole), "match_id": match_id},
     "deal-commit": {"deal": deal_number, "commitment": secret},
     "view": {"deal": deal_number, "view": obj, "from": whole, "actions": items, "dealt": items,
-             "steps": items, "fair": obj, "seats": items},
+             "steps": items, "fair": obj, "seats": seat_list},
     "deal-reveal": {"deal": deal_number, "seed": secret},
     "error": {"reason": text, "code": text, "ref": optional(whole), "next_seq": optional(whole)},
 }
