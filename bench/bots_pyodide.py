@@ -1,12 +1,15 @@
 """How long a game's computer takes to decide, in Pyodide (the page's Python) and in CPython.
 
-    python bench/bots_pyodide.py [--game pisti] [--bot NAME] [--decks N] [--seed S]
+    python bench/bots_pyodide.py [--game pisti] [--bot NAME ...] [--decks N] [--seed S]
 
-Plays N deals of the game with its computer in every seat, first in Pyodide
-under Node (the pinned runtime build.py fetches, our package copied into its
-file system), then in this CPython, timing every decision of the bot; prints
-mean, p99 and maximum per decision in both, and Pyodide's ratio to CPython
-measured in the same run (these machines are noisy: compare the ratio).
+Plays N deals of the game with its computer (or each bot named) in every seat,
+first in Pyodide under Node (the pinned runtime build.py fetches, our package
+copied into its file system), then in this CPython, timing every decision of
+the bot; bots that remember are shown every step, as the page's table does.
+Prints mean, p99 and maximum per decision in both, over every decision and
+over the choices alone (more than one legal action), and Pyodide's ratio to
+CPython measured in the same run (these machines are noisy: compare the ratio).
+Pishe Pasha's levels: ``--game pishe-pasha --bot memory-deep --bot memory-4``.
 """
 
 from __future__ import annotations
@@ -30,20 +33,24 @@ from pishe.table.game import get_game
 from pishe.table.match import Match
 
 def timings(game_id, bot_name, deals, seed):
+    """Milliseconds of every decision, and whether it was a choice, as ``[ms, choice]`` pairs."""
     game = get_game(game_id)
     rng = random.Random(seed)
     times = []
     for n in range(deals):
         match = Match(game, None, random.Random(rng.getrandbits(64)))
         bots = [game.new_bot(bot_name or game.computer, s, random.Random(rng.getrandbits(64))) for s in range(game.seats)]
+        seated = list(enumerate(bots))
         deal = match.deal
+        game.show_steps(seated, game.deal_steps(deal), new_deal=True)
         while not deal.over:
             seat = deal.turn
             view = game.view(match, seat)
+            choice = len(deal.legal_actions()) > 1
             start = time.perf_counter()
             action = bots[seat].choose(view)
-            times.append((time.perf_counter() - start) * 1000)
-            deal.apply(action, seat)
+            times.append([(time.perf_counter() - start) * 1000, choice])
+            game.show_steps(seated, deal.apply(action, seat))
     return times
 '''
 
@@ -63,6 +70,7 @@ console.log(pyodide.runPython(call));
 
 
 def summary(times: list) -> dict:
+    """Count, mean, p99 and maximum of ``times`` (milliseconds)."""
     ordered = sorted(times)
     return {"decisions": len(ordered), "mean": sum(ordered) / len(ordered),
             "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], "max": ordered[-1]}
@@ -95,18 +103,23 @@ def in_cpython(game: str, bot: str, deals: int, seed: int) -> list:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="pisti")
-    parser.add_argument("--bot", default=None, help="a bot of the game (default: the page's computer)")
+    parser.add_argument("--bot", action="append", default=None,
+                        help="a bot of the game, once per bot (default: the page's computer)")
     parser.add_argument("--decks", type=int, default=20, help="deals to play (decks in Pişti)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    rows = {"Pyodide": summary(in_pyodide(args.game, args.bot, args.decks, args.seed)),
-            "CPython": summary(in_cpython(args.game, args.bot, args.decks, args.seed))}
-    print(f"{args.game}, bot {args.bot or 'the computer'}, {args.decks} deals, seed {args.seed}: ms per decision")
-    for name, row in rows.items():
-        print(f"  {name:<8} {row['decisions']:>6} decisions  mean {row['mean']:7.2f}  "
-              f"p99 {row['p99']:7.2f}  max {row['max']:7.2f}")
-    ratio = rows["Pyodide"]["mean"] / rows["CPython"]["mean"]
-    print(f"  Pyodide / CPython, mean: {ratio:.2f}")
+    for bot in args.bot or [None]:
+        runs = {"Pyodide": in_pyodide(args.game, bot, args.decks, args.seed),
+                "CPython": in_cpython(args.game, bot, args.decks, args.seed)}
+        print(f"{args.game}, bot {bot or 'the computer'}, {args.decks} deals, seed {args.seed}: ms per decision")
+        rows = {}
+        for name, times in runs.items():
+            for which, kept in (("all", [ms for ms, _ in times]), ("choices", [ms for ms, c in times if c])):
+                row = rows[name, which] = summary(kept)
+                print(f"  {name:<8} {which:<8} {row['decisions']:>6} decisions  mean {row['mean']:7.3f}  "
+                      f"p99 {row['p99']:7.2f}  max {row['max']:7.2f}")
+        ratio = rows["Pyodide", "all"]["mean"] / rows["CPython", "all"]["mean"]
+        print(f"  Pyodide / CPython, mean: {ratio:.2f}")
 
 
 if __name__ == "__main__":

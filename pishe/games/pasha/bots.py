@@ -24,7 +24,7 @@ from .deal import GIVE, KEEP, KEPT, TO_PILE, TURN, TURNED, Deal
 from .memory import Memory
 from .view import SeatView
 
-__all__ = ["BOTS", "FACTORIES", "MemoryBot", "always_give", "hold_king", "no_give_two_above", "never_give"]
+__all__ = ["BOTS", "FACTORIES", "LookAhead", "MemoryBot", "always_give", "hold_king", "no_give_two_above", "never_give"]
 
 Bot = Callable[[SeatView], str]
 
@@ -92,47 +92,65 @@ def _turns_ended(steps) -> int:
     return sum(1 for s in steps if s.kind == KEPT or (s.kind == TURNED and s.outcome == TO_PILE))
 
 
-def best_action(deals, me: int, depth: int, turns: Optional[int]) -> tuple:
-    """``(action, score)``: the action for ``me``, to move in each of ``deals`` (the positions
-    it may be in, every card of each known), whose look-ahead scores best in all of them
-    together; giving wins ties (it is what always-give does).
+class LookAhead:
+    """One decision's look-ahead for ``me``, in positions whose every card is known.
 
-    Each action is tried on a copy of each deal and played on by :func:`play_on` with ``depth - 1``.
+    It plays each action on with the one engine (:meth:`play_on`), the other seat giving
+    whenever it may; ``turns`` stops each play-out after that many turns (``None``: at the
+    end of the deal). Its own later choices are looked ahead too while ``budget``, the
+    play-outs it may still start, lasts; after that it gives whenever it may there, so a
+    decision's cost has a bound (the page's computer decides within its step's time).
     """
-    best = None
-    for action in deals[0].legal_actions():
-        score = 0
-        for deal in deals:
-            trial = deal.copy()
-            steps = trial.apply(action)
-            left = None if turns is None else turns - _turns_ended(steps)
-            score += play_on(trial, me, depth - 1, left)
-        if best is None or score > best[1]:
-            best = (action, score)
-    return best
 
+    __slots__ = ("me", "turns", "budget")
 
-def play_on(deal: Deal, me: int, depth: int, turns: Optional[int]) -> int:
-    """Play ``deal`` on and score it for ``me`` (:func:`_score`): the other seat gives
-    whenever it may, ``me`` too unless ``depth`` > 0, when :func:`best_action` chooses for it
-    with that depth. Stops after ``turns`` more turns (``None``: at the end of the deal)."""
-    while deal.winner is None and (turns is None or turns > 0):
-        steps = deal.turn_while_forced()
-        if deal.winner is None and (turns is None or turns > _turns_ended(steps)):
-            if deal.turn == me and depth > 0:
+    def __init__(self, me: int, turns: Optional[int], budget: int):
+        """A look-ahead for seat ``me`` (see the class docs)."""
+        self.me, self.turns, self.budget = me, turns, budget
+
+    def best(self, deals, depth: int, turns: Optional[int]) -> tuple:
+        """``(action, score)``: the action for ``me``, to move in each of ``deals`` (the
+        positions it may be in), whose play-outs with ``depth - 1`` score best in all of
+        them together; giving wins ties (it is what always-give does)."""
+        best = None
+        for action in deals[0].legal_actions():
+            score = 0
+            for deal in deals:
+                self.budget -= 1
+                trial = deal.copy()
+                steps = trial.apply(action)
                 left = None if turns is None else turns - _turns_ended(steps)
-                action = best_action([deal], me, depth, left)[0]
-            else:
-                # legal_actions() lists give first: the first legal action is always-give's.
-                action = deal.legal_actions()[0]
-            steps += deal.apply(action)
-        if turns is not None:
-            turns -= _turns_ended(steps)
-    return _score(deal, me)
+                score += self.play_on(trial, depth - 1, left)
+            if best is None or score > best[1]:
+                best = (action, score)
+        return best
+
+    def play_on(self, deal: Deal, depth: int, turns: Optional[int]) -> int:
+        """Play ``deal`` on and score it for ``me`` (:func:`_score`): the other seat gives
+        whenever it may, ``me`` too unless ``depth`` > 0 and the budget lasts, when
+        :meth:`best` chooses for it with that depth. Stops after ``turns`` more turns."""
+        me = self.me
+        while deal.winner is None and (turns is None or turns > 0):
+            steps = deal.turn_while_forced()
+            if deal.winner is None and (turns is None or turns > _turns_ended(steps)):
+                if deal.turn == me and depth > 0 and self.budget > 0:
+                    left = None if turns is None else turns - _turns_ended(steps)
+                    action = self.best([deal], depth, left)[0]
+                else:
+                    # legal_actions() lists give first: the first legal action is always-give's.
+                    action = deal.legal_actions()[0]
+                steps += deal.apply(action)
+            if turns is not None:
+                turns -= _turns_ended(steps)
+        return _score(deal, me)
 
 
 #: The most orders of a stock not yet seen that a bot looks ahead in (those of four cards).
 _ORDERS = 24
+#: The most play-outs a decision starts before its own later choices are left to giving:
+#: a Hard decision's worst case stays near 25 ms in CPython (about 2.2 times that in
+#: Pyodide) and wins as often as without a bound.
+_BUDGET = 200
 
 
 class MemoryBot:
@@ -140,7 +158,7 @@ class MemoryBot:
     card is, looks ahead by running the engine on the position it has worked out.
 
     ``depth`` 1 scores each action by playing on with both seats always giving; 2 makes
-    its own later choices that way too. ``turns`` stops the look-ahead after that many
+    its own later choices that way too (within a :class:`LookAhead`'s budget). ``turns`` stops the look-ahead after that many
     turns (``None``: at the end of the deal). When one stock is still unseen but holds
     four cards or fewer, it looks one level deep in every order they may be in; else,
     until every card is known, it gives whenever it may, like always-give (sampling the
@@ -168,7 +186,7 @@ class MemoryBot:
             return always_give(view)
         # Several orders of an unseen stock: each looked at one level deep, to stay quick.
         depth = self.depth if len(deals) == 1 else 1
-        return best_action(deals, view.seat, depth, self.turns)[0]
+        return LookAhead(view.seat, self.turns, _BUDGET).best(deals, depth, self.turns)[0]
 
 
 def _rule(choose: Bot):
