@@ -14,7 +14,7 @@ from ...errors import InvalidCardError, UnknownActionError
 from ...table.game import Game, Length
 from .bots import BOTS, COMPUTER
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
-from .view import PistiView, describe, hidden_cards, match_info, seat_view, show_step
+from .view import PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step
 
 __all__ = ["GAME", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
 
@@ -58,6 +58,10 @@ class PistiGame(Game):
     def view(self, match, seat: int, names: Optional[Sequence[str]] = None) -> PistiView:
         """``seat``'s view of ``match``'s current deck (see :func:`.view.seat_view`)."""
         return seat_view(match.deal, seat, match_info(match, seat), names)
+
+    def blank_view(self, seat: int, names: Optional[Sequence[str]], status: str) -> dict:
+        """``seat``'s view before the first deck is dealt (see :func:`.view.blank_view`)."""
+        return blank_view(seat, names, status)
 
     def show_step(self, step: Step, seat: int) -> Optional[dict]:
         """How ``step`` reads to ``seat`` as JSON data (see :func:`.view.show_step`)."""

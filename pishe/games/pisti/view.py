@@ -114,6 +114,9 @@ class PistiView(NamedTuple):
     def to_json(self) -> dict:
         """The view as plain JSON data, steps in this seat's words (``places``: see
         :meth:`places`)."""
+        return self._json(self.status())
+
+    def _json(self, status: str) -> dict:
         seat, names, card = self.seat, self.names, _card_json
         team = seat & 1
         steps = self.steps[1:] if self.own_first else self.steps
@@ -139,7 +142,7 @@ class PistiView(NamedTuple):
                        "jack_pishti": [card(c) for c in self.jack_pishti[t]]} for t in (0, 1)],
             "opening": None if self.opening is None else [card(c) for c in self.opening],
             "legal": [str(c) for c in self.legal],
-            "status": self.status(),
+            "status": status,
             "since_last_turn": [_describe(s, seat, names) for s in steps],
             "deck_result": None if tally is None else _deck_result(tally, team),
             "match": self.match,
@@ -162,6 +165,16 @@ def _deck_result(tally: list, team: int) -> dict:
 
 
 _new_view = tuple.__new__
+
+
+def blank_view(seat: int, names: Optional[Sequence[str]], status: str) -> dict:
+    """The view JSON of ``seat`` at a table whose cards are not dealt yet: no cards, the
+    seats' names, and ``status`` saying what the table waits for."""
+    nobody = ((), ())
+    return _new_view(PistiView, (
+        seat, default_names(seat) if names is None else tuple(names), None, None, (), (0, 0, 0, 0), 0, 0,
+        None, (), (0, 0), nobody, nobody, None, (), (), 0, False, None, None)
+    )._json(status)
 
 
 def seat_view(deck: Deck, seat: int, match: Optional[dict] = None,

@@ -1,8 +1,9 @@
-// The friend panel: the connection's status, the invite link and its QR code,
-// the reply code (to paste, or to send back), the fairness line, Invite again
-// and Leave the table. It shows what the friend's table tells it; it carries
-// nothing to Python and decides nothing. Its sentences are Python's, by key
-// (pishe/table/words.py, through ../words.js).
+// The friend panel: the connection's status, one invite for each seat kept for
+// a friend (its link and QR code, the reply code to paste if their page shows
+// one, Invite again), the guest's reply code, the fairness line and Leave the
+// table. It shows what the friend's table tells it; it carries nothing to
+// Python and decides nothing. Its sentences are Python's, by key
+// (pishe/table/words.py, through ../words.js), or the page's markup.
 
 import { setText } from "../../text.js";
 import { say } from "../words.js";
@@ -28,19 +29,54 @@ const $ = (selector) => document.querySelector(selector);
 export const ui = {
   panel: $("[data-friend]"),
   status: $("[data-friend-status]"),
-  hostInvite: $("[data-host-invite]"),
-  inviteLink: $("[data-invite-link]"),
-  qr: $("[data-qr]"),
-  replyInput: $("[data-reply-input]"),
-  connect: $("[data-connect]"),
-  connectError: $("[data-connect-error]"),
+  seatInvites: $("[data-seat-invites]"),
+  seatTemplate: $("[data-seat-invite-template]"),
   guestReply: $("[data-guest-reply]"),
   replyOutput: $("[data-reply-output]"),
   fair: $("[data-fair]"),
   note: $("[data-friend-note]"),
-  inviteAgain: $("[data-invite-again]"),
   leave: $("[data-leave]"),
 };
+
+/**
+ * A seat's invite in the panel: {seat, root, hostInvite, inviteLink, qr, replyInput,
+ * connect, connectError, inviteAgain, state}. `name` is the seat's name (Python's,
+ * from the view); with `several` seats to invite, every label names its seat.
+ */
+export function seatInvite(seat, name, several) {
+  const root = ui.seatTemplate.content.firstElementChild.cloneNode(true);
+  root.dataset.seat = String(seat);
+  // Ids unique per seat, so that every label and hint points at its own box.
+  for (const node of root.querySelectorAll("[data-id]")) node.id = `${node.dataset.id}-${seat}`;
+  for (const node of root.querySelectorAll("[data-for]")) node.htmlFor = `${node.dataset.for}-${seat}`;
+  for (const node of root.querySelectorAll("[data-describedby]")) {
+    node.setAttribute("aria-describedby", `${node.dataset.describedby}-${seat}`);
+  }
+  for (const node of root.querySelectorAll("[data-copy]")) node.dataset.copy = `${node.dataset.copy}-${seat}`;
+  for (const node of root.querySelectorAll("[data-seat-invite-name]")) setText(node, name);
+  for (const node of root.querySelectorAll("[data-seat-invite-for]")) node.hidden = !several;
+  root.querySelector("[data-seat-invite-title]").hidden = !several;
+  const q = (selector) => root.querySelector(selector);
+  const invite = {
+    seat, root, hostInvite: q("[data-host-invite]"), inviteLink: q("[data-invite-link]"), qr: q("[data-qr]"),
+    replyInput: q("[data-reply-input]"), connect: q("[data-connect]"), connectError: q("[data-connect-error]"),
+    inviteAgain: q("[data-invite-again]"), state: q("[data-seat-invite-state]"),
+  };
+  ui.seatInvites.append(root);
+  wireCopyButtons(root);
+  return invite;
+}
+
+/** No seat invites (leaving the table, or the guest's side). */
+export function clearSeatInvites() {
+  ui.seatInvites.replaceChildren();
+}
+
+/** A seat invite's state beside its name: the page's word `key` ("seat_waiting", …). */
+export function setSeatState(invite, key) {
+  say(invite.state, key);
+  invite.root.dataset.state = key;
+}
 
 /**
  * The status line: the sentence `key` (one of STATUS), its {name}s from `values`;
@@ -53,36 +89,35 @@ export function setStatus(key, kind = "info", values = {}) {
   document.body.dataset.friend = kind;
 }
 
-/** Show the host's invite step, empty until the link is made. */
-export function clearInvite() {
-  ui.inviteAgain.hidden = true;
-  ui.hostInvite.hidden = false;
-  ui.inviteLink.value = "";
-  ui.replyInput.value = "";
-  say(ui.connectError, null);
-  ui.connect.setAttribute("aria-disabled", "true");
-  ui.qr.replaceChildren();
+/** Show a seat's invite step, empty until its link is made. */
+export function clearInvite(invite) {
+  invite.inviteAgain.hidden = true;
+  invite.hostInvite.hidden = false;
+  invite.inviteLink.value = "";
+  invite.replyInput.value = "";
+  say(invite.connectError, null);
+  invite.connect.setAttribute("aria-disabled", "true");
+  invite.qr.replaceChildren();
 }
 
-/** The invite link is ready: show it, and let Connect take a reply code. */
-export function showInvite(url) {
-  ui.inviteLink.value = url;
-  ui.connect.setAttribute("aria-disabled", "false");
+/** A seat's invite link is ready: show it, and let Connect take a reply code. */
+export function showInvite(invite, url) {
+  invite.inviteLink.value = url;
+  invite.connect.setAttribute("aria-disabled", "false");
   if (ui.panel.contains(document.activeElement) || document.activeElement === document.body) {
-    ui.hostInvite.querySelector("[data-copy]").focus();
+    invite.hostInvite.querySelector("[data-copy]").focus();
   }
 }
 
-/** The invite link's QR code (rows of "0"/"1"). */
-export function showQr(rows) {
-  ui.qr.replaceChildren(qrSvg(rows, ui.qr.dataset.label));
+/** A seat's invite link as a QR code (rows of "0"/"1"). */
+export function showQr(invite, rows) {
+  invite.qr.replaceChildren(qrSvg(rows, invite.qr.dataset.label));
 }
 
-/** Hide the invite and reply steps (connected, or nothing more to paste). */
-export function hideSteps() {
-  ui.hostInvite.hidden = true;
-  ui.guestReply.hidden = true;
-  ui.inviteAgain.hidden = true;
+/** Hide a seat's invite step (its friend is connected): Invite again shows if `lost`. */
+export function hideInvite(invite, lost = false) {
+  invite.hostInvite.hidden = true;
+  invite.inviteAgain.hidden = !lost;
 }
 
 /** The panel's fairness line: {ok, line} or null for none. */
@@ -117,9 +152,9 @@ async function copy(input, button) {
   }
 }
 
-/** The Copy buttons, and a code box's text selected when it takes the focus. */
-export function wireCopyButtons() {
-  for (const button of ui.panel.querySelectorAll("[data-copy]")) {
+/** The Copy buttons in `root`, and a code box's text selected when it takes the focus. */
+export function wireCopyButtons(root = ui.guestReply) {
+  for (const button of root.querySelectorAll("[data-copy]")) {
     const input = document.getElementById(button.dataset.copy);
     button.addEventListener("click", () => copy(input, button));
     input.addEventListener("focus", () => input.select());

@@ -1,20 +1,23 @@
-// The friend's table's session with the Python worker and the data channel.
+// The friend's table's session with the Python worker and the data channels.
 //
-// The host's page runs the one engine (pishe.web.host_* in its worker); the
-// guest's page sends intents and paints the views it is sent (pishe.web.guest_*).
-// This module only carries text: from every Python answer's `send` list to the
-// data channel, from the data channel back to the worker, and each answer's
-// own view to the painter. Python decides everything, and words everything
-// (the views, the status's own lines, the page's words by key: ../words.js);
-// nothing that comes from the other page is ever inserted as HTML.
+// The host's page runs the one engine (pishe.web.host_* in its worker) and
+// holds one data channel per seat kept for a friend; a guest's page sends
+// intents and paints the views it is sent (pishe.web.guest_*). This module
+// only carries text: from every Python answer's `send` list to the channels,
+// from a channel back to the worker, and each answer's own view to the game's
+// painter. It runs what Python asks the page to run (the computers' moves
+// after a pause, the clock of the person to move, a lost friend's hold) and
+// decides nothing: Python decides everything, and words everything (the
+// views, the status's own lines, the page's words by key: ../words.js);
+// nothing that comes from another page is ever inserted as HTML.
 
-import { computerTable } from "../computer.js";
-import { paint } from "../../games/pasha/paint.js";
-import { tableOf } from "../../games/registry.js";
+import { computerTable, settings } from "../computer.js";
+import { runClock, stopClock } from "../clock.js";
+import { painter, tableOf } from "../../games/registry.js";
 import { announce, list, setText } from "../../text.js";
 import { say, word } from "../words.js";
 import { newLink } from "./signaling.js";
-import { STATUS, hideSteps, setStatus, showFair, ui } from "./panel.js";
+import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
 
 /**
  * Said when the worker gave no answer at all: Python could not run the call, so
@@ -22,28 +25,25 @@ import { STATUS, hideSteps, setStatus, showFair, ui } from "./panel.js";
  */
 export const NO_ANSWER = "No answer from the game.";
 
-/** The one game a friend's table plays for now. */
-export const GAME = "pishe-pasha";
-
 export const TOKEN_KEY = "pishe.friend.token";
 export const SAVED_KEY = "pishe.friend.saved";
-export const USED_KEY = "pishe.friend.used"; // the invite code this tab has connected with
+export const USED_KEY = "pishe.friend.used"; // the invite this tab has connected with
 export const HOST_KEY = "pishe.friend.host"; // the host's table (Host.save()), to come back to after a reload
 export const GUEST_KEYS = [TOKEN_KEY, SAVED_KEY, USED_KEY];
 
-const ACTIONS = ["turn", "give", "keep"];
-
-export const table = tableOf(GAME);
-const tableStatus = table.querySelector("[data-status]");
-const errorLine = table.querySelector("[data-error]");
-const nextDealButton = table.querySelector("[data-next-deal]");
-const resultFair = table.querySelector("[data-result-fair]");
+/** How long a lost friend's seat is held before a computer plays it: ?hold=SECONDS (tests), else 60 s. */
+function holdSeconds() {
+  const given = Number(new URLSearchParams(location.search).get("hold"));
+  return Number.isFinite(given) && given > 0 ? given : 60;
+}
 
 export const state = {
   role: null, // "host", "guest", or null while the computer table owns the board
-  link: null, // the current Link, or null
-  connected: false, // the data channel is open
-  everOpened: false, // the current link opened once (else a close is a failed connection)
+  game: null, // the game of the friend's table
+  seats: new Map(), // host: seat kept for a friend -> {invite, link, connected, everOpened, hold, listener}
+  link: null, // guest: its one data channel
+  connected: false, // guest: the channel is open; host: every friend's seat is
+  everOpened: false, // guest: the current link opened once (else a close is a failed connection)
   pending: 0, // worker calls queued or in flight
   changing: 0, // of those, calls that may change the guest's Python state (all but saves and intents)
   acting: false, // host: its own move (or next deal) is with Python, not yet painted
@@ -51,11 +51,28 @@ export const state = {
   awaiting: false, // guest: an intent is on its way, the host's answer is not back
   intents: null, // guest: Python's message for each legal action, made ahead of the click
   joined: false, // guest: the worker holds a Guest (guest_open was called)
-  joinCode: null, // guest: the offer code being answered
+  joinCode: null, // guest: the invite (offer code and key) being answered
   lastTurn: undefined, // whose turn the last painted view said (to announce the turn coming to you)
+  computerTimer: null, // host: the pause before the computer's next move
+  paint: null, // the game's painter, once loaded
   view: null,
   status: null,
 };
+
+/** The friend's table's markup: the game's table. */
+export function table() {
+  return tableOf(state.game || "pishe-pasha");
+}
+
+/** Play `game` at this table: its painter is loaded now, so that views paint at once. */
+export async function useGame(game) {
+  for (const node of document.querySelectorAll("[data-for-game]")) node.hidden = node.dataset.forGame !== game;
+  if (state.game === game && state.paint) return;
+  state.game = game;
+  state.paint = null;
+  const { paint } = await painter(game);
+  if (state.game === game) state.paint = paint;
+}
 
 /** Measurement marks, for bench/friend.py: performance.getEntriesByName(...). */
 export function mark(name) {
@@ -68,7 +85,7 @@ export function mark(name) {
 
 export function setIdle() {
   if (!state.role) return;
-  document.body.dataset.idle = String(state.pending === 0 && !state.awaiting);
+  document.body.dataset.idle = String(state.pending === 0 && !state.awaiting && state.computerTimer === null);
 }
 
 // Worker calls run one after the other, each answer handled (and its messages
@@ -92,18 +109,18 @@ export function call(name, ...args) {
 }
 
 export function showError(message) {
-  setText(errorLine, message);
+  setText(table().querySelector("[data-error]"), message);
 }
 
-/** The guest's one connection, as the host's Python numbers it. */
-const GUEST_CONNECTION = 1;
-
-/** Send messages over the data channel: the guest's are texts, the host's {to, text}. */
+/** Send messages over the data channels: the guest's are texts, the host's {to: seat, text}. */
 export function send(messages) {
-  const link = state.link;
   for (const message of list(messages)) {
-    const out = message && typeof message === "object" ? message : { to: GUEST_CONNECTION, text: message };
-    if (link && link.open && out.to === GUEST_CONNECTION) link.send(String(out.text));
+    if (state.role === "guest") {
+      if (state.link && state.link.open) state.link.send(String(message));
+    } else if (message && typeof message === "object") {
+      const seat = state.seats.get(message.to);
+      if (seat && seat.link && seat.link.open) seat.link.send(String(message.text));
+    }
   }
 }
 
@@ -125,7 +142,7 @@ export function store(key, value) {
 
 /** Put the keyboard on the table's first move button. */
 export function focusTable() {
-  const move = table.querySelector("[data-action]");
+  const move = table().querySelector("[data-action]");
   if (move) move.focus();
 }
 
@@ -142,20 +159,26 @@ export function show(answer, announced) {
   const yourTurn = view && view.turn === view.seat && state.lastTurn !== view.turn;
   state.lastTurn = view ? view.turn : undefined;
   announce(yourTurn ? [...list(announced), view.status] : announced);
-  if (view) {
-    paintTable(view, status);
-  } else {
-    // Before the first deal: the table with no cards, as Python shows it to this side.
-    const role = state.role;
-    queue(async () => {
-      const blank = await call("blank_view", GAME, role);
-      if (state.role === role && !state.view) paintTable(blank, status);
-    }, { changes: false });
+  const role = state.role;
+  const game = status.game || state.game || "pishe-pasha";
+  if (view && state.paint && game === state.game) {
+    paintTable(state.paint, view, status, answer);
+    return;
   }
+  // Before the first deal (the table with no cards, as Python shows it to this side), or
+  // before the painter of the game the host's welcome named is loaded.
+  queue(async () => {
+    await useGame(game);
+    const shown = view || (await call("blank_view", game, role)).view;
+    if (state.role === role && state.game === game) paintTable(state.paint, shown, status, answer);
+  }, { changes: false });
 }
 
-function paintTable(view, status) {
-  paint(view, table);
+function paintTable(paint, view, status, answer) {
+  const root = table();
+  paint(view, root);
+  const nextDealButton = root.querySelector("[data-next-deal]");
+  const tableStatus = root.querySelector("[data-status]");
   const dealing = status.phase === "dealing";
   if (dealing || !state.view) {
     nextDealButton.hidden = true;
@@ -167,11 +190,29 @@ function paintTable(view, status) {
     setText(tableStatus, state.role === "host" && !state.connected ? status.when_back : status.dealing);
   } else if (state.view && !state.connected && state.role === "guest") {
     setText(tableStatus, word("paused"));
-  } else if (state.view && !state.connected && view.turn !== null && view.turn !== view.seat && !view.result) {
+  } else if (state.view && !state.connected && view.turn !== null && view.turn !== view.seat && !view.result &&
+             !answer.computer_moves) {
     setText(tableStatus, word("friend_away"));
   }
   if ((!state.view || dealing) && status.length_name) {
-    setText(document.querySelector('[data-match-line="pishe-pasha"] [data-match-length]'), status.length_name);
+    setText(document.querySelector(`[data-match-line="${state.game}"] [data-match-length]`), status.length_name);
+  }
+  // Who plays each seat (a friend, a computer, someone away), as Python words it.
+  const flags = list(status.presence);
+  for (const area of root.querySelectorAll("[data-seat]")) {
+    const flag = area.querySelector("[data-flag-who]");
+    const line = flags[Number(area.dataset.seat)] || "";
+    if (flag) {
+      setText(flag, line);
+      flag.hidden = !line;
+    }
+  }
+  const takeOver = root.querySelector("[data-take-over]");
+  if (takeOver) takeOver.hidden = !answer.autopilot;
+  if (state.role === "host" || state.role === "guest") {
+    runClock(root, state.connected || state.role === "host" ? answer.clock : null, () => {
+      if (state.role === "host") queue(async () => hostAnswer(await call("host_timeout")));
+    });
   }
   lockButtons();
   showFairness();
@@ -180,9 +221,9 @@ function paintTable(view, status) {
 /** The guest cannot act while its last intent is unanswered or the channel is closed. */
 export function lockButtons() {
   if (state.role !== "guest" || (state.connected && !state.awaiting)) return;
-  for (const action of ACTIONS) {
-    table.querySelector(`[data-action="${action}"]`).setAttribute("aria-disabled", "true");
-  }
+  const root = table();
+  for (const button of root.querySelectorAll("[data-action]")) button.setAttribute("aria-disabled", "true");
+  const nextDealButton = root.querySelector("[data-next-deal]");
   nextDealButton.setAttribute("aria-disabled", "true");
   if (state.awaiting) nextDealButton.hidden = true;
 }
@@ -197,9 +238,12 @@ function showFairness() {
   const fair = state.role === "guest" ? fairness(state.status) : null;
   showFair(fair);
   // In the deal-end box too, for the deal it shows.
+  const resultFair = table().querySelector("[data-result-fair]");
+  if (!resultFair) return;
   const view = state.view;
   const deal = view && view.match ? view.match.deal : null;
-  const here = fair && view && view.result && state.status.verification_deal === deal ? fair : null;
+  const over = view && (view.result || view.deck_result);
+  const here = fair && over && state.status.verification_deal === deal ? fair : null;
   resultFair.hidden = !here;
   setText(resultFair, here ? here.line : "");
   if (here) resultFair.dataset.kind = here.ok ? "ok" : "warning";
@@ -207,6 +251,8 @@ function showFairness() {
 
 /** Forget the fairness line of the deal-end box (a new table). */
 export function clearResultFair() {
+  const resultFair = table().querySelector("[data-result-fair]");
+  if (!resultFair) return;
   resultFair.hidden = true;
   setText(resultFair, "");
 }
@@ -214,7 +260,7 @@ export function clearResultFair() {
 // ---------------------------------------------------------------------------
 // Answers from Python.
 
-/** A host_* answer: send its messages first (the guest waits on them), then paint. */
+/** A host_* answer: send its messages first (the guests wait on them), then paint. */
 export function hostAnswer(answer) {
   if (!answer || !("send" in answer)) {
     showError(answer ? answer.error : NO_ANSWER);
@@ -222,10 +268,42 @@ export function hostAnswer(answer) {
   }
   send(answer.send);
   if (answer.saved) store(HOST_KEY, answer.saved);
-  // answer.error here is why the guest's message was refused: the guest is told, not us.
-  if (answer.error) console.debug("refused a message from the guest:", answer.error);
+  // answer.error here is why a guest's message was refused: the guest is told, not us.
+  if (answer.error) console.debug("refused a message from a guest:", answer.error);
   else showError("");
   show(answer, answer.steps);
+  showSeats(answer.status);
+  // The computers' moves, at a person's pace.
+  clearTimeout(state.computerTimer);
+  state.computerTimer = null;
+  if (answer.computer_moves) {
+    state.computerTimer = setTimeout(() => {
+      state.computerTimer = null;
+      if (state.role === "host") queue(async () => hostAnswer(await call("host_computer_step")));
+    }, settings().delay);
+  }
+  setIdle();
+}
+
+/** Host: each invited seat's state beside its name, and the table's status line. */
+function showSeats(status) {
+  if (state.role !== "host" || state.seats.size === 0) return;
+  const seats = new Map(list(status && status.seats).map((s) => [s.seat, s]));
+  let here = 0;
+  for (const [number, seat] of state.seats) {
+    const info = seats.get(number) || {};
+    if (seat.connected) here += 1;
+    const key = info.left ? "seat_left" : info.away ? "seat_away" : seat.connected ? "seat_connected"
+      : seat.everOpened ? "seat_lost" : "seat_waiting";
+    setSeatState(seat.invite, key);
+  }
+  state.connected = here === state.seats.size;
+  const several = state.seats.size > 1;
+  if (state.connected) setStatus(STATUS.connected, "connected");
+  else if ([...state.seats.values()].some((s) => s.everOpened && !s.connected)) {
+    setStatus(STATUS.hostLost, "lost");
+  } else if (several) setStatus("waiting_friends", "waiting", { here, all: state.seats.size });
+  else setStatus(STATUS.waiting, "waiting");
 }
 
 /** A guest_* answer: send its messages, paint, keep what resumes the seat. */
@@ -287,9 +365,68 @@ function prepareIntents() {
 }
 
 // ---------------------------------------------------------------------------
-// The data channel.
+// The data channels.
 
-/** A new data channel to the other page (closing the one before), its events handled here. */
+/** Host: a new data channel for `seat` (closing its old one), its events handled here. */
+export async function openSeatLink(seat) {
+  closeSeatLink(seat);
+  const link = await newLink();
+  seat.link = link;
+  seat.connected = false;
+  link.onopen = () => link === seat.link && seatOpened(seat);
+  link.onclose = () => link === seat.link && seatClosed(seat);
+  link.onmessage = (message) => {
+    if (link === seat.link && state.role === "host") {
+      queue(async () => hostAnswer(await call("host_receive", message, seat.number)));
+    }
+  };
+  return link;
+}
+
+/** Host: close `seat`'s channel and stop listening for its friend's answer. */
+export function closeSeatLink(seat) {
+  if (seat.listener) seat.listener.close();
+  seat.listener = null;
+  const link = seat.link;
+  seat.link = null;
+  seat.connected = false;
+  if (link) link.close();
+}
+
+function seatOpened(seat) {
+  mark("pishe:open");
+  seat.connected = true;
+  seat.everOpened = true;
+  clearTimeout(seat.hold);
+  seat.hold = null;
+  if (seat.listener) seat.listener.close();
+  seat.listener = null;
+  const hadFocus = ui.panel.contains(document.activeElement);
+  hideInvite(seat.invite);
+  say(ui.note, "host_deals");
+  if (hadFocus) focusTable();
+  showSeats(state.status);
+  if (state.view || state.status) show({ view: state.view, status: state.status }, []);
+}
+
+function seatClosed(seat) {
+  const wasOpen = seat.connected || seat.everOpened;
+  seat.connected = false;
+  if (state.role !== "host") return;
+  hideInvite(seat.invite, true);
+  if (!wasOpen) setSeatState(seat.invite, "seat_lost");
+  queue(async () => hostAnswer(await call("host_disconnect", seat.number)));
+  // The seat is held for its friend a while; then a computer plays it until they are back.
+  clearTimeout(seat.hold);
+  seat.hold = setTimeout(() => {
+    seat.hold = null;
+    if (state.role === "host" && !seat.connected) {
+      queue(async () => hostAnswer(await call("host_hold_over", seat.number)));
+    }
+  }, holdSeconds() * 1000);
+}
+
+/** Guest: a new data channel to the host (closing the one before), its events handled here. */
 export async function openLink() {
   closeLink();
   const link = await newLink();
@@ -299,33 +436,38 @@ export async function openLink() {
   link.onopen = () => link === state.link && opened();
   link.onclose = () => link === state.link && closed();
   link.onmessage = (message) => {
-    if (link !== state.link) return;
-    if (state.role === "host") queue(async () => hostAnswer(await call("host_receive", message, GUEST_CONNECTION)));
-    else if (state.role === "guest") {
-      queue(async () => {
-        const hadToken = Boolean(stored(TOKEN_KEY));
-        const answer = await call("guest_receive", message, false);
-        state.awaiting = false;
-        if (hadToken && answer && "send" in answer && !answer.token) {
-          // The table does not know this tab's seat token (another table since, or the
-          // seat was given away): join it afresh, forgetting what was kept of the old one.
-          showError(answer.error || "");
-          guestAnswer(await call("guest_open", null, null));
-          return;
-        }
-        guestAnswer(answer);
-        saveSoon();
-      });
-    }
+    if (link !== state.link || state.role !== "guest") return;
+    queue(async () => {
+      const hadToken = Boolean(stored(TOKEN_KEY));
+      const answer = await call("guest_receive", message, false);
+      state.awaiting = false;
+      if (hadToken && answer && "send" in answer && !answer.token) {
+        // The table does not know this tab's seat token (another table since, or the
+        // seat was given away): join it afresh, forgetting what was kept of the old one.
+        showError(answer.error || "");
+        guestAnswer(await call("guest_open", null, null));
+        return;
+      }
+      guestAnswer(answer);
+      saveSoon();
+    });
   };
   return link;
 }
 
+/** Close every channel of this page. */
 export function closeLink() {
   const link = state.link;
   state.link = null;
   state.connected = false;
   if (link) link.close();
+  for (const seat of state.seats.values()) {
+    clearTimeout(seat.hold);
+    closeSeatLink(seat);
+  }
+  clearTimeout(state.computerTimer);
+  state.computerTimer = null;
+  stopClock();
 }
 
 function opened() {
@@ -333,42 +475,31 @@ function opened() {
   state.connected = true;
   state.everOpened = true;
   setStatus(STATUS.connected, "connected");
-  say(ui.note, state.role === "host" ? "host_deals" : "friend_deals");
+  say(ui.note, "friend_deals");
   const hadFocus = ui.panel.contains(document.activeElement);
-  hideSteps();
+  ui.guestReply.hidden = true;
   if (hadFocus) focusTable();
-  if (state.role === "guest") {
-    store(USED_KEY, state.joinCode);
-    queue(async () => {
-      // First time on this page: resume the seat kept in this tab, if any; else say hello again.
-      let answer;
-      if (state.joined) {
-        answer = await call("guest_hello");
-      } else {
-        answer = await call("guest_open", stored(TOKEN_KEY), stored(SAVED_KEY));
-        state.joined = true;
-      }
-      guestAnswer(answer);
-    });
-  } else if (state.view || state.status) {
-    show({ view: state.view, status: state.status }, []);
-  }
+  store(USED_KEY, state.joinCode);
+  queue(async () => {
+    // First time on this page: resume the seat kept in this tab, if any; else say hello again.
+    let answer;
+    if (state.joined) {
+      answer = await call("guest_hello");
+    } else {
+      answer = await call("guest_open", stored(TOKEN_KEY), stored(SAVED_KEY));
+      state.joined = true;
+    }
+    guestAnswer(answer);
+  });
 }
 
-/** The channel closed (or this page is leaving): say so, and keep the table. */
+/** The guest's channel closed (or this page is leaving): say so, and keep the table. */
 export function closed() {
-  const wasOpen = state.everOpened;
   state.connected = false;
   state.awaiting = false;
   state.intents = null;
-  if (state.role === "host") {
-    setStatus(wasOpen ? STATUS.hostLost : STATUS.failed, "lost");
-    ui.hostInvite.hidden = true;
-    ui.inviteAgain.hidden = false;
-    queue(async () => hostAnswer(await call("host_disconnect", GUEST_CONNECTION)));
-  } else if (state.role === "guest") {
-    setStatus(STATUS.guestLost, "lost");
-    ui.guestReply.hidden = true;
-    if (state.view) show({ view: state.view, status: state.status }, []);
-  }
+  if (state.role !== "guest") return;
+  setStatus(STATUS.guestLost, "lost");
+  ui.guestReply.hidden = true;
+  if (state.view) show({ view: state.view, status: state.status }, []);
 }

@@ -1,11 +1,13 @@
-// Signaling by hand, with no server of ours: the host's offer code travels in
-// the invite link (#join=<code>), the guest's answer as a reply code pasted
-// back. This module makes the data channel (web/core/rtc.js) with the ICE
-// servers the site lists, and reads and writes invite links.
+// Signaling with no server of ours: the host's offer code travels in the
+// invite link (#join=<code>&k=<key>); the guest's answer goes back through a
+// Nostr relay, encrypted with the link's key (relay.js), or as a reply code
+// pasted back by hand. This module makes the data channel (web/core/rtc.js)
+// with the ICE servers the site lists, and reads and writes invite links.
 
 import { Link } from "../../core/rtc.js";
 
 const JOIN = "#join=";
+const KEY = "&k="; // neither an offer code nor a key has "&" in it
 
 let iceServersPromise = null;
 
@@ -31,14 +33,20 @@ export async function newLink() {
   }
 }
 
-/** The invite link for an offer code: this page's address with #join=<code>. */
-export function inviteLink(code) {
-  return location.origin + location.pathname + JOIN + code;
+/** The invite link for an offer code and the relay key (null: none): this page's address with #join=…. */
+export function inviteLink(code, key = null) {
+  return location.origin + location.pathname + JOIN + code + (key ? KEY + key : "");
 }
 
-/** The offer code of the invite link this page was opened with, or null. */
+/** What follows #join= in the invite link this page was opened with, or null. */
 export function joinCode() {
   return location.hash.startsWith(JOIN) ? location.hash.slice(JOIN.length) : null;
+}
+
+/** An invite's offer code and relay key (null when the link has none). */
+export function parseJoin(fragment) {
+  const at = fragment.indexOf(KEY);
+  return at < 0 ? { offer: fragment, key: null } : { offer: fragment.slice(0, at), key: fragment.slice(at + KEY.length) };
 }
 
 /** Take the invite code out of the address bar (leaving a friend's table). */

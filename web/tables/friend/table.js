@@ -1,28 +1,37 @@
-// A table against a friend, page to page, with no game server: entering and
-// leaving it, the invite and the reply code, and the buttons while it is on.
+// A table with friends, page to page, with no game server: entering and
+// leaving it, the invites, joining by a link, and the buttons while it is on.
 //
-// "Invite a friend" makes the host's offer and shows it as a link (and a QR
-// code); the guest's page shows a short reply code that the host pastes in
-// "Paste reply code" before pressing Connect. The session with the worker and
-// the data channel is in session.js; the panel's look in panel.js. Every
+// "Invite a friend" opens a table of the chosen game on this page (the host's)
+// and makes one invite link per seat kept for a friend. Opening a link joins
+// that seat: the friend's page answers the link's connection offer through the
+// Nostr relays of signaling.json (relay.js), encrypted with the key only the
+// link carries; when no relay takes the answer, the friend's page shows a
+// reply code for the host to paste, as before. The session with the worker and
+// the data channels is in session.js; the panel's look in panel.js. Every
 // sentence shown is Python's (the page's words by key, ../words.js).
 
 import { computerTable } from "../computer.js";
 import { loadWords, say, word } from "../words.js";
-import { forgetJoinCode, inviteLink, joinCode } from "./signaling.js";
-import { STATUS, clearInvite, hideSteps, setStatus, showInvite, showQr, ui, wireCopyButtons } from "./panel.js";
+import { forgetJoinCode, inviteLink, joinCode, parseJoin } from "./signaling.js";
 import {
-  GAME, GUEST_KEYS, HOST_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
-  focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, queue, send, setIdle, show, showError, state,
-  stored, table,
+  STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, ui, seatInvite, wireCopyButtons,
+} from "./panel.js";
+import {
+  GUEST_KEYS, HOST_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
+  focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue, send,
+  setIdle, show, showError, state, stored, table, useGame,
 } from "./session.js";
 
 const body = document.body;
 const match = document.querySelector("section.match");
 const invite = document.querySelector("[data-invite]");
-const nextDealButton = table.querySelector("[data-next-deal]");
 
-function enter(role) {
+/** The relays' module, loaded when a table is opened or joined (never by the computer's table). */
+function relay() {
+  return import("./relay.js");
+}
+
+function enter(role, game) {
   if (state.role !== role) {
     computerTable.stop();
     state.role = role;
@@ -31,6 +40,7 @@ function enter(role) {
     state.lastTurn = undefined;
     state.awaiting = false;
   }
+  state.game = game;
   body.dataset.table = "friend";
   body.dataset.role = role;
   ui.panel.hidden = false;
@@ -44,132 +54,210 @@ function enter(role) {
 
 function leave() {
   const role = state.role;
-  closeLink();
-  state.role = null;
-  state.view = null;
-  state.status = null;
-  body.dataset.table = "computer";
-  delete body.dataset.role;
-  delete body.dataset.friend;
-  ui.panel.hidden = true;
-  match.hidden = false;
-  clearResultFair();
-  say(ui.note, null);
-  forgetJoinCode();
-  try {
-    for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) sessionStorage.removeItem(key);
-  } catch {
-    // Nothing was stored.
+  if (role === "guest" && state.connected) {
+    // The seat goes to a computer for good, and the host's page says so to the others.
+    queue(async () => send((await call("guest_leave")).send));
   }
-  showError("");
-  computerTable.start();
-  invite.focus();
+  queue(async () => {
+    closeLink();
+    state.seats.clear();
+    clearSeatInvites();
+    state.role = null;
+    state.view = null;
+    state.status = null;
+    body.dataset.table = "computer";
+    delete body.dataset.role;
+    delete body.dataset.friend;
+    ui.panel.hidden = true;
+    match.hidden = false;
+    clearResultFair();
+    say(ui.note, null);
+    forgetJoinCode();
+    try {
+      for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) sessionStorage.removeItem(key);
+    } catch {
+      // Nothing was stored.
+    }
+    showError("");
+    computerTable.start();
+    invite.focus();
+  });
 }
 
-function chosenLength() {
-  const checked = document.querySelector(`[data-settings="${GAME}"] input[data-setting="length"]:checked`);
-  return checked ? checked.value : null;
+/** The chosen game and its settings for a friend's table, from the page's radio buttons. */
+function chosen() {
+  const checked = document.querySelector('input[name="game"]:checked');
+  const game = checked ? checked.value : "pishe-pasha";
+  const box = document.querySelector(`[data-settings="${CSS.escape(game)}"]`);
+  const value = (name) => {
+    const input = box && box.querySelector(`input[data-setting="${name}"]:checked`);
+    return input && input.value ? input.value : null;
+  };
+  const friends = box ? [...box.querySelectorAll('input[data-setting="friend"]:checked')].map((i) => Number(i.value)) : [];
+  return { game, length: value("length"), clock: value("clock") && Number(value("clock")),
+    friends: friends.length ? friends.sort() : null };
 }
 
-/** Host: "Invite a friend" opens a table with the chosen match length and invites. */
+/** Host: the invites of the table Python opened (one per seat kept for a friend). */
+function makeSeats(answer) {
+  clearSeatInvites();
+  state.seats.clear();
+  const seats = (answer.status && Array.isArray(answer.status.seats) ? answer.status.seats : [])
+    .filter((s) => s.role === "guest");
+  const view = answer.view;
+  return queue(async () => {
+    // The seats' names as this side's view gives them (a blank view before the first deal).
+    const names = view ? view.names : (await call("blank_view", state.game, "host")).view.names;
+    for (const s of seats) {
+      const number = s.seat;
+      const seat = { number, link: null, connected: false, everOpened: false, hold: null, listener: null };
+      seat.invite = seatInvite(number, Array.isArray(names) ? names[number] : "", seats.length > 1);
+      wireSeat(seat);
+      state.seats.set(number, seat);
+    }
+  }, { changes: false });
+}
+
+/** Host: "Invite a friend" opens a table of the chosen game and settings, and invites. */
 async function openTable() {
-  enter("host");
-  await queue(async () => hostAnswer(await call("host_open", chosenLength())));
-  await inviteAgain();
+  const { game, length, clock, friends } = chosen();
+  enter("host", game);
+  await useGame(game);
+  let opened = null;
+  await queue(async () => {
+    opened = await call("host_open", length, null, game, friends, clock);
+    hostAnswer(opened);
+  });
+  if (!opened || !("send" in opened)) return;
+  await makeSeats(opened);
+  await Promise.all([...state.seats.values()].map(inviteAgain));
 }
 
 /**
  * Host: this tab was reloaded at a friend's table. The table comes back as it was
- * (Python replays it from what the tab kept); the friend's connection is gone, so
+ * (Python replays it from what the tab kept); the friends' connections are gone, so
  * the host invites again.
  */
 async function reopenTable(saved) {
-  enter("host");
-  ui.hostInvite.hidden = true;
+  let answer = null;
+  enter("host", state.game || "pishe-pasha");
   await queue(async () => {
-    const answer = await call("host_open", null, saved);
-    if (answer && "send" in answer) {
-      hostAnswer(answer);
-      setStatus(STATUS.hostLost, "lost");
-      ui.inviteAgain.hidden = false;
-      return;
-    }
-    leave(); // what the tab kept cannot be read: the computer's table, and why
-    showError(answer ? word("not_brought_back", { reason: answer.error }) : NO_ANSWER);
+    answer = await call("host_open", null, saved);
   });
+  if (!answer || !("send" in answer)) {
+    leave(); // what the tab kept cannot be read: the computer's table, and why
+    queue(async () => showError(answer ? word("not_brought_back", { reason: answer.error }) : NO_ANSWER));
+    return;
+  }
+  enter("host", answer.status.game);
+  await useGame(answer.status.game);
+  await makeSeats(answer);
+  for (const seat of state.seats.values()) {
+    seat.everOpened = true;
+    seat.invite.hostInvite.hidden = true;
+    seat.invite.inviteAgain.hidden = false;
+  }
+  hostAnswer(answer);
 }
 
-/** Host: a new offer for the table that is open (first invite, or again after a drop). */
-async function inviteAgain() {
+/** Host: a new offer for `seat` (its first invite, or again after a drop). */
+async function inviteAgain(seat) {
+  const card = seat.invite;
+  seat.everOpened = false; // a new link: its friend is awaited, not lost
   setStatus(STATUS.preparing, "waiting");
-  clearInvite();
-  const link = await openLink();
+  clearInvite(card);
+  const link = await openSeatLink(seat);
   let code;
   try {
     code = await link.offer();
   } catch (err) {
     setStatus(STATUS.inviteFailed, "lost", { reason: reason(err) });
-    ui.inviteAgain.hidden = false;
+    card.inviteAgain.hidden = false;
     return;
   }
-  if (link !== state.link) return;
-  const url = inviteLink(code);
-  showInvite(url);
-  setStatus(STATUS.waiting, "waiting");
+  if (link !== seat.link) return;
+  let key = null;
+  try {
+    const relays = await relay();
+    key = relays.newKey();
+    seat.listener = relays.listenForAnswer({
+      key,
+      offer: code,
+      onAnswer: (answer) => link === seat.link && accept(seat, answer, true),
+      onIgnored: (why) => link === seat.link && say(card.connectError, why),
+      onState: () => {},
+    });
+  } catch (err) {
+    console.warn("no relays: the friend sends a reply code", err);
+    key = null;
+  }
+  const url = inviteLink(code, key);
+  showInvite(card, url);
+  if (state.seats.size > 0) queue(async () => hostAnswer(await call("host_current")), { changes: false });
   try {
     const qr = await call("qr_matrix", url);
-    if (link === state.link && qr && Array.isArray(qr.rows)) showQr(qr.rows);
+    if (link === seat.link && qr && Array.isArray(qr.rows)) showQr(card, qr.rows);
   } catch (err) {
     console.warn("no QR code:", err);
   }
 }
 
-/** Host: the guest's reply code, pasted; the channel opens shortly after. */
-async function connect() {
-  if (state.role !== "host" || !state.link || ui.connect.getAttribute("aria-disabled") === "true") return;
-  const code = ui.replyInput.value.replace(/\s+/g, "");
+/** Host: a reply code for `seat` (pasted, or through a relay); the channel opens shortly after. */
+async function accept(seat, code, relayed = false) {
+  const card = seat.invite;
+  if (!seat.link || (!relayed && card.connect.getAttribute("aria-disabled") === "true")) return;
   if (!code) {
-    say(ui.connectError, "paste_reply");
-    ui.replyInput.focus();
+    say(card.connectError, "paste_reply");
+    card.replyInput.focus();
     return;
   }
-  say(ui.connectError, null);
+  say(card.connectError, null);
   mark("pishe:connect");
-  ui.connect.setAttribute("aria-disabled", "true");
+  card.connect.setAttribute("aria-disabled", "true");
   try {
-    await state.link.accept(code);
-    if (!state.connected) setStatus(STATUS.connecting, "waiting");
+    await seat.link.accept(code);
+    if (!seat.connected) setStatus(STATUS.connecting, "waiting");
   } catch (err) {
     // A code that is not ours, or damaged, in the page's words; else the browser's reason.
-    if (err && err.word) say(ui.connectError, err.word);
-    else say(ui.connectError, "connect_failed", { reason: reason(err) });
-    ui.connect.setAttribute("aria-disabled", "false");
-    ui.replyInput.focus();
+    if (err && err.word) say(card.connectError, err.word);
+    else say(card.connectError, "connect_failed", { reason: reason(err) });
+    card.connect.setAttribute("aria-disabled", "false");
+    if (!relayed) card.replyInput.focus();
   }
 }
 
-/** Guest: answer the host's offer from the invite link; show the reply code. */
-async function join(code) {
-  enter("guest");
-  state.joinCode = code;
-  ui.hostInvite.hidden = true;
-  ui.inviteAgain.hidden = true;
-  ui.guestReply.hidden = false;
+/** Guest: answer the host's offer from the invite link: through a relay, else by a reply code. */
+async function join(fragment) {
+  const { offer, key } = parseJoin(fragment);
+  enter("guest", state.game || "pishe-pasha");
+  state.joinCode = fragment;
+  ui.guestReply.hidden = true;
   ui.replyOutput.value = "";
   setStatus(STATUS.answering, "waiting");
   if (!state.view) show({ view: null, status: null }, []);
   const link = await openLink();
   let reply;
   try {
-    reply = await link.answer(code);
+    reply = await link.answer(offer);
   } catch (err) {
     if (link !== state.link) return;
-    ui.guestReply.hidden = true;
     setStatus(STATUS.linkBroken, "lost", { reason: reason(err) });
     return;
   }
-  if (link !== state.link) return;
-  if (!state.connected) {
+  if (link !== state.link || state.connected) return;
+  let posted = false;
+  if (key) {
+    try {
+      posted = await (await relay()).postAnswer({ key, offer, answer: reply });
+    } catch (err) {
+      console.warn("no relay took the answer: showing the reply code", err);
+    }
+  }
+  if (link !== state.link || state.connected) return;
+  if (posted) {
+    setStatus(STATUS.connecting, "waiting");
+  } else {
+    ui.guestReply.hidden = false;
     ui.replyOutput.value = reply;
     setStatus(STATUS.waiting, "waiting");
   }
@@ -180,10 +268,10 @@ async function join(code) {
  * side of that link is gone, so no reply code is made for it: the table is shown as
  * this tab kept it, paused, until the host's next invite link is opened here.
  */
-function waitForNewLink(code) {
-  enter("guest");
-  state.joinCode = code;
-  hideSteps();
+function waitForNewLink(fragment) {
+  enter("guest", state.game || "pishe-pasha");
+  state.joinCode = fragment;
+  ui.guestReply.hidden = true;
   setStatus(STATUS.linkUsed, "lost");
   show({ view: null, status: null }, []);
   const token = stored(TOKEN_KEY);
@@ -209,7 +297,6 @@ function usable(button) {
 }
 
 function act(button) {
-  if (!usable(button)) return;
   const action = button.dataset.action;
   if (state.role === "host") {
     hostMove("host_act", action);
@@ -241,9 +328,8 @@ function hostMove(name, ...args) {
   });
 }
 
-function nextDeal() {
-  if (!usable(nextDealButton)) return;
-  const hadFocus = document.activeElement === nextDealButton;
+function nextDeal(button) {
+  const hadFocus = document.activeElement === button;
   if (state.role === "host") {
     hostMove("host_next_deal");
   } else if (state.connected && !state.awaiting) {
@@ -254,47 +340,66 @@ function nextDeal() {
   if (hadFocus) focusTable();
 }
 
-function wire() {
-  for (const button of table.querySelectorAll("[data-action]")) {
-    button.addEventListener("click", () => act(button));
-  }
-  nextDealButton.addEventListener("click", nextDeal);
-  invite.addEventListener("click", () => {
-    if (invite.getAttribute("aria-disabled") !== "true") openTable();
+function takeOver() {
+  if (state.role === "host") hostMove("host_take_over");
+  else if (state.connected) queue(async () => guestAnswer(await call("guest_take_over")));
+}
+
+/** Host: a seat invite's buttons. */
+function wireSeat(seat) {
+  const card = seat.invite;
+  card.inviteAgain.addEventListener("click", () => {
+    if (state.role === "host") inviteAgain(seat);
   });
-  ui.inviteAgain.addEventListener("click", () => {
-    if (state.role === "host") inviteAgain();
-  });
-  ui.connect.addEventListener("click", connect);
-  ui.replyInput.addEventListener("keydown", (event) => {
+  const connect = () => accept(seat, card.replyInput.value.replace(/\s+/g, ""));
+  card.connect.addEventListener("click", connect);
+  card.replyInput.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
       event.preventDefault();
       connect();
     }
   });
+}
+
+function wire() {
+  // Every game's table: its buttons are made by its painter, so clicks are caught on the table.
+  for (const root of document.querySelectorAll("[data-pishe-table]")) {
+    root.addEventListener("click", (event) => {
+      if (!state.role || root !== table()) return;
+      const button = event.target.closest("[data-action], [data-next-deal], [data-take-over]");
+      if (!usable(button) || !root.contains(button)) return;
+      if (button.dataset.action) act(button);
+      else if (button.hasAttribute("data-take-over")) takeOver();
+      else nextDeal(button);
+    });
+  }
+  invite.addEventListener("click", () => {
+    if (invite.getAttribute("aria-disabled") !== "true") openTable();
+  });
   ui.leave.addEventListener("click", leave);
   wireCopyButtons();
   window.addEventListener("hashchange", () => {
-    const code = joinCode();
-    if (code && code !== state.joinCode) join(code);
+    const fragment = joinCode();
+    if (fragment && fragment !== state.joinCode) join(fragment);
   });
-  // Leaving the page closes the channel at once, so the other page knows (and a page
+  // Leaving the page closes the channels at once, so the other pages know (and a page
   // brought back from the back/forward cache says it has lost the connection).
   window.addEventListener("pagehide", () => {
-    if (!state.link) return;
+    if (!state.link && state.seats.size === 0) return;
+    const role = state.role;
     closeLink();
-    closed();
+    if (role === "guest") closed();
   });
 }
 
 function start() {
   if (!ui.panel || !invite || !computerTable.py) return;
   wire();
-  const code = joinCode();
-  if (code && code === stored(USED_KEY)) {
-    waitForNewLink(code);
-  } else if (code) {
-    join(code); // the reply code needs no Python: it is ready while Python starts
+  const fragment = joinCode();
+  if (fragment && fragment === stored(USED_KEY)) {
+    waitForNewLink(fragment);
+  } else if (fragment) {
+    join(fragment); // the answer needs no Python: it is on its way while Python starts
   } else if (stored(HOST_KEY)) {
     reopenTable(stored(HOST_KEY));
   }

@@ -1,0 +1,176 @@
+"""Pişti with three friends, in the browser: four pages (the host and three guests)
+join by their links alone through a real Nostr relay on 127.0.0.1 and play a
+whole deck by clicking cards; every data-channel message each guest receives is
+checked, once the deck's seed is revealed, against the deck replayed to the
+moment it was sent (no card of another seat's hand, no deck order, no opening
+card of the other team); every guest verifies the deck. Then a guest's page
+goes away mid-deck: after the hold (?hold=SECONDS) a computer plays its seat,
+everyone sees it away, and the same tab takes the seat back by a new link.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from pishe.table.fair import derive_deck
+from pishe.table.game import get_game, names_card
+from test_friend import WIRE_TAP
+
+PISTI = get_game("pisti")
+TABLE = '[data-game="pisti"]'
+BOOT_MS = 120_000
+SEAT_NAMES = {1: "Right", 2: "Partner", 3: "Left"}   # from the host's side
+
+STATE = """() => {
+  const s = window.pisheFriend && window.pisheFriend.state;
+  const v = s && s.view;
+  return v ? {turn: v.turn, seat: v.seat, legal: v.legal || [], over: Boolean(v.deck_result),
+              idle: document.body.dataset.idle === "true"} : null;
+}"""
+
+
+class Pages:
+    """The host's page and its friends' pages, each in its own browser context."""
+
+    def __init__(self, browser, site, relay, console_errors):
+        self.browser, self.site, self.relay = browser, site, relay
+        self.contexts, self.errors = [], {}
+        self.watch = console_errors
+
+    def page(self, name: str):
+        context = self.browser.new_context()
+        context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [self.relay]}))
+        context.add_init_script(WIRE_TAP)
+        self.contexts.append(context)
+        page = context.new_page()
+        self.errors[name] = self.watch(page)
+        return page
+
+    def close(self):
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser, site, nostr_relay, console_errors):
+    p = Pages(browser, site, nostr_relay, console_errors)
+    yield p
+    p.close()
+
+
+def open_table(pages: Pages, friends=(1, 2, 3)):
+    """The host opens a Pişti table with friends in ``friends``; returns its page and the links by seat."""
+    host = pages.page("host")
+    host.goto(pages.site.url + "?delay=30&hold=2")
+    expect(host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    host.get_by_role("radio", name="Pişti", exact=True).check()
+    for seat, name in SEAT_NAMES.items():
+        box = host.get_by_role("checkbox", name=name, exact=True)
+        box.set_checked(seat in friends)
+    host.get_by_role("button", name="Invite a friend", exact=True).click()
+    links = {}
+    for seat in friends:
+        name = f"Invite link for {SEAT_NAMES[seat]}" if len(friends) > 1 else "Invite link"
+        box = host.get_by_role("textbox", name=name, exact=True)
+        expect(box).not_to_have_value("", timeout=20_000)
+        links[seat] = box.input_value()
+        assert len(links[seat]) <= 200, links[seat]
+    return host, links
+
+
+def play_until(pages_by_seat: dict, done, limit: int = 400) -> int:
+    """Click a legal card on whichever page's turn it is until ``done()``; returns the clicks."""
+    clicks = 0
+    for _ in range(limit * 20):
+        if done():
+            return clicks
+        for page in pages_by_seat.values():
+            state = page.evaluate(STATE)
+            if state and state["idle"] and state["turn"] == state["seat"] and state["legal"]:
+                card = page.locator(f'{TABLE} [data-action="{state["legal"][0]}"]')
+                if card.get_attribute("aria-disabled") != "true":
+                    card.click()
+                    clicks += 1
+        pages_by_seat[0].wait_for_timeout(20)
+    raise AssertionError("the deck did not end")
+
+
+def check_messages(received: list, seat: int) -> int:
+    """Every message a guest in ``seat`` received, checked against the deck replayed to when it was sent."""
+    messages = [json.loads(t) for t in received]
+    reveals = {m["deal"]: m["seed"] for m in messages if m["type"] == "deal-reveal"}
+    checked = 0
+    for m in messages:
+        if m["type"] != "view" or m["deal"] not in reveals:
+            continue
+        deck = derive_deck(reveals[m["deal"]], m["fair"]["contributions"], PISTI.id)
+        state = PISTI.new_deal(list(deck), m["view"]["match"]["dealer"])
+        moves = m["from"] + len(m["actions"])
+        for s, text, *_ in full_log(messages, m["deal"])[:moves]:
+            state.apply(PISTI.parse_action(text), s)
+        hidden = {str(c) for c in PISTI.hidden_cards(state, seat)}
+        assert not names_card(m, hidden), f"seat {seat} was sent a hidden card"
+        checked += 1
+    return checked
+
+
+def full_log(messages: list, deal: int) -> list:
+    """The deal's whole action log, pieced together from the view messages' parts."""
+    log = []
+    for m in messages:
+        if m["type"] == "view" and m["deal"] == deal:
+            log[m["from"]:] = m["actions"]
+    return log
+
+
+def test_three_friends_join_by_link_and_play_a_deck(pages: Pages):
+    host, links = open_table(pages)
+    guests = {}
+    for seat, link in links.items():
+        guest = guests[seat] = pages.page(f"guest {seat}")
+        guest.goto(link)
+    for page in [host, *guests.values()]:
+        expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    for guest in guests.values():
+        # By the link alone: no reply code was shown or pasted.
+        expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+    # Everyone sees who sits where: from the host's side, three friends.
+    expect(host.locator(f"{TABLE} [data-flag-who]:visible")).to_have_text(["Friend", "Friend", "Friend"],
+                                                                          timeout=BOOT_MS)
+
+    by_seat = {0: host, **guests}
+    play_until(by_seat, lambda: host.evaluate(STATE) is not None and host.evaluate(STATE)["over"])
+    for seat, guest in guests.items():
+        expect(guest.locator("[data-fair]")).to_contain_text("verified", timeout=20_000)
+        assert "not" not in guest.locator("[data-fair]").text_content()
+        received = guest.evaluate("window.__wire.received")
+        assert check_messages(received, seat) > 0
+    for name, errors in pages.errors.items():
+        assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)
+
+
+def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
+    host, links = open_table(pages, friends=(2,))
+    guest = pages.page("guest 2")
+    guest.goto(links[2])
+    for page in (host, guest):
+        expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    play_until({0: host, 2: guest}, lambda: len(host.evaluate("window.pisheFriend.state.view.since_last_turn || []")) > 3,
+               limit=6)
+
+    # The guest's page goes away: after the hold a computer plays its seat, and the host sees it away.
+    guest.goto("about:blank")
+    expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
+    play_until({0: host}, lambda: host.evaluate(STATE)["over"])
+
+    # The same tab takes its seat back by a new link (its seat token is in the tab).
+    host.get_by_role("button", name="Invite again", exact=True).click()
+    box = host.get_by_role("textbox", name="Invite link", exact=True)
+    expect(box).not_to_have_value("", timeout=20_000)
+    guest.goto(box.input_value())
+    expect(guest.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Friend", timeout=20_000)
+    assert guest.evaluate("window.pisheFriend.state.view.seat") == 2
