@@ -1,0 +1,138 @@
+"""The people at a friends' table and the computers that stand in for them, in memory:
+the clock's timeouts (the table plays the computer's card, marked in the log;
+three in a row and a computer keeps the seat until Take over or a card played),
+a lost connection's hold (after it a computer plays the seat until the guest is
+back), Leave the table (a computer for good, and the next deck is not held up),
+and everyone seeing who sits where. Every guest still verifies every deck: the
+table's moves for its seat are ones its page saw coming.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pishe.table.protocol import HOST_SEAT, VERIFIED, Guest, Host
+from pishe.table.protocol.host import COMPUTER, TIMEOUT, NotAGuestSeatError
+from pishe.table.protocol.wire import WrongPhaseError
+from test_table_protocol import Table, seated
+
+CLOCK = 15
+
+
+class Time:
+    """A clock the test moves on: every guest page's, so that their clocks run out when the host's does."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def clocked(guest_seats, seed: int) -> tuple:
+    """A seated Pişti table with a clock, its guests' pages reading ``Time``."""
+    import random
+
+    time = Time()
+    table = Table("pisti", guest_seats, seed)
+    table.host.clock = CLOCK
+    for _ in guest_seats:
+        table.join(Guest(rng=random.Random(table.rng.random()), clock=time))
+    return table, time
+
+
+def seat_info(host: Host, seat: int) -> dict:
+    return host.status()["seats"][seat]
+
+
+def to_turn(table, seat: int) -> None:
+    """Play on until it is ``seat``'s turn."""
+    while table.host.match.deal.turn != seat:
+        table.move()
+
+
+def test_a_timeout_plays_for_the_seat_and_three_hand_it_to_a_computer_until_take_over():
+    table, time = clocked([1, 2, 3], seed=5)
+    host = table.host
+    with pytest.raises(WrongPhaseError):
+        Host("pisti", "101").timeout()              # no deck dealt, no clock
+    page = table.page(2)
+    for n in range(1, 4):
+        to_turn(table, 2)
+        assert host.clock_seat() == 2
+        time.now += CLOCK
+        table.deliver(host.timeout().send)
+        assert host.match.deal.log and host._played.actions[-1][2] == TIMEOUT
+        assert seat_info(host, 2)["autopilot"] == (n == 3)
+    # A computer keeps the seat: no clock runs for it, and its moves are marked as the computer's.
+    to_turn(table, 2)
+    assert host.computer_seat() == 2 and host.clock_seat() is None
+    table.move()
+    assert host._played.actions[-1][2] == COMPUTER
+    # Everyone sees it: each guest's page was sent who sits where.
+    assert table.page(1).status()["seats"][2]["autopilot"] is True
+    # Take over: the person plays the seat again.
+    outcome = table.send(table.conn_of(2), page.take_over())
+    assert outcome.error is None and not seat_info(host, 2)["autopilot"]
+    to_turn(table, 2)
+    assert host.computer_seat() is None and host.clock_seat() == 2
+    table.play_deck()
+    table.assert_in_step()                          # every guest verified the deck
+    assert all(table.page(s).verification == VERIFIED for s in (1, 2, 3))
+
+
+def test_playing_a_card_takes_the_seat_back_and_the_host_times_out_too():
+    table, time = clocked([2], seed=8)
+    host = table.host
+    for _ in range(3):
+        to_turn(table, HOST_SEAT)
+        table.deliver(host.timeout().send)
+    assert seat_info(host, HOST_SEAT)["autopilot"]
+    to_turn(table, HOST_SEAT)
+    assert host.computer_seat() == HOST_SEAT
+    table.deliver(host.act(host.view()["legal"][0]).send)   # a card played by hand
+    assert not seat_info(host, HOST_SEAT)["autopilot"]
+    table.play_deck()
+    table.assert_in_step()
+
+
+def test_a_lost_guest_is_held_then_played_by_a_computer_until_it_is_back():
+    table = seated("pisti", [1, 2], seed=11)
+    host = table.host
+    with pytest.raises(NotAGuestSeatError):
+        host.hold_over(3)
+    page = table.page(1)
+    to_turn(table, 1)
+    table.drop(table.conn_of(1))
+    assert host.computer_seat() is None                     # held: the turn waits
+    told = host.hold_over(1).send
+    assert [table.seat_of(c) for c, _ in told] == [2]        # the other guest is told
+    table.deliver(told)
+    assert seat_info(host, 1)["away"] and table.page(2).status()["seats"][1]["away"]
+    assert host.computer_seat() == 1
+    for _ in range(6):
+        if host.phase != "playing":
+            break
+        table.move()
+    table.join(page)                                        # back, by its seat token
+    assert not seat_info(host, 1)["away"] and host.computer_seat() != 1
+    table.play_deck()
+    assert table.page(2).verification == VERIFIED
+    assert page.verification is not None                    # it missed moves: said, not silent
+
+
+def test_a_guest_who_leaves_is_played_by_a_computer_for_good():
+    table = seated("pisti", [1, 3], seed=3)
+    host = table.host
+    conn = table.conn_of(3)
+    outcome = table.send(conn, table.page(3).leave())
+    assert outcome.error is None and seat_info(host, 3)["left"]
+    table.drop(conn)
+    table.play_deck()
+    # The next deck is dealt with the guest who is still here.
+    table.deliver(host.next_deal().send)
+    assert host.phase == "playing"
+    # The seat cannot be taken again by a new page, nor after the host's tab reloads.
+    refused = host.receive(Guest().hello(), 999)
+    assert refused.error is not None and seat_info(host, 3)["left"]
+    assert Host.restore(host.save()).seats()[3]["left"] is True
