@@ -4,7 +4,7 @@
 // painter (web/games/registry.js), its steps to the live region.
 //
 // pishe.web's calls (arguments positional JSON): new_match(length, seed, game,
-// clock), act(action), computer_step(), timeout(), take_over(), next_deal(),
+// clock, level), act(action), computer_step(), timeout(), take_over(), next_deal(),
 // current(). Each answers {view, steps, computer_moves, clock, autopilot} or
 // {error}. While computer_moves is true the page asks computer_step() after
 // ?delay ms; a clock runs as a ring around the name of the seat to move, and
@@ -51,10 +51,12 @@ function choice() {
   const box = document.querySelector(`[data-settings="${game}"]`);
   const length = box && box.querySelector('input[data-setting="length"]:checked');
   const clock = box && box.querySelector('input[data-setting="clock"]:checked');
+  const level = box && box.querySelector('input[data-setting="level"]:checked');
   return {
     game,
     length: length ? length.value : null,
     clock: clock && clock.value ? Number(clock.value) : null,
+    level: level ? level.value : null,
   };
 }
 
@@ -165,7 +167,7 @@ async function startComputerTable() {
     const chosen = choice();
     game = chosen.game;
     showGame(game);
-    return send("new_match", chosen.length, seed, chosen.game, chosen.clock);
+    return send("new_match", chosen.length, seed, chosen.game, chosen.clock, chosen.level);
   }
 
   function usable(button) {

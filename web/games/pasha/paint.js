@@ -5,8 +5,8 @@
 // from earlier views but cosmetic hints (which card just arrived, to animate
 // it). It decides nothing and words nothing: what is enabled comes from
 // view.legal and view.match.next_deal, every text from the view (names,
-// status, why, the places' flags and labels, the result). Texts are set with
-// textContent only: a friend's page sends some of them.
+// status, why, the places' flags and labels, the result, what you have seen).
+// Texts are set with textContent only: a friend's page sends some of them.
 
 import { cardBack, cardFace, emptyPlace, fill } from "../../cards.js";
 import { list, record, setText, text } from "../../text.js";
@@ -109,6 +109,12 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
   setText(root.querySelector("[data-last-turn-title]"), lastTurn.title);
   paintSteps(root.querySelector("[data-last-turn]"), root.querySelector("[data-last-turn-none]"), lastTurn.steps);
 
+  // What you have seen (the computer table's memory of your steps): each seat's stock
+  // order once known, and its next stock. The switch above it shows or hides it.
+  const seen = v.seen && typeof v.seen === "object" ? v.seen : null;
+  const seenArea = root.querySelector("[data-seen-area]");
+  if (seenArea) paintSeen(seenArea, seen);
+
   const end = performance.now();
   root.dataset.paints = String((Number(root.dataset.paints) || 0) + 1);
   root.dispatchEvent(new CustomEvent("pishe:painted", { bubbles: true, detail: { start, end } }));
@@ -155,4 +161,22 @@ function paintSeat(area, seat, v, names, match) {
     delete slot.dataset.key;
     turnedPile.removeAttribute("aria-label");
   }
+}
+
+/** The "Show what you have seen" lines: hidden with their switch when the view has none. */
+function paintSeen(area, seen) {
+  area.hidden = !seen;
+  if (!seen) return;
+  setText(area.querySelector("[data-seen-title]"), seen.title);
+  const lines = list(seen.places).flatMap((place) => [record(place).stock, record(place).next_stock]);
+  if (seen.note) lines.push(seen.note);
+  const ul = area.querySelector("[data-seen-lines]");
+  const texts = lines.map(text);
+  if (ul.dataset.texts === JSON.stringify(texts)) return;
+  ul.replaceChildren(...texts.map((t) => {
+    const li = document.createElement("li");
+    li.textContent = t;
+    return li;
+  }));
+  ul.dataset.texts = JSON.stringify(texts);
 }

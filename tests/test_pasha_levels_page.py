@@ -1,0 +1,90 @@
+"""Pishe Pasha's computer levels on the page, in Chromium: the level is chosen by its
+accessible name with the match length, a whole deal is played against Hard, and
+"Show what you have seen" shows what pishe.web's memory of your seat holds."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import Page, expect
+
+import pishe.web as local_web
+
+BOOT_MS = 120_000
+SEED = 5
+BUTTON = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
+PASHA = '[data-game="pishe-pasha"]'
+
+
+def local(name: str, *args) -> dict:
+    """Call pishe.web in this process, like the page's worker does."""
+    return json.loads(getattr(local_web, name)(*args))
+
+
+def settle(answer: dict) -> dict:
+    """Let the computer move, as the page does on its timer."""
+    while answer.get("computer_moves"):
+        answer = local("computer_step")
+        assert "error" not in answer, answer
+    return answer
+
+
+def paints(page: Page) -> str:
+    return page.evaluate("document.querySelector('[data-pishe-table]').dataset.paints || '0'")
+
+
+def press_and_wait(page: Page, do) -> None:
+    """Do something that asks the worker, then wait for a repaint and for the table to settle."""
+    before = paints(page)
+    do()
+    page.wait_for_function(
+        f"document.querySelector('[data-pishe-table]').dataset.paints !== '{before}'", timeout=30_000)
+    page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
+
+
+def seen_lines(view: dict) -> list[str]:
+    return [line for place in view["seen"]["places"] for line in (place["stock"], place["next_stock"])]
+
+
+def test_a_whole_deal_against_hard_with_what_you_have_seen(page: Page, site, console_errors):
+    errors = console_errors(page)
+    page.goto(f"{site.url}?delay=0&seed={SEED}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+
+    # The levels sit with the match length; Easy (always-give) is the default.
+    levels = page.get_by_role("group", name="Computer")
+    for name in ("Easy", "Medium", "Hard"):
+        expect(levels.get_by_role("radio", name=name, exact=True)).to_have_count(1)
+    expect(page.get_by_role("radio", name="Easy", exact=True)).to_be_checked()
+    expect(levels).to_contain_text("remembers every card it has seen, as you could")
+    page.get_by_role("radio", name="Hard", exact=True).check()
+    page.get_by_role("radio", name="One deal", exact=True).check()
+    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+
+    # Off by default; switched on, it shows the lines of your seat's memory.
+    switch = page.get_by_role("switch", name="Show what you have seen", exact=True)
+    expect(switch).not_to_be_checked()
+    lines = page.locator(PASHA + " [data-seen-lines] li")
+    expect(lines.first).to_be_hidden()
+    switch.check()
+
+    expected = settle(local("new_match", "one-deal", SEED, "pishe-pasha", None, "memory-deep"))
+    actions = 0
+    while True:
+        view = expected["view"]
+        expect(lines).to_have_text(seen_lines(view))
+        expect(page.locator(PASHA + " [data-status]")).to_have_text(view["status"])
+        if view["deal_result"]:
+            break
+        action = "give" if "give" in view["legal"] else "keep" if "keep" in view["legal"] else "turn"
+        press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+        actions += 1
+        expected = settle(local("act", action))
+    assert actions > 20
+    # By the end the memory knows a stock's order: a line lists it, next card first.
+    assert any("next card first" in line for line in seen_lines(view))
+    expect(page.locator(PASHA + " [data-result]")).to_be_visible()
+
+    switch.uncheck()
+    expect(lines.first).to_be_hidden()
+    assert errors == []
