@@ -5,7 +5,10 @@ The computer table (any game, you in seat 0, computers in the other seats):
 :func:`take_over`, :func:`next_deal`, :func:`current` answer ``{"view": …,
 "steps": […], "computer_moves": bool, "clock": null | {"seat", "seconds"},
 "autopilot": bool}`` (the steps this call caused, in your words) or
-``{"error": "…"}`` with nothing changed. The page paints the view and asks
+``{"error": "…"}`` with nothing changed. :func:`new_match` takes the computer's
+level (a bot of the game's ``levels``); for a game that remembers for you, the
+view carries ``seen``, what your seat has been shown (Pishe Pasha's "Show what
+you have seen"). The page paints the view and asks
 :func:`computer_step` again after its delay while ``computer_moves`` is true;
 with a clock it runs the clock of the seat in ``clock`` (``"label"`` is the
 clock's accessible name, "Clock: 15 seconds a card") and calls :func:`timeout`
@@ -35,7 +38,7 @@ import json
 import random
 from typing import Optional
 
-from .errors import NotYourTurnError, PisheError
+from .errors import NotYourTurnError, PisheError, UnknownBotError
 from .table.game import get_game
 from .table.match import Match
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
@@ -56,25 +59,51 @@ CLOCKS = (60, 30, 15)
 
 
 class _ComputerTable:
-    """You in seat 0 and the game's computer in every other seat, with an optional clock."""
+    """You in seat 0 and the game's computer, at the chosen level, in every other seat, with
+    an optional clock. Every step is shown to the computers that remember, and to your own
+    memory (the game's, if it has one) for "Show what you have seen"."""
 
-    def __init__(self, game, length, seed, clock):
+    def __init__(self, game, length, seed, clock, level=None):
         if clock is not None and clock not in CLOCKS:
             raise PisheError(f"no such clock: {clock!r} seconds (choose one of {', '.join(map(str, CLOCKS))})")
+        level = game.computer if level is None else level
+        if level != game.computer and level not in game.levels:
+            raise UnknownBotError(f"no such computer level: {str(level)[:40]!r}"
+                                  f" (choose one of {', '.join(game.levels) or game.computer})")
         self.game = game
         self.match = Match(game, length, random.Random(seed))
         self.clock = clock
         self.timeouts = 0
         self.autopilot = False
         rng = random.Random(seed)
-        self.bots = {seat: game.new_bot(game.computer, seat, random.Random(rng.getrandbits(64)))
+        self.bots = {seat: game.new_bot(level, seat, random.Random(rng.getrandbits(64)))
                      for seat in range(game.seats)}
+        self.memory = game.new_memory(YOU)
         # A table of two is you and "Computer"; a larger one names seats where they sit.
         self.names = ["You", "Computer"] if game.seats == 2 else None
+        self._show(game.deal_steps(self.match.deal), new_deal=True)
+
+    def _show(self, steps, new_deal: bool = False) -> None:
+        """Show ``steps`` to every seat's computer and to your memory, as each seat sees them."""
+        self.game.show_steps([*self.bots.items(), (YOU, self.memory)], steps, new_deal)
+
+    def apply(self, action, seat: int) -> list:
+        """Apply ``action`` for ``seat`` and show its steps around the table."""
+        steps = self.match.apply(action, seat)
+        self._show(steps)
+        return steps
+
+    def next_deal(self) -> tuple:
+        """Deal the next deal, its dealing shown to the memories; it brings you no steps to read."""
+        self.match.next_deal()
+        self._show(self.game.deal_steps(self.match.deal), new_deal=True)
+        return ()
 
     def answer(self, steps=()) -> str:
         game, deal = self.game, self.match.deal
         view = game.view(self.match, YOU, self.names).to_json()
+        if self.memory is not None:
+            view["seen"] = game.seen(self.memory, YOU, self.names)
         playing = not deal.over
         computer = playing and (deal.turn != YOU or self.autopilot)
         return json.dumps({
@@ -87,7 +116,7 @@ class _ComputerTable:
         })
 
     def act(self, text) -> list:
-        steps = self.match.apply(self.game.parse_action(text), YOU)
+        steps = self.apply(self.game.parse_action(text), YOU)
         self.timeouts, self.autopilot = 0, False      # playing a card yourself takes over
         return steps
 
@@ -96,7 +125,7 @@ class _ComputerTable:
         if deal.over or (deal.turn == YOU) != yours:
             raise NotYourTurnError("It is not the computer's turn." if not yours else "It is not your turn.")
         seat = deal.turn
-        return self.match.apply(self.bots[seat].choose(self.game.view(self.match, seat)), seat)
+        return self.apply(self.bots[seat].choose(self.game.view(self.match, seat)), seat)
 
     def timeout(self) -> list:
         if self.clock is None:
@@ -129,12 +158,13 @@ def _playing(call) -> str:
 
 
 def new_match(length: Optional[str] = None, seed: Optional[int] = None, game: str = "pishe-pasha",
-              clock: Optional[int] = None) -> str:
+              clock: Optional[int] = None, level: Optional[str] = None) -> str:
     """Start a new match of ``game`` against the computer (``seed`` makes its deals
-    repeatable; ``clock`` is seconds per card, or ``None`` for no clock)."""
+    repeatable; ``clock`` is seconds per card, or ``None`` for no clock; ``level`` is one of
+    the game's computer levels, by bot name, or ``None`` for its default computer)."""
     global _table
     try:
-        _table = _ComputerTable(get_game(game), length, seed, clock)
+        _table = _ComputerTable(get_game(game), length, seed, clock, level)
     except PisheError as e:
         return _error(e)
     return _table.answer()
@@ -167,7 +197,7 @@ def take_over() -> str:
 
 def next_deal() -> str:
     """Deal the next deal of the match."""
-    return _playing(lambda: _table.match.next_deal() or ())
+    return _playing(lambda: _table.next_deal())
 
 
 def current() -> str:
