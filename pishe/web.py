@@ -17,11 +17,13 @@ when yours runs out.
 A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
 functions, the guest's page the ``guest_*`` ones. Each answers ``{"send":
 […], "steps": […], "error": reason|null, "view": this seat's view|null,
-"status": {…}, "saved": text}`` (the guest's also carries ``token``); the
+"status": {…}, "saved": text}`` (the guest's also carries ``token`` and ``ledger``); the
 status carries the table's own words for the page (see :func:`_friend_status`); the
 host's ``send`` holds ``{"to": connection, "text": message}`` objects, the
 guest's plain messages. The page keeps ``saved`` (and the token) in
-sessionStorage to come back to the table after a reload. The page carries
+sessionStorage to come back to the table after a reload; a guest's page also
+keeps ``ledger`` after every call, however it joins again (the parts of the
+shuffle it gave and the moves it asked for: see ``Guest.ledger``). The page carries
 the messages over its data channels and passes what arrives to
 ``*_receive``; it decides nothing.
 
@@ -229,7 +231,7 @@ def _host_answer(outcome: Outcome) -> str:
 def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
     return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
                        "view": _guest.view(), "status": _friend_status(_guest.status()),
-                       "token": _guest.token, "saved": _guest.save() if keep else None})
+                       "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None})
 
 
 def _hosting(call) -> str:
@@ -292,20 +294,26 @@ def host_current() -> str:
     return _hosting(lambda: Outcome([], []))
 
 
-def guest_open(token: Optional[str] = None, saved: Optional[str] = None) -> str:
-    """Join as guest: resume from ``saved`` (sessionStorage) or ``token`` if given; sends hello."""
+def guest_open(token: Optional[str] = None, saved: Optional[str] = None, ledger: Optional[str] = None) -> str:
+    """Join as guest: resume from ``saved`` (sessionStorage) or ``token`` if given; sends hello.
+    ``ledger`` is the last answer's ``ledger`` as the page kept it (``None`` if none): even a
+    page that joins afresh never gives a second part of the shuffle to a deal of the match."""
     global _guest
     _guest = None
+    try:
+        Guest(ledger=ledger)
+    except PisheError:
+        ledger = None               # a damaged ledger: as if none had been kept
     if saved:
         try:
-            _guest = Guest.restore(saved)
+            _guest = Guest.restore(saved, ledger=ledger)
         except CorruptSaveError:
             _guest = None           # a damaged save: join with the token alone
     if _guest is None:
         try:
-            _guest = Guest(token)
+            _guest = Guest(token, ledger=ledger)
         except PisheError:
-            _guest = Guest()
+            _guest = Guest(ledger=ledger)
     return _guest_answer(Outcome([_guest.hello()], []))
 
 
