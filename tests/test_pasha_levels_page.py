@@ -4,42 +4,12 @@ accessible name with the match length, a whole deal is played against Hard, and
 
 from __future__ import annotations
 
-import json
-
 from playwright.sync_api import Page, expect
 
-import pishe.web as local_web
+# The computer table's helpers: pishe.web in this process, clicks that wait for a repaint.
+from test_page import BOOT_MS, BUTTON, PASHA, local, press_and_wait, settle
 
-BOOT_MS = 120_000
 SEED = 5
-BUTTON = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
-PASHA = '[data-game="pishe-pasha"]'
-
-
-def local(name: str, *args) -> dict:
-    """Call pishe.web in this process, like the page's worker does."""
-    return json.loads(getattr(local_web, name)(*args))
-
-
-def settle(answer: dict) -> dict:
-    """Let the computer move, as the page does on its timer."""
-    while answer.get("computer_moves"):
-        answer = local("computer_step")
-        assert "error" not in answer, answer
-    return answer
-
-
-def paints(page: Page) -> str:
-    return page.evaluate("document.querySelector('[data-pishe-table]').dataset.paints || '0'")
-
-
-def press_and_wait(page: Page, do) -> None:
-    """Do something that asks the worker, then wait for a repaint and for the table to settle."""
-    before = paints(page)
-    do()
-    page.wait_for_function(
-        f"document.querySelector('[data-pishe-table]').dataset.paints !== '{before}'", timeout=30_000)
-    page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
 
 
 def seen_lines(view: dict) -> list[str]:
@@ -68,7 +38,7 @@ def test_a_whole_deal_against_hard_with_what_you_have_seen(page: Page, site, con
     expect(lines.first).to_be_hidden()
     switch.check()
 
-    expected = settle(local("new_match", "one-deal", SEED, "pishe-pasha", None, "memory-deep"))
+    expected, _ = settle(local("new_match", "one-deal", SEED, "pishe-pasha", None, "memory-deep"))
     actions = 0
     while True:
         view = expected["view"]
@@ -79,7 +49,7 @@ def test_a_whole_deal_against_hard_with_what_you_have_seen(page: Page, site, con
         action = "give" if "give" in view["legal"] else "keep" if "keep" in view["legal"] else "turn"
         press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
         actions += 1
-        expected = settle(local("act", action))
+        expected, _ = settle(local("act", action))
     assert actions > 20
     # By the end the memory knows a stock's order: a line lists it, next card first.
     assert any("next card first" in line for line in seen_lines(view))
