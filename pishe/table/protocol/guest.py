@@ -198,11 +198,13 @@ class Guest:
 
     def ledger(self) -> str:
         """What this page gave and asked for in the match (its parts of the shuffle, the
-        moves it asked for and has not seen played yet), as short text for the page to keep
-        in its tab (sessionStorage) after every call and pass to a new :class:`Guest` or
-        :meth:`restore`: a page that joins afresh or reloads then still never gives a
-        second part to the same deal, and knows its own moves."""
-        return json.dumps({"v": VERSION, "match_id": self._match_id, "asked": self._asked,
+        moves it asked for in the deal in play) and the warning it gave, if any, as short
+        text for the page to keep in its tab (sessionStorage) after every call and pass to
+        a new :class:`Guest` or :meth:`restore`: a page that joins afresh or reloads then
+        still never gives a second part to the same deal, knows its own moves, and still
+        says the match is not fair."""
+        warning = [self.verification_deal, self.verification] if self._unfair else None
+        return json.dumps({"v": VERSION, "match_id": self._match_id, "asked": self._asked, "warning": warning,
                            "deals": [[n, *entry] for n, entry in sorted(self._ledger.items())]},
                           separators=(",", ":"))
 
@@ -215,6 +217,9 @@ class Guest:
             asked = [wire.optional(wire.deal_number)(deal, "deal"),
                      [[wire.whole(seq, "seq"), wire.action_text(action, "action")]
                       for seq, action in wire.items(moves, "asked")]]
+            warning = data["warning"]
+            if warning is not None:
+                warning = [wire.deal_number(warning[0], "deal"), wire.text(warning[1], "warning")]
             ledger = {}
             for n, seat, commitment, part, revealed in wire.items(data["deals"], "deals"):
                 ledger[wire.deal_number(n, "deal")] = [wire.whole(seat, "seat"), wire.secret(commitment, "c"),
@@ -222,6 +227,9 @@ class Guest:
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
             raise CorruptSaveError(f"the page's ledger cannot be read ({e})") from None
         self._match_id, self._ledger, self._asked = match_id, ledger, asked
+        if warning is not None:
+            self._unfair = True
+            self.verification_deal, self.verification = warning
 
     def _view_deal(self) -> int:
         return self._view["match"]["deal"]
