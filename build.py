@@ -17,13 +17,19 @@ every cache hit.
 dist/ layout:
     index.html            the table page (skipped while the repo has none)
     ice-servers.json      STUN/TURN servers for a friend's table (self-hosters edit it)
+    signaling.json        Nostr relays that carry a friend's answer back (self-hosters edit it)
     sw.js                 service worker, at the root so its scope is the whole site
     web/...               everything else under web/
     pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel (as bytecode)
     wheels/               the pishe wheel (docstrings and comments stripped) and the segno wheel
+    vendor/nostr-tools.mjs  nostr-tools' browser bundle as an ES module, for a friend's table only
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
-info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...]}.
+info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...]}.
+"online" lists the files the service worker does not keep for offline use: what
+a self-hoster edits in dist/ (were they kept, an edit would never reach a
+returning visitor) and the Nostr library (a friend's table needs the network anyway, and
+the computer table must not download it).
 """
 
 from __future__ import annotations
@@ -59,6 +65,12 @@ BUILD_TOKEN = "__PISHE_BUILD__"
 # maps, type declarations) is not needed by a module worker.
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 LOCK_NAME = "pyodide-lock.json"
+# The site's settings beside index.html, which a self-hoster edits in dist/.
+SETTINGS_FILES = ("ice-servers.json", "signaling.json")
+# nostr-tools' self-contained browser bundle (an IIFE defining `var NostrTools`)
+# and where the site serves it, turned into an ES module for web/tables/friend/relay.js.
+NOSTR_BUNDLE = "package/lib/nostr.bundle.js"
+NOSTR_MODULE = "vendor/nostr-tools.mjs"
 
 
 # -- Chromium for the tests and benchmarks ---------------------------------------------
@@ -101,6 +113,10 @@ PINS = {
     "micropip": Pin("micropip-0.11.1-py3-none-any.whl",
                     "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3",
                     _pip_download("micropip==0.11.1")),
+    # Nostr events, signing and a relay pool, for a friend's table's signaling.
+    "nostr-tools": Pin("nostr-tools-2.25.2.tgz",
+                       "86c57b204da99bfa00b18200100e049968415c369c37416f3dbcb7349345a449",
+                       ("npm", "pack", "--silent", "nostr-tools@2.25.2")),
     # Pure-Python QR codes (for invite links).
     "segno": Pin("segno-1.6.6-py3-none-any.whl",
                  "28c7d081ed0cf935e0411293a465efd4d500704072cdb039778a2ab8736190c7",
@@ -349,9 +365,9 @@ def _copy_runtime(tgz: Path, dest: Path) -> dict:
 
 
 def _copy_web(stage: Path) -> None:
-    """Copy index.html and ice-servers.json (when there) and web/ into the staging folder."""
-    # ice-servers.json sits beside index.html so that a self-hoster can edit it in dist/.
-    for name in ("index.html", "ice-servers.json"):
+    """Copy index.html and the settings files (when there) and web/ into the staging folder."""
+    # The settings sit beside index.html so that a self-hoster can edit them in dist/.
+    for name in ("index.html", *SETTINGS_FILES):
         if (ROOT / name).exists():
             shutil.copy2(ROOT / name, stage / name)
     web = ROOT / "web"
@@ -363,6 +379,17 @@ def _copy_web(stage: Path) -> None:
         dst = stage / "sw.js" if rel == Path("sw.js") else stage / "web" / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, dst)
+
+
+def _copy_nostr(tgz: Path, dest: Path) -> None:
+    """Write nostr-tools' browser bundle from the npm tarball to `dest` as an ES
+    module: its text unchanged, then `export default NostrTools;`. A module's
+    top-level `var` is not a global, so the bundle as it is would import as nothing;
+    the package's own ES modules import four other packages by bare name."""
+    with tarfile.open(tgz) as tar:
+        bundle = tar.extractfile(NOSTR_BUNDLE).read()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(bundle + b"\nexport default NostrTools;\n")
 
 
 def _content_id(stage: Path, files: list[str]) -> str:
@@ -389,12 +416,14 @@ def build(dist: Path = DIST) -> dict:
             json.dumps(trimmed_lock(lock, {"micropip": micropip}), indent=1) + "\n")
         pishe = build_pishe_wheel(stage / "wheels")
         shutil.copyfile(pinned["segno"], stage / "wheels" / pinned["segno"].name)
+        _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
 
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
         info = {
             "id": _content_id(stage, files),
             "wheels": {"pishe": f"wheels/{pishe.name}", "segno": f"wheels/{pinned['segno'].name}"},
             "files": files,
+            "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
         }
         literal = json.dumps(info)
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.

@@ -101,9 +101,10 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         "pyodide/pyodide-lock.json",
         f"pyodide/{build.PINS['micropip'].filename}",
         f"wheels/{build.PINS['segno'].filename}",
+        build.NOSTR_MODULE,
         pishe_wheel,
     }
-    for name in ("index.html", "ice-servers.json"):
+    for name in ("index.html", *build.SETTINGS_FILES):
         if (ROOT / name).exists():
             expected.add(name)
     found = {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()}
@@ -126,6 +127,16 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
         for name in build.RUNTIME_FILES:
             upstream = hashlib.sha256(tar.extractfile(f"package/{name}").read()).hexdigest()
             assert sha256(dist_dir / "pyodide" / name) == upstream, name
+
+
+def test_the_nostr_library_is_the_pinned_bundle_as_a_module_left_to_the_network(dist_dir):
+    """vendor/nostr-tools.mjs is nostr-tools' browser bundle, byte for byte, with one
+    export added; the service worker keeps neither it nor the files a host edits."""
+    with tarfile.open(build.fetch_pinned(build.PINS["nostr-tools"])) as tar:
+        bundle = tar.extractfile(build.NOSTR_BUNDLE).read()
+    assert (dist_dir / build.NOSTR_MODULE).read_bytes() == bundle + b"\nexport default NostrTools;\n"
+    assert build_info(dist_dir)["online"] == sorted({build.NOSTR_MODULE, *build.SETTINGS_FILES}
+                                                    & set(build_info(dist_dir)["files"]))
 
 
 def test_every_pin_matches_its_cached_file():

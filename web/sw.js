@@ -3,9 +3,10 @@
 // build.py copies this file to the root of dist/ (a service worker controls only
 // pages at or below its own URL) and inserts the build info. Each build has its
 // own cache, named after the build id: install fills it with every file of the
-// build, activate deletes the caches of older builds, fetch answers from it first.
+// build but those the build lists as online, activate deletes the caches of older
+// builds, fetch answers from it first.
 
-const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files}
+const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online}
 const PREFIX = "pishe-";
 const CACHE = PREFIX + BUILD.id;
 
@@ -15,7 +16,10 @@ self.addEventListener("install", (event) => {
       const cache = await caches.open(CACHE);
       // "no-cache" revalidates with the server, so a copy of a file that the HTTP
       // cache kept from an older build never lands in this build's cache.
-      await cache.addAll(BUILD.files.map((f) => new Request(new URL(f, self.location), { cache: "no-cache" })));
+      // The files listed "online" are left to the network: the settings a host edits
+      // in dist/, and the Nostr library, which only a friend's table loads.
+      const kept = BUILD.files.filter((f) => !BUILD.online.includes(f));
+      await cache.addAll(kept.map((f) => new Request(new URL(f, self.location), { cache: "no-cache" })));
       // Take over at once: a page already running keeps what it has loaded.
       await self.skipWaiting();
     })(),

@@ -57,6 +57,10 @@ PAGE = {
     "not_brought_back": "The table could not be brought back: {reason}",
     # Any table.
     "unknown_game": "This page cannot show the game {game}.",
+    # A message the relays brought that the host's page ignored (web/tables/friend/relay.js).
+    "relay_unreadable": "A message that was not from your friend came through the relay; it was ignored.",
+    "relay_other_offer": "An answer to another invite came through the relay; it was ignored.",
+    "relay_stale": "An out-of-date message came through the relay; it was ignored.",
 }
 
 #: What a friend's table says before its cards are dealt, by the page's role.
