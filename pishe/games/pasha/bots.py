@@ -57,14 +57,13 @@ no_give_two_above.__doc__ = "Give whenever allowed, but never a card two above i
 never_give = _give_unless(lambda view: True)
 never_give.__doc__ = "Never give: always turn, and keep a turned card."
 
-#: Bots by the name the command line and the page use.
+#: The rule bots, functions of a view, by name (every bot by name: :data:`FACTORIES`).
 BOTS: dict[str, Bot] = {
     "always-give": always_give,
     "hold-king": hold_king,
     "no-give-two-above": no_give_two_above,
     "never-give": never_give,
 }
-
 
 
 def _passes_one_in_ten(seat: int, rng: random.Random):
@@ -149,7 +148,7 @@ class LookAhead:
 _ORDERS = 24
 #: The most play-outs a decision starts before its own later choices are left to giving:
 #: a Hard decision's worst case stays near 25 ms in CPython (about 2.2 times that in
-#: Pyodide) and wins as often as without a bound.
+#: Pyodide), and in a trial of 300 deals Hard won as often as without a bound.
 _BUDGET = 200
 
 
@@ -158,11 +157,11 @@ class MemoryBot:
     card is, looks ahead by running the engine on the position it has worked out.
 
     ``depth`` 1 scores each action by playing on with both seats always giving; 2 makes
-    its own later choices that way too (within a :class:`LookAhead`'s budget). ``turns`` stops the look-ahead after that many
-    turns (``None``: at the end of the deal). When one stock is still unseen but holds
-    four cards or fewer, it looks one level deep in every order they may be in; else,
-    until every card is known, it gives whenever it may, like always-give (sampling the
-    unseen cards did no better).
+    its own later choices that way too (within a :class:`LookAhead`'s budget). ``turns``
+    stops the look-ahead after that many turns (``None``: at the end of the deal). When
+    one stock is still unseen but holds four cards or fewer, it looks one level deep in
+    every order they may be in; else, until every card is known, it gives whenever it
+    may, like always-give (sampling the unseen cards did no better).
     """
 
     def __init__(self, seat: int, depth: int, turns: Optional[int] = None):
@@ -186,10 +185,11 @@ class MemoryBot:
             return always_give(view)
         # Several orders of an unseen stock: each looked at one level deep, to stay quick.
         depth = self.depth if len(deals) == 1 else 1
-        return LookAhead(view.seat, self.turns, _BUDGET).best(deals, depth, self.turns)[0]
+        return LookAhead(self.seat, self.turns, _BUDGET).best(deals, depth, self.turns)[0]
 
 
 def _rule(choose: Bot):
+    """The factory of a rule bot: every seat shares the rule, which remembers nothing."""
     return lambda seat, rng: SimpleNamespace(choose=choose)
 
 
