@@ -18,11 +18,7 @@ Fixtures:
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -114,60 +110,12 @@ def console_errors():
     return watch
 
 
-def nostr_relay_executable() -> str | None:
-    """The nostr-relay command: $PISHE_NOSTR_RELAY, else the venv .ci/run makes in
-    the build cache, else one on PATH; None when there is none."""
-    candidates = [os.environ.get("PISHE_NOSTR_RELAY"), str(build.cache_dir() / "relay-venv" / "bin" / "nostr-relay"),
-                  shutil.which("nostr-relay")]
-    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
-
-
 @pytest.fixture(scope="session")
 def nostr_relay(tmp_path_factory):
-    """A real Nostr relay on a free 127.0.0.1 port, for the session: yields its
-    ws:// address, then stops it by its process id. Its events go to a temp
-    SQLite file (its default in-memory database has no tables and refuses
-    every event)."""
-    executable = nostr_relay_executable()
+    """A real Nostr relay on a free 127.0.0.1 port for the session (build.LocalRelay):
+    yields its ws:// address, then stops it by its process id."""
+    executable = build.nostr_relay_executable()
     if executable is None:
         pytest.skip("no nostr-relay executable: run .ci/run once (it installs one) or set PISHE_NOSTR_RELAY")
-    folder = tmp_path_factory.mktemp("nostr-relay")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = folder / "config.yaml"
-    # The signature and size checks a public relay makes; is_recent refuses events a year old.
-    config.write_text(f"""storage:
-  sqlalchemy.url: "sqlite+aiosqlite:///{folder}/nostr.sqlite3"
-  validators:
-    - nostr_relay.validators.is_not_too_large
-    - nostr_relay.validators.is_signed
-    - nostr_relay.validators.is_recent
-gunicorn:
-  bind: 127.0.0.1:{port}
-  workers: 1
-""")
-    log = open(folder / "relay.log", "wb")
-    relay = subprocess.Popen([executable, "-c", str(config), "serve", "--use-uvicorn"], cwd=folder,
-                             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60  # it starts in ~5 s here
-        while True:
-            if relay.poll() is not None:
-                pytest.fail(f"nostr-relay exited with {relay.returncode}:\n{(folder / 'relay.log').read_text()}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"nostr-relay took no connection in 60 s:\n{(folder / 'relay.log').read_text()}")
-                time.sleep(0.2)
-        yield f"ws://127.0.0.1:{port}"
-    finally:
-        relay.terminate()
-        try:
-            relay.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            relay.kill()
-            relay.wait()
-        log.close()
+    with build.LocalRelay(executable, tmp_path_factory.mktemp("nostr-relay")) as relay:
+        yield relay.url

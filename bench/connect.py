@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Joining by link alone through a Nostr relay, measured (prints figures; not a test).
+
+    python bench/connect.py [--rounds N] [--stun URL] [--origin URL] [--chromium PATH]
+
+Builds the site into a temp dir, serves it on 127.0.0.1, starts a local Nostr
+relay (build.LocalRelay; .ci/run installs it) and opens the built index.html in
+two contexts of headless Chromium (the flags of tests/conftest.py), whose
+signaling.json lists that relay only. Each round, with web/core/rtc.js and
+web/tables/friend/relay.js as the pages load them: the host makes an offer and a
+key and listens (not timed: the link exists before the guest has it); the guest's
+page is handed the invite link's text, answers the offer and posts the answer;
+the host's listener takes it and accepts; both channels open.
+
+Printed, median and p95 over the rounds (the first round, which also loads the
+Nostr library on both pages, on its own line):
+  connect       from the guest having the link to the host's channel open (target <= 1 s),
+  and its parts: the guest's answer (ICE gathering: rtc.js waits for it, up to
+  its GATHER_MS), postAnswer (until a relay's OK), the relay bringing the answer to
+  the host (from the post's start), the host's accept to its channel open;
+  the invite link's length for --origin (target <= 200 characters), with this
+  machine's candidates (IP addresses) and with a browser's usual mDNS host names.
+
+Measured on this 2-core machine (busy, 20 rounds, no STUN server): connect p50
+54 ms, p95 69 ms (first round 177 ms: it loads the Nostr library); the answer's
+ICE gathering ~15 ms, postAnswer ~21 ms, the relay to the host ~24 ms from the
+answer, accept to open ~16 ms. The invite link: 169 characters with IP addresses
+as candidates, 237 with a browser's default mDNS host names (two of 42 characters).
+
+By default the pages have no STUN server (as bench/friend.py). --stun URL gives
+both pages that one (e.g. stun:10.255.255.1:3478, which never answers here), to
+see what a STUN server that does not answer costs the answer's ICE gathering:
+the built ice-servers.json's public server fails at once here (no DNS), which
+says nothing of a network that drops its packets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+from friend import FLAGS, QUIET, disabled_features, line, percentile  # noqa: E402  (bench/friend.py)
+
+BOOT_MS = 180_000
+
+# The page's own modules, as the site serves them, and its ICE servers (none unless --stun).
+MODULES = """async (stun) => {
+  const load = (path) => import(new URL(path, document.baseURI).href);
+  window.rtc = await load("web/core/rtc.js");
+  window.relay = await load("web/tables/friend/relay.js");
+  window.iceServers = stun ? [{ urls: stun }] : [];
+  window.now = () => performance.timeOrigin + performance.now();  // comparable across pages
+}"""
+
+# Host: an offer, a key, a listener; resolves with the invite link once a relay listens.
+HOST = """async () => {
+  const link = new rtc.Link(iceServers);
+  const offer = await link.offer();
+  const key = relay.newKey();
+  const round = window.round = { link, opened: null, heard: null };
+  link.onopen = () => { round.opened = now(); };
+  await new Promise((resolve, reject) => {
+    round.handle = relay.listenForAnswer({
+      key, offer,
+      onAnswer: (code) => { round.heard = now(); link.accept(code); },
+      onState: (state) => (state === "listening" ? resolve() : reject(new Error("relay " + state))),
+    });
+  });
+  return location.origin + location.pathname + "#join=" + relay.packInvite(offer, key);
+}"""
+
+# Guest: from the invite link's text to the answer posted.
+GUEST = """async (invite) => {
+  const start = now();
+  const { offer, key } = relay.unpackInvite(new URL(invite).hash.slice("#join=".length));
+  relay.relayList();  // as the page will: it starts loading the Nostr library
+  const link = window.guestLink = new rtc.Link(iceServers);
+  const answer = await link.answer(offer);
+  const answered = now();
+  const posted = await relay.postAnswer({ key, offer, answer });
+  return { start, answered, postedAt: now(), posted };
+}"""
+
+# An offer code made by a browser that hides its addresses behind mDNS names.
+MDNS_OFFER = """async () => {
+  const { Link } = await import(new URL("web/core/rtc.js", document.baseURI).href);
+  const link = new Link([]);
+  const code = await link.offer();
+  link.close();
+  return code;
+}"""
+
+
+def one_round(host, guest) -> dict:
+    invite = host.evaluate(HOST)
+    out = guest.evaluate(GUEST, invite)
+    if not out["posted"]:
+        raise RuntimeError("no relay took the answer")
+    host.wait_for_function("round.opened !== null", timeout=30_000)
+    guest.wait_for_function("guestLink.open", timeout=30_000)
+    times = host.evaluate("({opened: round.opened, heard: round.heard})")
+    host.evaluate("round.handle.close(); round.link.close()")
+    guest.evaluate("guestLink.close()")
+    return {
+        "invite": invite,
+        "connect": times["opened"] - out["start"],
+        "answer": out["answered"] - out["start"],
+        "post": out["postedAt"] - out["answered"],
+        "delivery": times["heard"] - out["answered"],
+        "open": times["opened"] - times["heard"],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--stun", metavar="URL", help="a STUN server for both pages (default: none)")
+    parser.add_argument("--origin", default="https://pishe-pasha.example.org/",
+                        help="the site's address for the link's length")
+    parser.add_argument("--chromium", default=build.CHROMIUM)
+    args = parser.parse_args(argv)
+    executable = build.nostr_relay_executable()
+    if executable is None:
+        print("no nostr-relay: run .ci/run once, or set PISHE_NOSTR_RELAY", file=sys.stderr)
+        return 1
+
+    with tempfile.TemporaryDirectory() as tmp:
+        dist = Path(tmp) / "dist"
+        build.build(dist)
+        relay_dir = Path(tmp) / "relay"
+        relay_dir.mkdir()
+        with build.SiteServer(dist) as server, build.LocalRelay(executable, relay_dir) as relay, \
+                sync_playwright() as pw:
+            features = disabled_features(pw, args.chromium)
+            browser = pw.chromium.launch(executable_path=args.chromium, args=FLAGS + [
+                "--disable-features=" + ",".join(dict.fromkeys(features + ["WebRtcHideLocalIpsWithMdns"]))])
+            pages = []
+            for _ in range(2):
+                context = browser.new_context(service_workers="block")
+                context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [relay.url]}))
+                page = context.new_page()
+                page.goto(server.url)
+                page.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
+                page.evaluate(MODULES, args.stun)
+                pages.append(page)
+            host, guest = pages
+            rounds = []
+            for _ in range(args.rounds):
+                rounds.append(one_round(host, guest))
+                time.sleep(0.2)  # the closed links' sockets go before the next round
+            browser.close()
+
+            # The same offer from a browser with its default mDNS host names.
+            plain = pw.chromium.launch(executable_path=args.chromium, args=FLAGS + ["--disable-features=" + ",".join(features)])
+            page = plain.new_page()
+            page.goto(server.url)
+            mdns_offer = page.evaluate(MDNS_OFFER)
+            plain.close()
+
+    first, rest = rounds[0], rounds[1:] or rounds
+    invite = rest[-1]["invite"]
+    fragment = invite[invite.index("#"):]
+    key = fragment.rsplit("!", 1)[1]
+    print(f"Joining by link through a local Nostr relay: {len(rounds)} rounds "
+          f"({'STUN server ' + args.stun if args.stun else 'no STUN server'})")
+    print(f"  first round (loads the Nostr library)  connect {first['connect']:.1f} ms = answer "
+          f"{first['answer']:.1f} + post {first['post']:.1f}, relay to host {first['delivery']:.1f}, "
+          f"accept to open {first['open']:.1f}")
+    for name, label in (("connect", "connect (link -> host open)"), ("answer", "  guest's answer (ICE gathering)"),
+                        ("post", "  postAnswer (to a relay's OK)"), ("delivery", "  answer made -> host hears it"),
+                        ("open", "  host's accept -> open")):
+        print(line(label, [r[name] for r in rest]))
+    print(f"  connect over all {len(rounds)} rounds: p50 {statistics.median(r['connect'] for r in rounds):.1f} ms, "
+          f"p95 {percentile([r['connect'] for r in rounds], 0.95):.1f} ms")
+    print(f"  invite link for {args.origin}: {len(args.origin) + len(fragment)} characters "
+          f"(offer code {len(fragment) - len('#join=') - 1 - len(key)}, key {len(key)}): {args.origin}{fragment}")
+    mdns_link = f"{args.origin}#join={mdns_offer}!{key}"
+    print(f"  with mDNS host names (a browser's default): {len(mdns_link)} characters (offer code {len(mdns_offer)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
