@@ -596,10 +596,12 @@ class SiteServer:
 
 
 def nostr_relay_executable() -> str | None:
-    """PyPI nostr-relay's command: $PISHE_NOSTR_RELAY, else the venv .ci/run makes
-    in the cache (relay-venv), else one on PATH; None when there is none."""
-    candidates = [os.environ.get("PISHE_NOSTR_RELAY"), str(cache_dir() / "relay-venv" / "bin" / "nostr-relay"),
-                  shutil.which("nostr-relay")]
+    """PyPI nostr-relay's command: $PISHE_NOSTR_RELAY as it is (set, it must work:
+    CI sets it), else the venv .ci/run makes in the cache (relay-venv), else one
+    on PATH; None when there is none."""
+    if os.environ.get("PISHE_NOSTR_RELAY"):
+        return os.environ["PISHE_NOSTR_RELAY"]
+    candidates = [str(cache_dir() / "relay-venv" / "bin" / "nostr-relay"), shutil.which("nostr-relay")]
     return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
 
 
@@ -638,9 +640,12 @@ gunicorn:
         config.write_text(self.CONFIG.format(folder=self.folder, port=self.port))
         log_path = self.folder / "relay.log"
         with open(log_path, "wb") as log:
-            self._process = subprocess.Popen([self.executable, "-c", str(config), "serve", "--use-uvicorn"],
-                                             cwd=self.folder, stdin=subprocess.DEVNULL, stdout=log,
-                                             stderr=subprocess.STDOUT)
+            try:
+                self._process = subprocess.Popen([self.executable, "-c", str(config), "serve", "--use-uvicorn"],
+                                                 cwd=self.folder, stdin=subprocess.DEVNULL, stdout=log,
+                                                 stderr=subprocess.STDOUT)
+            except OSError as err:
+                raise BuildError(f"could not run the Nostr relay {self.executable}: {err}") from err
         deadline = time.monotonic() + timeout
         while True:
             if self._process.poll() is not None:
