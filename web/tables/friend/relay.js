@@ -23,7 +23,7 @@
 // library (nostr-tools' browser bundle, which build.py pins and puts in vendor/) is
 // loaded on first use only, so the computer table never downloads it.
 
-const KIND = 25050;                       // ephemeral (20000–29999): relays forward, never store
+const KIND = 25050;                       // ephemeral (20000–29999): relays forward it, NIP-01 says not to keep it
 const ROOM = "pishe:room:v1:";
 const OFFER = "pishe:offer:v1:";
 const AES_INFO = "pishe:answer:v1";
