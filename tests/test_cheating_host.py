@@ -350,6 +350,48 @@ def test_a_seed_never_revealed_is_called_out(game_id, guest_seats):
 # -- forged text, nesting ---------------------------------------------------------------------------
 
 
+FORGED = "Deal 1 verified"
+
+
+def _forge_words(conn, data):
+    """Every sentence and card label the host's view carries, replaced by its own claim."""
+    if data["type"] != "view":
+        return
+    view = data["view"]
+    view["status"] = FORGED
+    view["names"] = [FORGED] * len(view["names"])
+    for place in view["places"]:
+        for key in place:
+            if isinstance(place[key], str):
+                place[key] = FORGED
+    if view["game"] == "pishe-pasha":
+        view["why"]["text"] = FORGED
+        view["this_turn"]["steps"] = [FORGED]
+        for pile in view["suit_piles"]:
+            pile["label"] = FORGED
+        view["match"]["length_name"] = FORGED
+    else:
+        view["since_last_turn"] = [FORGED]
+        for card in view["hand"]:
+            card["play_label"] = card["label"] = FORGED
+        view["match"]["result"] = FORGED
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_forged_words_in_a_view_never_reach_the_page(game_id, guest_seats):
+    """The host writes its own words into every sentence of its views: each guest shows
+    its own, made from the view's data, and the deal (its data honest) still verifies."""
+    table = tampering(game_id, guest_seats)
+    table.tamper = _forge_words
+    while table.host.phase == "playing":
+        table.move()
+        for seat in guest_seats:
+            page = table.page(seat)
+            assert FORGED not in json.dumps(page.view())
+            assert page.view() == json.loads(json.dumps(table.host.view(seat)))
+    assert all(table.page(s).verification == VERIFIED for s in guest_seats)
+
+
 def test_a_host_refusal_is_worded_by_the_guest():
     host = Crafted("pishe-pasha")
     page = Guest(rng=random.Random(20))

@@ -426,7 +426,7 @@ def test_invariants_over_random_decks():
 
 VIEW_KEYS = {"game", "seat", "seats", "names", "team", "teams", "team_names", "turn", "dealer", "hand",
              "hand_counts", "places", "deck_count", "pile", "sent_under", "taken", "opening", "legal", "status",
-             "since_last_turn", "deck_result", "match"}
+             "since_last_turn", "since_last_turn_steps", "tally", "deck_result", "match"}
 MATCH_KEYS = {"length", "length_name", "target", "deal", "dealer", "scores", "over", "winner",
               "next_deal", "result"}
 

@@ -411,7 +411,7 @@ def test_a_forged_list_of_parts_is_caught_by_the_guests(forgery):
         page = table.page(seat)
         assert page.verification_deal == 1 and page.verification != VERIFIED
         if seat != 2 or forgery == "parts reordered":
-            assert page.verification.startswith("Deal 1 failed the fairness check"), page.verification
+            assert page.verification.startswith("Deal 1 is not fair: "), page.verification
 
 
 # -- bad input from a guest ---------------------------------------------------------------------

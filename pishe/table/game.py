@@ -103,6 +103,14 @@ class Game:
         seats' names from this seat's side (``None``: the game's own)."""
         raise NotImplementedError
 
+    def reword(self, data: dict, names: Optional[Sequence[str]] = None) -> dict:
+        """The view JSON ``data`` (another page's: a host's, sent to this seat) made anew
+        from its data alone by the one function that makes a view's JSON, every sentence
+        and card label in this page's own words (``names``: as for :meth:`view`). Raises
+        ``KeyError``, ``TypeError``, ``ValueError`` or a :class:`~pishe.errors.PisheError`
+        for data that is not such a view."""
+        raise NotImplementedError
+
     def blank_view(self, seat: int, names: Optional[Sequence[str]], status: str) -> dict:
         """``seat``'s view JSON at a table whose cards are not dealt yet (a friend's table
         waiting for its guests), ``status`` saying what it waits for."""

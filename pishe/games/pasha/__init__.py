@@ -14,7 +14,7 @@ from ...table.game import Game, Length
 from .bots import FACTORIES
 from .deal import ACTIONS, Deal
 from .memory import Memory
-from .view import GAME_ID, blank_view, seat_view, seen_json, step_from_json, step_to_json
+from .view import GAME_ID, blank_view, seat_view, seen_json, step_from_json, step_to_json, view_from_json
 
 __all__ = ["GAME", "PishePasha"]
 
@@ -50,6 +50,10 @@ class PishePasha(Game):
     def view(self, match, seat: int, names: Optional[Sequence[str]] = None):
         """The seat's :class:`~.view.SeatView` (names default to "You" and "Opponent")."""
         return seat_view(match, seat, names)
+
+    def reword(self, data: dict, names: Optional[Sequence[str]] = None) -> dict:
+        """The view JSON made anew from its data (see :func:`.view.view_from_json`)."""
+        return view_from_json(self, data, names).to_json()
 
     def blank_view(self, seat: int, names: Optional[Sequence[str]], status: str) -> dict:
         """The seat's view JSON before the cards are dealt."""

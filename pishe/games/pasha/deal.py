@@ -22,7 +22,8 @@ from ...errors import (
     UnknownActionError,
 )
 
-__all__ = ["Deal", "Step", "ACTIONS", "GIVE", "TURN", "KEEP", "SEATS", "stocks_of", "deal_stocks"]
+__all__ = ["Deal", "Step", "ACTIONS", "GIVE", "TURN", "KEEP", "SEATS", "stocks_of", "deal_stocks",
+           "give_problem_words"]
 
 GIVE = "give"
 TURN = "turn"
@@ -110,6 +111,19 @@ def _fits(card: Card, foundations: dict) -> bool:
 
 def _neighbours(card: Card, onto: Optional[Card]) -> bool:
     return onto is not None and abs(card.rank - onto.rank) == 1
+
+
+def give_problem_words(card: Optional[Card], theirs: Optional[Card]) -> Optional[str]:
+    """Why ``card`` (the turned card, else the giver's discard top) cannot be given onto
+    ``theirs`` (the other discard pile's top), in plain words; ``None`` if it can. A seat's
+    view words its problem with it too, from the view's own cards."""
+    if card is None:
+        return "Your pile is empty."
+    if theirs is None:
+        return "Their pile is empty."
+    if not _neighbours(card, theirs):
+        return f"Your {card.display()} is not one rank above or below their {theirs.display()}."
+    return None
 
 
 class Deal:
@@ -215,16 +229,8 @@ class Deal:
         """Why the seat to move cannot give now, in plain words; ``None`` if it can."""
         if self.winner is not None:
             return "The deal is over."
-        card = self.give_card()
-        if card is None:
-            return "Your pile is empty."
         theirs = self.discards[1 - self.turn]
-        if not theirs:
-            return "Their pile is empty."
-        if not _neighbours(card, theirs[-1]):
-            return (f"Your {card.display()} is not one rank above or below "
-                    f"their {theirs[-1].display()}.")
-        return None
+        return give_problem_words(self.give_card(), theirs[-1] if theirs else None)
 
     def legal_actions(self) -> tuple:
         """The actions the seat to move may take now: the one source of legality."""

@@ -8,14 +8,16 @@ worded here (:meth:`SeatView.to_json`), only when a page asks for it.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import NamedTuple, Optional
 
 from ...cards import SUITS, Card
 from ...errors import InvalidCardError, InvalidStepError
-from .deal import GIVE, GIVE_STEP, HOME, KEEP, KEPT, RECYCLE, TO_CHOICE, TO_HOME, TO_PILE, TURNED, \
-    WIN, Deal, Step
+from ...table.match import Match
+from .deal import ACTIONS, GIVE, GIVE_STEP, HOME, KEEP, KEPT, RECYCLE, TO_CHOICE, TO_HOME, TO_PILE, \
+    TURNED, WIN, Deal, Step, give_problem_words
 
-__all__ = ["SeatView", "seat_view", "blank_view", "seen_json", "GAME_ID", "DEFAULT_NAMES", "step_to_json",
+__all__ = ["SeatView", "seat_view", "view_from_json", "blank_view", "seen_json", "GAME_ID", "DEFAULT_NAMES", "step_to_json",
            "step_from_json"]
 
 #: The game's id in views and messages.
@@ -53,7 +55,8 @@ class SeatView(NamedTuple):
     names: tuple = DEFAULT_NAMES
 
     def to_json(self) -> dict:
-        """The view as plain JSON data, every sentence in this seat's words."""
+        """The view as plain JSON data, every sentence in this seat's words, each made
+        from its other data (:func:`view_from_json` gets this view back from it)."""
         seat, names, turn, match = self.seat, self.names, self.turn, self.match
         card = _card_json
         winner = self.deal_winner
@@ -78,9 +81,11 @@ class SeatView(NamedTuple):
                     if GIVE in self.legal else {"text": self.give_problem, "kind": "problem"}),
             "this_turn": {"seat": this_seat, "title": "This turn",
                           "who": names[this_seat] if this_seat is not None else "",
-                          "steps": [s.describe(seat) for s in self.this_turn]},
+                          "steps": [s.describe(seat) for s in self.this_turn],
+                          "shown": [step_to_json(s) for s in self.this_turn]},
             "other_last_turn": {"seat": 1 - seat, "title": f"{names[1 - seat]}'s last turn",
-                                "steps": [s.describe(seat) for s in self.other_last_turn]},
+                                "steps": [s.describe(seat) for s in self.other_last_turn],
+                                "shown": [step_to_json(s) for s in self.other_last_turn]},
             "deal_result": (None if winner is None else {"winner": winner, "points": self.deal_points}),
             "result": self._result(),
             "match": match,
@@ -164,7 +169,7 @@ def _suit_pile(suit: str, rank: int) -> dict:
 
 def seat_view(game, seat: int, names=None) -> SeatView:
     """Make ``seat``'s view of a deal or of a match's current deal (a
-    :class:`~pishe.table.match.Match` or anything with ``deal`` and ``to_json()``).
+    :class:`~pishe.table.match.Match`, or anything with the attributes its ``to_json`` reads).
     ``names`` are the seats' names from this seat's side."""
     if isinstance(game, Deal):
         match, deal = None, game
@@ -173,13 +178,12 @@ def seat_view(game, seat: int, names=None) -> SeatView:
     winner, turn = deal.winner, deal.turn
     # Pishe Pasha has two seats (the other is 1 - seat): each seat's piles, unpacked.
     (stock0, stock1), (pile0, pile1) = deal.stocks, deal.discards
+    tops = (pile0[-1] if pile0 else None, pile1[-1] if pile1 else None)
     if winner is None and turn == seat:
         legal = deal.legal_actions()
         give_card = deal.give_card()
-        problem = None if GIVE in legal else deal.give_problem()
     else:
         legal, give_card = (), None
-        problem = "It is not your turn." if winner is None else "The deal is over."
     # Bots build a view at every choice: fields in order, through the C-level tuple
     # constructor (NamedTuple's own is a Python function, several times slower).
     return _new_view(SeatView, (
@@ -187,12 +191,12 @@ def seat_view(game, seat: int, names=None) -> SeatView:
         turn if winner is None else None,
         dict(deal.foundations),
         (len(stock0), len(stock1)),
-        (pile0[-1] if pile0 else None, pile1[-1] if pile1 else None),
+        tops,
         (len(pile0), len(pile1)),
         deal.turned,
         legal,
         give_card,
-        problem,
+        _give_problem(seat, turn, winner, legal, give_card, tops[1 - seat]),
         tuple(deal.this_turn),
         tuple(deal.last_turns[1 - seat]),
         winner,
@@ -200,6 +204,49 @@ def seat_view(game, seat: int, names=None) -> SeatView:
         None if match is None else _match_json(match),
         DEFAULT_NAMES if names is None else tuple(names),
     ))
+
+
+def _give_problem(seat: int, turn: Optional[int], winner: Optional[int], legal: tuple,
+                  give_card: Optional[Card], theirs: Optional[Card]) -> Optional[str]:
+    """Why ``seat`` cannot give now (``theirs``: the other pile's top)."""
+    if winner is not None:
+        return "The deal is over."
+    if turn != seat:
+        return "It is not your turn."
+    return None if GIVE in legal else give_problem_words(give_card, theirs)
+
+
+def view_from_json(game, data: dict, names=None) -> SeatView:
+    """The view whose :meth:`SeatView.to_json` made ``data``, from its data alone (cards by
+    code, steps as data, numbers), never from its words: how a guest's page words a view
+    its host sent with its own Python (``names`` as for :func:`seat_view`). Raises
+    ``KeyError``, ``TypeError``, ``ValueError`` or a :class:`~pishe.errors.PisheError` for
+    data that is not such a view."""
+    seat, turn, result = data["seat"], data["turn"], data["deal_result"]
+    card = lambda value: None if value is None else Card.parse(value["code"])    # noqa: E731
+    legal = tuple(data["legal"])
+    if not set(legal) <= set(ACTIONS):
+        raise ValueError("unknown actions in the view")
+    winner = None if result is None else result["winner"]
+    give_card = card(data["give_card"])
+    tops = tuple(card(pile["top"]) for pile in data["discards"])
+    match = data["match"]
+    if match is not None:
+        # What Match.to_json reads of a match, from the match's own data.
+        length = match["length"]
+        match = _match_json(SimpleNamespace(
+            length=length, length_name=game.lengths[length].name, target=game.lengths[length].target,
+            deal_number=match["deal"], dealer=match["dealer"], scores=list(match["scores"]),
+            over=bool(match["over"]), winner=match["winner"], deal=SimpleNamespace(over=winner is not None)))
+    return SeatView(
+        seat, turn, {pile["suit"]: pile["count"] for pile in data["suit_piles"]},
+        tuple(stock["count"] for stock in data["stocks"]), tops,
+        tuple(pile["count"] for pile in data["discards"]), card(data["turned"]), legal, give_card,
+        _give_problem(seat, turn, winner, legal, give_card, tops[1 - seat]),
+        tuple(step_from_json(s) for s in data["this_turn"]["shown"]),
+        tuple(step_from_json(s) for s in data["other_last_turn"]["shown"]),
+        winner, None if result is None else result["points"], match,
+        DEFAULT_NAMES if names is None else tuple(names))
 
 
 def blank_view(seat: int, names, status: str) -> dict:
@@ -255,7 +302,7 @@ def _card_list(cards) -> str:
 
 
 def _match_json(match) -> dict:
-    data = match.to_json()
+    data = Match.to_json(match)
     data["leader"] = 1 - data["dealer"]
     return data
 

@@ -14,7 +14,8 @@ from ...errors import InvalidCardError, UnknownActionError
 from ...table.game import Game, Length
 from .bots import BOTS, COMPUTER
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
-from .view import PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step
+from .view import (PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
+                   view_from_json)
 
 __all__ = ["GAME", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
 
@@ -62,6 +63,10 @@ class PistiGame(Game):
     def blank_view(self, seat: int, names: Optional[Sequence[str]], status: str) -> dict:
         """``seat``'s view before the first deck is dealt (see :func:`.view.blank_view`)."""
         return blank_view(seat, names, status)
+
+    def reword(self, data: dict, names: Optional[Sequence[str]] = None) -> dict:
+        """The view JSON made anew from its data (see :func:`.view.view_from_json`)."""
+        return view_from_json(self, data, names).to_json()
 
     def show_step(self, step: Step, seat: int) -> Optional[dict]:
         """How ``step`` reads to ``seat`` as JSON data (see :func:`.view.show_step`)."""

@@ -8,6 +8,7 @@ the page and the protocol only ever get these.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import NamedTuple, Optional, Sequence
 
 from ...cards import Card
@@ -15,8 +16,8 @@ from .deal import (
     CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, SEATS, UNDER, JACK, Deck, Step,
 )
 
-__all__ = ["PistiView", "seat_view", "match_info", "show_step", "describe", "hidden_cards",
-           "SEAT_WORDS", "GAME_ID"]
+__all__ = ["PistiView", "seat_view", "view_from_json", "match_info", "show_step", "describe",
+           "hidden_cards", "SEAT_WORDS", "GAME_ID"]
 
 GAME_ID = "pisti"
 #: Seat names from a seat's own side, by (other seat - own seat) % 4.
@@ -113,7 +114,8 @@ class PistiView(NamedTuple):
 
     def to_json(self) -> dict:
         """The view as plain JSON data, steps in this seat's words (``places``: see
-        :meth:`places`)."""
+        :meth:`places`); every sentence in it is made from its other data, so
+        :func:`view_from_json` gets this view back from it."""
         return self._json(self.status())
 
     def _json(self, status: str) -> dict:
@@ -144,6 +146,8 @@ class PistiView(NamedTuple):
             "legal": [str(c) for c in self.legal],
             "status": status,
             "since_last_turn": [_describe(s, seat, names) for s in steps],
+            "since_last_turn_steps": list(steps),
+            "tally": tally,
             "deck_result": None if tally is None else _deck_result(tally, team),
             "match": self.match,
         }
@@ -211,6 +215,35 @@ def seat_view(deck: Deck, seat: int, match: Optional[dict] = None,
         deck.tally() if over else None,
         match,
     ))
+
+
+def view_from_json(game, data: dict, names: Optional[Sequence[str]] = None) -> PistiView:
+    """The view whose :meth:`PistiView.to_json` made ``data``, from its data alone (its cards
+    by code, its steps as shown, its numbers), never from its words: how a guest's page
+    words a view its host sent with its own Python (``names``: as for :func:`seat_view`).
+    Raises ``KeyError``, ``TypeError``, ``ValueError`` or a :class:`~pishe.errors.PisheError`
+    for data that is not such a view."""
+    seat, turn, pile = data["seat"], data["turn"], data["pile"]
+    cards = lambda items: tuple(Card.parse(c["code"]) for c in items)      # noqa: E731
+    taken = data["taken"]
+    match = data["match"]
+    if match is not None:
+        over = bool(match["over"])
+        # What match_info reads of a match, from the match's own data.
+        match = match_info(SimpleNamespace(
+            game=game, length=match["length"], target=game.lengths[match["length"]].target,
+            deal_number=match["deal"], dealer=match["dealer"], scores=list(match["scores"]), over=over,
+            winner=match["winner"], deal=SimpleNamespace(over=turn is None)), seat)
+    opening = data["opening"]
+    return PistiView(
+        seat, default_names(seat) if names is None else tuple(names), turn, data["dealer"],
+        cards(data["hand"]), tuple(data["hand_counts"]), data["deck_count"], pile["count"],
+        None if pile["top"] is None else Card.parse(pile["top"]["code"]), cards(data["sent_under"]),
+        (taken[0]["count"], taken[1]["count"]),
+        (cards(taken[0]["pishti"]), cards(taken[1]["pishti"])),
+        (cards(taken[0]["jack_pishti"]), cards(taken[1]["jack_pishti"])),
+        None if opening is None else cards(opening), tuple(Card.parse(c) for c in data["legal"]),
+        tuple(data["since_last_turn_steps"]), 0, False, data["tally"], match)
 
 
 def match_info(match, seat: int) -> dict:

@@ -433,6 +433,11 @@ class Guest:
         dealer = match.get("dealer")
         wire.check(type(dealer) is int and 0 <= dealer < game.seats, "the view's dealer must be a seat")
         words = self._words([dealt, *steps])
+        try:
+            # Every sentence and card label shown is this page's own, from the view's data.
+            view = game.reword(view, friend_names(game, seat))
+        except (PisheError, KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise MalformedMessageError(f"the view cannot be read ({wire.quote(str(e))})") from None
         resuming, self._resuming = self._resuming, False
         record = self._deals.get(number)
         if record is None:
@@ -441,6 +446,9 @@ class Guest:
             if not resuming:
                 self._warn(record, number, "the host dealt the cards without asking for your part "
                                            "of the shuffle.")
+            for n, entry in self._ledger.items():
+                if n < number:
+                    entry[3] = True     # revealed while this page was away, if ever: none to wait for
         if dealer != (game.first_dealer + number - 1) % game.seats:
             self._warn(record, number, f"the host has seat {dealer} deal it, and with it who leads: "
                                        f"deal {number} is seat {(game.first_dealer + number - 1) % game.seats}'s "
@@ -627,7 +635,7 @@ class Guest:
         try:
             data = json.loads(saved)
             wire.check(data["v"] == VERSION, "another version")
-            guest = cls(data["token"], rng, ledger or data["ledger"], clock)
+            guest = cls(data["token"], rng, None, clock)
             game_id = data["game"]
             guest.game = None if game_id is None else get_game(game_id)
             guest.seat = wire.optional(wire.whole)(data["seat"], "seat")
@@ -639,6 +647,8 @@ class Guest:
             guest._results = wire.optional(wire.items)(data["results"], "results")
             guest._left, guest._timeouts = data["left"] is True, wire.whole(data["timeouts"], "timeouts")
             deals = [_GuestDeal.from_json(d) for d in wire.items(data["deals"], "deals")]
+            # Last: the page's ledger is newer than its save, and its warning stays.
+            guest._read_ledger(ledger or data["ledger"])
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
             raise CorruptSaveError(f"the saved guest state cannot be read ({e})") from None
         guest._deals = {d.number: d for d in deals}
