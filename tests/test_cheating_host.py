@@ -9,7 +9,9 @@ status says the deal is not fair, and keeps saying so.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 import time
 
@@ -18,6 +20,7 @@ import pytest
 from pishe.table.fair import commitment, derive_deck, new_secret
 from pishe.table.protocol import (
     MAX_HOST_MESSAGE, VERIFIED, Guest, Host, MessageTooDeepError, MessageTooLongError, Outcome,
+    ProtocolError,
 )
 from pishe.table.protocol.guest import CLOCK_SLACK, REFUSALS
 from pishe.table.protocol.host import COMPUTER, TIMEOUT
@@ -410,3 +413,44 @@ def test_deep_nesting_is_refused_before_parsing():
     with pytest.raises(MessageTooLongError):
         page.receive("[" * (MAX_HOST_MESSAGE + 1))
     assert page.status()["verification"] is None
+
+
+def _paths(data, path=()):
+    """Every place in JSON data, as the keys and indexes that lead to it."""
+    if path:
+        yield path
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        yield from _paths(value, (*path, key))
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_garbled_view_is_refused_and_changes_nothing(game_id, guest_seats):
+    """A view with any one value replaced by junk: the guest reads it (its own words made
+    from what is left) or refuses it with a ProtocolError, changing nothing; it never
+    crashes on the host's data."""
+    table = tampering(game_id, guest_seats, seed=3)
+    for _ in range(20):
+        table.move()
+    seat, host = guest_seats[0], table.host
+    page = table.page(seat)
+    record = page._deals[page._view_deal()]
+    record.actions, record.shown = record.actions[:-2], record.shown[:-2]    # two moves to come
+    host.guests[seat].sent = len(host._played.actions) - 2
+    honest = json.loads(host._view_message(seat))
+    rng = random.Random(4)
+    places = list(_paths(honest))
+    junk = [None, 0, -1, 1.5, "x", "7H", "give", [], {}, True, 10 ** 20, {"code": "ZZ"}, [None]]
+    for _ in range(400):
+        data = copy.deepcopy(honest)
+        *path, last = rng.choice(places)
+        target = data
+        for key in path:
+            target = target[key]
+        target[last] = rng.choice(junk)
+        guest = copy.deepcopy(page)
+        before = pickle.dumps(guest)
+        try:
+            guest.receive(json.dumps(data))
+        except ProtocolError:
+            assert pickle.dumps(guest) == before

@@ -69,6 +69,9 @@ REFUSALS = {
     "unknown-message-type": "The host does not know a message of yours.",
 }
 _REFUSED = "The host refused a message of yours."
+#: What a game's wording functions may raise on data that is not a step or view of theirs
+#: (they check the data they read, not data they were never meant to read).
+_UNREADABLE = (PisheError, KeyError, TypeError, ValueError, AttributeError, IndexError, AssertionError)
 
 
 @dataclass
@@ -413,7 +416,7 @@ class Guest:
     def _words(self, groups: list) -> list:
         try:
             return [self.game.describe(shown, self.seat) for group in groups for shown in group]
-        except PisheError as e:
+        except _UNREADABLE as e:
             raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
 
     def _receive_view(self, values: dict) -> Outcome:
@@ -436,7 +439,7 @@ class Guest:
         try:
             # Every sentence and card label shown is this page's own, from the view's data.
             view = game.reword(view, friend_names(game, seat))
-        except (PisheError, KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        except _UNREADABLE as e:
             raise MalformedMessageError(f"the view cannot be read ({wire.quote(str(e))})") from None
         resuming, self._resuming = self._resuming, False
         record = self._deals.get(number)
