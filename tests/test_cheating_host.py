@@ -350,6 +350,25 @@ def test_a_seed_never_revealed_is_called_out(game_id, guest_seats):
         assert "ended it without revealing the seed" in not_fair(table.page(seat))
 
 
+def test_a_part_lost_while_away_leaves_the_deal_unchecked_never_verified():
+    """The honest case next to the one above: a page's part of the shuffle is lost as its
+    connection drops, and the host deals without it once the hold is over. Back, the page
+    says it could not check the deal: not fair would be a false accusation, verified a lie."""
+    table = tampering("pisti", [1, 2, 3], length="51")
+    table.play_deck()
+    host, page = table.host, table.page(2)
+    table.tamper = lambda conn, data: data["type"] != "deal-commit" or conn != table.conn_of(2) or \
+        page.receive(json.dumps(data)) and False            # its answer is lost on the way
+    table.deliver(host.next_deal().send)
+    table.drop(table.conn_of(2))
+    table.deliver(host.hold_over(2).send)
+    assert host.phase == "playing" and 2 not in host._played.contributions
+    table.tamper = None
+    table.join(page)
+    table.play_deck()
+    assert page.verification == "Deal 2 could not be checked: this page did not see all of it played."
+
+
 # -- forged text, nesting ---------------------------------------------------------------------------
 
 

@@ -456,10 +456,15 @@ class Guest:
             self._warn(record, number, f"the host has seat {dealer} deal it, and with it who leads: "
                                        f"deal {number} is seat {(game.first_dealer + number - 1) % game.seats}'s "
                                        f"to deal.")
-        if record.contribution is not None and (fair_commitment != record.commitment
-                                                or record.contribution not in contributions):
-            self._warn(record, number, "the host dealt the cards without using your part of the "
-                                       "shuffle or its commitment.")
+        if record.contribution is not None and not record.late and (
+                fair_commitment != record.commitment or record.contribution not in contributions):
+            if resuming and not record.dealt:
+                # Back from away: its part may have been lost on the way, and the host does
+                # not wait past the hold. It cannot tell; the deal cannot be checked.
+                record.late = True
+            else:
+                self._warn(record, number, "the host dealt the cards without using your part of the "
+                                           "shuffle or its commitment.")
         self.table = {**(self.table or {}), "seats": values["seats"]}
         if record.late or start > len(record.actions):
             if not resuming and not record.late:
