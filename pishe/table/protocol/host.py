@@ -31,7 +31,11 @@ from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST
                    CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError,
                    ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError)
 
-__all__ = ["Host", "friend_names"]
+__all__ = ["Host", "NotAGuestSeatError", "friend_names"]
+
+
+class NotAGuestSeatError(wire.ProtocolError):
+    """A call about a guest's seat named a seat that is not kept for a guest."""
 
 
 def friend_names(game, seat: int) -> Optional[list]:
@@ -59,8 +63,10 @@ class _HostDeal:
         return cls(number, seed, commitment(seed, game_id))
 
     def parts(self) -> list:
-        """The contributions in seat order: how the deck is derived."""
-        return [self.contributions[s] for s in sorted(self.contributions)]
+        """The contributions in seat order: how the deck is derived. With no guest at the
+        table to shuffle with (all away or gone), nobody can check the deal, and the seed
+        stands in for the missing part."""
+        return [self.contributions[s] for s in sorted(self.contributions)] or [self.seed]
 
     def to_json(self) -> dict:
         return {"number": self.number, "seed": self.seed,
@@ -245,7 +251,7 @@ class Host:
         the guest is back. Nothing changes for a seat whose page is connected."""
         guest = self.guests.get(seat)
         if guest is None:
-            raise ValueError(f"seat {seat} is not a guest's")
+            raise NotAGuestSeatError(f"Seat {seat} is not kept for a friend.")
         if guest.conn is not None or guest.away:
             return Outcome([], [])
         guest.away = True
