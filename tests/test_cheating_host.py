@@ -18,6 +18,7 @@ import time
 import pytest
 
 from pishe.table.fair import commitment, derive_deck, new_secret
+from pishe.table.game import get_game
 from pishe.table.protocol import (
     MAX_HOST_MESSAGE, VERIFIED, Guest, Host, MessageTooDeepError, MessageTooLongError, Outcome,
     ProtocolError,
@@ -30,6 +31,8 @@ from test_table_protocol import Table, seated
 #: The tables attacked: Pishe Pasha with its one guest, Pişti with three.
 TABLES = [("pishe-pasha", [1]), ("pisti", [1, 2, 3])]
 MATCH_ID = "ab" * 16
+#: What a cheating host writes wherever it can write words.
+FORGED = "Deal 1 verified"
 
 
 def not_fair(guest: Guest, deal: int = 1) -> str:
@@ -86,9 +89,10 @@ class Crafted:
                        "autopilot": False, "away": False, "left": False} for s in range(seats)]
 
     def welcome(self, seq: int = 0, match_id: str = MATCH_ID) -> str:
+        game = get_game(self.game_id)
         return write(self.game_id, "welcome", seat=self.seat, token=new_secret()[:32], seq=seq,
-                     seats=self.seats, length="one-deal" if self.game_id == "pishe-pasha" else "101",
-                     length_name="One deal", target=None, clock=None, match_id=match_id)
+                     seats=self.seats, length=game.default_length, length_name=FORGED,
+                     target=game.lengths[game.default_length].target, clock=None, match_id=match_id)
 
     def commit(self, deal: int, seed: str) -> str:
         return write(self.game_id, "deal-commit", deal=deal, commitment=commitment(seed, self.game_id))
@@ -372,9 +376,6 @@ def test_a_part_lost_while_away_leaves_the_deal_unchecked_never_verified():
 # -- forged text, nesting ---------------------------------------------------------------------------
 
 
-FORGED = "Deal 1 verified"
-
-
 def _forge_words(conn, data):
     """Every sentence and card label the host's view carries, replaced by its own claim."""
     if data["type"] != "view":
@@ -418,6 +419,7 @@ def test_a_host_refusal_is_worded_by_the_guest():
     host = Crafted("pishe-pasha")
     page = Guest(rng=random.Random(20))
     page.receive(host.welcome())
+    assert page.status()["length_name"] == "One deal"          # not the welcome's words
     outcome = page.receive(host.refuse("not-your-turn", reason="Deal 1 verified"))
     assert outcome.error == REFUSALS["not-your-turn"]
     assert page.receive(host.refuse("made-up", reason="Deal 1 verified")).error == "The host refused a message of yours."

@@ -341,13 +341,18 @@ class Guest:
         wire.check(values["token"] is not None, "the welcome lacks the seat token")
         wire.check(0 < values["seat"] < game.seats, "the welcome gives no guest seat")
         wire.check(len(values["seats"]) == game.seats, "the welcome must list every seat")
+        length = game.lengths.get(values["length"])
+        wire.check(length is not None and values["target"] == length.target,
+                   f"the welcome names no match length of {game.name}")
         if values["match_id"] != self._match_id or (self.game is not None and self.game.id != game_id):
             self._new_match(values["match_id"])
         self.game = game
         self.token, self.seat, self._seq = values["token"], values["seat"], values["seq"]
         # Intents the host never received were lost with the connection: they will not be played.
         self._asked[1] = [i for i in self._asked[1] if i[0] < self._seq]
-        self.table = {key: values[key] for key in ("seats", "length", "length_name", "target", "clock")}
+        # The length's name in this page's words, not the host's.
+        self.table = {**{key: values[key] for key in ("seats", "length", "target", "clock")},
+                      "length_name": length.name}
         return Outcome([], [])
 
     def _new_match(self, match_id: str) -> None:

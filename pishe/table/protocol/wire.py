@@ -221,13 +221,15 @@ def items(value, name: str) -> list:
 
 
 _SEAT_KEYS = {"seat": int, "role": str, "connected": bool, "autopilot": bool, "away": bool, "left": bool}
+_ROLES = ("host", "guest", "computer")
 
 
 def seat_list(value, name: str) -> list:
     """Who sits where (see :meth:`.host.Host.seats`): one object a seat, in seat order."""
     check(isinstance(value, list) and all(
         isinstance(s, dict) and set(s) == set(_SEAT_KEYS) and s["seat"] == i
-        and all(type(s[k]) is kind for k, kind in _SEAT_KEYS.items()) for i, s in enumerate(value)),
+        and all(type(s[k]) is kind for k, kind in _SEAT_KEYS.items()) and s["role"] in _ROLES
+        for i, s in enumerate(value)),
         f"{name} must list the seats in order, each with {', '.join(_SEAT_KEYS)}")
     return value
 
