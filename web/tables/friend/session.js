@@ -16,7 +16,7 @@ import { runClock, stopClock } from "../clock.js";
 import { painter, tableOf } from "../../games/registry.js";
 import { announce, list, setText } from "../../text.js";
 import { say, word } from "../words.js";
-import { newLink } from "./signaling.js";
+import { newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
 
 /**
@@ -29,7 +29,10 @@ export const TOKEN_KEY = "pishe.friend.token";
 export const SAVED_KEY = "pishe.friend.saved";
 export const USED_KEY = "pishe.friend.used"; // the invite this tab has connected with
 export const HOST_KEY = "pishe.friend.host"; // the host's table (Host.save()), to come back to after a reload
-export const GUEST_KEYS = [TOKEN_KEY, SAVED_KEY, USED_KEY];
+// The guest's ledger (its parts of the shuffle and the moves it asked for): kept for the
+// whole match, however the page joins again, so that no deal ever gets a second part.
+export const LEDGER_KEY = "pishe.friend.ledger";
+export const GUEST_KEYS = [TOKEN_KEY, SAVED_KEY, USED_KEY, LEDGER_KEY];
 
 /** How long a lost friend's seat is held before a computer plays it: ?hold=SECONDS (tests), else 60 s. */
 function holdSeconds() {
@@ -42,6 +45,7 @@ export const state = {
   game: null, // the game of the friend's table
   seats: new Map(), // host: seat kept for a friend -> {invite, link, connected, everOpened, hold, listener}
   link: null, // guest: its one data channel
+  listener: null, // guest: listening on the relays for the host's answer to its knock (coming back)
   connected: false, // guest: the channel is open; host: every friend's seat is
   everOpened: false, // guest: the current link opened once (else a close is a failed connection)
   pending: 0, // worker calls queued or in flight
@@ -325,11 +329,12 @@ export function guestAnswer(answer, { paintIt = true, sendIt = true } = {}) {
   if (paintIt) prepareIntents();
 }
 
-/** Keep what resumes the seat after a reload of this tab: the seat token and Guest.save(). */
+/** Keep what resumes the seat after a reload of this tab: the seat token, the ledger and Guest.save(). */
 function keep(answer) {
   try {
     if (answer.token) sessionStorage.setItem(TOKEN_KEY, answer.token);
     else sessionStorage.removeItem(TOKEN_KEY);
+    if (answer.ledger) sessionStorage.setItem(LEDGER_KEY, answer.ledger);
     if (answer.saved) sessionStorage.setItem(SAVED_KEY, answer.saved);
   } catch {
     // Storage refused: the seat is resumed within this page only.
@@ -409,6 +414,33 @@ function seatOpened(seat) {
   if (state.view || state.status) show({ view: state.view, status: state.status }, []);
 }
 
+/**
+ * Host: `seat`'s friend lost the connection. Its page, opened again on the same link
+ * in the same tab, knocks: it sends its own connection offer through the relays,
+ * sealed with the link's key. The host's page answers it the same way, and the
+ * channel opens with nothing pasted. (Invite again still makes a new link.)
+ */
+async function listenForKnock(seat) {
+  if (!seat.key || seat.listener) return;
+  const relays = await relay();
+  const { key, offer } = seat;
+  seat.listener = relays.listenForAnswer({
+    key,
+    offer,
+    onAnswer: async (theirOffer) => {
+      if (state.role !== "host" || seat.connected || seat.key !== key) return;
+      seat.listener = null;
+      const link = await openSeatLink(seat);
+      try {
+        const reply = await link.answer(theirOffer);
+        if (link === seat.link) await relays.postAnswer({ key, offer: theirOffer, answer: reply });
+      } catch (err) {
+        console.warn("could not answer the friend's knock:", err);
+      }
+    },
+  });
+}
+
 function seatClosed(seat) {
   const wasOpen = seat.connected || seat.everOpened;
   seat.connected = false;
@@ -416,6 +448,7 @@ function seatClosed(seat) {
   hideInvite(seat.invite, true);
   if (!wasOpen) setSeatState(seat.invite, "seat_lost");
   queue(async () => hostAnswer(await call("host_disconnect", seat.number)));
+  listenForKnock(seat).catch((err) => console.warn("not listening for the friend's return:", err));
   // The seat is held for its friend a while; then a computer plays it until they are back.
   clearTimeout(seat.hold);
   seat.hold = setTimeout(() => {
@@ -445,7 +478,7 @@ export async function openLink() {
         // The table does not know this tab's seat token (another table since, or the
         // seat was given away): join it afresh, forgetting what was kept of the old one.
         showError(answer.error || "");
-        guestAnswer(await call("guest_open", null, null));
+        guestAnswer(await call("guest_open", null, null, stored(LEDGER_KEY)));
         return;
       }
       guestAnswer(answer);
@@ -457,6 +490,8 @@ export async function openLink() {
 
 /** Close every channel of this page. */
 export function closeLink() {
+  if (state.listener) state.listener.close();
+  state.listener = null;
   const link = state.link;
   state.link = null;
   state.connected = false;
@@ -486,7 +521,7 @@ function opened() {
     if (state.joined) {
       answer = await call("guest_hello");
     } else {
-      answer = await call("guest_open", stored(TOKEN_KEY), stored(SAVED_KEY));
+      answer = await call("guest_open", stored(TOKEN_KEY), stored(SAVED_KEY), stored(LEDGER_KEY));
       state.joined = true;
     }
     guestAnswer(answer);

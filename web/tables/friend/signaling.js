@@ -1,13 +1,12 @@
 // Signaling with no server of ours: the host's offer code travels in the
-// invite link (#join=<code>&k=<key>); the guest's answer goes back through a
-// Nostr relay, encrypted with the link's key (relay.js), or as a reply code
-// pasted back by hand. This module makes the data channel (web/core/rtc.js)
+// invite link (#join=<offer code>!<key>, relay.js packs it); the guest's answer
+// goes back through a Nostr relay, encrypted with the link's key (relay.js), or
+// as a reply code pasted back by hand. This module makes the data channel (web/core/rtc.js)
 // with the ICE servers the site lists, and reads and writes invite links.
 
 import { Link } from "../../core/rtc.js";
 
 const JOIN = "#join=";
-const KEY = "&k="; // neither an offer code nor a key has "&" in it
 
 let iceServersPromise = null;
 
@@ -33,9 +32,9 @@ export async function newLink() {
   }
 }
 
-/** The invite link for an offer code and the relay key (null: none): this page's address with #join=…. */
-export function inviteLink(code, key = null) {
-  return location.origin + location.pathname + JOIN + code + (key ? KEY + key : "");
+/** The invite link for `invite` (an offer code, with its relay key packed by relay.js): this page's address with #join=…. */
+export function inviteLink(invite) {
+  return location.origin + location.pathname + JOIN + invite;
 }
 
 /** What follows #join= in the invite link this page was opened with, or null. */
@@ -43,13 +42,12 @@ export function joinCode() {
   return location.hash.startsWith(JOIN) ? location.hash.slice(JOIN.length) : null;
 }
 
-/** An invite's offer code and relay key (null when the link has none). */
-export function parseJoin(fragment) {
-  const at = fragment.indexOf(KEY);
-  return at < 0 ? { offer: fragment, key: null } : { offer: fragment.slice(0, at), key: fragment.slice(at + KEY.length) };
-}
-
 /** Take the invite code out of the address bar (leaving a friend's table). */
 export function forgetJoinCode() {
   if (location.hash.startsWith(JOIN)) history.replaceState(null, "", location.pathname + location.search);
+}
+
+/** The relays' module (relay.js), loaded when a table is opened or joined (never by the computer's table). */
+export function relay() {
+  return import("./relay.js");
 }

@@ -12,12 +12,12 @@
 
 import { computerTable } from "../computer.js";
 import { loadWords, say, word } from "../words.js";
-import { forgetJoinCode, inviteLink, joinCode, parseJoin } from "./signaling.js";
+import { forgetJoinCode, inviteLink, joinCode, relay } from "./signaling.js";
 import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
 import {
-  GUEST_KEYS, HOST_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
+  GUEST_KEYS, HOST_KEY, LEDGER_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
   focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue, send,
   setIdle, show, showError, state, stored, table, useGame,
 } from "./session.js";
@@ -25,11 +25,6 @@ import {
 const body = document.body;
 const match = document.querySelector("section.match");
 const invite = document.querySelector("[data-invite]");
-
-/** The relays' module, loaded when a table is opened or joined (never by the computer's table). */
-function relay() {
-  return import("./relay.js");
-}
 
 function enter(role, game) {
   if (state.role !== role) {
@@ -176,10 +171,13 @@ async function inviteAgain(seat) {
     return;
   }
   if (link !== seat.link) return;
-  let key = null;
+  let invited = code; // without a key (no relays): the friend's page shows a reply code
   try {
     const relays = await relay();
-    key = relays.newKey();
+    const key = relays.newKey();
+    invited = relays.packInvite(code, key);
+    seat.key = key;
+    seat.offer = code;
     seat.listener = relays.listenForAnswer({
       key,
       offer: code,
@@ -189,9 +187,8 @@ async function inviteAgain(seat) {
     });
   } catch (err) {
     console.warn("no relays: the friend sends a reply code", err);
-    key = null;
   }
-  const url = inviteLink(code, key);
+  const url = inviteLink(invited);
   showInvite(card, url);
   if (state.seats.size > 0) queue(async () => hostAnswer(await call("host_current")), { changes: false });
   try {
@@ -228,7 +225,14 @@ async function accept(seat, code, relayed = false) {
 
 /** Guest: answer the host's offer from the invite link: through a relay, else by a reply code. */
 async function join(fragment) {
-  const { offer, key } = parseJoin(fragment);
+  let relays = null;
+  try {
+    relays = await relay();
+  } catch (err) {
+    console.warn("no relays: this page shows a reply code", err);
+  }
+  const { offer, key } = relays ? relays.unpackInvite(fragment) : { offer: fragment, key: null };
+  if (key) relays.relayList(); // the Nostr library loads while the answer is made
   enter("guest", state.game || "pishe-pasha");
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
@@ -248,7 +252,7 @@ async function join(fragment) {
   let posted = false;
   if (key) {
     try {
-      posted = await (await relay()).postAnswer({ key, offer, answer: reply });
+      posted = await relays.postAnswer({ key, offer, answer: reply });
     } catch (err) {
       console.warn("no relay took the answer: showing the reply code", err);
     }
@@ -265,9 +269,46 @@ async function join(fragment) {
 
 /**
  * Guest: this tab was reloaded on an invite link it has connected with. The host's
- * side of that link is gone, so no reply code is made for it: the table is shown as
- * this tab kept it, paused, until the host's next invite link is opened here.
+ * side of that link is gone: with relays, this page knocks (its own offer, sealed
+ * with the link's key) and the host's page answers; else, or if no answer comes,
+ * the table is shown as this tab kept it, paused, until the host's next invite link
+ * is opened here.
  */
+async function comeBack(fragment) {
+  waitForNewLink(fragment);
+  let relays;
+  try {
+    relays = await relay();
+  } catch {
+    return;
+  }
+  const { offer, key } = relays.unpackInvite(fragment);
+  if (!key) return;
+  setStatus(STATUS.connecting, "waiting");
+  const link = await openLink();
+  const gaveUp = () => {
+    if (link === state.link && !state.connected) setStatus(STATUS.linkUsed, "lost");
+  };
+  let mine;
+  try {
+    mine = await link.offer();
+  } catch {
+    gaveUp();
+    return;
+  }
+  state.listener = relays.listenForAnswer({
+    key,
+    offer: mine,
+    onAnswer: (reply) => link === state.link && link.accept(reply).catch(gaveUp),
+  });
+  const knocked = await relays.postAnswer({ key, offer, answer: mine });
+  setTimeout(gaveUp, knocked ? KNOCK_MS : 0);
+}
+
+/** How long a page that knocks waits for the host's answer before it says the link is used. */
+const KNOCK_MS = 10_000;
+
+/** Guest: the table as this tab kept it, paused, until a link connects it again. */
 function waitForNewLink(fragment) {
   enter("guest", state.game || "pishe-pasha");
   state.joinCode = fragment;
@@ -277,7 +318,7 @@ function waitForNewLink(fragment) {
   const token = stored(TOKEN_KEY);
   if (!token) return;
   queue(async () => {
-    const answer = await call("guest_open", token, stored(SAVED_KEY));
+    const answer = await call("guest_open", token, stored(SAVED_KEY), stored(LEDGER_KEY));
     state.joined = true;
     guestAnswer(answer); // its hello waits: there is no channel to send it on
   });
@@ -397,7 +438,7 @@ function start() {
   wire();
   const fragment = joinCode();
   if (fragment && fragment === stored(USED_KEY)) {
-    waitForNewLink(fragment);
+    comeBack(fragment);
   } else if (fragment) {
     join(fragment); // the answer needs no Python: it is on its way while Python starts
   } else if (stored(HOST_KEY)) {
