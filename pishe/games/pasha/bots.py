@@ -147,9 +147,10 @@ class LookAhead:
 #: The most orders of a stock not yet seen that a bot looks ahead in (those of four cards).
 _ORDERS = 24
 #: The most play-outs a decision starts before its own later choices are left to giving:
-#: a Hard decision's worst case stays near 25 ms in CPython (about 2.2 times that in
-#: Pyodide), and in a trial of 300 deals Hard won as often as without a bound.
-_BUDGET = 200
+#: Hard's choices then take at most about 13 ms of CPU in CPython, 8 ms at the 99th
+#: percentile (Pyodide takes 2.2 to 3.5 times as long), and in a trial of 300 deals it
+#: won as often as with 200 (twice the time) or with no bound.
+_BUDGET = 60
 
 
 class MemoryBot:
