@@ -190,8 +190,8 @@ def without_docstrings(source: str) -> str:
     return ast.dump(tree)
 
 
-def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(dist_dir):
-    path = dist_dir / build_info(dist_dir)["wheels"]["pishe"]
+def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
+    path = build.build_pishe_wheel(tmp_path)
     with zipfile.ZipFile(path) as wheel:
         record_of(wheel)
         modules = {n for n in wheel.namelist() if not n.startswith("pishe-")}
@@ -213,11 +213,27 @@ def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(dist_dir):
             assert without_docstrings(stripped) == without_docstrings((ROOT / name).read_text()), name
             tokens = tokenize.generate_tokens(io.StringIO(stripped).readline)
             assert not [t for t in tokens if t.type == tokenize.COMMENT], name
-    assert build.build_pishe_wheel(dist_dir.parent / "again").read_bytes() == path.read_bytes()
+    assert build.build_pishe_wheel(tmp_path / "again").read_bytes() == path.read_bytes()
 
 
-def test_stripped_wheel_runs_like_the_repository(dist_dir, tmp_path):
-    with zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as wheel:
+def test_the_page_gets_the_stripped_pishe_as_bytecode(dist_dir, tmp_path):
+    """The shipped wheel is the stripped one compiled for Pyodide's CPython, module
+    for module, so the page compiles none of our Python on start-up."""
+    stripped = build.build_pishe_wheel(tmp_path)
+    with zipfile.ZipFile(stripped) as source, \
+            zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped:
+        record_of(shipped)
+        expected = {n + "c" if n.endswith(".py") else n for n in source.namelist() if not n.endswith("/RECORD")}
+        assert {n for n in shipped.namelist() if not n.endswith("/RECORD")} == expected
+        magics = {shipped.read(n)[:4] for n in shipped.namelist() if n.endswith(".pyc")}
+        micropip = dist_dir / "pyodide" / build.PINS["micropip"].filename
+        with zipfile.ZipFile(micropip) as compiled:  # Pyodide's CPython 3.14 (checked below)
+            assert magics == {compiled.read(n)[:4] for n in compiled.namelist() if n.endswith(".pyc")}
+        assert all(info.flag_bits & 0x800 for info in shipped.infolist())
+
+
+def test_stripped_wheel_runs_like_the_repository(tmp_path):
+    with zipfile.ZipFile(build.build_pishe_wheel(tmp_path / "wheel")) as wheel:
         wheel.extractall(tmp_path)
     script = ("import json, pishe, pishe.web; print(pishe.__file__); "
               "print(pishe.web.new_match('one-deal', 7)); print(pishe.web.act('turn'))")
@@ -427,8 +443,8 @@ def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_e
             };
         }""", BOOT_TIMEOUT_MS)
     ms = out["ready"]["result"]
-    assert [k for k in ms] == ["start", "runtime", "python", "micropip", "wheels", "ready", "page"]
-    assert ms["start"] <= ms["runtime"] <= ms["python"] <= ms["micropip"] <= ms["wheels"] <= ms["ready"]
+    assert [k for k in ms] == ["start", "runtime", "python", "wheels", "ready", "page"]
+    assert ms["start"] <= ms["runtime"] <= ms["python"] <= ms["wheels"] <= ms["ready"]
     fractions = [p for p, _ in out["progress"]]
     assert fractions == sorted(fractions) and 0 < fractions[0] and fractions[-1] < 1
     assert all(stage for _, stage in out["progress"])
@@ -443,7 +459,7 @@ def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_e
     assert errors == []
 
 
-def test_segno_is_installed_on_first_use_not_at_start_up(page, stub_dist, console_errors):
+def test_segno_and_micropip_are_loaded_on_first_use_not_at_start_up(page, stub_dist, console_errors):
     errors = console_errors(page)
     with build.SiteServer(stub_dist) as server:
         open_harness(page, server)
@@ -451,12 +467,15 @@ def test_segno_is_installed_on_first_use_not_at_start_up(page, stub_dist, consol
             const py = startWorker();
             const ready = await settle(py.ready, ms);
             const before = await settle(py.call("installed", "segno"), ms);
+            const installer = await settle(py.call("installed", "micropip"), ms);
             const qr = await Promise.all([settle(py.call("qr_matrix", "hello"), ms),
                                           settle(py.call("qr_matrix", "again"), ms)]);
-            return {ready, before, qr, after: await settle(py.call("installed", "segno"), ms)};
+            return {ready, before, installer, qr, after: await settle(py.call("installed", "segno"), ms)};
         }""", BOOT_TIMEOUT_MS)
     assert "result" in out["ready"], out
     assert out["before"] == {"result": {"found": False, "imported": False}}
+    # micropip too is loaded only for segno: start-up unpacks the pishe wheel without it.
+    assert out["installer"] == {"result": {"found": False, "imported": False}}
     assert out["qr"] == [{"result": [21, 21]}, {"result": [21, 21]}]
     assert out["after"] == {"result": {"found": True, "imported": True}}
     assert errors == []

@@ -1,11 +1,13 @@
 // Module worker that runs the game's Python (Pyodide) off the page's main thread.
 //
-// Boot: the pishe wheel is downloaded at once, while Pyodide starts from
-// pyodide/ (at the site root) with the trimmed lock (micropip loads in parallel with start-up);
-// then micropip installs the wheel from Pyodide's file system (an emfs: path,
-// so no download waits for Python) and `import pishe.web`. Wheels only some
-// functions need (segno, for the invite's QR code) are installed by micropip
-// on the first call of such a function (ON_DEMAND below).
+// Boot: the pishe wheel (its modules compiled to bytecode by build.py) is
+// downloaded at once, while Pyodide starts from pyodide/ (at the site root) with
+// the trimmed lock; then Pyodide unpacks the wheel straight into site-packages
+// and `import pishe.web` runs. No micropip at start-up: importing it would make
+// CPython compile a good part of the standard library from source, which was
+// most of what the table added to a bare Pyodide boot. Wheels only some
+// functions need (segno, for the invite's QR code) are installed by micropip,
+// loaded on the first call of such a function (ON_DEMAND below).
 //
 // Worker -> page while booting:
 //   {progress: 0..1, stage: "text"}   at each milestone
@@ -23,9 +25,9 @@ import { loadPyodide } from "../../pyodide/pyodide.mjs";
 const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files}
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
 
-// The wheels (keys of BUILD.wheels) installed before the table is ready, and
-// those installed on the first call of a pishe.web function that needs them.
-const AT_START = ["pishe"];
+// The wheel (a key of BUILD.wheels) unpacked before the table is ready, and
+// those micropip installs on the first call of a pishe.web function that needs them.
+const AT_START = "pishe";
 const ON_DEMAND = { qr_matrix: ["segno"] };
 const WHEEL_DIR = "/tmp/wheels";
 
@@ -48,7 +50,7 @@ dispatch
 `;
 // deps=False: our wheels are pure Python without dependencies, and resolving
 // would make micropip ask PyPI, which an offline page cannot reach.
-const PY_INSTALL = "await micropip.install(json.loads(wheel_paths), deps=False)";
+const PY_INSTALL = "import micropip\nawait micropip.install(json.loads(wheel_paths), deps=False)";
 
 const ms = {};
 let stage = "";
@@ -72,13 +74,16 @@ function download(name) {
   }
   return downloads.get(name);
 }
-AT_START.forEach(download);
+download(AT_START);
 
 let pyodide = null;
 let scope = null; // the Python globals our snippets run in
 
 /** Install wheels (names in BUILD.wheels) with micropip, from Pyodide's file system. */
 async function install(names) {
+  // micropip comes from the trimmed lock (as bytecode) on first need; once loaded,
+  // loadPackage returns at once.
+  await pyodide.loadPackage("micropip");
   const paths = [];
   for (const name of names) {
     const bytes = await download(name);
@@ -107,25 +112,22 @@ function need(names) {
 async function boot() {
   const indexURL = new URL("pyodide/", SITE).href;
   // Progress fractions: each milestone's usual share of a warm boot (bench/boot.py):
-  // compiling the wasm ~10%, starting the interpreter (with micropip) ~75%,
-  // importing micropip ~8%, installing pishe ~3%, importing it ~2%.
+  // compiling the wasm ~10%, starting the interpreter ~85%, unpacking and importing pishe ~5%.
   milestone("start", 0.02, "Loading Python");
   pyodide = await loadPyodide({
     indexURL,
     // Our trimmed lock lists micropip with the sha256 of the wheel we ship, so
     // integrity checks stay on (Pyodide's own lock has a different build's hash).
     lockFileURL: indexURL + "pyodide-lock.json",
-    packages: ["micropip"],
     // Called once the wasm runtime is compiled, before the interpreter starts.
     fsInit: async () => milestone("runtime", 0.1, "Starting Python"),
   });
-  milestone("python", 0.85, "Installing the game");
+  milestone("python", 0.94, "Installing the game");
   pyodide.FS.mkdirTree(WHEEL_DIR);
-  scope = pyodide.globals.get("dict")();
-  pyodide.runPython("import json, micropip", { globals: scope });
-  milestone("micropip", 0.94, "Installing the game");
-  await install(AT_START);
+  // A wheel is a zip to unpack into site-packages: nothing to resolve, no installer.
+  pyodide.unpackArchive(await download(AT_START), "wheel");
   milestone("wheels", 0.97, "Opening the table");
+  scope = pyodide.globals.get("dict")();
   const dispatch = pyodide.runPython(PY_DISPATCH, { globals: scope });
   ms.ready = Math.round(performance.now());
   return dispatch;
