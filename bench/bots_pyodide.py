@@ -7,8 +7,11 @@ first in Pyodide under Node (the pinned runtime build.py fetches, our package
 copied into its file system), then in this CPython, timing every decision of
 the bot; bots that remember are shown every step, as the page's table does.
 Prints mean, p99 and maximum per decision in both, over every decision and
-over the choices alone (more than one legal action), and Pyodide's ratio to
-CPython measured in the same run (these machines are noisy: compare the ratio).
+over the choices alone (more than one legal action), by the clock and by the
+process's CPU time (on a busy machine the clock counts other programs' time
+too; Pyodide's CPU time is its clock's, so there a quiet machine is needed),
+and Pyodide's ratio to CPython measured in the same run (these machines
+are noisy: compare the ratio).
 Pishe Pasha's levels: ``--game pishe-pasha --bot memory-deep --bot memory-4``.
 """
 
@@ -33,7 +36,8 @@ from pishe.table.game import get_game
 from pishe.table.match import Match
 
 def timings(game_id, bot_name, deals, seed):
-    """Milliseconds of every decision, and whether it was a choice, as ``[ms, choice]`` pairs."""
+    """Every decision's milliseconds, of the clock and of this process's CPU, and whether it
+    was a choice: ``[ms, cpu_ms, choice]``."""
     game = get_game(game_id)
     rng = random.Random(seed)
     times = []
@@ -47,9 +51,9 @@ def timings(game_id, bot_name, deals, seed):
             seat = deal.turn
             view = game.view(match, seat)
             choice = len(deal.legal_actions()) > 1
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             action = bots[seat].choose(view)
-            times.append([(time.perf_counter() - start) * 1000, choice])
+            times.append([(time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000, choice])
             game.show_steps(seated, deal.apply(action, seat))
     return times
 '''
@@ -114,10 +118,13 @@ def main() -> None:
         print(f"{args.game}, bot {bot or 'the computer'}, {args.decks} deals, seed {args.seed}: ms per decision")
         rows = {}
         for name, times in runs.items():
-            for which, kept in (("all", [ms for ms, _ in times]), ("choices", [ms for ms, c in times if c])):
-                row = rows[name, which] = summary(kept)
+            for which, kept in (("all", times), ("choices", [t for t in times if t[2]])):
+                # The clock's time, and the CPU's: on a busy machine only the CPU's is this bot's.
+                row = rows[name, which] = summary([ms for ms, _, _ in kept])
+                cpu = summary([cpu_ms for _, cpu_ms, _ in kept])
                 print(f"  {name:<8} {which:<8} {row['decisions']:>6} decisions  mean {row['mean']:7.3f}  "
-                      f"p99 {row['p99']:7.2f}  max {row['max']:7.2f}")
+                      f"p99 {row['p99']:7.2f}  max {row['max']:7.2f}   CPU: mean {cpu['mean']:7.3f}  "
+                      f"p99 {cpu['p99']:7.2f}  max {cpu['max']:7.2f}")
         ratio = rows["Pyodide", "all"]["mean"] / rows["CPython", "all"]["mean"]
         print(f"  Pyodide / CPython, mean: {ratio:.2f}")
 
