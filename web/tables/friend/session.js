@@ -174,7 +174,8 @@ export function show(answer, announced) {
   queue(async () => {
     await useGame(game);
     const shown = view || (await call("blank_view", game, role)).view;
-    if (state.role === role && state.game === game) paintTable(state.paint, shown, status, answer);
+    // Only if nothing newer was painted meanwhile (a view comes while the blank table is made).
+    if (state.role === role && state.game === game && state.view === view) paintTable(state.paint, shown, status, answer);
   }, { changes: false });
 }
 
