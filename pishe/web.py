@@ -49,8 +49,10 @@ from .table.protocol.wire import VERIFIED
 from .table import words
 
 __all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
-           "blank_view", "host_open", "host_receive", "host_act", "host_next_deal", "host_disconnect", "host_current",
+           "blank_view", "host_open", "host_receive", "host_act", "host_next_deal", "host_computer_step", "host_timeout",
+           "host_take_over", "host_hold_over", "host_disconnect", "host_current",
            "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_intents", "guest_next_deal",
+           "guest_take_over", "guest_leave",
            "guest_saved", "qr_matrix", "page_words"]
 
 YOU = 0
@@ -219,19 +221,47 @@ def _friend_status(status: dict) -> dict:
     its friend is away) and ``"fair"``, the guest's check of its last finished deal
     (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
     return {**status, **words.dealing_lines(status.get("deal")),
-            "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED)}
+            "presence": words.presence(status.get("seats") or [], status.get("seat")),
+            "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
+                                   get_game(status["game"]).deal_name if status.get("game") else "Deal")}
 
 
 def _host_answer(outcome: Outcome) -> str:
+    """The host's answer: messages for the guests' connections, the host's view and words,
+    and what the page runs on its own: the computers' moves (``computer_moves``: ask
+    :func:`host_computer_step`), the clock of the person to move (``clock``: when it runs
+    out, :func:`host_timeout`), and whether a computer plays the host's own seat
+    (``autopilot``: Take over)."""
+    view, status = _host.view(), _host.status()
     return json.dumps({"send": [{"to": conn, "text": text} for conn, text in outcome.send],
                        "steps": outcome.steps, "error": outcome.error,
-                       "view": _host.view(), "status": _friend_status(_host.status()), "saved": _host.save()})
+                       "view": view, "status": _friend_status(status), "saved": _host.save(),
+                       "computer_moves": _host.match is not None and _host.computer_seat() is not None,
+                       **_person_clock(status, view)})
+
+
+def _person_clock(status: dict, view: Optional[dict]) -> dict:
+    """For a friend's table's answer: ``clock``, the clock of the person to move
+    (``{"seat", "seconds", "label"}``, or ``None`` when no clock runs: no clock at the
+    table, no deal in play, or a computer playing that seat), and ``autopilot``, whether
+    a computer plays this page's own seat now (the page offers Take over)."""
+    seats, seconds = status.get("seats") or [], status.get("clock")
+    turn = view.get("turn") if view else None
+    mine = next((s for s in seats if s.get("seat") == status.get("seat")), {})
+    to_move = next((s for s in seats if s.get("seat") == turn), None)
+    runs = (seconds is not None and status.get("phase") == "playing" and to_move is not None
+            and to_move.get("role") != "computer"
+            and not any(to_move.get(k) for k in ("autopilot", "away", "left")))
+    return {"clock": {"seat": turn, "seconds": seconds, "label": words.clock_label(seconds)} if runs else None,
+            "autopilot": bool(mine.get("autopilot"))}
 
 
 def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
+    view, status = _guest.view(), _guest.status()
     return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
-                       "view": _guest.view(), "status": _friend_status(_guest.status()),
-                       "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None})
+                       "view": view, "status": _friend_status(status),
+                       "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None,
+                       **_person_clock(status, view)})
 
 
 def _hosting(call) -> str:
@@ -256,13 +286,18 @@ def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
         return _error(e)
 
 
-def host_open(length: Optional[str] = None, saved: Optional[str] = None, game: str = "pishe-pasha") -> str:
-    """Open a table of ``game`` for friends, as host (seat 0), with this match length; or,
-    with ``saved`` (an answer's ``saved``, kept in the tab), the table as it was before a
-    reload, with no guest connected."""
+def host_open(length: Optional[str] = None, saved: Optional[str] = None, game: str = "pishe-pasha",
+              friends: Optional[list] = None, clock: Optional[int] = None) -> str:
+    """Open a table of ``game`` for friends, as host (seat 0), with this match length, the
+    seats ``friends`` kept for friends (every other seat if ``None``; the rest are the
+    computer's) and ``clock`` seconds per move (``None``: no clock); or, with ``saved``
+    (an answer's ``saved``, kept in the tab), the table as it was before a reload, with
+    no guest connected."""
     global _host
     try:
-        _host = Host.restore(saved) if saved else Host(game, length)
+        if clock is not None and clock not in CLOCKS:
+            raise PisheError(f"no such clock: {clock!r} seconds (choose one of {', '.join(map(str, CLOCKS))})")
+        _host = Host.restore(saved) if saved else Host(game, length, guest_seats=friends, clock=clock)
     except (PisheError, ValueError) as e:
         return _error(e)
     return _host_answer(Outcome([], []))
@@ -282,6 +317,26 @@ def host_act(action: str) -> str:
 def host_next_deal() -> str:
     """Deal the next deal (the host commits to a new seed)."""
     return _hosting(lambda: _host.next_deal())
+
+
+def host_computer_step() -> str:
+    """One move of the computer whose turn it is (a computer's seat, or a person's it plays)."""
+    return _hosting(lambda: _host.computer_step())
+
+
+def host_timeout() -> str:
+    """The clock of the person to move ran out: the table plays the computer's move for them."""
+    return _hosting(lambda: _host.timeout())
+
+
+def host_take_over() -> str:
+    """The host plays its own seat again after its timeouts."""
+    return _hosting(lambda: (_host.take_over(), Outcome([], []))[1])
+
+
+def host_hold_over(seat: int) -> str:
+    """The hold of guest ``seat``'s lost connection ran out: a computer plays it until it is back."""
+    return _hosting(lambda: _host.hold_over(seat))
 
 
 def host_disconnect(conn: int = 1) -> str:
@@ -356,6 +411,16 @@ def guest_saved() -> str:
 def guest_next_deal() -> str:
     """Ask the host for the next deal."""
     return _guesting(lambda: Outcome([_guest.next_deal()], []))
+
+
+def guest_take_over() -> str:
+    """Play this seat again after a computer played it (timeouts)."""
+    return _guesting(lambda: Outcome([_guest.take_over()], []))
+
+
+def guest_leave() -> str:
+    """Leave the table: the message giving this seat to a computer for good."""
+    return _guesting(lambda: Outcome([_guest.leave()], []))
 
 
 def qr_matrix(text: str) -> str:

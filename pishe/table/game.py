@@ -59,6 +59,8 @@ class Game:
     id: str
     #: The name players read ("Pishe Pasha", "Pişti").
     name: str
+    #: What players call one deal of a match ("Deal"; Pişti's players say "Deck").
+    deal_name: str = "Deal"
     #: Seats, numbered 0 … seats - 1 in order of play.
     seats: int
     #: Seats by team number: ``((0,), (1,))`` when every seat plays for itself.

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness"]
+__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence"]
 
 #: The page's sentences, by key.
 PAGE = {
@@ -55,6 +55,13 @@ PAGE = {
     "friend_away": "Your friend is away: their turn waits for them.",
     "refused": "Your friend's page sent something this page cannot accept: {reason}",
     "not_brought_back": "The table could not be brought back: {reason}",
+    # A table with several friends: the host's status line, and each invited seat's state.
+    "waiting_friends": "Waiting for your friends: {here} of {all} here…",
+    "seat_waiting": "waiting",
+    "seat_connected": "here",
+    "seat_lost": "connection lost",
+    "seat_away": "away: a computer plays",
+    "seat_left": "left: a computer plays",
     # Any table.
     "unknown_game": "This page cannot show the game {game}.",
     # A message the relays brought that the host's page ignored (web/tables/friend/relay.js).
@@ -81,13 +88,37 @@ def dealing_lines(deal: Optional[int]) -> dict:
     return {"dealing": f"Dealing deal {deal}…", "when_back": f"Deal {deal} is dealt when your friend is back."}
 
 
-def fairness(verification: Optional[str], deal: Optional[int], verified: str) -> Optional[dict]:
+def fairness(verification: Optional[str], deal: Optional[int], verified: str,
+             deal_name: str = "Deal") -> Optional[dict]:
     """The guest's check of its last finished deal, for its page: ``{"ok", "line"}``
     ("Deal 1 verified", or the warning in the check's own words), or ``None`` before
     any deal was checked. ``verified`` is the value ``verification`` has for a deal
-    that passed."""
+    that passed; ``deal_name`` is the game's word for a deal (Pişti's "Deck 1 verified")."""
     if not verification:
         return None
     if verification == verified:
-        return {"ok": True, "line": f"Deal {deal} verified"}
+        return {"ok": True, "line": f"{deal_name} {deal} verified"}
     return {"ok": False, "line": verification}
+
+
+def presence(seats: list, seat: int) -> list:
+    """Who plays each seat, as ``seat``'s page flags it beside the seat's name ("" for
+    none): "Computer", "Friend", "Host", and who is away or has left. ``seats`` is a
+    table's list of ``{"seat", "role", "connected", "autopilot", "away", "left"}``."""
+    flags = []
+    for s in seats:
+        if s.get("role") == "computer":
+            flags.append("Computer")
+        elif s.get("left"):
+            flags.append("Left: computer")
+        elif s.get("away"):
+            flags.append("Away: computer")
+        elif s.get("autopilot"):
+            flags.append("Computer for now")
+        elif s.get("seat") == seat:
+            flags.append("")
+        elif not s.get("connected"):
+            flags.append("Not here")
+        else:
+            flags.append("Host" if s.get("role") == "host" else "Friend")
+    return flags

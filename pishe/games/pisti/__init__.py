@@ -26,6 +26,7 @@ class PistiGame(Game):
 
     id = "pisti"
     name = "Pişti"
+    deal_name = "Deck"
     seats = 4
     teams = ((0, 2), (1, 3))
     first_dealer = 3

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Pişti with three friends, measured (prints figures; not a test).
+
+    python bench/pisti_friends.py [--decks D] [--chromium PATH]
+
+Builds the site into a temp dir, serves it on 127.0.0.1 with a local Nostr
+relay (build.LocalRelay; .ci/run installs it) and opens four pages in four
+contexts of headless Chromium (bench/friend.py's flags): the host opens a Pişti
+table with friends in seats 1, 2 and 3, and each guest's page opens its link;
+they connect through the relay with nothing pasted.
+
+Printed, one run:
+  connect       per guest: from its page's navigation to its data channel open
+                (the page's own mark pishe:open), the page's load included but no
+                Python (answering an invite needs none);
+  round trip    from a click on one of a guest's cards to the end of that
+                guest's paint() of the view the host sent back (guest click ->
+                guest worker -> data channel -> host worker -> data channel ->
+                guest worker -> paint), median and p95 over every guest's plays:
+                first real clicks from Playwright (with the browser's floor: when
+                the page's first task after the click runs), then in-page clicks
+                (element.click(): our own pipeline alone). One deck each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import build  # noqa: E402
+from friend import FLAGS, PROBE, disabled_features, line  # noqa: E402
+
+BOOT_MS = 180_000
+SEATS = {1: "Right", 2: "Partner", 3: "Left"}
+TURN = """() => {
+  const s = window.pisheFriend && window.pisheFriend.state;
+  const v = s && s.view;
+  return v ? {mine: v.turn === v.seat, legal: v.legal || [], over: Boolean(v.deck_result),
+              idle: document.body.dataset.idle === "true"} : null;
+}"""
+
+
+def open_table(host, url: str) -> dict:
+    """The host opens a Pişti table with three friends; returns the invite links by seat."""
+    host.goto(url + "?delay=0")
+    host.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
+    host.get_by_role("radio", name="Pişti", exact=True).check()
+    for name in SEATS.values():
+        host.get_by_role("checkbox", name=name, exact=True).set_checked(True)
+    host.get_by_role("button", name="Invite a friend", exact=True).click()
+    links = {}
+    for seat, name in SEATS.items():
+        box = host.get_by_role("textbox", name=f"Invite link for {name}", exact=True)
+        host.wait_for_function("(id) => document.getElementById(id).value !== ''",
+                               arg=box.get_attribute("id"), timeout=60_000)
+        links[seat] = box.input_value()
+    return links
+
+
+def play_deck(pages: dict, real: bool) -> None:
+    """Every page plays its turns until the deck ends: guests by real or in-page clicks."""
+    host = pages[0]
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        state = host.evaluate(TURN)
+        if state and state["over"]:
+            return
+        for seat, page in pages.items():
+            turn = page.evaluate(TURN)
+            if not (turn and turn["idle"] and turn["mine"] and turn["legal"]):
+                continue
+            card = f'[data-game="pisti"] [data-action="{turn["legal"][0]}"]'
+            if real or seat == 0:
+                page.locator(card).click()
+            else:
+                page.evaluate("(card) => document.querySelector(card).click()", card)
+            page.wait_for_function("(n) => window.__trips ? window.__trips.open === null : true", arg=0)
+        time.sleep(0.01)
+    raise RuntimeError("the deck did not end")
+
+
+def trips(guests: dict) -> tuple[list, list]:
+    """Every guest's round trips and floors so far (then forgotten)."""
+    times, floors = [], []
+    for page in guests.values():
+        t = page.evaluate("window.__trips")
+        times += [ms for _, ms in t["times"]]
+        floors += t["firstTask"]
+        page.evaluate("window.__trips.times = []; window.__trips.firstTask = []")
+    return times, floors
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--chromium", default=build.CHROMIUM)
+    args = parser.parse_args(argv)
+    executable = build.nostr_relay_executable()
+    if executable is None:
+        print("no nostr-relay: run .ci/run once, or set PISHE_NOSTR_RELAY", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory() as tmp:
+        dist = Path(tmp) / "dist"
+        build.build(dist)
+        (dist / "ice-servers.json").write_text('{"iceServers": []}')
+        relay_dir = Path(tmp) / "relay"
+        relay_dir.mkdir()
+        with build.SiteServer(dist) as server, build.LocalRelay(executable, relay_dir) as relay, \
+                sync_playwright() as pw:
+            features = disabled_features(pw, args.chromium)
+            browser = pw.chromium.launch(executable_path=args.chromium, args=FLAGS + [
+                "--disable-features=" + ",".join(dict.fromkeys(features + ["WebRtcHideLocalIpsWithMdns"]))])
+
+            def page(probe: bool):
+                context = browser.new_context(service_workers="block")
+                context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [relay.url]}))
+                if probe:
+                    context.add_init_script(PROBE)
+                return context.new_page()
+
+            host = page(False)
+            links = open_table(host, server.url)
+            guests, connect = {}, {}
+            for seat, link in links.items():
+                guests[seat] = page(True)
+                guests[seat].goto(link)
+            for seat, guest in guests.items():
+                guest.wait_for_function("performance.getEntriesByName('pishe:open').length > 0", timeout=60_000)
+                connect[seat] = guest.evaluate("performance.getEntriesByName('pishe:open')[0].startTime")
+            for guest in guests.values():
+                guest.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
+            pages = {0: host, **guests}
+            host.wait_for_function("window.pisheFriend.state.view !== null", timeout=60_000)
+
+            play_deck(pages, real=True)
+            real, floor = trips(guests)
+            host.get_by_role("button", name="Next deck", exact=True).click()
+            host.wait_for_function("window.pisheFriend.state.view && !window.pisheFriend.state.view.deck_result",
+                                   timeout=60_000)
+            play_deck(pages, real=False)
+            in_page, _ = trips(guests)
+            browser.close()
+
+    print("Pişti with three friends through a local Nostr relay (one run)")
+    for seat, ms in connect.items():
+        print(f"  connect, guest in seat {seat} ({SEATS[seat]}): {ms:.0f} ms from opening the link to its channel open")
+    print(line("round trip, real clicks", real))
+    print(line("  browser floor (first task after the click)", floor))
+    print(line("round trip, in-page clicks", in_page))
+    print(f"  (medians: real {statistics.median(real):.1f} ms = floor {statistics.median(floor):.1f} ms "
+          f"+ {statistics.median(real) - statistics.median(floor):.1f} ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
