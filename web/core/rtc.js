@@ -11,6 +11,24 @@ const toUrlSafe = (s) => s.replace(/\+/g, "-").replace(/\//g, "_");
 const fromUrlSafe = (s) => s.replace(/-/g, "+").replace(/_/g, "/");
 const CAND_TYPES = { host: "h", srflx: "s", relay: "r", prflx: "p" };
 const CAND_NAMES = Object.fromEntries(Object.entries(CAND_TYPES).map(([k, v]) => [v, k]));
+// A browser hides a host's address behind an mDNS name, "<uuid>.local" (42
+// characters): written as "@" and the uuid's 16 bytes in base64url (23), so that
+// an invite link stays short.
+const MDNS = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})\.local$/i;
+
+function shortAddress(address) {
+  const m = address.match(MDNS);
+  if (!m) return address;
+  const hex = m.slice(1).join("");
+  const bytes = hex.match(/../g).map((h) => parseInt(h, 16));
+  return "@" + toUrlSafe(btoa(String.fromCharCode(...bytes))).replace(/=+$/, "");
+}
+
+function fullAddress(address) {
+  if (!address.startsWith("@")) return address;
+  const hex = Array.from(atob(fromUrlSafe(address.slice(1))), (c) => c.charCodeAt(0).toString(16).padStart(2, "0")).join("");
+  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-") + ".local";
+}
 
 function sdpValue(sdp, key) {
   const m = sdp.match(new RegExp("^a=" + key + ":(.*)$", "m"));
@@ -29,7 +47,7 @@ export function encodeDescription(sdp, { withCandidates = true } = {}) {
       if (!line.startsWith("a=candidate:")) continue;
       const f = line.slice(12).split(" ");
       if (f[2].toLowerCase() !== "udp" || f[1] !== "1") continue;
-      const c = (CAND_TYPES[f[7]] || "h") + f[4] + "," + f[5];
+      const c = (CAND_TYPES[f[7]] || "h") + shortAddress(f[4]) + "," + f[5];
       if (!seen.has(c)) { seen.add(c); parts.push(c); }
     }
   }
@@ -61,9 +79,9 @@ export function decodeDescription(code, type) {
   const lines = ["v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
     "a=msid-semantic: WMS", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0"];
   cands.forEach((c, i) => {
-    const m = c.match(/^([hsrp])([0-9A-Za-z.:-]+),(\d{1,5})$/);
+    const m = c.match(/^([hsrp])(@[A-Za-z0-9_-]{22}|[0-9A-Za-z.:-]+),(\d{1,5})$/);
     if (!m) throw codeError("damaged connection code", "code_damaged");
-    lines.push(`a=candidate:${i + 1} 1 udp ${2122260223 - i} ${m[2]} ${m[3]} typ ${CAND_NAMES[m[1]]} generation 0`);
+    lines.push(`a=candidate:${i + 1} 1 udp ${2122260223 - i} ${fullAddress(m[2])} ${m[3]} typ ${CAND_NAMES[m[1]]} generation 0`);
   });
   lines.push("a=ice-ufrag:" + fromUrlSafe(ufrag), "a=ice-pwd:" + fromUrlSafe(pwd), "a=ice-options:trickle",
     "a=fingerprint:sha-256 " + hex, "a=setup:" + (type === "offer" ? "actpass" : "active"),
