@@ -9,6 +9,8 @@ table's moves for its seat are ones its page saw coming.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pishe.table.protocol import HOST_SEAT, VERIFIED, Guest, Host
@@ -136,3 +138,54 @@ def test_a_guest_who_leaves_is_played_by_a_computer_for_good():
     refused = host.receive(Guest().hello(), 999)
     assert refused.error is not None and seat_info(host, 3)["left"]
     assert Host.restore(host.save()).seats()[3]["left"] is True
+
+
+def test_fuzz_from_every_guest_changes_nothing_when_refused():
+    """10,000 random and broken messages from the three guests' connections (and one
+    with no seat) as a Pişti match goes on: the host never raises, and every refused
+    message leaves its whole state (engine, seats, bots) exactly as it was."""
+    import pickle
+    import random
+
+    from test_protocol_fuzz import MESSAGES, Fuzzer, _random_value
+
+    rng = random.Random(99)
+    table = seated("pisti", [1, 2, 3], seed=21)
+    host = table.host
+    breaker = Fuzzer(rng, None)          # its mutate() breaks a message; it needs nothing else
+    cards = ["AS", "10H", "JC", "2C", "QD", "XX", "", None]
+    refused = 0
+    for n in range(MESSAGES):
+        seat = rng.choice([1, 2, 3, None])
+        conn = table.conn_of(seat) if seat is not None else 999
+        seq = (host.guests[seat].next_seq if seat else 0) + rng.choice([0, -1, 1, 7])
+        message = rng.choice([
+            {"type": "act", "seq": seq, "action": rng.choice(cards)},
+            {"type": "take-over", "seq": seq + rng.choice([1, -1])},
+            {"type": "leave", "seq": seq + rng.choice([1, -1, 3])},
+            {"type": "next-deal", "seq": seq, "deal": host.status()["deal"] + rng.choice([0, 1, -1])},
+            {"type": "deal-seed", "seq": seq, "deal": host.status()["deal"], "contribution": "ab" * 32},
+            {"type": "hello", "token": rng.choice([None, "ab" * 16]), "have": None},
+        ])
+        message = {"v": 2, "game": "pisti", **message}
+        pick = rng.randrange(10)
+        if pick < 5:
+            text = json.dumps(breaker.mutate(message))
+        elif pick < 7:
+            text = json.dumps(message)
+        elif pick < 9:
+            text = json.dumps(_random_value(rng))
+        else:
+            text = "[" * rng.randrange(1, 5000)
+        before = pickle.dumps(host)
+        outcome = host.receive(text, conn)
+        if outcome.error is not None:
+            refused += 1
+            assert pickle.dumps(host) == before, (text, outcome.error)
+        elif seat is not None:
+            table.deliver(outcome.send)
+        if n % 25 == 0 and host.phase == "playing":
+            table.move()
+        elif n % 25 == 0 and host.phase == "deal-over":
+            table.deliver(host.next_deal().send)
+    assert refused > MESSAGES * 0.9
