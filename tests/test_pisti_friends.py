@@ -7,6 +7,7 @@ card of the other team); every guest verifies the deck. Then a guest's page
 goes away mid-deck: after the hold (?hold=SECONDS) a computer plays its seat,
 everyone sees it away, and the same tab takes the seat back by opening the
 same link again (its page knocks through the relay; nothing is pasted).
+Pishe Pasha's friend joins by the link alone as well.
 """
 
 from __future__ import annotations
@@ -172,3 +173,19 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Friend", timeout=20_000)
     assert guest.evaluate("window.pisheFriend.state.view.seat") == 2
     expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+
+
+def test_pishe_pasha_joins_by_the_link_alone_too(pages: Pages):
+    host = pages.page("host")
+    host.goto(pages.site.url)
+    expect(host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    host.get_by_role("button", name="Invite a friend", exact=True).click()
+    box = host.get_by_role("textbox", name="Invite link", exact=True)
+    expect(box).not_to_have_value("", timeout=20_000)
+    guest = pages.page("guest")
+    guest.goto(box.input_value())
+    for page in (host, guest):
+        expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+    expect(guest.locator('[data-game="pishe-pasha"] [data-seat-name]')).to_have_text(["Friend", "You"],
+                                                                                   timeout=BOOT_MS)
