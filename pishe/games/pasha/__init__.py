@@ -1,8 +1,9 @@
 """Pishe Pasha, pagat's two-player competitive patience, as a game of the table.
 
 The rules live in :mod:`.deal`, a seat's view and the words of each step in
-:mod:`.view`, the computer players in :mod:`.bots`; :data:`GAME` is what the
-table (:mod:`pishe.table`) sees of them.
+:mod:`.view`, a seat's memory of the steps shown to it in :mod:`.memory`, the
+computer players in :mod:`.bots`; :data:`GAME` is what the table
+(:mod:`pishe.table`) sees of them.
 """
 
 from __future__ import annotations
