@@ -108,9 +108,9 @@ def parts_of(outcome: Outcome) -> list:
 @pytest.mark.parametrize("game_id", ["pishe-pasha", "pisti"])
 @pytest.mark.parametrize("fresh_page", [False, True])
 def test_a_host_that_rerolls_the_guests_part_gets_one_deck(game_id, fresh_page):
-    """The host knows its seed and would re-roll until it likes the deck: it refuses the seat
-    token (the page joins afresh: the same Guest, or a new one given the page's ledger) and
-    asks for the part again, with the same commitment or a new one. The guest never gives
+    """The host knows its seed and would re-roll until it likes the deck: it closes the channel,
+    refuses the seat token of the page coming back (which joins afresh: the same Guest, or a
+    new one given the page's ledger) and asks for the part again, with the same commitment or a new one. The guest never gives
     a second part to the deal: the same commitment gets the same part (nothing to gain), a
     new one a warning."""
     host = Crafted(game_id, seats=2 if game_id == "pishe-pasha" else 4)
@@ -120,6 +120,7 @@ def test_a_host_that_rerolls_the_guests_part_gets_one_deck(game_id, fresh_page):
     seed = new_secret(random.Random(2))
     parts = set(parts_of(page.receive(host.commit(1, seed))))
     for attempt in range(12):
+        page.hello()        # the host closed the channel: the page comes back, and is refused
         (hello,) = page.receive(host.refuse("unknown-token")).send      # join afresh
         assert json.loads(hello)["token"] is None
         if fresh_page:                                                  # what the page does today
@@ -130,6 +131,22 @@ def test_a_host_that_rerolls_the_guests_part_gets_one_deck(game_id, fresh_page):
         parts |= set(parts_of(page.receive(host.commit(1, again))))
     assert len(parts) == 1
     assert "asked for your part of the shuffle again, with another commitment" in not_fair(page)
+
+
+def test_a_token_refused_on_a_live_connection_is_called_out():
+    """Refusing the seat token is how the host gets a page to join afresh: on a live
+    connection it is the host's doing; after this page's own hello it may be honest."""
+    host = Crafted("pisti", seat=3, seats=4)
+    page = Guest(rng=random.Random(21))
+    page.hello()
+    page.receive(host.welcome())
+    page.receive(host.commit(1, new_secret(random.Random(22))))
+    page.receive(host.refuse("unknown-token"))
+    assert "refused this page's seat token while it was connected" in not_fair(page)
+    back = Guest(token=json.loads(host.welcome())["token"], rng=random.Random(23))
+    back.hello()                                            # back from away: the seat was given on
+    back.receive(host.refuse("unknown-token"))
+    assert back.status()["verification"] is None
 
 
 def test_re_rolling_until_the_host_likes_the_deck_is_caught():

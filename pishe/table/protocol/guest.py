@@ -375,6 +375,12 @@ class Guest:
         if values["code"] == wire.error_code(UnknownTokenError()) and self.token is not None:
             # A table that does not know our token: join it afresh. What this page gave and
             # saw of the match stays: a host cannot wipe it by refusing a token.
+            if not self._resuming:
+                # Only a page back from away can have lost its seat to another page: on a
+                # live connection a refused token is the host's way to ask everything again.
+                number = max([*self._ledger, *self._deals], default=1)
+                self._warn(self._deals.get(number), number, "the host refused this page's seat token "
+                                                            "while it was connected.")
             self.token = None
             send.append(self._hello())
         return Outcome(send, [], REFUSALS.get(values["code"], _REFUSED))
