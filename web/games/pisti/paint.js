@@ -117,6 +117,7 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
     setText(line.querySelector("[data-match-length]"), match ? match.length_name : "");
     setText(line.querySelector("[data-deal]"), match ? match.deal : "");
     setText(line.querySelector("[data-dealer]"), names[v.dealer]);
+    line.dataset.dealt = String(Boolean(match)); // before the first deck: the length alone
   }
 
   // Whose turn, the deck's count and the match's result.

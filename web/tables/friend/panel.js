@@ -63,6 +63,8 @@ export function seatInvite(seat, name, several) {
     inviteAgain: q("[data-invite-again]"), state: q("[data-seat-invite-state]"),
   };
   ui.seatInvites.append(root);
+  if (several) ui.seatInvites.dataset.several = "";
+  else delete ui.seatInvites.dataset.several;
   wireCopyButtons(root);
   return invite;
 }

@@ -472,16 +472,10 @@ export async function openLink() {
   link.onmessage = (message) => {
     if (link !== state.link || state.role !== "guest") return;
     queue(async () => {
-      const hadToken = Boolean(stored(TOKEN_KEY));
+      // (A table that does not know this tab's seat token is answered by Python itself:
+      // its answer drops the token and says hello afresh, keeping the ledger.)
       const answer = await call("guest_receive", message, false);
       state.awaiting = false;
-      if (hadToken && answer && "send" in answer && !answer.token) {
-        // The table does not know this tab's seat token (another table since, or the
-        // seat was given away): join it afresh, forgetting what was kept of the old one.
-        showError(answer.error || "");
-        guestAnswer(await call("guest_open", null, null, stored(LEDGER_KEY)));
-        return;
-      }
       guestAnswer(answer);
       saveSoon();
     });
