@@ -1,9 +1,13 @@
 """A friend's table: two pages play each other over a WebRTC data channel.
 
-Two browser contexts of Debian's Chromium (the flags are in conftest.py) are
-the host's and the guest's pages. The host invites, the guest opens the link,
+Two persistent browser profiles of Debian's Chromium (the flags are in
+conftest.py) hold the host's and the guest's pages: each test opens fresh tabs
+in them, and the profiles' disk caches keep Pyodide between tests, as a
+returning visitor's browser does. The host invites, the guest opens the link,
 the reply code goes back, and both play by clicking buttons by their
-accessible names, as two people would.
+accessible names, as two people would. The test waits on each page's paint
+counter and idle flag (`data-paints`, `data-idle`), watched inside the page, so
+it never polls while the pages work.
 
 Secrets are checked on the wire, not in the page's own code: an init script
 taps every RTCDataChannel the page opens and records each message it
@@ -29,6 +33,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+import build
 from pishe.table.fair import commitment, derive_deck, shown_steps
 from pishe.table.game import get_game
 from pishe.table.match import Match
@@ -39,6 +44,8 @@ RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
 PASHA = '[data-game="pishe-pasha"]'  # Pishe Pasha's table on the page
 SYNC_S = 30
+# After both pages are idle but still differ, how long each is given for one more paint.
+REPAINT_MS = 100
 
 BUTTON = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
 
@@ -108,6 +115,20 @@ READ_BOARD = """() => {
 }"""
 
 SHARED = ("seats", "turn", "piles", "deal", "length", "result")  # and not "paints"
+
+# Resolves true once the page is idle and its table has painted more than `after`
+# times (after < 0: idle is enough), or false after `ms`. A MutationObserver on the
+# two attributes wakes it: the test sleeps until the page changes, instead of
+# reading both boards every few milliseconds.
+WAIT_PAINTED = """([after, ms]) => new Promise((resolve) => {
+  const table = document.querySelector("[data-pishe-table]");
+  const done = () => document.body.dataset.idle === "true" && Number(table.dataset.paints || 0) > after;
+  if (done()) return resolve(true);
+  const observer = new MutationObserver(() => { if (done()) finish(true); });
+  const timer = setTimeout(() => finish(false), ms);
+  function finish(result) { observer.disconnect(); clearTimeout(timer); resolve(result); }
+  observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-paints", "data-idle"] });
+})"""
 
 
 def shared(board: dict) -> dict:
@@ -194,29 +215,27 @@ def test_guest_intents_are_what_guest_intent_sends():
 class Table:
     """Both pages of one friend's table, the actions clicked, and what the guest received."""
 
-    def __init__(self, browser, site, console_errors):
-        self.browser, self.site, self.watch = browser, site, console_errors
-        self.contexts = []
-        self.host = self.page()
-        self.guest = self.page()
+    def __init__(self, profiles: dict, site, console_errors):
+        self.site, self.watch = site, console_errors
+        self.pages: list[Page] = []
+        self.host = self.page(profiles["host"])
+        self.guest = self.page(profiles["guest"])
         self.errors = {"host": self.watch(self.host), "guest": self.watch(self.guest)}
         self.actions: list[tuple[int, int, str]] = []   # (deal, seat, action), in order
         self.boards: list[tuple[int, int, dict, dict]] = []  # (deal, actions so far, host board, guest board)
         self.received: list[str] = []                  # every message the guest page received
         self.sent: list[str] = []                      # every message the guest page sent
 
-    def page(self, context=None) -> Page:
-        if context is None:
-            # No service worker: Playwright's routes must see the page's own requests.
-            context = self.browser.new_context(service_workers="block", viewport={"width": 1280, "height": 860})
-            context.route("**/ice-servers.json", lambda route: route.fulfill(json={"iceServers": []}))
-            context.add_init_script(WIRE_TAP)
-            self.contexts.append(context)
-        return context.new_page()
+    def page(self, context) -> Page:
+        """A new tab (its own sessionStorage) in one of the two profiles."""
+        page = context.new_page()
+        self.pages.append(page)
+        return page
 
     def close(self):
-        for context in self.contexts:
-            context.close()
+        for page in self.pages:
+            if not page.is_closed():
+                page.close()
 
     # -- reading ---------------------------------------------------------------
 
@@ -267,33 +286,38 @@ class Table:
 
     # -- playing -------------------------------------------------------------------
 
-    def sync(self, before: dict | None = None, painted: tuple[int, int] | None = None) -> tuple[dict, dict]:
+    def sync(self, before: dict | None = None, painted: tuple[int, int] = (-1, -1)) -> tuple[dict, dict]:
         """Wait until both pages are idle and show the same dealt board: another board than
         `before`, if given, and painted since the paint counts `painted` (host, guest).
         (A move can leave the board as it was: a one-card stock turned over and its
         card turned back onto the pile; both pages repaint all the same.)"""
         deadline = time.monotonic() + SYNC_S
+        marks, first = painted, True
         while True:
+            for page, after in zip((self.host, self.guest), marks):
+                left_ms = max(0.0, deadline - time.monotonic()) * 1000
+                page.evaluate(WAIT_PAINTED, [after, left_ms if first else min(left_ms, REPAINT_MS)])
             h, g = self.board(self.host), self.board(self.guest)
             if (h["idle"] and g["idle"] and shared(h) == shared(g) and h["turn"] != "none"
                     and (before is None or shared(h) != shared(before))
-                    and (painted is None or (h["paints"] > painted[0] and g["paints"] > painted[1]))):
+                    and h["paints"] > painted[0] and g["paints"] > painted[1]):
                 return h, g
             if time.monotonic() > deadline:
                 raise AssertionError(f"the pages never agreed:\nhost  {h}\nguest {g}")
-            time.sleep(0.003)
+            # Both idle yet not agreeing: a view is on its way to one of them.
+            marks, first = (h["paints"], g["paints"]), False
 
-    def act(self, page: Page, seat: int, board: dict) -> tuple[dict, dict]:
-        """Click what a person would (give when Give is enabled, else keep, else turn)."""
-        enabled = board["enabled"]
+    def act(self, seat: int, h: dict, g: dict) -> tuple[dict, dict]:
+        """Click on `seat`'s page what a person would (give when Give is enabled, else
+        keep, else turn), given both pages' boards as the last sync left them (idle:
+        nothing changes on either page until this click)."""
+        page, enabled = (self.host, h["enabled"]) if seat == 0 else (self.guest, g["enabled"])
         action = "give" if "give" in enabled else "keep" if "keep" in enabled else "turn"
-        assert action in enabled, board
-        before = self.board(self.host)
-        painted = (before["paints"], self.board(self.guest)["paints"])
+        assert action in enabled, (h, g)
         page.get_by_role("button", name=BUTTON[action], exact=True).click()
-        deal = int(before["deal"])
+        deal = int(h["deal"])
         self.actions.append((deal, seat, action))
-        h, g = self.sync(painted=painted)
+        h, g = self.sync(painted=(h["paints"], g["paints"]))
         self.boards.append((deal, sum(1 for a in self.actions if a[0] == deal), h, g))
         return h, g
 
@@ -308,10 +332,10 @@ class Table:
                 shot_taken = True
             if h["turn"] == 0:
                 assert h["enabled"] and g["enabled"] == [], (h, g)
-                h, g = self.act(self.host, 0, h)
+                h, g = self.act(0, h, g)
             else:
                 assert h["turn"] == 1 and g["enabled"] and h["enabled"] == [], (h, g)
-                h, g = self.act(self.guest, 1, g)
+                h, g = self.act(1, h, g)
         return h, g
 
     def screenshots(self, name: str) -> None:
@@ -403,9 +427,37 @@ class Table:
                     assert shown["score"] == str(view["match"]["scores"][s])
 
 
+@pytest.fixture(scope="module")
+def friend_site(dist_dir):
+    """One server for the module: one origin, so the profiles' caches keep serving Pyodide."""
+    with build.SiteServer(dist_dir) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory):
+    """The host's and the guest's browsers: two persistent profiles (a persistent
+    profile keeps the 9.6 MB wasm in its disk cache; a plain context fetches and
+    compiles it again on every load). No service worker: Playwright's routes must see
+    the pages' own requests."""
+    launched = {}
+    try:
+        for who in ("host", "guest"):
+            context = browser_type.launch_persistent_context(
+                tmp_path_factory.mktemp(f"profile-{who}"), **browser_type_launch_args,
+                service_workers="block", viewport={"width": 1280, "height": 860})
+            context.route("**/ice-servers.json", lambda route: route.fulfill(json={"iceServers": []}))
+            context.add_init_script(WIRE_TAP)
+            launched[who] = context
+        yield launched
+    finally:
+        for context in launched.values():
+            context.close()
+
+
 @pytest.fixture
-def table(browser, site, console_errors):
-    t = Table(browser, site, console_errors)
+def table(profiles, friend_site, console_errors):
+    t = Table(profiles, friend_site, console_errors)
     yield t
     t.close()
 
@@ -464,13 +516,36 @@ def test_invite_connect_and_play_a_whole_deal(table: Table):
     no_errors(table)
 
 
-def test_guest_page_closed_mid_deal_resumes_its_seat(table: Table):
-    """The guest's page goes away mid-deal; the host plays on, invites again, and the
-    guest's tab opens the new link: same seat, same scores, the deal goes on."""
+def test_host_reloads_in_deal_1_and_the_guest_page_goes_away_in_deal_2(table: Table):
+    """A page goes away mid-deal, the host's in deal 1 and the guest's in deal 2 of one
+    match (one table connected for both, each scenario as it would be alone).
+
+    Deal 1, the host's tab reloads: its table comes back as it was, the friend's page
+    says the connection is lost, and a new invite link lets both play on to the end.
+
+    Deal 2, the guest's page goes away: the host plays on, invites again, and the
+    guest's tab opens the new link: same seat, same scores, the deal goes on.
+
+    At the end, leaving the table forgets it: a reload then opens the computer's table."""
     table.open_host("first-to-100")
+    table.join(table.invite_link())
+    h, g = table.play(until=lambda h, g: len(table.actions) >= 10)
+    assert h["result"] is None, "the deal ended too soon for this test"
+
+    # -- deal 1: the host's tab reloads
+    table.host.reload()
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
+                                                                     timeout=BOOT_MS)
+    expect(table.guest.locator("[data-friend-status]")).to_have_text(
+        "Connection lost — ask for a new invite link", timeout=40_000)
+    back = table.board(table.host)
+    assert shared(back) == shared(h) and back["length"] == h["length"]
+
+    table.host.get_by_role("button", name="Invite again", exact=True).click()
     table.join(table.invite_link())
     # Deal 1 to its end; the guest asks for the next deal.
     h, g = table.play()
+    assert h["result"] == g["result"]
     expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
     scores = {s: h["seats"][s]["score"] for s in (0, 1)}
     assert scores != {0: "0", 1: "0"}
@@ -480,6 +555,7 @@ def test_guest_page_closed_mid_deal_resumes_its_seat(table: Table):
     h, g = table.sync(before)
     assert h["deal"] == g["deal"] == "2" and h["turn"] == 1  # the guest leads deal 2
 
+    # -- deal 2: the guest's page goes away
     # Play until the host is to move, some way into the deal.
     h, g = table.play(until=lambda h, g: sum(a[0] == 2 for a in table.actions) >= 12 and h["turn"] == 0)
     assert h["result"] is None, "deal 2 ended too soon for this test"
@@ -541,69 +617,6 @@ def test_guest_page_closed_mid_deal_resumes_its_seat(table: Table):
                    for group in replayed["groups"][2][dropped_at:back_at] for step in group)
     expect(table.guest.locator("[data-fair]")).to_have_text(
         "Deal 2 could not be checked: this page did not see all of it played." if recycled else "Deal 2 verified")
-    table.check_secrets(replayed)
-    table.check_boards(replayed)
-    no_errors(table)
-
-
-def test_guest_tab_reloaded_shows_its_table_and_waits_for_a_new_link(table: Table):
-    """A reload keeps the used invite link in the address: the tab does not answer it
-    again (the host's side of it is gone) but shows the table as it was, paused, and
-    takes its seat back from the host's next link."""
-    table.open_host("one-deal")
-    table.join(table.invite_link())
-    h, g = table.play(until=lambda h, g: len(table.actions) >= 8 and h["turn"] == 0)
-    assert h["result"] is None, "the deal ended too soon for this test"
-    table.collect_wire()
-
-    table.guest.reload()
-    # Worded by Python (pishe/table/words.py): shown once the reloaded tab's Python is ready.
-    expect(table.guest.locator("[data-friend-status]")).to_have_text(
-        "This invite link was used already — ask your friend for a new one", timeout=BOOT_MS)
-    expect(table.guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
-    table.guest.wait_for_function(
-        "Number(document.querySelector('[data-pishe-table]').dataset.paints || 0) > 1 && "
-        "document.body.dataset.idle === 'true'", timeout=BOOT_MS)
-    paused = table.board(table.guest)
-    assert shared(paused) == shared(g) and paused["enabled"] == []
-    expect(table.guest.locator(PASHA + " [data-status]")).to_have_text("Paused until you are connected again.")
-    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
-                                                                      timeout=40_000)
-
-    table.host.get_by_role("button", name="Invite again", exact=True).click()
-    table.join(table.invite_link())           # the same tab: only the address's fragment changes
-    h, g = table.play()
-    assert h["result"] == g["result"]
-    table.collect_wire()
-    replayed = table.replay("one-deal")
-    table.check_secrets(replayed)
-    table.check_boards(replayed)
-    no_errors(table)
-
-
-def test_host_page_reloaded_mid_deal_brings_the_table_back(table: Table):
-    """The host's tab reloads mid-deal: its table comes back as it was, the friend's page
-    says the connection is lost, and a new invite link lets both play on to the end."""
-    table.open_host("first-to-50")
-    table.join(table.invite_link())
-    h, g = table.play(until=lambda h, g: len(table.actions) >= 10)
-    assert h["result"] is None, "the deal ended too soon for this test"
-
-    table.host.reload()
-    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
-                                                                     timeout=BOOT_MS)
-    expect(table.guest.locator("[data-friend-status]")).to_have_text(
-        "Connection lost — ask for a new invite link", timeout=40_000)
-    back = table.board(table.host)
-    assert shared(back) == shared(h) and back["length"] == h["length"]
-
-    table.host.get_by_role("button", name="Invite again", exact=True).click()
-    table.join(table.invite_link())
-    h, g = table.play()
-    assert h["result"] == g["result"]
-    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
-    table.collect_wire()
-    replayed = table.replay("first-to-50")
     table.check_secrets(replayed)
     table.check_boards(replayed)
 
@@ -686,14 +699,46 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     no_errors(table)
 
 
-def test_guest_tab_closed_a_new_tab_takes_the_seat(table: Table):
-    """The guest's tab is closed (its sessionStorage with it); a new tab opens the new
-    invite: it gets the guest seat and the deal goes on, and it says honestly that it
-    could not check a deal it did not see from the start."""
+def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat(table: Table):
+    """Two ways a guest's tab goes away, one after the other in one deal (one table
+    connected for both, each scenario as it would be alone).
+
+    Reloaded: the address keeps the used invite link; the tab does not answer it
+    again (the host's side of it is gone) but shows the table as it was, paused, and
+    takes its seat back from the host's next link, and plays on.
+
+    Closed (its sessionStorage with it): a new tab opens the new invite; it gets the
+    guest seat and the deal goes on, and it says honestly that it could not check a
+    deal it did not see from the start."""
     table.open_host("one-deal")
     table.join(table.invite_link())
-    table.play(until=lambda h, g: len(table.actions) >= 10 and h["turn"] == 1)
+    h, g = table.play(until=lambda h, g: len(table.actions) >= 8 and h["turn"] == 0)
+    assert h["result"] is None, "the deal ended too soon for this test"
     table.collect_wire()
+
+    # -- the guest's tab reloads
+    table.guest.reload()
+    # Worded by Python (pishe/table/words.py): shown once the reloaded tab's Python is ready.
+    expect(table.guest.locator("[data-friend-status]")).to_have_text(
+        "This invite link was used already — ask your friend for a new one", timeout=BOOT_MS)
+    expect(table.guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+    table.guest.wait_for_function(
+        "Number(document.querySelector('[data-pishe-table]').dataset.paints || 0) > 1 && "
+        "document.body.dataset.idle === 'true'", timeout=BOOT_MS)
+    paused = table.board(table.guest)
+    assert shared(paused) == shared(g) and paused["enabled"] == []
+    expect(table.guest.locator(PASHA + " [data-status]")).to_have_text("Paused until you are connected again.")
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
+                                                                      timeout=40_000)
+
+    table.host.get_by_role("button", name="Invite again", exact=True).click()
+    table.join(table.invite_link())           # the same tab: only the address's fragment changes
+    reloaded_at = len(table.actions)
+    h, g = table.play(until=lambda h, g: len(table.actions) >= reloaded_at + 6 and h["turn"] == 1)
+    assert h["result"] is None, "the deal ended too soon for this test"
+    table.collect_wire()
+
+    # -- the guest's tab is closed
     context = table.guest.context
     table.guest.close()
     expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
