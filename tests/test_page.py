@@ -194,11 +194,16 @@ def test_table_is_painted_before_any_script(browser, site):
 def test_boots_with_progress_and_first_paint(page: Page, site, console_errors):
     errors = console_errors(page)
     # Record every progress value the bar shows while Python starts.
+    # And the moment the table turns ready.
     page.add_init_script("""
       window.__progress = [];
+      window.__readyAt = null;
       new MutationObserver((records) => {
-        for (const r of records) window.__progress.push(Number(r.target.getAttribute("aria-valuenow")));
-      }).observe(document, { subtree: true, attributes: true, attributeFilter: ["aria-valuenow"] });
+        for (const r of records) {
+          if (r.attributeName === "aria-valuenow") window.__progress.push(Number(r.target.getAttribute("aria-valuenow")));
+          else if (window.__readyAt === null && document.body.dataset.ready === "true") window.__readyAt = performance.now();
+        }
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ["aria-valuenow", "data-ready"] });
     """)
     open_table(page, site)
     progress = page.evaluate("window.__progress")
@@ -206,10 +211,11 @@ def test_boots_with_progress_and_first_paint(page: Page, site, console_errors):
     assert any(0 < p < 100 for p in progress), progress
     expect(page.get_by_role("progressbar")).to_be_hidden()
 
-    fcp = page.evaluate(
-        "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
-    print(f"first contentful paint: {fcp:.0f} ms")
-    assert fcp is not None and fcp < 1500  # target 300 ms (bench/boot.py); loose for busy CI machines
+    # The table's markup paints while Python is still starting, not once it is ready
+    # (how soon is bench/boot.py's to measure: no test asserts a time).
+    fcp, ready = page.evaluate(
+        "[performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null, window.__readyAt]")
+    assert fcp is not None and ready is not None and fcp < ready, (fcp, ready)
 
     # Exactly these accessible names, shortcuts declared to assistive technology.
     for name, key in (("Turn a card", "T"), ("Give", "G"), ("Keep", "K"), ("New match", "N")):
