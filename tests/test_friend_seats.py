@@ -189,3 +189,12 @@ def test_fuzz_from_every_guest_changes_nothing_when_refused():
         elif n % 25 == 0 and host.phase == "deal-over":
             table.deliver(host.next_deal().send)
     assert refused > MESSAGES * 0.9
+
+
+def test_a_page_sits_at_the_seat_its_invite_was_for():
+    """The host's page numbers each seat's channel by the seat: whoever says hello first,
+    the page on channel 3 gets seat 3, on channel 1 seat 1."""
+    host = Host("pisti", "101", None, [1, 2, 3])
+    for conn in (3, 1, 2):
+        welcome = json.loads(host.receive(Guest().hello(), conn).send[0][1])
+        assert welcome["seat"] == conn

@@ -114,7 +114,8 @@ def check_messages(received: list, seat: int) -> int:
         for s, text, *_ in full_log(messages, m["deal"])[:moves]:
             state.apply(PISTI.parse_action(text), s)
         hidden = {str(c) for c in PISTI.hidden_cards(state, seat)}
-        assert not names_card(m, hidden), f"seat {seat} was sent a hidden card"
+        leaked = sorted(c for c in hidden if names_card(m, {c}))
+        assert not leaked, f"seat {seat} was sent hidden cards {leaked} after {moves} moves: {json.dumps(m)}"
         checked += 1
     return checked
 
@@ -143,6 +144,9 @@ def test_three_friends_join_by_link_and_play_a_deck(pages: Pages):
     expect(host.locator(f"{TABLE} [data-flag-who]:visible")).to_have_text(["Friend", "Friend", "Friend"],
                                                                           timeout=BOOT_MS)
 
+    for seat, guest in guests.items():                # each link seats its friend where it said
+        guest.wait_for_function("(s) => window.pisheFriend.state.view && window.pisheFriend.state.view.seat === s",
+                                arg=seat, timeout=BOOT_MS)
     by_seat = {0: host, **guests}
     play_until(by_seat, lambda _: host.evaluate(STATE) is not None and host.evaluate(STATE)["over"])
     for seat, guest in guests.items():

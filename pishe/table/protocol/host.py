@@ -337,7 +337,10 @@ class Host:
         if token is None:
             if held is not None:
                 raise SeatTakenError(f"This connection already holds seat {held}.")
-            seat = next((s for s, g in self.guests.items() if g.token is None and not g.left), None)
+            # A connection numbered as a guest seat is that seat's invite (the page numbers
+            # each seat's channel by its seat): its page sits there if the seat is free.
+            free = [s for s, g in self.guests.items() if g.token is None and not g.left]
+            seat = conn if conn in free else next(iter(free), None)
             if seat is None:
                 seat = next((s for s, g in self.guests.items() if g.conn is None and not g.left), None)
             if seat is None:
