@@ -41,6 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -49,9 +50,40 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
-from friend import FLAGS, QUIET, disabled_features, line, percentile  # noqa: E402  (bench/friend.py)
+from friend import FLAGS, disabled_features, line, percentile  # noqa: E402  (bench/friend.py)
 
 BOOT_MS = 180_000
+
+
+@contextmanager
+def site_with_relay(chromium: str):
+    """The site built into a temp dir and served on 127.0.0.1, a local Nostr relay and
+    headless Chromium (bench/friend.py's flags, no mDNS host names): yields
+    ``(server, relay, pw, browser, features)``, ``features`` Playwright's own
+    --disable-features list. Exits the program when there is no nostr-relay."""
+    executable = build.nostr_relay_executable()
+    if executable is None:
+        sys.exit("no nostr-relay: run .ci/run once, or set PISHE_NOSTR_RELAY")
+    with tempfile.TemporaryDirectory() as tmp:
+        dist = Path(tmp) / "dist"
+        build.build(dist)
+        relay_dir = Path(tmp) / "relay"
+        relay_dir.mkdir()
+        with build.SiteServer(dist) as server, build.LocalRelay(executable, relay_dir) as relay, \
+                sync_playwright() as pw:
+            features = disabled_features(pw, chromium)
+            browser = pw.chromium.launch(executable_path=chromium, args=FLAGS + [
+                "--disable-features=" + ",".join(dict.fromkeys(features + ["WebRtcHideLocalIpsWithMdns"]))])
+            yield server, relay, pw, browser, features
+
+
+def relay_page(browser, relay, init_script: str | None = None):
+    """A page in a new context whose signaling.json lists the local relay alone."""
+    context = browser.new_context(service_workers="block")
+    context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [relay.url]}))
+    if init_script:
+        context.add_init_script(init_script)
+    return context.new_page()
 
 # The page's own modules, as the site serves them, and its ICE servers (none unless --stun).
 MODULES = """async (stun) => {
@@ -129,43 +161,27 @@ def main(argv: list[str] | None = None) -> int:
                         help="the site's address for the link's length")
     parser.add_argument("--chromium", default=build.CHROMIUM)
     args = parser.parse_args(argv)
-    executable = build.nostr_relay_executable()
-    if executable is None:
-        print("no nostr-relay: run .ci/run once, or set PISHE_NOSTR_RELAY", file=sys.stderr)
-        return 1
-
-    with tempfile.TemporaryDirectory() as tmp:
-        dist = Path(tmp) / "dist"
-        build.build(dist)
-        relay_dir = Path(tmp) / "relay"
-        relay_dir.mkdir()
-        with build.SiteServer(dist) as server, build.LocalRelay(executable, relay_dir) as relay, \
-                sync_playwright() as pw:
-            features = disabled_features(pw, args.chromium)
-            browser = pw.chromium.launch(executable_path=args.chromium, args=FLAGS + [
-                "--disable-features=" + ",".join(dict.fromkeys(features + ["WebRtcHideLocalIpsWithMdns"]))])
-            pages = []
-            for _ in range(2):
-                context = browser.new_context(service_workers="block")
-                context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [relay.url]}))
-                page = context.new_page()
-                page.goto(server.url)
-                page.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
-                page.evaluate(MODULES, args.stun)
-                pages.append(page)
-            host, guest = pages
-            rounds = []
-            for _ in range(args.rounds):
-                rounds.append(one_round(host, guest))
-                time.sleep(0.2)  # the closed links' sockets go before the next round
-            browser.close()
-
-            # The same offer from a browser with its default mDNS host names.
-            plain = pw.chromium.launch(executable_path=args.chromium, args=FLAGS + ["--disable-features=" + ",".join(features)])
-            page = plain.new_page()
+    with site_with_relay(args.chromium) as (server, relay, pw, browser, features):
+        pages = []
+        for _ in range(2):
+            page = relay_page(browser, relay)
             page.goto(server.url)
-            mdns_offer = page.evaluate(MDNS_OFFER)
-            plain.close()
+            page.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
+            page.evaluate(MODULES, args.stun)
+            pages.append(page)
+        host, guest = pages
+        rounds = []
+        for _ in range(args.rounds):
+            rounds.append(one_round(host, guest))
+            time.sleep(0.2)  # the closed links' sockets go before the next round
+        browser.close()
+
+        # The same offer from a browser with its default mDNS host names.
+        plain = pw.chromium.launch(executable_path=args.chromium, args=FLAGS + ["--disable-features=" + ",".join(features)])
+        page = plain.new_page()
+        page.goto(server.url)
+        mdns_offer = page.evaluate(MDNS_OFFER)
+        plain.close()
 
     first, rest = rounds[0], rounds[1:] or rounds
     invite = rest[-1]["invite"]

@@ -27,18 +27,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
-
-from playwright.sync_api import sync_playwright
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import build  # noqa: E402
-from friend import FLAGS, PROBE, disabled_features, line  # noqa: E402
+from connect import relay_page, site_with_relay  # noqa: E402
+from friend import PROBE, line  # noqa: E402
 
 BOOT_MS = 180_000
 SEATS = {1: "Right", 2: "Partner", 3: "Left"}
@@ -104,51 +102,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--chromium", default=build.CHROMIUM)
     args = parser.parse_args(argv)
-    executable = build.nostr_relay_executable()
-    if executable is None:
-        print("no nostr-relay: run .ci/run once, or set PISHE_NOSTR_RELAY", file=sys.stderr)
-        return 1
-    with tempfile.TemporaryDirectory() as tmp:
-        dist = Path(tmp) / "dist"
-        build.build(dist)
-        (dist / "ice-servers.json").write_text('{"iceServers": []}')
-        relay_dir = Path(tmp) / "relay"
-        relay_dir.mkdir()
-        with build.SiteServer(dist) as server, build.LocalRelay(executable, relay_dir) as relay, \
-                sync_playwright() as pw:
-            features = disabled_features(pw, args.chromium)
-            browser = pw.chromium.launch(executable_path=args.chromium, args=FLAGS + [
-                "--disable-features=" + ",".join(dict.fromkeys(features + ["WebRtcHideLocalIpsWithMdns"]))])
+    with site_with_relay(args.chromium) as (server, relay, _, browser, _):
+        host = relay_page(browser, relay)
+        links = open_table(host, server.url)
+        guests, connect = {}, {}
+        for seat, link in links.items():
+            guests[seat] = relay_page(browser, relay, PROBE)
+            guests[seat].goto(link)
+        for seat, guest in guests.items():
+            guest.wait_for_function("performance.getEntriesByName('pishe:open').length > 0", timeout=60_000)
+            connect[seat] = guest.evaluate("performance.getEntriesByName('pishe:open')[0].startTime")
+        for guest in guests.values():
+            guest.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
+        pages = {0: host, **guests}
+        host.wait_for_function("window.pisheFriend.state.view !== null", timeout=60_000)
 
-            def page(probe: bool):
-                context = browser.new_context(service_workers="block")
-                context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [relay.url]}))
-                if probe:
-                    context.add_init_script(PROBE)
-                return context.new_page()
-
-            host = page(False)
-            links = open_table(host, server.url)
-            guests, connect = {}, {}
-            for seat, link in links.items():
-                guests[seat] = page(True)
-                guests[seat].goto(link)
-            for seat, guest in guests.items():
-                guest.wait_for_function("performance.getEntriesByName('pishe:open').length > 0", timeout=60_000)
-                connect[seat] = guest.evaluate("performance.getEntriesByName('pishe:open')[0].startTime")
-            for guest in guests.values():
-                guest.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
-            pages = {0: host, **guests}
-            host.wait_for_function("window.pisheFriend.state.view !== null", timeout=60_000)
-
-            play_deck(pages, real=True)
-            real, floor = trips(guests)
-            host.get_by_role("button", name="Next deck", exact=True).click()
-            host.wait_for_function("window.pisheFriend.state.view && !window.pisheFriend.state.view.deck_result",
-                                   timeout=60_000)
-            play_deck(pages, real=False)
-            in_page, _ = trips(guests)
-            browser.close()
+        play_deck(pages, real=True)
+        real, floor = trips(guests)
+        host.get_by_role("button", name="Next deck", exact=True).click()
+        host.wait_for_function("window.pisheFriend.state.view && !window.pisheFriend.state.view.deck_result",
+                               timeout=60_000)
+        play_deck(pages, real=False)
+        in_page, _ = trips(guests)
+        browser.close()
 
     print("Pişti with three friends through a local Nostr relay (one run)")
     for seat, ms in connect.items():
