@@ -16,7 +16,7 @@ import { runClock, stopClock } from "../clock.js";
 import { painter, tableOf } from "../../games/registry.js";
 import { announce, list, setText } from "../../text.js";
 import { say, word } from "../words.js";
-import { newLink, relay } from "./signaling.js";
+import { knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
 
 /**
@@ -427,7 +427,7 @@ async function listenForKnock(seat) {
   const { key, offer } = seat;
   seat.listener = relays.listenForAnswer({
     key,
-    offer,
+    offer: knockOn(offer),
     onAnswer: async (theirOffer) => {
       if (state.role !== "host" || seat.connected || seat.key !== key) return;
       seat.listener = null;

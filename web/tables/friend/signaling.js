@@ -47,6 +47,15 @@ export function forgetJoinCode() {
   if (location.hash.startsWith(JOIN)) history.replaceState(null, "", location.pathname + location.search);
 }
 
+/**
+ * What a knock (a friend's page coming back on its link) is bound to instead of the
+ * link's offer itself: so that the relays' copy of the friend's first answer, which
+ * is bound to the offer, is never taken for a knock.
+ */
+export function knockOn(offer) {
+  return "knock:" + offer;
+}
+
 /** The relays' module (relay.js), loaded when a table is opened or joined (never by the computer's table). */
 export function relay() {
   return import("./relay.js");

@@ -12,7 +12,7 @@
 
 import { computerTable } from "../computer.js";
 import { loadWords, say, word } from "../words.js";
-import { forgetJoinCode, inviteLink, joinCode, relay } from "./signaling.js";
+import { forgetJoinCode, inviteLink, joinCode, knockOn, relay } from "./signaling.js";
 import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
@@ -301,7 +301,7 @@ async function comeBack(fragment) {
     offer: mine,
     onAnswer: (reply) => link === state.link && link.accept(reply).catch(gaveUp),
   });
-  const knocked = await relays.postAnswer({ key, offer, answer: mine });
+  const knocked = await relays.postAnswer({ key, offer: knockOn(offer), answer: mine });
   setTimeout(gaveUp, knocked ? KNOCK_MS : 0);
 }
 
