@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+import build
 import pishe.web as local_web
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
@@ -59,6 +60,47 @@ READ_TABLE = """() => {
     announced: texts("[data-announce] p"),
   };
 }"""
+
+
+# ---- the browser: a returning visitor's, but where a test needs a first visit ----------
+
+
+@pytest.fixture(scope="module")
+def returning_visitor(browser_type, browser_type_launch_args, dist_dir, tmp_path_factory):
+    """One server and one persistent browser profile for the module: after the first
+    boot Pyodide comes from the profile's disk cache, as for a returning visitor (a
+    plain context fetches and compiles the 9.6 MB wasm on every load). Service workers
+    are blocked here; the tests of what a page keeps run on a first visit (`fresh`)."""
+    with build.SiteServer(dist_dir) as server:
+        context = browser_type.launch_persistent_context(
+            tmp_path_factory.mktemp("profile"), **browser_type_launch_args,
+            service_workers="block", viewport={"width": 1280, "height": 720})
+        try:
+            yield context, server
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def site(returning_visitor):
+    """The module's server: one origin, so the profile's cache applies."""
+    return returning_visitor[1]
+
+
+@pytest.fixture
+def page(returning_visitor):
+    """A new tab (its own sessionStorage) in the returning visitor's profile."""
+    tab = returning_visitor[0].new_page()
+    yield tab
+    tab.close()
+
+
+@pytest.fixture
+def fresh(context, dist_dir):
+    """(page, server) of a first visit: a new browser context, nothing stored, service
+    workers allowed, and a server of its own (stop() and start() keep its origin)."""
+    with build.SiteServer(dist_dir) as server:
+        yield context.new_page(), server
 
 
 # ---- helpers ---------------------------------------------------------------
@@ -361,7 +403,8 @@ def test_keyboard_only_match_with_next_deal(page: Page, site, console_errors):
     assert errors == []
 
 
-def test_high_contrast_is_remembered_and_nothing_else_is_stored(page: Page, site, console_errors):
+def test_high_contrast_is_remembered_and_nothing_else_is_stored(fresh, console_errors):
+    page, site = fresh
     errors = console_errors(page)
     open_table(page, site)
     switch = page.get_by_role("switch", name="High contrast")
@@ -403,7 +446,8 @@ def test_high_contrast_is_remembered_and_nothing_else_is_stored(page: Page, site
     assert errors == []
 
 
-def test_works_offline_after_one_visit(page: Page, site, console_errors):
+def test_works_offline_after_one_visit(fresh, console_errors):
+    page, site = fresh
     errors = console_errors(page)
     open_table(page, site, "delay=0&seed=5")
     # The service worker has cached the site once it controls the page.
