@@ -186,15 +186,18 @@ def test_game_choice_settings_and_rules(pisti_page: Page):
     page = pisti_page
     expect(page.get_by_role("radio", name="Pishe Pasha", exact=True)).to_be_checked()
     choose_pisti(page)
-    # Pişti's own settings; Pishe Pasha's match lengths and the friend's invite step aside.
+    # Pişti's own settings (the seats kept for friends among them); Pishe Pasha's match lengths aside.
     for name in ("51", "101", "151", "No clock", "Relaxed 60 s", "Normal 30 s", "Fast 15 s"):
         expect(page.get_by_role("radio", name=name, exact=True)).to_be_visible()
+    for name in ("Partner", "Right", "Left"):
+        expect(page.get_by_role("checkbox", name=name, exact=True)).to_be_visible()
+    expect(page.get_by_role("checkbox", name="Partner", exact=True)).to_be_checked()
     expect(page.get_by_role("radio", name="101", exact=True)).to_be_checked()
     expect(page.get_by_role("radio", name="No clock", exact=True)).to_be_checked()
     for name in ("One deal", "First to 50"):
         expect(page.get_by_role("radio", name=name, exact=True)).to_be_hidden()
-    expect(page.get_by_role("button", name="Invite a friend")).to_be_hidden()
-    expect(page.get_by_text("Playing Pişti with friends comes next.")).to_be_visible()
+    expect(page.get_by_role("button", name="Invite a friend")).to_be_visible()
+    expect(page.get_by_text("a link for each seat you keep for a friend")).to_be_visible()
     expect(page.get_by_role("group", name="Your hand")).to_be_visible()
     # Its own How to play, saying what is not played.
     rules = page.locator("details.rules:visible")
