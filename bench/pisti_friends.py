@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Pişti with three friends, measured (prints figures; not a test).
 
-    python bench/pisti_friends.py [--decks D] [--chromium PATH]
+    python bench/pisti_friends.py [--friends N] [--chromium PATH]
 
 Builds the site into a temp dir, serves it on 127.0.0.1 with a local Nostr
 relay (build.LocalRelay; .ci/run installs it) and opens four pages in four
 contexts of headless Chromium (bench/friend.py's flags): the host opens a Pişti
-table with friends in seats 1, 2 and 3, and each guest's page opens its link;
-they connect through the relay with nothing pasted.
+table with friends in seats 1, 2 and 3 (--friends 1: in seat 2 alone), and each
+guest's page opens its link, all at once; they connect through the relay with
+nothing pasted.
 
 Printed, one run:
   connect       per guest: from its page's navigation to its data channel open
@@ -48,17 +49,18 @@ TURN = """() => {
 }"""
 
 
-def open_table(host, url: str) -> dict:
-    """The host opens a Pişti table with three friends; returns the invite links by seat."""
+def open_table(host, url: str, seats: dict) -> dict:
+    """The host opens a Pişti table with friends in ``seats``; returns the invite links by seat."""
     host.goto(url + "?delay=0")
     host.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
     host.get_by_role("radio", name="Pişti", exact=True).check()
-    for name in SEATS.values():
-        host.get_by_role("checkbox", name=name, exact=True).set_checked(True)
+    for seat, name in SEATS.items():
+        host.get_by_role("checkbox", name=name, exact=True).set_checked(seat in seats)
     host.get_by_role("button", name="Invite a friend", exact=True).click()
     links = {}
-    for seat, name in SEATS.items():
-        box = host.get_by_role("textbox", name=f"Invite link for {name}", exact=True)
+    for seat, name in seats.items():
+        label = f"Invite link for {name}" if len(seats) > 1 else "Invite link"
+        box = host.get_by_role("textbox", name=label, exact=True)
         host.wait_for_function("(id) => document.getElementById(id).value !== ''",
                                arg=box.get_attribute("id"), timeout=60_000)
         links[seat] = box.input_value()
@@ -100,11 +102,13 @@ def trips(guests: dict) -> tuple[list, list]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--friends", type=int, choices=(1, 3), default=3)
     parser.add_argument("--chromium", default=build.CHROMIUM)
     args = parser.parse_args(argv)
+    seats = SEATS if args.friends == 3 else {2: SEATS[2]}
     with site_with_relay(args.chromium) as (server, relay, _, browser, _):
         host = relay_page(browser, relay)
-        links = open_table(host, server.url)
+        links = open_table(host, server.url, seats)
         guests, connect = {}, {}
         for seat, link in links.items():
             guests[seat] = relay_page(browser, relay, PROBE)
@@ -126,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         in_page, _ = trips(guests)
         browser.close()
 
-    print("Pişti with three friends through a local Nostr relay (one run)")
+    print(f"Pişti with {args.friends} friend(s) through a local Nostr relay (one run)")
     for seat, ms in connect.items():
         print(f"  connect, guest in seat {seat} ({SEATS[seat]}): {ms:.0f} ms from opening the link to its channel open")
     print(line("round trip, real clicks", real))
