@@ -107,16 +107,6 @@ GOOD = [
 ]
 
 
-@pytest.mark.parametrize("snippet", BAD)
-def test_checker_catches_rules(snippet):
-    assert violations(snippet), snippet
-
-
-@pytest.mark.parametrize("snippet", GOOD)
-def test_checker_lets_painting_pass(snippet):
-    assert violations(snippet) == [], snippet
-
-
 def test_web_scripts_decide_no_rules():
     files = scripts()
     assert {p.relative_to(WEB).as_posix() for p in files} >= {"games/pasha/paint.js", "games/pisti/paint.js", "cards.js"}
@@ -185,14 +175,18 @@ NOT_SENTENCES = [
 ]
 
 
-@pytest.mark.parametrize("snippet", SENTENCES)
-def test_sentence_checker_catches_sentences(snippet):
-    assert sentences(snippet), snippet
+# Each checker against snippets it must flag and snippets it must let pass.
+CHECKS = [(violations, BAD, GOOD), (sentences, SENTENCES, NOT_SENTENCES)]
 
 
-@pytest.mark.parametrize("snippet", NOT_SENTENCES)
-def test_sentence_checker_lets_code_pass(snippet):
-    assert sentences(snippet) == [], snippet
+@pytest.mark.parametrize("checker,snippet", [(c, s) for c, bad, _ in CHECKS for s in bad])
+def test_checker_catches(checker, snippet):
+    assert checker(snippet), snippet
+
+
+@pytest.mark.parametrize("checker,snippet", [(c, s) for c, _, good in CHECKS for s in good])
+def test_checker_lets_pass(checker, snippet):
+    assert checker(snippet) == [], snippet
 
 
 def test_tables_and_games_word_no_sentence():

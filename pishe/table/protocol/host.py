@@ -255,8 +255,7 @@ class Host:
         if guest.conn is not None or guest.away:
             return Outcome([], [])
         guest.away = True
-        dealt = self._deal_when_ready()
-        return dealt if dealt.send else self._presence()
+        return self._seat_given_up()
 
     def _computer_action(self, seat: int) -> str:
         bot = self._bots.get(seat)
@@ -308,8 +307,7 @@ class Host:
             elif kind == "leave":
                 guest.left, guest.token = True, None
                 self.take_over(seat)
-                dealt = self._deal_when_ready()
-                outcome = dealt if dealt.send else self._presence()
+                outcome = self._seat_given_up()
             elif kind == "deal-seed":
                 outcome = self._contribute(seat, values["deal"], values["contribution"])
             else:
@@ -429,6 +427,12 @@ class Host:
         if mark is None and seat in self._timeouts:
             self.take_over(seat)          # a person who plays a card has taken their seat back
         return Outcome(self._views(), self.game.words(steps, self.seat))
+
+    def _seat_given_up(self) -> Outcome:
+        """A guest is away or gone: the deal it held up is dealt now (every view says who
+        sits where), or else the others are told who sits where."""
+        dealt = self._deal_when_ready()
+        return dealt if dealt.send else self._presence()
 
     def _presence(self, but: Optional[int] = None) -> Outcome:
         """Tell the connected guests (but ``but``) who sits where now, in a view with no new move."""
