@@ -63,7 +63,7 @@ def test_play_out_answers_each_line_in_order():
     first, keep, give, bots = answers
     assert first["winner"] in (0, 1) and first["score"] > 0 and first["steps"][0].startswith("Seat 1: ")
     assert keep["winner"] is None and keep["score"] is None
-    assert keep["steps"] == ["Seat 0: Turn a card: 7♣, give or keep?", "Seat 0: Keep the 7♣"]
+    assert keep["steps"] == ["Seat 0: You turn the 7♣; you may give it or keep it", "Seat 0: You keep the 7♣ on your pile"]
     assert keep["position"]["turn"] == 1 and keep["position"]["discards"][0] == ["KD", "7C"]
     assert give["position"]["discards"][1] == ["6D", "7C"] and give["position"]["turn"] == 0
     assert bots["winner"] in (0, 1)
@@ -74,7 +74,7 @@ def test_play_out_shows_a_waiting_turned_card_in_the_position():
     answer = json.loads(out.stdout)
     assert answer["position"]["turned"] == "7C"
     again = run("play-out", stdin=json.dumps({"position": answer["position"], "actions": ["give"]}) + "\n")
-    assert json.loads(again.stdout)["steps"] == ["Seat 0: Give the 7♣ to their 6♦"]
+    assert json.loads(again.stdout)["steps"] == ["Seat 0: You give the 7♣ onto their 6♦"]
 
 
 @pytest.mark.parametrize("line, message", [

@@ -316,8 +316,8 @@ def test_a_swapped_stock_card_fails():
     deck[25], deck[26] = deck[26], deck[25]        # the first card seat 0 turns, and seat 1's bottom card
     match = pasha_match("one-deal", deck=deck)
     actions, steps = _play(match, [BOTS["always-give"]] * 2)
-    with pytest.raises(DealVerificationError, match="^You were shown 'They turn a card: .*', but the deal "
-                                                     "fixed at the start gives 'They turn a card: .*'"):
+    with pytest.raises(DealVerificationError, match="^You were shown 'They turn the .*', but the deal "
+                                                     "fixed at the start gives 'They turn the .*'"):
         _verify(seed, [contribution], actions, shown_steps(PASHA, steps, 1))
 
 

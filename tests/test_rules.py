@@ -37,10 +37,10 @@ def fresh_deal(top_of_stock_0, leader=0):
 def test_first_turn_plays_aces_and_followers_home_until_a_card_does_not_fit():
     deal = fresh_deal(["9D", "5H", "2S", "AS"])     # bottom to top: the A♠ is turned first
     assert deal.legal_actions() == ("turn",)
-    assert texts(deal.apply("turn", 0), 0) == ["Turn a card: A♠, goes home"]
+    assert texts(deal.apply("turn", 0), 0) == ["You turn the A♠; it goes to its suit pile"]
     assert deal.turn == 0 and deal.foundations["S"] == 1
-    assert texts(deal.apply("turn"), 0) == ["Turn a card: 2♠, goes home"]
-    assert texts(deal.apply("turn"), 0) == ["Turn a card: 5♥, to your pile"]
+    assert texts(deal.apply("turn"), 0) == ["You turn the 2♠; it goes to its suit pile"]
+    assert texts(deal.apply("turn"), 0) == ["You turn the 5♥; it goes on your pile"]
     assert tops(deal) == ["5H", None] and deal.turn == 1
 
 
@@ -55,7 +55,7 @@ def test_give_then_forced_chain_home_from_the_new_top():
     deal = position(stocks=(["2H"], ["3H"]), discards=(["9C", "4C", "7D"], ["8H"]),
                     foundations={"C": 3, "D": 0, "H": 1})
     steps = deal.apply("give", 0)
-    assert texts(steps, 0) == ["Give the 7♦ to their 8♥", "4♣ goes home"]
+    assert texts(steps, 0) == ["You give the 7♦ onto their 8♥", "Your 4♣ goes to its suit pile"]
     assert tops(deal) == ["9C", "7D"] and deal.foundations["C"] == 4
     assert deal.turn == 0, "a give does not end the turn"
 
@@ -68,7 +68,7 @@ def test_give_chains_a_run_while_each_new_top_is_a_neighbour():
     deal.apply("give")
     assert tops(deal) == ["JC", "8S"]
     assert deal.legal_actions() == ("turn",)
-    assert deal.give_problem() == "Your J♣ is not one rank above or below their 8♠."
+    assert deal.give_problem() == "Can't give: your J♣ is not one above or below their 8♠."
 
 
 def test_give_goes_either_way_one_rank_any_suit():
@@ -82,14 +82,14 @@ def test_no_wrap_between_king_and_ace():
     deal = position(stocks=(["2H"], ["3H"]), discards=(["KS"], ["AC"]),
                     foundations={"H": 1, "S": 0, "C": 0, "D": 0}, turn=0)
     assert deal.legal_actions() == ("turn",)
-    with pytest.raises(GiveNotAllowedError, match="not one rank above or below"):
+    with pytest.raises(GiveNotAllowedError, match="not one above or below"):
         deal.apply("give")
 
 
 @pytest.mark.parametrize("discards, reason", [
-    (([], ["8H"]), "Your pile is empty."),
-    ((["7S"], []), "Their pile is empty."),
-    ((["5S"], ["8H"]), "Your 5♠ is not one rank above or below their 8♥."),
+    (([], ["8H"]), "Can't give: your pile is empty."),
+    ((["7S"], []), "Can't give: their pile is empty."),
+    ((["5S"], ["8H"]), "Can't give: your 5♠ is not one above or below their 8♥."),
 ])
 def test_reasons_a_give_is_impossible(discards, reason):
     deal = position(stocks=(["2H"], ["3H"]), discards=discards,
@@ -105,9 +105,9 @@ def test_forced_home_at_the_start_of_a_turn():
                     foundations={"C": 3, "D": 0, "S": 0})
     deal.apply("turn")                    # 4♣ home
     steps = deal.apply("turn")            # 9♦ to pile, ends the turn
-    assert texts(steps, 0) == ["Turn a card: 9♦, to your pile", "Their 5♣ goes home"]
+    assert texts(steps, 0) == ["You turn the 9♦; it goes on your pile", "Their 5♣ goes to its suit pile"]
     assert deal.turn == 1 and deal.foundations["C"] == 5
-    assert texts(deal.this_turn, 1) == ["5♣ goes home"]
+    assert texts(deal.this_turn, 1) == ["Your 5♣ goes to its suit pile"]
 
 
 def seven_of_clubs_next():
@@ -122,14 +122,14 @@ def test_turned_card_that_fits_goes_home_even_if_it_could_be_given():
     deal = position(stocks=(["2H", "5C"], ["3H"]), discards=(["KD"], ["6D"]),
                     foundations={"C": 4, "H": 1, "D": 0})
     steps = deal.apply("turn")
-    assert texts(steps, 0) == ["Turn a card: 5♣, goes home"]
+    assert texts(steps, 0) == ["You turn the 5♣; it goes to its suit pile"]
     assert deal.turned is None and deal.turn == 0
 
 
 def test_turned_neighbour_waits_for_give_or_keep():
     deal = seven_of_clubs_next()
     steps = deal.apply("turn")
-    assert texts(steps, 0) == ["Turn a card: 7♣, give or keep?"]
+    assert texts(steps, 0) == ["You turn the 7♣; you may give it or keep it"]
     assert deal.legal_actions() == ("give", "keep")
     assert str(seat_view(deal, 1).turned) == "7C", "a turned card is public"
     with pytest.raises(TurnNotAllowedError):
@@ -140,7 +140,7 @@ def test_giving_a_turned_card_continues_the_turn():
     deal = seven_of_clubs_next()
     deal.apply("turn")
     steps = deal.apply("give")
-    assert texts(steps, 0) == ["Give the 7♣ to their 6♦"]
+    assert texts(steps, 0) == ["You give the 7♣ onto their 6♦"]
     assert deal.turn == 0 and deal.legal_actions() == ("turn",)
     assert tops(deal) == ["KD", "7C"]
 
@@ -149,18 +149,18 @@ def test_keep_ends_the_turn():
     deal = seven_of_clubs_next()
     deal.apply("turn")
     steps = deal.apply("keep")
-    assert texts(steps, 0) == ["Keep the 7♣"]
-    assert texts(steps, 1) == ["They keep the 7♣"]
+    assert texts(steps, 0) == ["You keep the 7♣ on your pile"]
+    assert texts(steps, 1) == ["They keep the 7♣ on their pile"]
     assert deal.turn == 1 and tops(deal) == ["7C", "6D"]
-    assert texts(deal.last_turns[0], 0) == ["Turn a card: 7♣, give or keep?", "Keep the 7♣"]
+    assert texts(deal.last_turns[0], 0) == ["You turn the 7♣; you may give it or keep it", "You keep the 7♣ on your pile"]
 
 
 def test_a_card_that_neither_fits_nor_neighbours_lands_on_your_pile_and_ends_the_turn():
     deal = position(stocks=(["2H", "QC"], ["3H"]), discards=(["KD"], ["6D"]),
                     foundations={"C": 0, "H": 1, "D": 0})
     steps = deal.apply("turn")
-    assert texts(steps, 0) == ["Turn a card: Q♣, to your pile"]
-    assert texts(steps, 1) == ["They turn a card: Q♣, to their pile"]
+    assert texts(steps, 0) == ["You turn the Q♣; it goes on your pile"]
+    assert texts(steps, 1) == ["They turn the Q♣; it goes on their pile"]
     assert deal.turn == 1
 
 
@@ -171,8 +171,8 @@ def test_recycling_turns_the_discard_pile_over_oldest_card_on_top():
                     foundations={"C": 0, "H": 1, "D": 0, "S": 0})
     steps = deal.apply("turn")
     assert texts(steps, 0) == [
-        "Your stock is empty: your discard pile (3 cards) turns over as your stock",
-        "Turn a card: 9♠, to your pile"]
+        "Your stock is empty: your pile (3 cards) turns over as your stock",
+        "You turn the 9♠; it goes on your pile"]
     assert [str(c) for c in deal.stocks[0]] == ["QD", "5C"]     # the 5♣ is turned next
     assert [str(c) for c in deal.discards[0]] == ["9S"]
 
@@ -204,7 +204,7 @@ def test_winning_mid_turn_by_playing_the_last_card_home():
     deal = position(stocks=(["KS"], ["3H"]), discards=([], ["9C"]),
                     foundations={"S": 12, "H": 1, "C": 0, "D": 13})
     steps = deal.apply("turn")
-    assert texts(steps, 0) == ["Turn a card: K♠, goes home", f"You win the deal: {deal.points(1)} points"]
+    assert texts(steps, 0) == ["You turn the K♠; it goes to its suit pile", f"You win the deal: {deal.points(1)} points"]
     assert deal.winner == 0
 
 
@@ -221,7 +221,7 @@ def test_scoring_counts_the_losers_stock_and_discard_pile():
 def test_a_run_of_forced_turns_stops_at_the_first_choice():
     deal = seven_of_clubs_next()
     steps = deal.turn_while_forced()
-    assert texts(steps, 0) == ["Turn a card: 7♣, give or keep?"]
+    assert texts(steps, 0) == ["You turn the 7♣; you may give it or keep it"]
     assert deal.legal_actions() == ("give", "keep")
     assert deal.turn_while_forced() == [], "a choice is the bot's: nothing is turned"
 
@@ -232,14 +232,14 @@ def test_a_run_of_forced_turns_crosses_turns_as_one_turn_at_a_time_would():
     one_by_one = copy.deepcopy(deal)
     steps = deal.turn_while_forced()
     assert texts(steps) == [
-        "Seat 0: Turn a card: Q♣, to your pile",
-        "Seat 1: Turn a card: 3♥, to your pile",
-        "Seat 0: Turn a card: 2♥, goes home",
-        "Seat 0: Your stock is empty: your discard pile (2 cards) turns over as your stock",
-        "Seat 0: Turn a card: K♦, to your pile",
-        "Seat 1: 3♥ goes home",
-        "Seat 1: Turn a card: K♥, to your pile",
-        "Seat 0: Turn a card: Q♣, give or keep?",
+        "Seat 0: You turn the Q♣; it goes on your pile",
+        "Seat 1: You turn the 3♥; it goes on your pile",
+        "Seat 0: You turn the 2♥; it goes to its suit pile",
+        "Seat 0: Your stock is empty: your pile (2 cards) turns over as your stock",
+        "Seat 0: You turn the K♦; it goes on your pile",
+        "Seat 1: Your 3♥ goes to its suit pile",
+        "Seat 1: You turn the K♥; it goes on your pile",
+        "Seat 0: You turn the Q♣; you may give it or keep it",
     ]
     steps_one_by_one = []
     while one_by_one.legal_actions() == ("turn",):

@@ -67,11 +67,11 @@ class Step(NamedTuple):
     count: int = 0
 
     def describe(self, viewer: Optional[int] = None) -> str:
-        """Plain words, from the viewer's side of the table.
+        """Plain words, from the viewer's side of the table, as what happened.
 
-        The viewer's own steps read "Give the 6♠ to their 7♦"; the other
-        seat's read "They give the 6♠ to your 7♦"; with no viewer each step is
-        prefixed by its seat number ("Seat 0: Give the 6♠ to their 7♦").
+        The viewer's own steps read "You give the 6♠ onto their 7♦"; the other
+        seat's read "They give you the 6♠, onto your 7♦"; with no viewer each step is
+        prefixed by its seat number ("Seat 0: You give the 6♠ onto their 7♦").
         """
         mine = viewer is None or viewer == self.seat
         text = _describe(self, mine)
@@ -79,24 +79,24 @@ class Step(NamedTuple):
 
 
 def _describe(step: Step, mine: bool) -> str:
+    # One name for each pile, the page's own: "suit pile", "your pile"/"their pile", "stock".
     card = step.card.display() if step.card else ""
-    own, their = ("your", "their") if mine else ("their", "your")
+    who, own = ("You", "your") if mine else ("They", "their")
     if step.kind == HOME:
-        return f"{card} goes home" if mine else f"Their {card} goes home"
+        return f"{own.capitalize()} {card} goes to its suit pile"
     if step.kind == GIVE_STEP:
         onto = step.onto.display()
-        return f"Give the {card} to their {onto}" if mine else f"They give the {card} to your {onto}"
+        return f"You give the {card} onto their {onto}" if mine else f"They give you the {card}, onto your {onto}"
     if step.kind == TURNED:
-        where = {TO_HOME: "goes home", TO_PILE: f"to {own} pile", TO_CHOICE: "give or keep?"}[step.outcome]
-        return f"Turn a card: {card}, {where}" if mine else f"They turn a card: {card}, {where}"
+        where = {TO_HOME: "it goes to its suit pile", TO_PILE: f"it goes on {own} pile",
+                 TO_CHOICE: f"{who.lower()} may give it or keep it"}[step.outcome]
+        return f"{who} turn the {card}; {where}"
     if step.kind == KEPT:
-        return f"Keep the {card}" if mine else f"They keep the {card}"
+        return f"{who} keep the {card} on {own} pile"
     if step.kind == RECYCLE:
-        subject = "Your" if mine else "Their"
-        return f"{subject} stock is empty: {own} discard pile ({step.count} cards) turns over as {own} stock"
+        return f"{own.capitalize()} stock is empty: {own} pile ({step.count} cards) turns over as {own} stock"
     if step.kind == WIN:
-        return (f"You win the deal: {step.count} points" if mine
-                else f"They win the deal: {step.count} points")
+        return f"{who} win the deal: {step.count} points"
     raise AssertionError(step.kind)
 
 
@@ -114,15 +114,15 @@ def _neighbours(card: Card, onto: Optional[Card]) -> bool:
 
 
 def give_problem_words(card: Optional[Card], theirs: Optional[Card]) -> Optional[str]:
-    """Why ``card`` (the turned card, else the giver's discard top) cannot be given onto
-    ``theirs`` (the other discard pile's top), in plain words; ``None`` if it can. A seat's
-    view words its problem with it too, from the view's own cards."""
+    """Why ``card`` (the turned card, else the giver's pile top) cannot be given onto
+    ``theirs`` (the other pile's top), as a reason ("Can't give: your pile is empty.");
+    ``None`` if it can. A seat's view words its problem with it too, from the view's own cards."""
     if card is None:
-        return "Your pile is empty."
+        return "Can't give: your pile is empty."
     if theirs is None:
-        return "Their pile is empty."
+        return "Can't give: their pile is empty."
     if not _neighbours(card, theirs):
-        return f"Your {card.display()} is not one rank above or below their {theirs.display()}."
+        return f"Can't give: your {card.display()} is not one above or below their {theirs.display()}."
     return None
 
 
