@@ -3,9 +3,11 @@
 The computer table (any game, you in seat 0, computers in the other seats):
 :func:`new_match`, :func:`act`, :func:`computer_step`, :func:`timeout`,
 :func:`take_over`, :func:`next_deal`, :func:`current` answer ``{"view": …,
-"steps": […], "computer_moves": bool, "clock": null | {"seat", "seconds"},
-"autopilot": bool}`` (the steps this call caused, in your words) or
-``{"error": "…"}`` with nothing changed. :func:`new_match` takes the computer's
+"steps": […], "news": […], "in_progress": bool, "computer_moves": bool, "clock": null |
+{"seat", "seconds"}, "autopilot": bool}`` (the steps this call caused, in your words;
+``news``, what the live region says besides: a deal dealt, a deal's result and the match
+score; ``in_progress``, whether a match is being played that leaving would throw away, for
+the page to ask first) or ``{"error": "…"}`` with nothing changed. :func:`new_match` takes the computer's
 level (a bot of the game's ``levels``); for a game that remembers for you, the
 view carries ``seen``, what your seat has been shown (Pishe Pasha's "Show what
 you have seen"). The page paints the view and asks
@@ -86,6 +88,7 @@ class _ComputerTable:
         # A table of two is you and "Computer"; a larger one names seats where they sit.
         self.names = ["You", "Computer"] if game.seats == 2 else None
         self._show(game.deal_steps(self.match.deal), new_deal=True)
+        self._dealt = True                            # a deal dealt, not yet told (news)
 
     def _show(self, steps, new_deal: bool = False) -> None:
         """Show ``steps`` to every seat's computer and to your memory, as each seat sees them."""
@@ -101,6 +104,7 @@ class _ComputerTable:
         """Deal the next deal, its dealing shown to the memories; it brings you no steps to read."""
         self.match.next_deal()
         self._show(self.game.deal_steps(self.match.deal), new_deal=True)
+        self._dealt = True
         return ()
 
     def answer(self, steps=()) -> str:
@@ -113,11 +117,25 @@ class _ComputerTable:
         return json.dumps({
             "view": view,
             "steps": game.words(steps, YOU),
+            "news": self._news(view, steps),
+            "in_progress": self.match.in_progress,
             "computer_moves": computer,
             "clock": ({"seat": deal.turn, "seconds": self.clock, "label": words.clock_label(self.clock)}
                       if playing and not computer and self.clock is not None else None),
             "autopilot": self.autopilot,
         })
+
+    def _news(self, view: dict, steps) -> list:
+        """What the live region says besides the steps: a deal just dealt (once), or a deal
+        that these steps ended, its result as the view's status says it and the match score."""
+        match = self.match
+        if self._dealt:
+            self._dealt = False
+            return [words.dealt(self.game.deal_name, match.deal_number, view["names"][match.dealer])]
+        if steps and match.deal.over:
+            return [view["status"],
+                    words.match_score(view.get("team_names") or view["names"], match.scores, match.over)]
+        return []
 
     def act(self, text) -> list:
         steps = self.apply(self.game.parse_action(text), YOU)

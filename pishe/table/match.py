@@ -44,6 +44,7 @@ class Match:
         self._finished: list[list[int]] = []     # each earlier deal's points, by team
         self.deal_number = 0
         self.deal = None
+        self._moved = False                      # whether any move was made in this match
         self._start_deal(deck)
 
     @classmethod
@@ -110,6 +111,12 @@ class Match:
         return best >= length.target and scores.count(best) == 1
 
     @property
+    def in_progress(self) -> bool:
+        """Whether leaving now would throw play away: the match has begun (a move was made,
+        or a later deal is on) and is not over."""
+        return (self._moved or self.deal_number > 1) and not self.over
+
+    @property
     def winner(self) -> Optional[int]:
         """The team that won the match once it is over (``None`` before, and for a draw)."""
         if not self.over:
@@ -128,7 +135,9 @@ class Match:
 
     def apply(self, action, seat: Optional[int] = None) -> list:
         """Apply an action to the current deal (see the game's state ``apply``)."""
-        return self.deal.apply(action, seat)
+        steps = self.deal.apply(action, seat)
+        self._moved = True
+        return steps
 
     def next_deal(self, deck: Optional[Sequence[Card]] = None) -> None:
         """Deal again once the current deal is over and the match is not."""

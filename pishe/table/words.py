@@ -12,7 +12,8 @@ page, the value itself never a sentence the page worded: ``{reason}`` is an
 error's own text (from Python, or from the browser), ``{game}`` a game id.
 
 The sentences that depend on the table's state are made here too, from that
-state: :func:`clock_label`, :func:`dealing_lines`, :func:`fairness`.
+state: :func:`clock_label`, :func:`dealing_lines`, :func:`fairness`, and the
+live region's news of a deal: :func:`dealt`, :func:`match_score`.
 
 Only what the page says when Python itself could not run (no answer from the
 worker, the worker failing to start) stays in the page's JavaScript: those
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence"]
+__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence", "dealt", "match_score", "LOADING"]
 
 #: The page's sentences, by key.
 PAGE = {
@@ -64,11 +65,26 @@ PAGE = {
     "seat_left": "left: a computer plays",
     # Any table.
     "unknown_game": "This page cannot show the game {game}.",
+    # Asked before a match in progress is thrown away (the keys are what asks: new_match, invite, game).
+    "leave_title": "Leave the match you are playing?",
+    "leave_new_match": "A new match starts from nothing: this one is lost.",
+    "leave_invite": "Inviting a friend ends this match against the computer: it is lost.",
+    "leave_game": "Another game starts a new match: this one is lost.",
+    "leave_ok_new_match": "Start a new match",
+    "leave_ok_invite": "Invite a friend",
+    "leave_ok_game": "Change the game",
+    "leave_cancel": "Keep playing",
     # A message the relays brought that the host's page ignored (web/tables/friend/relay.js).
     "relay_unreadable": "A message that was not from your friend came through the relay; it was ignored.",
     "relay_other_offer": "An answer to another invite came through the relay; it was ignored.",
     "relay_stale": "An out-of-date message came through the relay; it was ignored.",
 }
+
+#: The loading line while the page starts, by the worker's start-up milestone
+#: (web/core/worker.js). Python is not running yet then, so build.py writes these
+#: into the page (``start`` is index.html's first line) and into its worker.
+LOADING = {"start": "Opening a new deck", "runtime": "Shuffling the deck",
+           "python": "Dealing the cards", "wheels": "Laying out the table"}
 
 #: What a friend's table says before its cards are dealt, by the page's role.
 WAITING = {"host": "The cards are dealt when your friend joins.",
@@ -122,3 +138,15 @@ def presence(seats: list, seat: int) -> list:
         else:
             flags.append("Host" if s.get("role") == "host" else "Friend")
     return flags
+
+
+def dealt(deal_name: str, number: int, dealer: str) -> str:
+    """What the live region says when a deal is dealt: "Deal 2 is dealt. Dealer: You."."""
+    return f"{deal_name} {number} is dealt. Dealer: {dealer}."
+
+
+def match_score(names: list, scores: list, over: bool) -> str:
+    """The match score as the live region says it after a deal, each side by its name
+    ("Match score: You 12, Computer 0."; "Match over. Final score: …" once it is over)."""
+    line = ", ".join(f"{name} {points}" for name, points in zip(names, scores))
+    return f"Match over. Final score: {line}." if over else f"Match score: {line}."
