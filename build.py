@@ -4,9 +4,10 @@
     python build.py [--out DIR]                   build dist/ (or DIR)
     python build.py [--out DIR] serve [--port N]  build it, then serve it on 127.0.0.1
 
-The server sends text files gzip-compressed when the browser accepts it, as
-static hosts do; dist/ itself holds only the plain files, so any static server
-can serve it.
+Beside each text and wasm file the build writes precompressed copies, NAME.br
+and NAME.gz (where they are smaller); the server sends one to a browser that
+accepts it, as a static host set up for it does (README: "Hosting"). Any static
+server can serve dist/ as it is: the copies are only ever an alternative body.
 
 Standard library only; pip, npm and Node are used as command-line tools (Node
 runs the downloaded Pyodide once, to compile micropip to bytecode). Everything
@@ -23,9 +24,14 @@ dist/ layout:
     pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel (as bytecode)
     wheels/               the pishe wheel (docstrings and comments stripped, as bytecode) and the segno wheel
     vendor/nostr-tools.mjs  nostr-tools' browser bundle as an ES module, for a friend's table only
+    *.br, *.gz            precompressed copies (not in the build info's file list)
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
-info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...]}.
+info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
+"loading": {...}, "downloads": {...}}. "loading" holds the loading line's words by
+start-up milestone (pishe/table/words.py: the page shows them before Python runs,
+and index.html's __PISHE_LOADING__ becomes the first of them); "downloads" the
+sizes of the files the worker downloads to start, for its progress bar.
 "online" lists the files the service worker does not keep for offline use: what
 a self-hoster edits in dist/ (were they kept, an edit would never reach a
 returning visitor) and the Nostr library (a friend's table needs the network anyway, and
@@ -40,7 +46,6 @@ import base64
 import email.utils
 import gzip
 import hashlib
-import io
 import json
 import os
 import shutil
@@ -62,6 +67,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
 BUILD_TOKEN = "__PISHE_BUILD__"
+# In index.html: the loading line's first words (pishe/table/words.py's LOADING["start"]).
+LOADING_TOKEN = "__PISHE_LOADING__"
 
 # Files of the npm package we ship; the rest (pyodide.js, console pages, source
 # maps, type declarations) is not needed by a module worker.
@@ -73,6 +80,12 @@ SETTINGS_FILES = ("ice-servers.json", "signaling.json")
 # and where the site serves it, turned into an ES module for web/tables/friend/relay.js.
 NOSTR_BUNDLE = "package/lib/nostr.bundle.js"
 NOSTR_MODULE = "vendor/nostr-tools.mjs"
+# Precompressed copies, by the Content-Encoding they are sent with, best first.
+ENCODINGS = {"br": ".br", "gzip": ".gz"}
+# The files that get them: text, and the wasm (9.6 MB, 3.5 MB as gzip). Zips and
+# wheels are deflated already (gzip saves them 1-2%); the settings are left
+# plain because a host edits them in dist/, and a stale copy would be sent instead.
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".md", ".txt")
 
 
 # -- Chromium for the tests and benchmarks ---------------------------------------------
@@ -330,6 +343,73 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
     return target
 
 
+# Brotli at its best quality, by Node's zlib (Node is needed for the build
+# anyway, so the build stays standard-library Python). Argument: a JSON file
+# of [source, target] pairs.
+_NODE_BROTLI = """
+import { brotliCompressSync, constants } from "node:zlib";
+import { readFileSync, writeFileSync } from "node:fs";
+for (const [source, target] of JSON.parse(readFileSync(process.argv[2], "utf8"))) {
+  const data = readFileSync(source);
+  writeFileSync(target, brotliCompressSync(data, { params: {
+    [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+    [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+}
+"""
+# How each encoding's copies are made: part of their cache key.
+_RECIPES = {"br": _NODE_BROTLI, "gzip": "gzip.compress(data, 9, mtime=0)"}
+
+
+def precompress(root: Path, files: list[str], cache: Path | None = None) -> list[str]:
+    """Write a copy in each of ENCODINGS beside every COMPRESSIBLE file of `files`
+    (paths relative to `root`; settings files excepted), where it is smaller than
+    the file; return the copies' paths.
+
+    The copies are kept in the cache under a hash of the file and of how it is
+    compressed, so Pyodide's files are compressed once, not at every build
+    (brotli at its best takes ~45 s of CPU for the wasm); each is moved there
+    whole, never left half written.
+    """
+    cache = (cache or cache_dir()) / "compressed"
+    cache.mkdir(parents=True, exist_ok=True)
+    copies: list[tuple[Path, Path, Path]] = []  # (file, its copy in the cache, the copy beside it)
+    for rel in files:
+        if not rel.endswith(COMPRESSIBLE) or rel in SETTINGS_FILES:
+            continue
+        digest = sha256_file(root / rel)
+        for coding, suffix in ENCODINGS.items():
+            key = hashlib.sha256(f"{digest}\0{_RECIPES[coding]}".encode()).hexdigest()[:32]
+            copies.append((root / rel, cache / f"{key}{suffix}", root / f"{rel}{suffix}"))
+    missing = [(source, cached) for source, cached, _ in copies if not cached.exists()]
+    if missing:
+        with tempfile.TemporaryDirectory(dir=cache, prefix=".compress-") as scratch:
+            scratch = Path(scratch)
+            brotli = []
+            for source, cached in missing:
+                if cached.suffix == ENCODINGS["gzip"]:
+                    (scratch / cached.name).write_bytes(gzip.compress(source.read_bytes(), 9, mtime=0))
+                else:
+                    brotli.append([str(source), str(scratch / cached.name)])
+            if brotli:
+                (scratch / "brotli.mjs").write_text(_NODE_BROTLI)
+                (scratch / "pairs.json").write_text(json.dumps(brotli))
+                try:
+                    result = subprocess.run(["node", str(scratch / "brotli.mjs"), str(scratch / "pairs.json")],
+                                            capture_output=True, text=True)
+                except OSError as err:
+                    raise BuildError(f"could not run Node (it comes with npm) to compress with brotli: {err}") from err
+                if result.returncode != 0:
+                    raise BuildError(f"brotli compression in Node failed:\n{(result.stdout + result.stderr)[-3000:]}")
+            for _, cached in missing:
+                (scratch / cached.name).replace(cached)
+    written = []
+    for source, cached, beside in copies:
+        if cached.stat().st_size < source.stat().st_size:
+            shutil.copyfile(cached, beside)
+            written.append(beside.relative_to(root).as_posix())
+    return written
+
+
 def trimmed_lock(lock: dict, shipped: dict[str, Path]) -> dict:
     """Pyodide's lock reduced to the packages we ship, with their true sha256.
 
@@ -394,6 +474,15 @@ def _copy_nostr(tgz: Path, dest: Path) -> None:
     dest.write_bytes(bundle + b"\nexport default NostrTools;\n")
 
 
+def _loading_words() -> dict[str, str]:
+    """The loading line's words by start-up milestone, from pishe/table/words.py:
+    the page shows them before Python runs."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # this repository's pishe, as a script sees it
+    from pishe.table.words import LOADING
+    return dict(LOADING)
+
+
 def _content_id(stage: Path, files: list[str]) -> str:
     """Short hash over every file's path and bytes (before the build info is inserted)."""
     digest = hashlib.sha256()
@@ -426,12 +515,20 @@ def build(dist: Path = DIST) -> dict:
         shutil.copyfile(pinned["segno"], stage / "wheels" / pinned["segno"].name)
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
 
+        loading = _loading_words()
+        if (stage / "index.html").exists():
+            page = stage / "index.html"
+            page.write_text(page.read_text(encoding="utf-8").replace(LOADING_TOKEN, f"{loading['start']}…"),
+                            encoding="utf-8")
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
+        downloads = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", f"wheels/{pishe.name}"]
         info = {
             "id": _content_id(stage, files),
             "wheels": {"pishe": f"wheels/{pishe.name}", "segno": f"wheels/{pinned['segno'].name}"},
             "files": files,
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
+            "loading": loading,
+            "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
         }
         literal = json.dumps(info)
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.
@@ -440,6 +537,8 @@ def build(dist: Path = DIST) -> dict:
                 path = stage / rel
                 path.write_text(path.read_text(encoding="utf-8").replace(BUILD_TOKEN, literal),
                                 encoding="utf-8")
+        # Last, once every file has its final bytes (the build info is in our scripts).
+        precompress(stage, files)
         if dist.exists():
             shutil.rmtree(dist)
         stage.rename(dist)
@@ -449,25 +548,34 @@ def build(dist: Path = DIST) -> dict:
     return info
 
 
-def accepts_gzip(accept_encoding: str | None) -> bool:
-    """Whether an Accept-Encoding header value allows a gzip body (q > 0)."""
+def accepted_encodings(accept_encoding: str | None) -> set[str]:
+    """The content codings an Accept-Encoding header value allows (q > 0), in lower
+    case; "*" stands for every coding not named."""
+    allowed, refused = set(), set()
     for part in (accept_encoding or "").split(","):
         coding, *params = (p.strip() for p in part.split(";"))
-        if coding.lower() in ("gzip", "x-gzip", "*"):
-            for param in params:
-                key, _, value = param.partition("=")
-                if key.strip().lower() == "q":
-                    try:
-                        return float(value) > 0
-                    except ValueError:
-                        return False
-            return True
-    return False
+        if not coding:
+            continue
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        (allowed if q > 0 else refused).add(coding.lower())
+    if "x-gzip" in allowed:
+        allowed.add("gzip")
+    if "*" in allowed:
+        allowed |= set(ENCODINGS) - refused
+    return allowed
 
 
 class SiteHandler(SimpleHTTPRequestHandler):
-    """Static files with the MIME types the browser insists on, text compressed
-    with gzip when the browser accepts it (as static hosts do), and a quiet log."""
+    """Static files with the MIME types the browser insists on, a file's
+    precompressed copy (NAME.br, NAME.gz) sent instead when the browser accepts
+    its encoding (as a static host set up for it does), and a quiet log."""
 
     # Without application/wasm, loadPyodide hangs; module scripts need a JavaScript type.
     extensions_map = {
@@ -479,40 +587,37 @@ class SiteHandler(SimpleHTTPRequestHandler):
         ".whl": "application/zip",
         ".svg": "image/svg+xml",
     }
-    # Sent gzip-compressed when accepted. Wheels and python_stdlib.zip are
-    # compressed already; the wasm is left alone, as the task of the host.
-    COMPRESSED_TYPES = {"text/html", "text/javascript", "text/css", "application/json", "image/svg+xml",
-                        "text/plain", "text/markdown"}
-    # path -> (mtime_ns, size, gzip bytes), shared by all requests of the process.
-    _gzip_cache: dict[str, tuple[int, int, bytes]] = {}
-    _gzip_lock = threading.Lock()
-
-    def send_header(self, keyword, value):
-        super().send_header(keyword, value)
-        # A compressible file's body depends on Accept-Encoding, compressed or not.
-        if keyword.lower() == "content-type" and value in self.COMPRESSED_TYPES:
-            super().send_header("Vary", "Accept-Encoding")
 
     def send_head(self):
         path = self._file_path()
-        if (path is None or self.guess_type(path) not in self.COMPRESSED_TYPES
-                or not accepts_gzip(self.headers.get("Accept-Encoding"))):
+        copies = self._copies(path) if path else {}
+        self._vary = bool(copies)  # the body depends on Accept-Encoding, whichever is sent
+        accepted = accepted_encodings(self.headers.get("Accept-Encoding"))
+        coding = next((c for c in ENCODINGS if c in copies and c in accepted), None)
+        if coding is None:
             return super().send_head()
         try:
-            body, mtime = self._gzipped(path)
+            body = open(copies[coding], "rb")
+            size, mtime = os.fstat(body.fileno()).st_size, os.stat(path).st_mtime
         except OSError:
-            return super().send_head()  # gone meanwhile: let it answer 404
+            return super().send_head()  # gone meanwhile: let it answer
         if self._not_modified_since(mtime):
+            body.close()
             self.send_response(HTTPStatus.NOT_MODIFIED)
             self.end_headers()
             return None
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-type", self.guess_type(path))
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Encoding", coding)
+        self.send_header("Content-Length", str(size))
         self.send_header("Last-Modified", self.date_time_string(mtime))
         self.end_headers()
-        return io.BytesIO(body)
+        return body
+
+    def end_headers(self):
+        if getattr(self, "_vary", False):
+            self.send_header("Vary", "Accept-Encoding")
+        super().end_headers()
 
     def _file_path(self) -> str | None:
         """The file a GET would send (index.html for a folder), or None when
@@ -524,18 +629,22 @@ class SiteHandler(SimpleHTTPRequestHandler):
             path = os.path.join(path, "index.html")
         return path if os.path.isfile(path) and not path.endswith("/") else None
 
-    @classmethod
-    def _gzipped(cls, path: str) -> tuple[bytes, float]:
-        stat = os.stat(path)
-        with cls._gzip_lock:
-            cached = cls._gzip_cache.get(path)
-        if cached and cached[:2] == (stat.st_mtime_ns, stat.st_size):
-            return cached[2], stat.st_mtime
-        with open(path, "rb") as f:
-            body = gzip.compress(f.read(), compresslevel=9, mtime=0)
-        with cls._gzip_lock:
-            cls._gzip_cache[path] = (stat.st_mtime_ns, stat.st_size, body)
-        return body, stat.st_mtime
+    @staticmethod
+    def _copies(path: str) -> dict[str, str]:
+        """The precompressed copies of the file at `path` by encoding: those no older
+        than the file (one edited after the build is sent as it is now)."""
+        try:
+            mtime = os.stat(path).st_mtime_ns
+        except OSError:
+            return {}
+        found = {}
+        for coding, suffix in ENCODINGS.items():
+            try:
+                if os.stat(path + suffix).st_mtime_ns >= mtime:
+                    found[coding] = path + suffix
+            except OSError:
+                pass
+        return found
 
     def _not_modified_since(self, mtime: float) -> bool:
         if "If-Modified-Since" not in self.headers or "If-None-Match" in self.headers:

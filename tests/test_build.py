@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 import build
+from pishe.table.words import LOADING
 
 ROOT = build.ROOT
 BOOT_TIMEOUT_MS = 90_000  # a cold Pyodide boot takes ~5 s here; CI machines can be slower
@@ -57,6 +58,23 @@ def build_info(dist: Path) -> dict:
     """The build info literal that build.py wrote into dist/sw.js."""
     text = (dist / "sw.js").read_text()
     return json.loads(re.search(r"const BUILD = (\{.*?\});", text).group(1))
+
+
+#: The suffixes of the precompressed copies, which the build info does not list.
+COPIES = tuple(build.ENCODINGS.values())
+
+
+def shipped(dist: Path) -> list[str]:
+    """Every file of `dist`, as paths relative to it."""
+    return sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file())
+
+
+def brotli_decompress(data: bytes) -> bytes:
+    """Brotli-decoded `data`, by Node's zlib (Python's standard library has no brotli)."""
+    script = ('const z = require("node:zlib"); const chunks = [];'
+              'process.stdin.on("data", (c) => chunks.push(c));'
+              'process.stdin.on("end", () => process.stdout.write(z.brotliDecompressSync(Buffer.concat(chunks))));')
+    return subprocess.run(["node", "-e", script], input=data, capture_output=True, check=True).stdout
 
 
 def open_harness(page, server) -> None:
@@ -107,21 +125,27 @@ def test_dist_holds_only_the_expected_files(dist_dir):
     for name in ("index.html", *build.SETTINGS_FILES):
         if (ROOT / name).exists():
             expected.add(name)
-    found = {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()}
+    found = {rel for rel in shipped(dist_dir) if not rel.endswith(COPIES)}
     assert found == expected
     assert re.fullmatch(r"wheels/pishe-[^-]+-py3-none-any\.whl", pishe_wheel)
 
 
 def test_build_info_is_written_into_our_scripts(dist_dir):
     info = build_info(dist_dir)
-    found = sorted(p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file())
-    assert info["files"] == found
+    assert info["files"] == sorted(rel for rel in shipped(dist_dir) if not rel.endswith(COPIES))
     assert re.fullmatch(r"[0-9a-f]{12}", info["id"])
     assert all((dist_dir / path).is_file() for path in info["wheels"].values())
     worker = (dist_dir / "web" / "core" / "worker.js").read_text()
     assert f"const BUILD = {json.dumps(info)};" in worker
     for path in ["sw.js", *(f for f in info["files"] if f.startswith("web/") and f.endswith(".js"))]:
         assert build.BUILD_TOKEN not in (dist_dir / path).read_text(), path
+    # The loading line is worded in Python, before Python runs in the page: by the build.
+    assert info["loading"] == LOADING
+    assert info["downloads"] == {rel: (dist_dir / rel).stat().st_size for rel in
+                                 ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", info["wheels"]["pishe"])}
+    if (dist_dir / "index.html").exists():
+        page = (dist_dir / "index.html").read_text()
+        assert build.LOADING_TOKEN not in page and f"data-loader-stage>{LOADING['start']}…<" in page
     # Pyodide's own files are shipped untouched.
     with tarfile.open(build.fetch_pinned(build.PINS["pyodide"])) as tar:
         for name in build.RUNTIME_FILES:
@@ -305,33 +329,65 @@ def fetch(url: str, **headers) -> tuple[int, "email.message.Message", bytes]:
         return err.code, err.headers, err.read()
 
 
-def test_server_gzips_text_when_accepted_and_nothing_else(site, dist_dir):
-    text = ["index.html", "sw.js", "web/core/worker.js", "web/style.css", "pyodide/pyodide.mjs",
-            "pyodide/pyodide-lock.json"]
-    for rel in text:
+def test_text_and_wasm_have_precompressed_copies_that_decompress_to_them(dist_dir):
+    """Beside each text file and the wasm: NAME.br and NAME.gz, the file's own bytes
+    once decoded and smaller than it. Zips, and the settings a host edits, have none."""
+    files = set(shipped(dist_dir))
+    copies = {rel for rel in files if rel.endswith(COPIES)}
+    for rel in sorted(files - copies):
+        has = {suffix for suffix in COPIES if rel + suffix in files}
+        if rel in build.SETTINGS_FILES or not rel.endswith(build.COMPRESSIBLE):
+            assert has == set(), rel
+            continue
+        original = (dist_dir / rel).read_bytes()
+        if len(original) > 1000:  # a tiny file may gain nothing from it, and go as it is
+            assert has == set(COPIES), rel
+        for suffix in has:
+            copy = (dist_dir / (rel + suffix)).read_bytes()
+            assert len(copy) < len(original), rel + suffix
+            if suffix == ".gz":
+                assert gzip.decompress(copy) == original, rel + suffix
+    # Brotli's decoder is Node's: one run for the largest files, the wasm among them.
+    for rel in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs", "web/core/worker.js"):
+        assert brotli_decompress((dist_dir / (rel + ".br")).read_bytes()) == (dist_dir / rel).read_bytes(), rel
+    wasm = (dist_dir / "pyodide" / "pyodide.asm.wasm").stat().st_size
+    assert (dist_dir / "pyodide" / "pyodide.asm.wasm.gz").stat().st_size < wasm * 0.4
+
+
+def test_server_sends_a_precompressed_copy_when_accepted(site, dist_dir):
+    def plain(rel):
+        return (dist_dir / rel).read_bytes()
+
+    for rel, mime in (("index.html", "text/html"), ("sw.js", "text/javascript"),
+                      ("web/core/worker.js", "text/javascript"), ("web/style.css", "text/css"),
+                      ("pyodide/pyodide-lock.json", "application/json"),
+                      ("pyodide/pyodide.asm.wasm", "application/wasm")):
         if not (dist_dir / rel).exists():
             continue
-        status, headers, body = fetch(site.url + rel, **{"Accept-Encoding": "gzip, deflate, br"})
-        assert status == 200 and headers["Content-Encoding"] == "gzip", rel
-        assert gzip.decompress(body) == (dist_dir / rel).read_bytes(), rel
-        assert int(headers["Content-Length"]) == len(body) < (dist_dir / rel).stat().st_size, rel
-        assert headers["Vary"] == "Accept-Encoding", rel
-        # Without gzip in Accept-Encoding (or refused with q=0) the plain bytes come.
-        for accept in ({}, {"Accept-Encoding": "br"}, {"Accept-Encoding": "gzip;q=0, br"}):
+        # Brotli first when both are accepted (Chromium sends "gzip, deflate, br, zstd").
+        status, headers, body = fetch(site.url + rel, **{"Accept-Encoding": "gzip, deflate, br, zstd"})
+        assert status == 200 and headers["Content-Encoding"] == "br", rel
+        assert body == (dist_dir / (rel + ".br")).read_bytes() and int(headers["Content-Length"]) == len(body)
+        assert headers["Content-Type"].split(";")[0] == mime and headers["Vary"] == "Accept-Encoding", rel
+        for accept in ({"Accept-Encoding": "gzip"}, {"Accept-Encoding": "br;q=0, *"}, {"Accept-Encoding": "x-gzip"}):
+            status, headers, body = fetch(site.url + rel, **accept)
+            assert status == 200 and headers["Content-Encoding"] == "gzip", (rel, accept)
+            assert gzip.decompress(body) == plain(rel) and headers["Content-Type"].split(";")[0] == mime
+        # Without an encoding it has (or with both refused) the file itself comes.
+        for accept in ({}, {"Accept-Encoding": "deflate"}, {"Accept-Encoding": "gzip;q=0, br;q=0"},
+                       {"Accept-Encoding": "*;q=0"}):
             status, headers, body = fetch(site.url + rel, **accept)
             assert status == 200 and "Content-Encoding" not in headers, (rel, accept)
-            assert body == (dist_dir / rel).read_bytes() and headers["Vary"] == "Accept-Encoding"
+            assert body == plain(rel) and headers["Vary"] == "Accept-Encoding", (rel, accept)
     status, headers, body = fetch(site.url, **{"Accept-Encoding": "gzip"})  # "/" is index.html
-    assert status == 200 and gzip.decompress(body) == (dist_dir / "index.html").read_bytes()
+    assert status == 200 and gzip.decompress(body) == plain("index.html")
     assert headers["Content-Type"].startswith("text/html")
 
-    # Binary files as they are: the wasm with the MIME type loadPyodide needs.
-    for rel, mime in (("pyodide/pyodide.asm.wasm", "application/wasm"),
-                      ("pyodide/python_stdlib.zip", "application/zip"),
-                      (build_info(dist_dir)["wheels"]["pishe"], "application/zip")):
-        status, headers, body = fetch(site.url + rel, **{"Accept-Encoding": "gzip"})
-        assert status == 200 and headers["Content-Type"] == mime and "Content-Encoding" not in headers, rel
-        assert body == (dist_dir / rel).read_bytes(), rel
+    # Zips as they are, without Vary: they have no copies.
+    for rel in ("pyodide/python_stdlib.zip", build_info(dist_dir)["wheels"]["pishe"], "signaling.json"):
+        status, headers, body = fetch(site.url + rel, **{"Accept-Encoding": "gzip, br"})
+        assert status == 200 and "Content-Encoding" not in headers and "Vary" not in headers, rel
+        assert body == plain(rel), rel
 
     # Revalidation, a HEAD and a missing file behave as for plain files.
     status, headers, _ = fetch(site.url + "sw.js", **{"Accept-Encoding": "gzip"})
@@ -341,6 +397,21 @@ def test_server_gzips_text_when_accepted_and_nothing_else(site, dist_dir):
     with urllib.request.urlopen(head) as response:
         assert response.headers["Content-Length"] == headers["Content-Length"] and response.read() == b""
     assert fetch(site.url + "no-such-file.js", **{"Accept-Encoding": "gzip"})[0] == 404
+
+
+def test_a_file_edited_after_the_build_is_sent_as_it_is_now(tmp_path):
+    """A copy older than its file is not sent: an edit in dist/ is never hidden by it."""
+    (tmp_path / "a.js").write_text("old")
+    build.precompress(tmp_path, ["a.js"], tmp_path / "cache")  # too small: no copies
+    assert not (tmp_path / "a.js.gz").exists()
+    (tmp_path / "a.js").write_text("let x = 1;\n" * 200)
+    assert build.precompress(tmp_path, ["a.js"], tmp_path / "cache") == ["a.js.br", "a.js.gz"]
+    with build.SiteServer(tmp_path) as server:
+        assert gzip.decompress(fetch(server.url + "a.js", **{"Accept-Encoding": "gzip"})[2]) == b"let x = 1;\n" * 200
+        time.sleep(0.01)  # a later modification time than the copies'
+        (tmp_path / "a.js").write_text("edited")
+        status, headers, body = fetch(server.url + "a.js", **{"Accept-Encoding": "gzip, br"})
+        assert body == b"edited" and "Content-Encoding" not in headers
 
 
 def test_build_py_serve_prints_the_address_and_serves_the_site(tmp_path):
@@ -447,7 +518,8 @@ def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_e
     assert ms["start"] <= ms["runtime"] <= ms["python"] <= ms["wheels"] <= ms["ready"]
     fractions = [p for p, _ in out["progress"]]
     assert fractions == sorted(fractions) and 0 < fractions[0] and fractions[-1] < 1
-    assert all(stage for _, stage in out["progress"])
+    assert [stage for _, stage in out["progress"]][0] == LOADING["start"]
+    assert {stage for _, stage in out["progress"]} == set(LOADING.values())
     assert out["early"] == {"result": {"args": [{"a": [1, 2]}, ["x"], "s", 3, None],
                                        "types": ["dict", "list", "str", "int", "NoneType"]}}
     assert out["fail"] == {"error": "ValueError: boom"}
@@ -493,7 +565,7 @@ def test_a_failed_boot_is_reported_as_fatal(page, stub_dist, tmp_path):
             const ready = await settle(py.ready, ms);
             return {ready, early: await settle(early, ms), late: await settle(py.call("echo"), ms)};
         }""", BOOT_TIMEOUT_MS)
-    assert out["ready"]["error"].startswith("Installing the game failed: ")
+    assert out["ready"]["error"].startswith(f"{LOADING['python']} failed: ")
     assert out["early"] == out["late"] == out["ready"]
 
 

@@ -18,7 +18,12 @@
  *   (ms since the worker started, plus `page`: ms since this page's navigation).
  */
 export function startWorker(onProgress) {
-  const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  // The worker web/core/start.js started from the page's <head>, if it ran first
+  // (its messages so far are replayed below); taken once, so that start.js, if
+  // it comes later, starts none, and another startWorker() starts its own.
+  const started = self.pisheWorker && self.pisheWorker.worker ? self.pisheWorker : null;
+  self.pisheWorker = { taken: true };
+  const worker = started ? started.worker : new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
   let markReady, markFailed;
@@ -54,6 +59,10 @@ export function startWorker(onProgress) {
     event.preventDefault();
     fail(event.message || "the Python worker could not start");
   };
+  for (const event of started ? started.early : []) {
+    if (event.type === "error") worker.onerror(event);
+    else worker.onmessage(event);
+  }
 
   function call(name, ...args) {
     const id = nextId++;

@@ -11,7 +11,9 @@
 // loaded on the first call of such a function (ON_DEMAND below).
 //
 // Worker -> page while booting:
-//   {progress: 0..1, stage: "text"}   at each milestone
+//   {progress: 0..1, stage: "text"}   at each milestone, and as the start-up downloads arrive;
+//                                     the words are pishe/table/words.py's LOADING, which
+//                                     build.py writes into BUILD (Python is not running yet)
 //   {ready: true, ms: {...}}          ms since the worker started, per milestone
 //   {fatal: "message"}                boot failed ("<stage> failed: <why>"); calls fail too
 // Page -> worker, at any time (calls sent before ready wait for it):
@@ -23,7 +25,7 @@
 
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
 
-const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files}
+const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, loading, downloads}
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
 
 // The wheel (a key of BUILD.wheels) unpacked before the table is ready, and
@@ -55,11 +57,44 @@ const PY_INSTALL = "import micropip\nawait micropip.install(json.loads(wheel_pat
 
 const ms = {};
 let stage = "";
-function milestone(key, progress, text) {
-  ms[key] = Math.round(performance.now());
-  stage = text;
-  self.postMessage({ progress, stage });
+let shown = 0; // the progress last sent: it never goes back
+function show(progress, always = false) {
+  if (progress <= shown && !always) return;
+  shown = Math.max(shown, progress);
+  self.postMessage({ progress: shown, stage });
 }
+function milestone(key, progress) {
+  ms[key] = Math.round(performance.now());
+  stage = BUILD.loading[key];
+  show(progress, true);
+}
+
+// Real progress while the start-up's files arrive (the first visit's wait): the
+// bytes received of BUILD.downloads (their sizes as served, before any encoding),
+// counted on a copy of each response so that Pyodide still gets the browser's own
+// (the wasm then compiles as it streams in, and its compiled code stays cached).
+// They fill the bar up to DOWNLOADED; the milestones after them take it on.
+const DOWNLOADED = 0.8;
+const expected = Object.values(BUILD.downloads).reduce((sum, size) => sum + size, 0);
+let received = 0;
+async function count(body) {
+  const reader = body.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    received += chunk.value.byteLength;
+    // One message per whole percent at most.
+    show(Math.floor(100 * (0.02 + (DOWNLOADED - 0.02) * Math.min(1, received / expected))) / 100);
+  }
+}
+const networkFetch = self.fetch.bind(self);
+self.fetch = async (resource, options) => {
+  const response = await networkFetch(resource, options);
+  const url = new URL(resource instanceof Request ? resource.url : resource, SITE).href;
+  const name = url.startsWith(SITE.href) ? url.slice(SITE.href.length) : null;
+  if (name && Object.hasOwn(BUILD.downloads, name) && response.ok && response.body) {
+    count(response.clone().body).catch(() => {}); // the download's own failure is Pyodide's to report
+  }
+  return response;
+};
 
 // Wheel bytes by name, each downloaded once; the start-up ones right now.
 const downloads = new Map();
@@ -112,22 +147,22 @@ function need(names) {
 /** Boot Python and return the dispatch function (a PyProxy). */
 async function boot() {
   const indexURL = new URL("pyodide/", SITE).href;
-  // Progress fractions: each milestone's usual share of a warm boot (bench/boot.py):
-  // compiling the wasm ~10%, starting the interpreter ~85%, unpacking and importing pishe ~5%.
-  milestone("start", 0.02, "Loading Python");
+  // Progress: the downloads (above) up to DOWNLOADED, then starting the interpreter
+  // (~85% of a warm boot, bench/boot.py) to 0.94, unpacking and importing pishe to the end.
+  milestone("start", 0.02);
   pyodide = await loadPyodide({
     indexURL,
     // Our trimmed lock lists micropip with the sha256 of the wheel we ship, so
     // integrity checks stay on (Pyodide's own lock has a different build's hash).
     lockFileURL: indexURL + "pyodide-lock.json",
     // Called once the wasm runtime is compiled, before the interpreter starts.
-    fsInit: async () => milestone("runtime", 0.1, "Starting Python"),
+    fsInit: async () => milestone("runtime", DOWNLOADED),
   });
-  milestone("python", 0.94, "Installing the game");
+  milestone("python", 0.94);
   pyodide.FS.mkdirTree(WHEEL_DIR);
   // A wheel is a zip to unpack into site-packages: nothing to resolve, no installer.
   pyodide.unpackArchive(await download(AT_START), "wheel");
-  milestone("wheels", 0.97, "Opening the table");
+  milestone("wheels", 0.97);
   scope = pyodide.globals.get("dict")();
   const dispatch = pyodide.runPython(PY_DISPATCH, { globals: scope });
   ms.ready = Math.round(performance.now());
