@@ -113,12 +113,12 @@ def local(name: str, *args) -> dict:
 
 def settle(answer: dict) -> tuple[dict, list[str]]:
     """Let the computer move (as the page does on its timer); return the answer
-    the page ends on and every step text announced on the way."""
-    steps = list(answer["steps"])
+    the page ends on and every step text and news announced on the way."""
+    steps = [*answer["steps"], *answer["news"]]
     while answer.get("computer_moves"):
         answer = local("computer_step")
         assert "error" not in answer, answer
-        steps += answer["steps"]
+        steps += [*answer["steps"], *answer["news"]]
     return answer, steps
 
 
@@ -316,8 +316,7 @@ def test_whole_deal_against_the_computer(page: Page, site, console_errors):
 def test_live_region_announces_every_step(page: Page, site, console_errors):
     errors = console_errors(page)
     open_table(page, site, f"delay=0&seed={SEED}")
-    settle(local("new_match", "one-deal", SEED))
-    announced: list[str] = []
+    _, announced = settle(local("new_match", "one-deal", SEED))  # "Deal 1 is dealt. Dealer: Computer."
     for _ in range(8):
         view = local("current")["view"]
         action = choose(view["legal"])
@@ -383,9 +382,12 @@ def test_keyboard_only_match_with_next_deal(page: Page, site, console_errors):
     expected, _ = settle(local("act", "turn"))
     assert_shows(read_table(page), expected["view"])
 
-    # Choose the match length, then N deals a new match of that length.
+    # Choose the match length, then N deals a new match of that length (once you say so:
+    # a match is in progress).
     page.get_by_role("radio", name="First to 50", exact=True).check()
-    press_and_wait(page, lambda: page.keyboard.press("n"))
+    page.keyboard.press("n")
+    confirm = page.get_by_role("dialog").get_by_role("button", name="Start a new match", exact=True)
+    press_and_wait(page, confirm.click)
     expected, _ = settle(local("new_match", "first-to-50", SEED))
     assert read_table(page)["length"] == "First to 50"
     view, _ = play_deal(page, expected, by_keyboard=True)

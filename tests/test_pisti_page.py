@@ -179,6 +179,19 @@ def choose_pisti(page: Page) -> None:
     assert page.title() == "Pişti: play the computer"
 
 
+def scores_line(view: dict) -> str:
+    return ", ".join(f"{name} {points}" for name, points in zip(view["team_names"], view["match"]["scores"]))
+
+
+def new_match(page: Page) -> None:
+    """New match, confirmed when the page asks first (a match in progress would be lost)."""
+    button = page.get_by_role("button", name="New match", exact=True)
+    if page.evaluate("document.body.dataset.inProgress") == "true":
+        button.click()
+        button = page.get_by_role("dialog").get_by_role("button", name="Start a new match", exact=True)
+    press_and_wait(page, button.click)
+
+
 # ---- tests -----------------------------------------------------------------
 
 
@@ -214,7 +227,7 @@ def test_whole_deck_against_the_computer(pisti_page: Page):
     computes in this process for the same seed and the same cards."""
     page = pisti_page
     choose_pisti(page)
-    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    new_match(page)
     expected = settle(local("new_match", "101", SEED, "pisti", None))
     plays = 0
     saw_opening = False
@@ -247,7 +260,9 @@ def test_whole_deck_against_the_computer(pisti_page: Page):
     expect(page.locator(PISTI).get_by_role("table")).to_be_visible()
     # The live region said what happened, in the view's words.
     announced = page.locator("[data-announce] p").all_text_contents()
-    assert "Your turn: play a card." in announced and announced[-1] == view["since_last_turn"][-1]
+    assert "Your turn: play a card." in announced and announced[-3] == view["since_last_turn"][-1]
+    # Then the deck's result and the match score, in Python's words.
+    assert announced[-2:] == expected["news"] == [view["status"], f"Match score: {scores_line(view)}."]
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(400)
     page.screenshot(path=str(RESULTS / "pisti-deck-end.png"))
@@ -266,7 +281,7 @@ def test_keyboard_plays_a_card(pisti_page: Page):
     """Tab reaches your hand; Enter plays the focused card, and the focus stays in the hand."""
     page = pisti_page
     choose_pisti(page)
-    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    new_match(page)
     expected = settle(local("new_match", "101", SEED, "pisti", None))
     hand = page.get_by_role("group", name="Your hand")
     first = hand.get_by_role("button").first
@@ -293,7 +308,7 @@ def test_clock_timeouts_and_take_over(pisti_page: Page):
     choose_pisti(page)
     page.clock.install()
     page.get_by_role("radio", name="Fast 15 s", exact=True).check()
-    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    new_match(page)
     assert page.evaluate("window.pishe.call('current')")["clock"] == {
         "seat": 0, "seconds": 15, "label": "Clock: 15 seconds a card"}
     ring = page.locator(f'{PISTI} [data-place="bottom"] [data-clock]')
@@ -324,7 +339,7 @@ def test_phone_and_high_contrast_look(pisti_page: Page):
     page = pisti_page
     page.set_viewport_size({"width": 360, "height": 780})
     choose_pisti(page)
-    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    new_match(page)
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "pisti-phone.png"), full_page=True)
     overflow = page.evaluate("""() => {

@@ -5,10 +5,13 @@
 //
 // pishe.web's calls (arguments positional JSON): new_match(length, seed, game,
 // clock, level), act(action), computer_step(), timeout(), take_over(), next_deal(),
-// current(). Each answers {view, steps, computer_moves, clock, autopilot} or
-// {error}. While computer_moves is true the page asks computer_step() after
-// ?delay ms; a clock runs as a ring around the name of the seat to move, and
-// when yours runs out the page asks timeout().
+// current(). Each answers {view, steps, news, in_progress, computer_moves, clock,
+// autopilot} or {error}. While computer_moves is true the page asks computer_step()
+// after ?delay ms; a clock runs as a ring around the name of the seat to move, and
+// when yours runs out the page asks timeout(). The live region says the steps and
+// the news (a deal dealt, its result, the match score). While in_progress is true,
+// New match (N), Invite a friend and another game ask first, in the page's
+// <dialog>, and a reload or a closed tab gets the browser's own leave-page prompt.
 //
 // `computerTable` lets another controller on the same page (the friend's
 // table) share the Python worker and stop the computer while a friend plays.
@@ -19,7 +22,7 @@ import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
 import { announce, list, setText } from "../text.js";
 import { runClock, stopClock } from "./clock.js";
-import { loadWords, word } from "./words.js";
+import { loadWords, say, word } from "./words.js";
 
 /** Page settings from the address: ?delay=MS (computer's pace), ?seed=N (repeatable deals). */
 export function settings(search = location.search) {
@@ -39,10 +42,14 @@ export function settings(search = location.search) {
  *   active    whether the computer table owns the board and its buttons;
  *   stop()    stop the computer (drops its timer and answers in flight) and
  *             show Pishe Pasha's table, the one a friend's table plays on;
- *   start()   take the board back and deal a new match of the chosen game.
+ *   start()   take the board back and deal a new match of the chosen game;
+ *   confirmLeave(cause)  a promise of whether to throw away the match in progress
+ *             (true at once when none is): cause "new_match", "invite" or "game".
  * stop() before Python is ready means no computer match is dealt at all.
  */
-export const computerTable = { py: null, active: false, stop() {}, start() {} };
+export const computerTable = {
+  py: null, active: false, stop() {}, start() {}, confirmLeave: () => Promise.resolve(true),
+};
 
 /** The chosen game and its match settings, from the page's radio buttons. */
 function choice() {
@@ -76,6 +83,7 @@ async function startComputerTable() {
   const progressBar = document.querySelector("[data-progress-bar]");
   const stage = document.querySelector("[data-loader-stage]");
   const newMatch = document.querySelector("[data-new-match]");
+  const dialog = document.querySelector("[data-confirm]");
 
   let generation = 0; // bumped by New match: answers and timers of an older match are dropped
   let pending = 0; // calls in flight
@@ -85,6 +93,8 @@ async function startComputerTable() {
   let game = "pishe-pasha"; // the game being played
   let lastTurn; // whose turn the last painted view said (to announce the turn coming to you)
   let active = true; // false while another controller (a friend's table) owns the board
+  let inProgress = false; // Python's word: leaving now throws a match in progress away
+  let dealOver = false; // the last painted view's deal was over (its banner took the focus)
 
   function setIdle() {
     if (!active) return;
@@ -120,9 +130,17 @@ async function startComputerTable() {
     // Say so when the turn comes (back) to you: the steps alone do not.
     const yourTurn = view.turn === view.seat && lastTurn !== view.turn;
     lastTurn = view.turn;
-    announce(yourTurn ? [...list(answer.steps), view.status] : answer.steps);
+    announce([...list(answer.steps), ...list(answer.news), ...(yourTurn ? [view.status] : [])]);
+    inProgress = Boolean(answer.in_progress);
+    body.dataset.inProgress = String(inProgress);
     const table = tableOf(game);
     paint(view, table);
+    const match = view.match || {};
+    table.querySelector("[data-result-new-match]").hidden = !match.over;
+    const over = Boolean(match.over || match.next_deal);
+    if (over && !dealOver) focusBanner(table);
+    else focusNextMove(table, view);
+    dealOver = over;
     const takeOver = table.querySelector("[data-take-over]");
     if (takeOver) takeOver.hidden = !answer.autopilot;
     runClock(table, answer.clock, () => {
@@ -158,7 +176,54 @@ async function startComputerTable() {
     timer = null;
     computerMoves = false;
     lastTurn = undefined;
+    inProgress = false;
+    dealOver = false;
     stopClock();
+  }
+
+  /** The deal is over: its result banner takes the focus, on Next deal or else New match. */
+  function focusBanner(table) {
+    const button = [...table.querySelectorAll("[data-result] button")].find((b) => !b.hidden);
+    if (button) button.focus();
+  }
+
+  /**
+   * The focus left on one of your moves that the view no longer allows goes to the
+   * first move it allows (the view's legal order), so the keyboard never sits on a
+   * disabled button; focus anywhere else is left alone.
+   */
+  function focusNextMove(table, view) {
+    const focused = document.activeElement;
+    if (!table.contains(focused) || !focused.matches("[data-action]")) return;
+    if (focused.getAttribute("aria-disabled") !== "true") return;
+    const first = list(view.legal)[0];
+    const button = first === undefined ? null : table.querySelector(`[data-action="${CSS.escape(String(first))}"]`);
+    if (button) button.focus();
+  }
+
+  /** A button that had the focus was hidden by the table's new state: the keyboard stays on the table. */
+  function keepFocusOnTable(table, button, hadFocus) {
+    const move = table.querySelector("[data-action]");
+    if (hadFocus && button.hidden && move) move.focus();
+  }
+
+  /** Ask first when the match in progress would be thrown away for `cause`: true to go on. */
+  function confirmLeave(cause) {
+    if (!inProgress || !active) return Promise.resolve(true);
+    if (dialog.open) return Promise.resolve(false);
+    const opener = document.activeElement;
+    say(dialog.querySelector("[data-confirm-title]"), "leave_title");
+    say(dialog.querySelector("[data-confirm-text]"), `leave_${cause}`);
+    say(dialog.querySelector("[data-confirm-ok]"), `leave_ok_${cause}`);
+    say(dialog.querySelector("[data-confirm-cancel]"), "leave_cancel");
+    dialog.returnValue = "";
+    dialog.showModal(); // its first button, Keep playing, has the focus; Escape cancels
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => {
+        if (opener && opener !== document.body && opener.isConnected) opener.focus();
+        resolve(dialog.returnValue === "ok");
+      }, { once: true });
+    });
   }
 
   function startMatch() {
@@ -178,38 +243,54 @@ async function startComputerTable() {
   // click before the answer is painted would act on a view you have not seen.
   for (const table of document.querySelectorAll("[data-pishe-table]")) {
     table.addEventListener("click", async (event) => {
-      const button = event.target.closest("[data-action], [data-next-deal], [data-take-over]");
+      const button = event.target.closest("[data-action], [data-next-deal], [data-take-over], [data-result-new-match]");
       if (!usable(button) || pending !== 0 || !table.contains(button)) return;
+      const hadFocus = document.activeElement === button;
       if (button.dataset.action) {
         send("act", button.dataset.action);
       } else if (button.hasAttribute("data-take-over")) {
         send("take_over");
+      } else if (button.hasAttribute("data-result-new-match")) {
+        await startMatch(); // the match is over: nothing to ask
+        keepFocusOnTable(table, button, hadFocus);
       } else {
-        const hadFocus = document.activeElement === button;
         await send("next_deal");
-        // The button hides once the deal is dealt: keep the keyboard on the table.
-        const move = table.querySelector("[data-action]");
-        if (hadFocus && button.hidden && move) move.focus();
+        keepFocusOnTable(table, button, hadFocus);
       }
     });
   }
-  newMatch.addEventListener("click", () => {
-    if (usable(newMatch)) startMatch();
+  newMatch.addEventListener("click", async () => {
+    if (usable(newMatch) && await confirmLeave("new_match")) startMatch();
   });
-  // Another game: its own table, dealt at once.
+  dialog.querySelector("[data-confirm-ok]").addEventListener("click", () => dialog.close("ok"));
+  dialog.querySelector("[data-confirm-cancel]").addEventListener("click", () => dialog.close("cancel"));
+  // Another game: its own table, dealt at once, once you have said so mid-match.
   for (const radio of document.querySelectorAll('input[name="game"]')) {
-    radio.addEventListener("change", () => {
-      if (ready && active) startMatch();
-      else showGame(choice().game);
+    radio.addEventListener("change", async () => {
+      if (!(ready && active)) {
+        showGame(choice().game);
+      } else if (await confirmLeave("game")) {
+        startMatch();
+      } else {
+        document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`).checked = true;
+      }
     });
   }
+  // A reload or a closed tab throws the match away: the browser asks first, mid-match
+  // only. Nothing is stored: a closed tab is a finished match.
+  window.addEventListener("beforeunload", (event) => {
+    if (active && inProgress) event.preventDefault();
+  });
   setupKeys(() => ready);
 
   computerTable.py = py;
   Object.defineProperty(computerTable, "active", { get: () => active, enumerable: true });
+  computerTable.confirmLeave = confirmLeave;
   computerTable.stop = () => {
     active = false;
     halt();
+    delete body.dataset.inProgress;
+    for (const button of document.querySelectorAll("[data-result-new-match]")) button.hidden = true;
     game = "pishe-pasha";
     showGame(game);
   };

@@ -414,8 +414,9 @@ function wire() {
       else nextDeal(button);
     });
   }
-  invite.addEventListener("click", () => {
-    if (invite.getAttribute("aria-disabled") !== "true") openTable();
+  // Inviting ends the computer's match: asked first while one is in progress.
+  invite.addEventListener("click", async () => {
+    if (invite.getAttribute("aria-disabled") !== "true" && await computerTable.confirmLeave("invite")) openTable();
   });
   ui.leave.addEventListener("click", leave);
   wireCopyButtons();
