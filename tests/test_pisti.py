@@ -426,7 +426,7 @@ def test_invariants_over_random_decks():
 
 VIEW_KEYS = {"game", "seat", "seats", "names", "team", "teams", "team_names", "turn", "dealer", "hand",
              "hand_counts", "places", "deck_count", "pile", "sent_under", "taken", "opening", "legal", "status",
-             "since_last_turn", "since_last_turn_steps", "tally", "deck_result", "match"}
+             "since_last_turn", "since_last_turn_steps", "tally", "deck_result", "match", "goal", "hint"}
 MATCH_KEYS = {"length", "length_name", "target", "deal", "dealer", "scores", "over", "winner",
               "next_deal", "result"}
 
@@ -455,6 +455,7 @@ def test_view_json_shape():
     assert data["sent_under"] == [] and data["opening"] is None
     assert data["taken"] == [{"count": 0, "pishti": [], "jack_pishti": []}] * 2
     assert data["legal"] == [] and data["status"] == "Left to play."
+    assert data["goal"].startswith("Take the pile") and data["hint"] is None
     assert data["since_last_turn"][0] == "Partner deals: 3 cards face down in the middle, the 5♦ face up on them"
     assert data["since_last_turn"][2] == "You get 4 cards: 7♠ 8♣ 8♦ J♦"
     assert data["since_last_turn"][1] == "Left gets 4 cards"

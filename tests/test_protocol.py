@@ -196,7 +196,7 @@ def test_the_guest_is_shown_the_steps_in_its_own_words():
                 shown += guest.receive(text).steps
     assert shown == [s.describe(GUEST_SEAT) for s in logged(host)]
     assert any(text.startswith("They ") for text in shown)
-    assert any(text.startswith("Turn a card") for text in shown)
+    assert any(text.startswith("You turn the ") for text in shown)
 
 
 def test_a_deal_waits_for_the_guest_and_both_parts_of_the_shuffle():

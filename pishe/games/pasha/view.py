@@ -15,10 +15,10 @@ from ...cards import SUITS, Card
 from ...errors import InvalidCardError, InvalidStepError
 from ...table.match import Match
 from .deal import ACTIONS, GIVE, GIVE_STEP, HOME, KEEP, KEPT, RECYCLE, TO_CHOICE, TO_HOME, TO_PILE, \
-    TURNED, WIN, Deal, Step, give_problem_words
+    TURN, TURNED, WIN, Deal, Step, give_problem_words
 
 __all__ = ["SeatView", "seat_view", "view_from_json", "blank_view", "seen_json", "GAME_ID", "DEFAULT_NAMES", "step_to_json",
-           "step_from_json"]
+           "step_from_json", "GOAL", "HINTS"]
 
 #: The game's id in views and messages.
 GAME_ID = "pishe-pasha"
@@ -26,6 +26,19 @@ GAME_ID = "pishe-pasha"
 DEFAULT_NAMES = ("You", "Opponent")
 #: Suit pile names, by suit letter.
 _SUIT_PILE_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
+#: The game's goal, said on the table before the first move.
+GOAL = "Be first to get rid of all your cards: onto the suit piles, or onto their pile."
+#: A newcomer's hints, by the moment they apply to (the page shows each once, in its first deal).
+HINTS = {
+    "give_or_keep": "Give the turned card onto their pile: click it, or Give. Or keep it: click your pile, "
+                    "or Keep; keeping ends your turn.",
+    "give": "Your pile's top is one above or below theirs: click it, or Give, to give it onto their pile. "
+            "Or turn a card instead.",
+    "recycle": "Your stock is empty: turning a card now turns your pile over as your new stock, in the "
+               "order it went down.",
+    "turn": "Your turn: click your stock, or Turn a card. A card that fits a suit pile goes there by itself; "
+            "any other ends your turn on your pile.",
+}
 
 
 class SeatView(NamedTuple):
@@ -77,8 +90,11 @@ class SeatView(NamedTuple):
             "give_card": card(self.give_card),
             "give_problem": self.give_problem,
             "status": self._status(),
-            "why": ({"text": f"You may give your {self.give_card.display()}.", "kind": "hint"}
+            "why": ({"text": f"You may give your {self.give_card.display()} "
+                             f"onto their {self.discard_tops[1 - seat].display()}.", "kind": "hint"}
                     if GIVE in self.legal else {"text": self.give_problem, "kind": "problem"}),
+            "goal": GOAL,
+            "hint": self._hint(),
             "this_turn": {"seat": this_seat, "title": "This turn",
                           "who": names[this_seat] if this_seat is not None else "",
                           "steps": [s.describe(seat) for s in self.this_turn],
@@ -118,17 +134,54 @@ class SeatView(NamedTuple):
             flag, kind = ("Dealer" if match is not None and match["dealer"] == seat else ""), "dealer"
         top, count = self.discard_tops[seat], self.discard_counts[seat]
         turned = self.turned if self.turn == seat else None
+        mine = seat == self.seat
+        given = mine and top is not None and self._given(top)
         return {
             "name": self.names[seat],
             "flag": flag,
             "flag_kind": kind,
             "stock_label": f"{whose} stock: {_cards(self.stock_counts[seat])}",
-            "pile_label": (f"{whose} pile: {top.display()} on top, {_cards(count)}" if top is not None
-                           else f"{whose} pile: empty"),
+            "pile_label": (f"{whose} pile: {top.display()} on top{', just given to you' if given else ''}, "
+                           f"{_cards(count)}" if top is not None else f"{whose} pile: empty"),
             "turned": _card_json(turned),
             "turned_label": (None if turned is None else
                              f"{whose} turned card, waiting to be given or kept: {turned.display()}"),
+            "clicks": self._clicks(mine),
+            "target": not mine and GIVE in self.legal,
+            "given": given,
         }
+
+    def _clicks(self, mine: bool) -> dict:
+        """What a click on each of a seat's piles does (an action, or ``None``), from the legal
+        actions alone: your stock turns a card, the turned card or your pile's top is given,
+        your pile keeps a turned card; their pile, the give's target, gives."""
+        legal = self.legal
+        give = GIVE if GIVE in legal else None
+        if not mine:
+            return {"stock": None, "turned": None, "pile": give}
+        waiting = self.turned is not None
+        return {"stock": TURN if TURN in legal else None,
+                "turned": give if waiting else None,
+                "pile": KEEP if KEEP in legal else None if waiting else give}
+
+    def _given(self, top: Card) -> bool:
+        """Whether ``top``, on this seat's pile, was just given to it by the other seat."""
+        return any(step.kind == GIVE_STEP and step.seat != self.seat and step.card == top
+                   for step in (*self.other_last_turn, *self.this_turn))
+
+    def _hint(self) -> Optional[dict]:
+        """A newcomer's hint for this moment of this seat's turn (``{"key", "text"}``), or ``None``
+        when it is not its turn: the choice of give or keep, a possible give, an empty stock, a turn."""
+        legal = self.legal
+        if not legal:
+            return None
+        if KEEP in legal:
+            key = "give_or_keep"
+        elif GIVE in legal:
+            key = "give"
+        else:
+            key = "recycle" if self.stock_counts[self.seat] == 0 else "turn"
+        return {"key": key, "text": HINTS[key]}
 
     def _result(self) -> Optional[dict]:
         winner, names, match = self.deal_winner, self.names, self.match
@@ -161,10 +214,10 @@ def _card_json(card: Optional[Card]) -> Optional[dict]:
 def _suit_pile(suit: str, rank: int) -> dict:
     name = _SUIT_PILE_NAMES[suit]
     if not rank:
-        return {"suit": suit, "count": 0, "top": None, "label": f"{name} pile: empty"}
+        return {"suit": suit, "count": 0, "top": None, "label": f"{name} suit pile: empty"}
     top = Card(rank, suit)
     return {"suit": suit, "count": rank, "top": top.to_json(),
-            "label": f"{name} pile: {top.display()}, {_cards(rank)}"}
+            "label": f"{name} suit pile: {top.display()} on top, {_cards(rank)}"}
 
 
 def seat_view(game, seat: int, names=None) -> SeatView:
@@ -258,7 +311,8 @@ def blank_view(seat: int, names, status: str) -> dict:
         whose = "Your" if s == seat else f"{names[s]}'s"
         return {"name": names[s], "flag": "", "flag_kind": "dealer",
                 "stock_label": f"{whose} stock: not dealt yet", "pile_label": f"{whose} pile: empty",
-                "turned": None, "turned_label": None}
+                "turned": None, "turned_label": None,
+                "clicks": {"stock": None, "turned": None, "pile": None}, "target": False, "given": False}
 
     return {
         "game": GAME_ID, "seat": seat, "seats": 2, "names": names, "turn": None,
@@ -266,7 +320,7 @@ def blank_view(seat: int, names, status: str) -> dict:
         "stocks": [{"count": None}, {"count": None}],
         "discards": [{"count": 0, "top": None}, {"count": 0, "top": None}],
         "turned": None, "places": [place(0), place(1)], "legal": [], "give_card": None,
-        "give_problem": None, "status": status, "why": {"text": "", "kind": "problem"},
+        "give_problem": None, "status": status, "why": {"text": "", "kind": "problem"}, "goal": GOAL, "hint": None,
         "this_turn": {"seat": None, "title": "This turn", "who": "", "steps": []},
         "other_last_turn": {"seat": 1 - seat, "title": f"{names[1 - seat]}'s last turn", "steps": []},
         "deal_result": None, "result": None, "match": None,

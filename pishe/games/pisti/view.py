@@ -17,12 +17,18 @@ from .deal import (
 )
 
 __all__ = ["PistiView", "seat_view", "view_from_json", "match_info", "show_step", "describe",
-           "hidden_cards", "SEAT_WORDS", "GAME_ID"]
+           "hidden_cards", "SEAT_WORDS", "GAME_ID", "GOAL", "HINTS"]
 
 GAME_ID = "pisti"
 #: Seat names from a seat's own side, by (other seat - own seat) % 4.
 SEAT_WORDS = ("You", "Right", "Partner", "Left")
 _TEAM_WORDS = ("Your team", "Their team")
+#: The game's goal, said on the table before the first card is played.
+GOAL = ("Take the pile with a card of the same rank, or a jack: your team scores for aces, jacks, the 2♣, "
+        "the 10♦, most cards and piştis.")
+#: A newcomer's hints, by the moment they apply to (the page shows each once, in its first deck).
+HINTS = {"play": "Your turn: click a card of your hand to play it onto the pile. The same rank, or a jack, "
+                 "takes the whole pile for your team."}
 _NEUTRAL_NAMES = ("Seat 0", "Seat 1", "Seat 2", "Seat 3")
 
 _CARD_JSON = {}
@@ -145,6 +151,8 @@ class PistiView(NamedTuple):
             "opening": None if self.opening is None else [card(c) for c in self.opening],
             "legal": [str(c) for c in self.legal],
             "status": status,
+            "goal": GOAL,
+            "hint": {"key": "play", "text": HINTS["play"]} if self.legal else None,
             "since_last_turn": [_describe(s, seat, names) for s in steps],
             "since_last_turn_steps": list(steps),
             "tally": tally,
