@@ -670,14 +670,15 @@ class _SiteHTTPServer(ThreadingHTTPServer):
 
 
 class SiteServer:
-    """Serve a folder on 127.0.0.1 from a background thread.
+    """Serve a folder on 127.0.0.1 from a background thread (with `handler`, a
+    SiteHandler or a subclass: bench/wire.py's counts the bytes it sends).
 
     stop() and start() again keep the same port, so a page can be taken
     offline and back online under the same origin (service worker tests).
     """
 
-    def __init__(self, root: Path, port: int = 0, host: str = "127.0.0.1"):
-        self.root, self.host, self.port = Path(root), host, port
+    def __init__(self, root: Path, port: int = 0, host: str = "127.0.0.1", handler: type = SiteHandler):
+        self.root, self.host, self.port, self.handler = Path(root), host, port, handler
         self._httpd: _SiteHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -686,7 +687,7 @@ class SiteServer:
         return f"http://{self.host}:{self.port}/"
 
     def start(self) -> SiteServer:
-        handler = partial(SiteHandler, directory=str(self.root))
+        handler = partial(self.handler, directory=str(self.root))
         self._httpd = _SiteHTTPServer((self.host, self.port), handler)
         self.port = self._httpd.server_port
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
