@@ -161,7 +161,8 @@ def assert_shows(table: dict, view: dict) -> None:
     assert table["disabled"] == {a: a not in legal for a in BUTTON}, (table["disabled"], legal)
     assert table["why"] == view["why"]["text"]
     if "give" in legal:
-        assert table["why"] == f"You may give your {view['give_card']['label']}."
+        assert table["why"] == (f"You may give your {view['give_card']['label']} "
+                                f"onto their {view['discards'][1]['top']['label']}.")
     assert table["status"] == view["status"]
     assert table["thisTurn"] == view["this_turn"]["steps"]
     assert table["lastTurn"] == view["other_last_turn"]["steps"]
@@ -275,7 +276,7 @@ def test_boots_with_progress_and_first_paint(page: Page, site, console_errors):
     table = read_table(page)
     assert table["bottom"]["stock"] == table["top"]["stock"] == "26"
     assert table["disabled"] == {"turn": False, "give": True, "keep": True}
-    assert table["why"] == expected["view"]["why"]["text"] == "Your pile is empty."
+    assert table["why"] == expected["view"]["why"]["text"] == "Can't give: your pile is empty."
     assert table["status"] == "Your turn."
 
     details = page.locator("details.rules:visible")

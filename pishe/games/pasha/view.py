@@ -30,14 +30,14 @@ _SUIT_PILE_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 GOAL = "Be first to get rid of all your cards: onto the suit piles, or onto their pile."
 #: A newcomer's hints, by the moment they apply to (the page shows each once, in its first deal).
 HINTS = {
-    "give_or_keep": "Give the turned card onto their pile: click it, or Give. Or keep it: click your pile, "
-                    "or Keep; keeping ends your turn.",
-    "give": "Your pile's top is one above or below theirs: click it, or Give, to give it onto their pile. "
-            "Or turn a card instead.",
-    "recycle": "Your stock is empty: turning a card now turns your pile over as your new stock, in the "
+    "give_or_keep": "Click the turned card (or Give) to give it onto their pile, or click your pile (or Keep) "
+                    "to keep it and end your turn.",
+    "give": "Your pile's top is one above or below theirs: click it (or Give) to give it onto their pile, "
+            "or turn a card instead.",
+    "recycle": "Your stock is empty: the next card you turn turns your pile over as your new stock, in the "
                "order it went down.",
-    "turn": "Your turn: click your stock, or Turn a card. A card that fits a suit pile goes there by itself; "
-            "any other ends your turn on your pile.",
+    "turn": "Click your stock (or Turn a card) to turn its top card. Cards that fit a suit pile go there "
+            "by themselves.",
 }
 
 

@@ -7,9 +7,14 @@
 // view.legal and view.match.next_deal, every text from the view (names,
 // status, why, the places' flags and labels, the result, what you have seen).
 // Texts are set with textContent only: a friend's page sends some of them.
+//
+// The cards are controls too: a click on a pile presses the button of the action
+// its place's `clicks` names (the view's, from its legal actions), so the one
+// controller that forwards the buttons' intents forwards the cards' as well.
 
 import { cardBack, cardFace, emptyPlace, fill } from "../../cards.js";
 import { list, record, setText, text } from "../../text.js";
+import { paintHint } from "../hints.js";
 import { paintSteps } from "../steps.js";
 
 const ACTIONS = ["turn", "give", "keep"];
@@ -22,6 +27,20 @@ function countText(n) {
 function thickness(pile, n) {
   pile.classList.toggle("thick", n > 8);
   pile.classList.toggle("thin", n > 1 && n <= 8);
+}
+
+const forwarding = new WeakSet(); // tables whose piles already press their buttons
+
+/** A click on a pile the view made a control presses the button of its action. */
+function forwardCardClicks(root) {
+  if (forwarding.has(root)) return;
+  forwarding.add(root);
+  root.addEventListener("click", (event) => {
+    const pile = event.target.closest("[data-click]");
+    const action = pile && root.contains(pile) ? pile.dataset.click : "";
+    const button = action && root.querySelector(`button[data-action="${CSS.escape(action)}"]`);
+    if (button) button.click();
+  });
 }
 
 /**
@@ -41,6 +60,7 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
   const result = v.result && typeof v.result === "object" ? v.result : null;
   const legal = list(v.legal);
   const turn = Number.isInteger(v.turn) ? v.turn : null;
+  forwardCardClicks(root);
 
   // Seats: our own at the bottom, the next seat at the top.
   const seats = { bottom: me, top: seatCount > 1 ? (me + 1) % seatCount : null };
@@ -76,7 +96,9 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
     setText(line.querySelector("[data-dealer]"), match ? names[match.dealer] : "");
   }
 
-  // Whose turn, and the result of a finished deal.
+  // The goal, the hint of the moment, whose turn, and the result of a finished deal.
+  setText(root.querySelector("[data-goal]"), v.goal);
+  paintHint(root.querySelector("[data-hint]"), v.hint, Boolean(result));
   setText(root.querySelector("[data-status]"), v.status);
   root.dataset.turn = result ? "over" : turn === null ? "none" : turn === me ? "mine" : "theirs";
   const resultBox = root.querySelector("[data-result]");
@@ -87,7 +109,7 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
 
   // Buttons: enabled exactly as the view says.
   for (const action of ACTIONS) {
-    const button = root.querySelector(`[data-action="${action}"]`);
+    const button = root.querySelector(`button[data-action="${action}"]`);
     button.setAttribute("aria-disabled", legal.includes(action) ? "false" : "true");
   }
   const next = root.querySelector("[data-next-deal]");
@@ -139,6 +161,8 @@ function paintSeat(area, seat, v, names, match) {
   thickness(stockPile, n);
   setText(stockPile.querySelector("[data-count]"), countText(n));
   stockPile.setAttribute("aria-label", text(place.stock_label));
+  const clicks = record(place.clicks);
+  clickable(stockPile, clicks.stock);
 
   const discard = record(list(v.discards)[seat]);
   const discardPile = area.querySelector('[data-pile="discard"]');
@@ -147,11 +171,15 @@ function paintSeat(area, seat, v, names, match) {
   thickness(discardPile, discard.count);
   setText(discardPile.querySelector("[data-count]"), countText(discard.count));
   discardPile.setAttribute("aria-label", text(place.pile_label));
+  clickable(discardPile, clicks.pile);
+  discardPile.classList.toggle("target", place.target === true);
+  discardPile.classList.toggle("given", place.given === true);
 
   // A turned card waiting for give-or-keep: the view says whose (turned_label).
   const turnedPile = area.querySelector('[data-pile="turned"]');
   const turned = v.turned && place.turned_label ? v.turned : null;
   turnedPile.hidden = !turned;
+  clickable(turnedPile, turned ? clicks.turned : null);
   const slot = turnedPile.querySelector("[data-slot]");
   if (turned) {
     fill(slot, cardFace(turned), text(turned.code));
@@ -161,6 +189,13 @@ function paintSeat(area, seat, v, names, match) {
     delete slot.dataset.key;
     turnedPile.removeAttribute("aria-label");
   }
+}
+
+/** Make `pile` a control for `action` (a view's action name), or no control without one. */
+function clickable(pile, action) {
+  const name = text(action);
+  if (name) pile.dataset.click = name;
+  else delete pile.dataset.click;
 }
 
 /** The "Show what you have seen" lines: hidden with their switch when the view has none. */

@@ -12,6 +12,7 @@
 
 import { cardBack, cardFace, emptyPlace, fill } from "../../cards.js";
 import { list, record, setText, text } from "../../text.js";
+import { paintHint } from "../hints.js";
 import { paintSteps } from "../steps.js";
 
 /** Places around the table, by seats after yours in order of play. */
@@ -120,8 +121,10 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
     line.dataset.dealt = String(Boolean(match)); // before the first deck: the length alone
   }
 
-  // Whose turn, the deck's count and the match's result.
+  // Whose turn, the goal, the hint of the moment, the deck's count and the match's result.
   setText(root.querySelector("[data-status]"), v.status);
+  setText(root.querySelector("[data-goal]"), v.goal);
+  paintHint(root.querySelector("[data-hint]"), v.hint, over);
   root.dataset.turn = over ? "over" : turn === null ? "none" : turn === me ? "mine" : "theirs";
   paintResult(root.querySelector("[data-result]"), record(v.deck_result), match);
   const next = root.querySelector("[data-next-deal]");
