@@ -3,7 +3,7 @@
 //
 // paint(view, root) redraws the whole table from one view, with nothing kept
 // from earlier views but cosmetic hints (which card just arrived, to animate
-// it). It decides nothing and words nothing: what is enabled comes from
+// it) and which of the newcomer's hints this visit has shown (../hints.js). It decides nothing and words nothing: what is enabled comes from
 // view.legal and view.match.next_deal, every text from the view (names,
 // status, why, the places' flags and labels, the result, what you have seen).
 // Texts are set with textContent only: a friend's page sends some of them.
