@@ -398,7 +398,8 @@ def _forge_words(conn, data):
     if data["type"] != "view":
         return
     view = data["view"]
-    view["status"] = FORGED
+    view["status"] = view["goal"] = FORGED
+    view["hint"] = {"key": FORGED, "text": FORGED}
     view["names"] = [FORGED] * len(view["names"])
     for place in view["places"]:
         for key in place:
@@ -409,6 +410,8 @@ def _forge_words(conn, data):
         view["this_turn"]["steps"] = [FORGED]
         for pile in view["suit_piles"]:
             pile["label"] = FORGED
+        for place in view["places"]:   # what a click on a pile does, and the highlights
+            place.update(clicks={"stock": "give", "turned": "keep", "pile": "turn"}, target=True, given=True)
         view["match"]["length_name"] = FORGED
     else:
         view["since_last_turn"] = [FORGED]
