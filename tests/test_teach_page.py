@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from pishe.games.pasha.view import GOAL, HINTS
 from pishe.games.pisti.view import GOAL as PISTI_GOAL, HINTS as PISTI_HINTS
-from test_page import PASHA, open_table, page, press_and_wait, returning_visitor, site  # noqa: F401
+from test_page import PASHA, RESULTS, open_table, page, press_and_wait, returning_visitor, site  # noqa: F401
 
 SEED = 2  # a one-deal match you lead, with gives, keeps and recycles on the way
 
@@ -69,6 +69,9 @@ def test_a_whole_deal_by_the_cards_alone_with_hints_and_highlights(page: Page, s
         if state["hint"] and (not hints or hints[-1] != state["hint"]):
             hints.append(state["hint"])
             assert state["hintText"] == HINTS[state["hint"]]
+            if state["hint"] == "give_or_keep":  # the hint, the target lit: kept as an artifact
+                RESULTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(RESULTS / "teach-give-or-keep.png"))
         # Always give when you can (the turned card, else your pile's top), else turn.
         card = turned if state["turned"] == "give" else my_pile if state["pile"] == "give" else my_stock
         assert state["stock"] == "turn" or card is not my_stock, state
