@@ -396,10 +396,14 @@ def test_keyboard_only_match_with_next_deal(page: Page, site, console_errors):
     next_deal = page.get_by_role("button", name="Next deal", exact=True)
     expect(next_deal).to_be_visible()
     expect(next_deal).to_have_attribute("aria-keyshortcuts", "D")
+    expect(next_deal).to_be_focused()  # the result banner took the focus
 
     press_and_wait(page, lambda: page.keyboard.press("d"))
-    expected, _ = settle(local("next_deal"))
+    expected, said = settle(local("next_deal"))
     assert_shows(read_table(page), expected["view"])
+    # The live region: the new deal, the computer's lead, then your turn.
+    assert said[0] == "Deal 2 is dealt. Dealer: You."
+    assert read_table(page)["announced"][-len(said) - 1:] == [*said, expected["view"]["status"]]
     assert read_table(page)["deal"] == "2" and read_table(page)["dealer"] == "You"
     # The computer leads deal 2 and has already moved.
     assert expected["view"]["other_last_turn"]["steps"]
