@@ -230,7 +230,7 @@ def test_join_by_link_alone_through_the_relay(new_page, nostr_relay, console_err
     assert out["posted"] is True
     host.wait_for_function("heard.open", timeout=15_000)
     guest.wait_for_function("window.guestLink.open", timeout=15_000)
-    host.wait_for_function("heard.message", timeout=5_000)
+    host.wait_for_function("heard.message", timeout=15_000)
     got = heard(host)
     assert got == {"answers": [out["answer"]], "ignored": [], "states": ["listening"], "open": True,
                    "message": "hello from the guest"}
