@@ -77,8 +77,22 @@ def brotli_decompress(data: bytes) -> bytes:
     return subprocess.run(["node", "-e", script], input=data, capture_output=True, check=True).stdout
 
 
-def open_harness(page, server) -> None:
-    page.route(server.url + HARNESS, lambda route: route.fulfill(body=HARNESS_HTML, content_type="text/html"))
+#: The harness with web/core/start.js in its <head>, as index.html has it: Python starts
+#: before boot.js loads, and startWorker() takes that worker over.
+HARNESS_STARTED_HTML = HARNESS_HTML.replace("</title>", '</title><script async src="web/core/start.js"></script>')
+
+# Counts the workers the page starts (window.__workers), before any page script runs.
+COUNT_WORKERS = """
+window.__workers = 0;
+const PageWorker = window.Worker;
+window.Worker = class extends PageWorker {
+  constructor(...args) { super(...args); window.__workers += 1; }
+};
+"""
+
+
+def open_harness(page, server, html: str = HARNESS_HTML) -> None:
+    page.route(server.url + HARNESS, lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(server.url + HARNESS)
     page.wait_for_selector("body[data-loaded=true]", state="attached")
 
@@ -494,9 +508,13 @@ def stub_dist(dist_dir, tmp_path_factory) -> Path:
 
 
 def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_errors):
+    """The worker that start.js started from the page's <head> is the one startWorker()
+    takes (its messages before then replayed): one worker, every milestone shown."""
     errors = console_errors(page)
+    page.add_init_script(COUNT_WORKERS)
     with build.SiteServer(stub_dist) as server:
-        open_harness(page, server)
+        open_harness(page, server, HARNESS_STARTED_HTML)
+        page.wait_for_function("window.pisheWorker && window.pisheWorker.early.length > 0")
         out = page.evaluate("""async (ms) => {
             const progress = [];
             const py = startWorker((p, stage) => progress.push([p, stage]));
@@ -511,8 +529,10 @@ def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_e
                 private: await settle(py.call("__import__", "os"), ms),
                 notJson: await settle(py.call("not_json"), ms),
                 after: await settle(py.call("echo"), ms),
+                workers: window.__workers,
             };
         }""", BOOT_TIMEOUT_MS)
+    assert out["workers"] == 1
     ms = out["ready"]["result"]
     assert [k for k in ms] == ["start", "runtime", "python", "wheels", "ready", "page"]
     assert ms["start"] <= ms["runtime"] <= ms["python"] <= ms["wheels"] <= ms["ready"]
