@@ -17,6 +17,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+import build
+
 from pishe.table.fair import derive_deck
 from pishe.table.game import get_game, names_card
 from test_friend import WIRE_TAP
@@ -35,30 +37,54 @@ STATE = """() => {
 
 
 class Pages:
-    """The host's page and its friends' pages, each in its own browser context."""
+    """The host's page and its friends' pages, each in its own browser profile."""
 
-    def __init__(self, browser, site, relay, console_errors):
-        self.browser, self.site, self.relay = browser, site, relay
-        self.contexts, self.errors = [], {}
+    def __init__(self, profiles, site, console_errors):
+        self.profiles, self.site = profiles, site
+        self.opened, self.errors = [], {}
         self.watch = console_errors
 
     def page(self, name: str):
-        context = self.browser.new_context()
-        context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [self.relay]}))
-        context.add_init_script(WIRE_TAP)
-        self.contexts.append(context)
-        page = context.new_page()
+        page = self.profiles[name].new_page()
+        self.opened.append(page)
         self.errors[name] = self.watch(page)
         return page
 
     def close(self):
-        for context in self.contexts:
+        for page in self.opened:
+            page.close()
+
+
+@pytest.fixture(scope="module")
+def pisti_site(dist_dir):
+    """One server for the module: one origin, so the profiles' caches keep serving Pyodide."""
+    with build.SiteServer(dist_dir) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
+    """A browser for the host and for each friend: persistent profiles, so that each
+    boots Pyodide from its disk cache after the first time (a plain context fetches
+    and compiles the 9.6 MB wasm on every load). No service worker: the routes must
+    see the pages' own requests."""
+    launched = {}
+    try:
+        for name in ("host", "guest 1", "guest 2", "guest 3"):
+            context = browser_type.launch_persistent_context(
+                tmp_path_factory.mktemp("profile"), **browser_type_launch_args, service_workers="block")
+            context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [nostr_relay]}))
+            context.add_init_script(WIRE_TAP)
+            launched[name] = context
+        yield launched
+    finally:
+        for context in launched.values():
             context.close()
 
 
 @pytest.fixture
-def pages(browser, site, nostr_relay, console_errors):
-    p = Pages(browser, site, nostr_relay, console_errors)
+def pages(profiles, pisti_site, console_errors):
+    p = Pages(profiles, pisti_site, console_errors)
     yield p
     p.close()
 
@@ -186,7 +212,7 @@ def test_pishe_pasha_joins_by_the_link_alone_too(pages: Pages):
     host.get_by_role("button", name="Invite a friend", exact=True).click()
     box = host.get_by_role("textbox", name="Invite link", exact=True)
     expect(box).not_to_have_value("", timeout=20_000)
-    guest = pages.page("guest")
+    guest = pages.page("guest 1")
     guest.goto(box.input_value())
     for page in (host, guest):
         expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
