@@ -270,6 +270,7 @@ def test_whole_deck_against_the_computer(pisti_page: Page):
     # Next deck (key D): the deal moves one seat on.
     next_deck = page.get_by_role("button", name="Next deck", exact=True)
     expect(next_deck).to_have_attribute("aria-keyshortcuts", "D")
+    expect(next_deck).to_be_focused()  # the deck's result banner took the focus
     press_and_wait(page, lambda: page.keyboard.press("d"))
     expected = settle(local("next_deal"))
     assert_shows(page.evaluate(READ_TABLE), expected["view"])
