@@ -25,7 +25,7 @@ from test_page import BOOT_MS, RESULTS, page, returning_visitor, site  # noqa: F
 
 BASELINES = Path(__file__).resolve().parent / "baselines"
 UPDATE = os.environ.get("PISHE_UPDATE_BASELINES") == "1"
-SEED = 2
+SEED = 62  # Pishe Pasha's shortest seeded deal among the first 80 (48 moves), a give-or-keep on the way
 DESKTOP = {"width": 1280, "height": 720}
 # A pixel differs when a channel moves more than antialiasing moves it; a state
 # matches while at most this share of its pixels differ.
