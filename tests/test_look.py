@@ -211,8 +211,8 @@ def check(page: Page, script: str, where: str) -> None:
 
 
 def check_contrast(page: Page, where: str) -> None:
-    """Text on the felt at least 4.5:1; the empty suit piles' marks at least 3:1."""
-    text = page.evaluate(CONTRAST, [".felt figcaption", False])
+    """Captions and seat flags on the felt at least 4.5:1; the empty suit piles' marks at least 3:1."""
+    text = page.evaluate(CONTRAST, [".felt figcaption, .felt .seat-flag", False])
     marks = page.evaluate(CONTRAST, [".suit-base .pip", True])
     low = [t for t in text if t["ratio"] < 4.5] + [m for m in marks if m["ratio"] < 3]
     assert text and low == [], (where, low)
