@@ -21,7 +21,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from pishe import BOTS, Deal, play_deal  # noqa: E402
-from pishe.deal import deal_stocks  # noqa: E402
+from pishe.games.pasha.deal import deal_stocks  # noqa: E402
 
 
 def minimal_always_give(stocks):

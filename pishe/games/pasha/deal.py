@@ -100,9 +100,35 @@ def _describe(step: Step, mine: bool) -> str:
     raise AssertionError(step.kind)
 
 
-# The hot paths (turning, giving, going home) make their steps with the C-level tuple
-# constructor, every field given (NamedTuple's own is a Python function, twice as slow).
-_new_step = tuple.__new__
+#: Each card's neighbours: the cards it may be given onto (one rank above or below, any
+#: suit, no wrap between king and ace). The one statement of that rule; the hot paths
+#: look it up rather than compute it.
+_NEIGHBOURS = {card: frozenset(c for c in DECK if abs(c.rank - card.rank) == 1) for card in DECK}
+
+
+#: Each suit's cards, ace to king: a suit pile whose top rank is ``n`` holds the first ``n``.
+_SUIT_PILE = {suit: [c for c in DECK if c.suit == suit] for suit in SUITS}
+
+
+def _steps_of_each_card(kind: str, outcome: Optional[str] = None) -> tuple:
+    """Per seat, ``{card: step}``: every step of ``kind`` there can be, made once."""
+    return tuple({card: Step(kind, seat, card, None, outcome) for card in DECK} for seat in SEATS)
+
+
+# Every step a deal can take, made once at import: the hot paths look a step up instead
+# of building one per card moved (a deal takes about 200).
+#: Per seat, a turned card's steps by where it went: home, to one's own pile, to the choice.
+_TURNED = tuple(zip(_steps_of_each_card(TURNED, TO_HOME), _steps_of_each_card(TURNED, TO_PILE),
+                    _steps_of_each_card(TURNED, TO_CHOICE)))
+_GOES_HOME = _steps_of_each_card(HOME)
+_KEPT = _steps_of_each_card(KEPT)
+#: Per seat, ``{card: {onto: step}}``: the gives there can be.
+_GIVEN = tuple({card: {onto: Step(GIVE_STEP, seat, card, onto) for onto in _NEIGHBOURS[card]}
+                for card in DECK} for seat in SEATS)
+#: Per seat, by count: a pile of that many cards turned over, and a win worth that many points.
+_RECYCLED = tuple(tuple(Step(RECYCLE, seat, None, None, None, n) for n in range(len(DECK) + 1))
+                  for seat in SEATS)
+_WON = tuple(tuple(Step(WIN, seat, None, None, None, n) for n in range(len(DECK) + 1)) for seat in SEATS)
 
 
 def _fits(card: Card, foundations: dict) -> bool:
@@ -110,7 +136,7 @@ def _fits(card: Card, foundations: dict) -> bool:
 
 
 def _neighbours(card: Card, onto: Optional[Card]) -> bool:
-    return onto is not None and abs(card.rank - onto.rank) == 1
+    return onto in _NEIGHBOURS[card]
 
 
 def give_problem_words(card: Optional[Card], theirs: Optional[Card]) -> Optional[str]:
@@ -179,7 +205,8 @@ class Deal:
         cards = [c for pile in (*self.stocks, *self.discards) for c in pile]
         if self.turned is not None:
             cards.append(self.turned)
-        cards += [c for c in DECK if c.rank <= foundations[c.suit]]
+        for suit in SUITS:
+            cards += _SUIT_PILE[suit][:foundations[suit]]
         seen = set(cards)
         if len(cards) != 52 or len(seen) != 52:
             # Every deal is checked: the words are found only once something is wrong.
@@ -240,7 +267,7 @@ class Deal:
             return _GIVE_OR_KEEP
         mine, theirs = self.discards[self.turn], self.discards[1 - self.turn]
         # The same test as give_problem(), without building its words on the hot path.
-        if mine and theirs and abs(mine[-1].rank - theirs[-1].rank) == 1:
+        if mine and theirs and theirs[-1] in _NEIGHBOURS[mine[-1]]:
             return _GIVE_OR_TURN
         return _TURN_ONLY
 
@@ -270,16 +297,11 @@ class Deal:
             raise DealOverError("The deal is over.")
         if seat is not None and seat != self.turn:
             raise NotYourTurnError("It is not your turn.")
-        if action == TURN:
-            return self._turn_cards(run=False)
-        steps = self.this_turn
-        start = len(steps)
         if action == GIVE:
-            self._give()
-        else:
-            self._keep()
-        # An action that ends the turn also carries the next turn's forced steps.
-        return steps[start:] if steps is self.this_turn else steps[start:] + self.this_turn
+            return self._give()
+        if action == KEEP and self.turned is None:
+            raise KeepNotAllowedError("There is no turned card to keep.")
+        return self._turn_cards(run=False, kept=action == KEEP)
 
     def turn_while_forced(self) -> list[Step]:
         """Turn cards for as long as turning is the only legal action; their steps.
@@ -290,77 +312,91 @@ class Deal:
         """
         if self.winner is not None:
             raise DealOverError("The deal is over.")
-        if self.legal_actions() is not _TURN_ONLY:
-            return []
         return self._turn_cards(run=True)
 
-    def _give(self) -> None:
+    def _give(self) -> list[Step]:
+        """Give the turned card or the pile's top; the steps caused (a give never ends the turn)."""
         if GIVE not in self.legal_actions():
             raise GiveNotAllowedError(self.give_problem())
         me = self.turn
-        theirs = self.discards[1 - me]
-        if self.turned is not None:
-            card, self.turned = self.turned, None
+        mine, theirs = self.discards[me], self.discards[1 - me]
+        steps = self.this_turn
+        start = len(steps)
+        card = self.turned
+        if card is None:
+            card = mine.pop()
         else:
-            card = self.discards[me].pop()
-        self.this_turn.append(_new_step(Step, (GIVE_STEP, me, card, theirs[-1], None, 0)))
+            self.turned = None
+        steps.append(_GIVEN[me][card][theirs[-1]])
         theirs.append(card)
-        self._settle()
+        # _settle() has work only when the pile is empty (a win?) or its new top fits.
+        if not mine or self.foundations[mine[-1].suit] + 1 == mine[-1].rank:
+            self._settle()
+        return steps[start:]
 
-    def _turn_cards(self, run: bool) -> list[Step]:
-        """Turn one card, or with ``run`` go on while turning is forced; the steps caused."""
-        # The hot path of every deal: tests are written out rather than called.
-        if self.turned is not None:
+    def _turn_cards(self, run: bool, kept: bool = False) -> list[Step]:
+        """Turn one card, or with ``run`` turn while turning is forced (none when it is not),
+        or with ``kept`` keep the turned card; the steps caused. A card that lands on one's
+        own pile ends the turn, and the next turn's forced steps come with it."""
+        # The hot path of every deal: tests are written out rather than called, steps looked up.
+        if self.turned is not None and not kept:
+            if run:
+                return []
             raise TurnNotAllowedError(
                 f"The turned {self.turned.display()} waits: give it or keep it.")
-        foundations, stocks, discards = self.foundations, self.stocks, self.discards
+        foundations, stocks, discards, neighbours = self.foundations, self.stocks, self.discards, _NEIGHBOURS
         caused = []
         steps = self.this_turn
         start = len(steps)
         me = self.turn
         stock, mine, theirs = stocks[me], discards[me], discards[1 - me]
+        to_home, to_pile, to_choice = _TURNED[me]
         while True:
-            if not stock:
-                # Turned over as a block: the oldest discard becomes the top of the stock.
-                stock.extend(reversed(mine))
-                mine.clear()
-                self._forget(stock)
-                steps.append(Step(RECYCLE, me, None, None, None, len(stock)))
-            card = stock.pop()
-            if foundations[card.suit] + 1 == card.rank:
-                steps.append(_new_step(Step, (TURNED, me, card, None, TO_HOME, 0)))
-                foundations[card.suit] = card.rank
-                self._settle()
-                if self.winner is not None:
-                    break
-            elif theirs and abs(card.rank - theirs[-1].rank) == 1:
-                steps.append(_new_step(Step, (TURNED, me, card, None, TO_CHOICE, 0)))
-                self.turned = card
-                break
+            if kept:
+                card, self.turned = self.turned, None
+                steps.append(_KEPT[me][card])
             else:
-                steps.append(_new_step(Step, (TURNED, me, card, None, TO_PILE, 0)))
-                mine.append(card)
-                # The turn passes: the finished turn's steps, then the next turn's.
-                caused += steps[start:]
-                self._end_turn()
-                steps, start = self.this_turn, 0
-                if self.winner is not None:
+                # legal_actions()'s give test, written out: a give is a choice, which ends a run.
+                if run and mine and theirs and theirs[-1] in neighbours[mine[-1]]:
                     break
-                me = self.turn
-                stock, mine, theirs = stocks[me], theirs, mine
-            # legal_actions()'s give test, written out: a give would be a choice, ending the run.
-            if not run or (mine and theirs and abs(mine[-1].rank - theirs[-1].rank) == 1):
+                if not stock:
+                    # Turned over as a block: the oldest discard becomes the top of the stock.
+                    stock.extend(reversed(mine))
+                    mine.clear()
+                    self._forget(stock)
+                    steps.append(_RECYCLED[me][len(stock)])
+                card = stock.pop()
+                suit = card.suit
+                if foundations[suit] + 1 == card.rank:
+                    steps.append(to_home[card])
+                    foundations[suit] = card.rank
+                    # _settle() has work only when the pile's top now fits, or the seat holds no card.
+                    if ((foundations[mine[-1].suit] + 1 == mine[-1].rank) if mine else not stock) and self._settle():
+                        break
+                    if run:
+                        continue
+                    break
+                if theirs and theirs[-1] in neighbours[card]:
+                    steps.append(to_choice[card])
+                    self.turned = card
+                    break
+                steps.append(to_pile[card])
+            # The card lands on one's own pile and the turn passes, with its steps.
+            mine.append(card)
+            caused += steps[start:]
+            self.last_turns[me] = steps
+            self.this_turn = steps = []
+            start = 0
+            self.turn = me = 1 - me
+            stock, mine, theirs = stocks[me], theirs, mine
+            to_home, to_pile, to_choice = _TURNED[me]
+            # _settle() has work only when the new mover's pile is empty or its top fits.
+            if (not mine or foundations[mine[-1].suit] + 1 == mine[-1].rank) and self._settle():
+                break
+            if not run:
                 break
         caused += steps[start:]
         return caused
-
-    def _keep(self) -> None:
-        if self.turned is None:
-            raise KeepNotAllowedError("There is no turned card to keep.")
-        card, self.turned = self.turned, None
-        self.this_turn.append(Step(KEPT, self.turn, card))
-        self.discards[self.turn].append(card)
-        self._end_turn()
 
     def _forget(self, stock: list) -> None:
         """Drop recorded steps that name a card now back in a stock.
@@ -372,27 +408,19 @@ class Deal:
         self.last_turns = [[s for s in turn if s.card not in hidden and s.onto not in hidden]
                            for turn in self.last_turns]
 
-    def _settle(self) -> None:
-        """Forced home from the mover's discard pile, then the check for a win."""
+    def _settle(self) -> bool:
+        """Forced home from the mover's discard pile, then the check for a win; whether it is won."""
         me = self.turn
         pile = self.discards[me]
         foundations = self.foundations
         while pile and foundations[pile[-1].suit] + 1 == pile[-1].rank:
             card = pile.pop()
             foundations[card.suit] = card.rank
-            self.this_turn.append(_new_step(Step, (HOME, me, card, None, None, 0)))
+            self.this_turn.append(_GOES_HOME[me][card])
         if not pile and not self.stocks[me] and self.turned is None:
             self.winner = me
-            self.this_turn.append(Step(WIN, me, None, None, None, self.points(1 - me)))
-
-    def _end_turn(self) -> None:
-        self.last_turns[self.turn] = self.this_turn
-        self.this_turn = []
-        self.turn = me = 1 - self.turn
-        pile = self.discards[me]
-        # _settle() has work only when the new mover's pile is empty or its top fits.
-        if not pile or self.foundations[pile[-1].suit] + 1 == pile[-1].rank:
-            self._settle()
+            self.this_turn.append(_WON[me][self.points(1 - me)])
+        return self.winner is not None
 
 
 def stocks_of(deck) -> list[list[Card]]:

@@ -249,7 +249,7 @@ def seat_view(game, seat: int, names=None) -> SeatView:
         deal.turned,
         legal,
         give_card,
-        _give_problem(seat, turn, winner, legal, give_card, tops[1 - seat]),
+        None if GIVE in legal else _give_problem(seat, turn, winner, legal, give_card, tops[1 - seat]),
         tuple(deal.this_turn),
         tuple(deal.last_turns[1 - seat]),
         winner,
