@@ -40,7 +40,8 @@ COVERED = """() => [...document.querySelectorAll("input[type=radio], input[type=
     const label = input.closest("label").getBoundingClientRect();
     const covers = Math.abs(box.left - label.left) < 1 && Math.abs(box.top - label.top) < 1
       && Math.abs(box.width - label.width) < 1 && Math.abs(box.height - label.height) < 1;
-    return look.opacity === "0" && covers ? [] : [`${input.name}=${input.value}: opacity ${look.opacity}`];
+    const name = input.closest("label").textContent.trim();
+    return look.opacity === "0" && covers ? [] : [`${name}: opacity ${look.opacity}, covers its look: ${covers}`];
   })"""
 
 # Buttons, choices and captions: inside the window and their panel, their text inside them.
