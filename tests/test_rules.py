@@ -7,7 +7,7 @@ import pytest
 from helpers import pasha_match, position
 from pishe import (
     BOTS, DECK, Card, Deal, DealOverError, GiveNotAllowedError, KeepNotAllowedError,
-    NotYourTurnError, TurnNotAllowedError, UnknownActionError, format_position, play_deal, seat_view,
+    NotYourTurnError, Step, TurnNotAllowedError, UnknownActionError, format_position, play_deal, seat_view,
 )
 from pishe.cards import parse_cards
 from pishe.errors import DealNotOverError, InvalidMatchLengthError, MatchOverError
@@ -153,6 +153,18 @@ def test_keep_ends_the_turn():
     assert texts(steps, 1) == ["They keep the 7♣ on their pile"]
     assert deal.turn == 1 and tops(deal) == ["7C", "6D"]
     assert texts(deal.last_turns[0], 0) == ["You turn the 7♣; you may give it or keep it", "You keep the 7♣ on your pile"]
+
+
+def test_keeping_carries_the_next_turns_forced_steps():
+    # Seat 0's 5♣ goes home, so seat 1's 6♣ fits: it goes home when seat 1's turn starts.
+    deal = position(stocks=(["9D", "7C", "5C"], ["JD"]), discards=(["KD"], ["6C"]),
+                    foundations={"C": 4, "D": 0})
+    assert texts(deal.turn_while_forced(), 0) == ["You turn the 5♣; it goes to its suit pile",
+                                                  "You turn the 7♣; you may give it or keep it"]
+    steps = deal.apply("keep", 0)
+    assert steps == [Step("keep", 0, Card.parse("7C")), Step("home", 1, Card.parse("6C"))]
+    assert deal.turn == 1 and deal.foundations["C"] == 6 and tops(deal) == ["7C", None]
+    assert deal.this_turn == steps[1:] and deal.last_turns[0][-1] == steps[0]
 
 
 def test_a_card_that_neither_fits_nor_neighbours_lands_on_your_pile_and_ends_the_turn():
