@@ -17,11 +17,14 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
-
+import test_page
 from axe import violations
-# One persistent profile for the module (Pyodide from its disk cache), a tab per test.
-from test_page import BOOT_MS, RESULTS, page, returning_visitor, site  # noqa: F401
+from playwright.sync_api import Page, expect
+from test_page import BOOT_MS, RESULTS, wait_idle
+
+# test_page's fixtures: one persistent profile and server for the module (Pyodide from
+# its disk cache), a tab per test.
+returning_visitor, site, page = test_page.returning_visitor, test_page.site, test_page.page
 
 BASELINES = Path(__file__).resolve().parent / "baselines"
 UPDATE = os.environ.get("PISHE_UPDATE_BASELINES") == "1"
@@ -142,11 +145,8 @@ COMPARE = """async ([shot, baseline, step]) => {
 
 
 def table(game: str) -> str:
+    """The selector of the game's table on the page."""
     return f'[data-game="{game}"]'
-
-
-def wait_idle(page: Page) -> None:
-    page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
 
 
 def press_and_wait(page: Page, game: str, do) -> None:
@@ -198,6 +198,7 @@ def move(page: Page, game: str) -> None:
 
 
 def deal_over(page: Page, game: str) -> bool:
+    """Whether the game's table shows the end of a deal (a deck in Pişti)."""
     return page.locator(f"{table(game)} [data-result]").is_visible()
 
 
@@ -226,6 +227,7 @@ KNOWN = {"label-content-name-mismatch": ".hand-card"}
 
 
 def check_axe(page: Page, where: str) -> None:
+    """axe-core finds nothing on the page as it is now (but KNOWN)."""
     found = violations(page, KNOWN)
     assert found == [], (where, found)
 
