@@ -10,7 +10,8 @@
  * Start the Python worker (web/core/worker.js).
  *
  * @param {(progress: number, stage: string) => void} [onProgress]
- *   called at each boot milestone with 0..1 and a short text for the user.
+ *   called at each boot milestone, and as the start-up downloads arrive, with 0..1
+ *   (never going back) and the loading line's words (Python's, baked in by the build).
  * @returns {{call: (name: string, ...args: any) => Promise<any>, ready: Promise<object>}}
  *   `call` runs pishe.web.<name>(...args) (JSON-able args) and resolves with the
  *   parsed JSON it returns, or rejects with an Error carrying Python's message;
