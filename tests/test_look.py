@@ -220,15 +220,9 @@ def check_contrast(page: Page, where: str) -> None:
     assert text and low == [], (where, low)
 
 
-# The one violation left to the work that makes cards controls (web/cards.js): a card
-# shows its rank two or three times as text, so Pişti's hand buttons, named "Play 4♦",
-# read "4 4" to axe's label-in-name check.
-KNOWN = {"label-content-name-mismatch": ".hand-card"}
-
-
 def check_axe(page: Page, where: str) -> None:
-    """axe-core finds nothing on the page as it is now (but KNOWN)."""
-    found = violations(page, KNOWN)
+    """axe-core finds nothing on the page as it is now."""
+    found = violations(page)
     assert found == [], (where, found)
 
 

@@ -2,6 +2,8 @@
 // ({code, rank, suit, symbol, label, name, red}) is drawn as it is, its texts set
 // with textContent only. Suit shapes are CSS masks in style.css, chosen by the
 // data-suit attribute; face-card and ace looks are chosen there by data-rank.
+// The drawn ranks are CSS content (data-text), not text: the card's name says
+// it, and a button holding a card is named by its own words alone.
 
 import { text } from "./text.js";
 
@@ -15,7 +17,7 @@ function el(tag, className) {
 function corner(card, where) {
   const idx = el("span", `idx ${where}`);
   const rank = el("span", "rank");
-  rank.textContent = text(card.rank);
+  rank.dataset.text = text(card.rank);
   idx.append(rank, el("span", "pip"));
   return idx;
 }
@@ -32,7 +34,7 @@ export function cardFace(card) {
   node.title = text(c.label);
   const middle = el("span", "middle");
   const court = el("span", "court");
-  court.textContent = text(c.rank);
+  court.dataset.text = text(c.rank);
   middle.append(court, el("span", "pip"));
   node.append(corner(c, "tl"), middle, corner(c, "br"));
   return node;
