@@ -28,7 +28,7 @@ dist/ layout:
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"loading": {...}, "downloads": {...}}. "loading" holds the loading line's words by
+"later": [...], "loading": {...}, "downloads": {...}}. "loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
 and index.html's __PISHE_LOADING__ becomes the first of them); "downloads" the
 sizes of the files the worker downloads to start, for its progress bar.
@@ -36,6 +36,8 @@ sizes of the files the worker downloads to start, for its progress bar.
 a self-hoster edits in dist/ (were they kept, an edit would never reach a
 returning visitor) and the Nostr library (a friend's table needs the network anyway, and
 the computer table must not download it).
+"later" lists the files it keeps on their first use instead of at install: micropip
+and segno, which only an invite's QR code needs (a first visit does not download them).
 """
 
 from __future__ import annotations
@@ -527,6 +529,7 @@ def build(dist: Path = DIST) -> dict:
             "wheels": {"pishe": f"wheels/{pishe.name}", "segno": f"wheels/{pinned['segno'].name}"},
             "files": files,
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
+            "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}"],
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
         }

@@ -652,6 +652,20 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
         return {scope: registration.scope, caches: await caches.keys()};
     }""")
     assert registered == {"scope": site.url, "caches": [f"pishe-{build_info(dist_dir)['id']}"]}
+    # micropip and segno (an invite's QR code) are not downloaded by a first visit: the
+    # service worker keeps them when the page first asks for them.
+    later = build_info(dist_dir)["later"]
+    assert sorted(later) == sorted([f"pyodide/{build.PINS['micropip'].filename}",
+                                    f"wheels/{build.PINS['segno'].filename}"])
+    kept = page.evaluate("""async (later) => {
+        const cache = await caches.open((await caches.keys())[0]);
+        const scope = (await navigator.serviceWorker.ready).scope;
+        const held = () => Promise.all(later.map(async (f) => Boolean(await cache.match(new URL(f, scope).href))));
+        const before = await held();
+        for (const f of later) await fetch(new URL(f, scope));
+        return {before, after: await held()};
+    }""", later)
+    assert kept == {"before": [False, False], "after": [True, True]}
 
     site.stop()
     out = page.evaluate("""async (ms) => {
@@ -661,7 +675,7 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     }""", BOOT_TIMEOUT_MS)
     assert "result" in out["ready"], out
     assert "no_such_function" in out["missing"]["error"]
-    # segno, installed on first use, comes from the cache too.
+    # segno, installed on first use, comes from the cache too (kept when it was first fetched).
     assert set(out["qr"]["result"]["rows"][0]) == {"0"} and "1" in out["qr"]["result"]["rows"][4], out["qr"]
     assert errors == []
     if (dist_dir / "index.html").exists():

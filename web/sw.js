@@ -3,10 +3,11 @@
 // build.py copies this file to the root of dist/ (a service worker controls only
 // pages at or below its own URL) and inserts the build info. Each build has its
 // own cache, named after the build id: install fills it with every file of the
-// build but those the build lists as online, activate deletes the caches of older
-// builds, fetch answers from it first.
+// build but those the build lists as online or later, activate deletes the caches
+// of older builds, fetch answers from it first and keeps a "later" file (a wheel
+// only an invite's QR code needs) the first time the page asks for it.
 
-const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online}
+const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, later}
 const PREFIX = "pishe-";
 const CACHE = PREFIX + BUILD.id;
 
@@ -18,7 +19,7 @@ self.addEventListener("install", (event) => {
       // cache kept from an older build never lands in this build's cache.
       // The files listed "online" are left to the network: the settings a host edits
       // in dist/, and the Nostr library, which only a friend's table loads.
-      const kept = BUILD.files.filter((f) => !BUILD.online.includes(f));
+      const kept = BUILD.files.filter((f) => !BUILD.online.includes(f) && !BUILD.later.includes(f));
       await cache.addAll(kept.map((f) => new Request(new URL(f, self.location), { cache: "no-cache" })));
       // Take over at once: a page already running keeps what it has loaded.
       await self.skipWaiting();
@@ -55,5 +56,10 @@ async function cacheFirst(request) {
     if (url.pathname.endsWith("/")) url.pathname += "index.html";
     key = url.href;
   }
-  return (await cache.match(key)) || fetch(request);
+  const kept = await cache.match(key);
+  if (kept) return kept;
+  const response = await fetch(request);
+  const path = new URL(request.url).pathname.slice(new URL(self.registration.scope).pathname.length);
+  if (response.ok && BUILD.later.includes(path)) await cache.put(request, response.clone());
+  return response;
 }
