@@ -112,23 +112,18 @@ _SUIT_PILE = {suit: [c for c in DECK if c.suit == suit] for suit in SUITS}
 
 def _steps_of_each_card(kind: str, outcome: Optional[str] = None) -> tuple:
     """Per seat, ``{card: step}``: every step of ``kind`` there can be, made once."""
-    return tuple({card: Step(kind, seat, card, None, outcome) for card in DECK} for seat in SEATS)
+    return tuple({card: _new_step(Step, (kind, seat, card, None, outcome, 0)) for card in DECK} for seat in SEATS)
 
 
-# Every step a deal can take, made once at import: the hot paths look a step up instead
-# of building one per card moved (a deal takes about 200).
+# Steps are made with the C-level tuple constructor, every field given (NamedTuple's own
+# is a Python function, twice as slow). The steps of a card moved on its own (about 160
+# of a deal's 200) are made once at import, and looked up: turned, gone home, kept.
+_new_step = tuple.__new__
 #: Per seat, a turned card's steps by where it went: home, to one's own pile, to the choice.
 _TURNED = tuple(zip(_steps_of_each_card(TURNED, TO_HOME), _steps_of_each_card(TURNED, TO_PILE),
                     _steps_of_each_card(TURNED, TO_CHOICE)))
 _GOES_HOME = _steps_of_each_card(HOME)
 _KEPT = _steps_of_each_card(KEPT)
-#: Per seat, ``{card: {onto: step}}``: the gives there can be.
-_GIVEN = tuple({card: {onto: Step(GIVE_STEP, seat, card, onto) for onto in _NEIGHBOURS[card]}
-                for card in DECK} for seat in SEATS)
-#: Per seat, by count: a pile of that many cards turned over, and a win worth that many points.
-_RECYCLED = tuple(tuple(Step(RECYCLE, seat, None, None, None, n) for n in range(len(DECK) + 1))
-                  for seat in SEATS)
-_WON = tuple(tuple(Step(WIN, seat, None, None, None, n) for n in range(len(DECK) + 1)) for seat in SEATS)
 
 
 def _fits(card: Card, foundations: dict) -> bool:
@@ -327,7 +322,7 @@ class Deal:
             card = mine.pop()
         else:
             self.turned = None
-        steps.append(_GIVEN[me][card][theirs[-1]])
+        steps.append(_new_step(Step, (GIVE_STEP, me, card, theirs[-1], None, 0)))
         theirs.append(card)
         # _settle() has work only when the pile is empty (a win?) or its new top fits.
         if not mine or self.foundations[mine[-1].suit] + 1 == mine[-1].rank:
@@ -364,7 +359,7 @@ class Deal:
                     stock.extend(reversed(mine))
                     mine.clear()
                     self._forget(stock)
-                    steps.append(_RECYCLED[me][len(stock)])
+                    steps.append(_new_step(Step, (RECYCLE, me, None, None, None, len(stock))))
                 card = stock.pop()
                 suit = card.suit
                 if foundations[suit] + 1 == card.rank:
@@ -419,7 +414,7 @@ class Deal:
             self.this_turn.append(_GOES_HOME[me][card])
         if not pile and not self.stocks[me] and self.turned is None:
             self.winner = me
-            self.this_turn.append(_WON[me][self.points(1 - me)])
+            self.this_turn.append(Step(WIN, me, None, None, None, self.points(1 - me)))
         return self.winner is not None
 
 
