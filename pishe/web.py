@@ -33,7 +33,8 @@ the messages over its data channels and passes what arrives to
 panel's, by key: :mod:`pishe.table.words`); the page's JavaScript words none.
 
 Only the table is imported at start-up; a game's modules are imported when a
-match of it begins.
+match of it begins, the friend's table's (pishe.web_friends, the protocol) on
+its first call.
 """
 
 from __future__ import annotations
@@ -45,17 +46,29 @@ from typing import Optional
 from .errors import NotYourTurnError, PisheError, UnknownBotError
 from .table.game import get_game
 from .table.match import Match
-from .table.protocol import CorruptSaveError, Guest, Host, Outcome
-from .table.protocol.host import friend_names
-from .table.protocol.wire import VERIFIED
 from .table import words
 
+
+#: The friend's table's calls, made in :mod:`pishe.web_friends` and imported on their
+#: first use (module ``__getattr__``): the computer table's start-up never imports the protocol.
+_FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_deal", "host_computer_step",
+            "host_timeout", "host_take_over", "host_hold_over", "host_disconnect", "host_current",
+            "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_intents", "guest_next_deal",
+            "guest_take_over", "guest_leave", "guest_saved")
+
+
 __all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
-           "blank_view", "host_open", "host_receive", "host_act", "host_next_deal", "host_computer_step", "host_timeout",
-           "host_take_over", "host_hold_over", "host_disconnect", "host_current",
-           "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_intents", "guest_next_deal",
-           "guest_take_over", "guest_leave",
-           "guest_saved", "qr_matrix", "page_words"]
+           *_FRIENDS, "qr_matrix", "page_words"]
+
+
+def __getattr__(name: str):
+    """A friend's table's call, from :mod:`pishe.web_friends` (imported now if it was not)."""
+    if name in _FRIENDS:
+        from . import web_friends
+
+        return getattr(web_friends, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 YOU = 0
 #: Timeouts in a row after which a computer plays your seat until you take over.
@@ -228,218 +241,6 @@ def current() -> str:
 
 
 # -- a friend's table ----------------------------------------------------------------
-
-_host: Optional[Host] = None
-_guest: Optional[Guest] = None
-
-
-def _friend_status(status: dict) -> dict:
-    """A friend's table's status with its own words for the page added: ``"dealing"``
-    (the status line while a deal is being dealt), ``"when_back"`` (the host's, while
-    its friend is away) and ``"fair"``, the guest's check of its last finished deal
-    (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
-    return {**status, **words.dealing_lines(status.get("deal")),
-            "presence": words.presence(status.get("seats") or [], status.get("seat")),
-            "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
-                                   get_game(status["game"]).deal_name if status.get("game") else "Deal")}
-
-
-def _host_answer(outcome: Outcome) -> str:
-    """The host's answer: messages for the guests' connections, the host's view and words,
-    and what the page runs on its own: the computers' moves (``computer_moves``: ask
-    :func:`host_computer_step`), the clock of the person to move (``clock``: when it runs
-    out, :func:`host_timeout`), and whether a computer plays the host's own seat
-    (``autopilot``: Take over)."""
-    view, status = _host.view(), _host.status()
-    return json.dumps({"send": [{"to": conn, "text": text} for conn, text in outcome.send],
-                       "steps": outcome.steps, "error": outcome.error,
-                       "view": view, "status": _friend_status(status), "saved": _host.save(),
-                       "computer_moves": _host.match is not None and _host.computer_seat() is not None,
-                       **_person_clock(status, view)})
-
-
-def _person_clock(status: dict, view: Optional[dict]) -> dict:
-    """For a friend's table's answer: ``clock``, the clock of the person to move
-    (``{"seat", "seconds", "label"}``, or ``None`` when no clock runs: no clock at the
-    table, no deal in play, or a computer playing that seat), and ``autopilot``, whether
-    a computer plays this page's own seat now (the page offers Take over)."""
-    seats, seconds = status.get("seats") or [], status.get("clock")
-    turn = view.get("turn") if view else None
-    mine = next((s for s in seats if s.get("seat") == status.get("seat")), {})
-    to_move = next((s for s in seats if s.get("seat") == turn), None)
-    runs = (seconds is not None and status.get("phase") == "playing" and to_move is not None
-            and to_move.get("role") != "computer"
-            and not any(to_move.get(k) for k in ("autopilot", "away", "left")))
-    return {"clock": {"seat": turn, "seconds": seconds, "label": words.clock_label(seconds)} if runs else None,
-            "autopilot": bool(mine.get("autopilot"))}
-
-
-def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
-    view, status = _guest.view(), _guest.status()
-    return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
-                       "view": view, "status": _friend_status(status),
-                       "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None,
-                       **_person_clock(status, view)})
-
-
-def _hosting(call) -> str:
-    return _run(_host, "No table is open.", _host_answer, call)
-
-
-def _guesting(call, keep: bool = True) -> str:
-    return _run(_guest, "This page has not joined a table.",
-                lambda outcome: _guest_answer(outcome, keep), call)
-
-
-def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
-    """``{"view": …}``: the view a friend's table shows before its cards are dealt, as the
-    host (seat 0) or a guest (seat 1) sees it."""
-    try:
-        if role not in words.WAITING:
-            raise PisheError(f"no such role: {role!r} (host or guest)")
-        seat = 0 if role == "host" else 1
-        game = get_game(game)
-        return json.dumps({"view": game.blank_view(seat, friend_names(game, seat), words.WAITING[role])})
-    except PisheError as e:
-        return _error(e)
-
-
-def host_open(length: Optional[str] = None, saved: Optional[str] = None, game: str = "pishe-pasha",
-              friends: Optional[list] = None, clock: Optional[int] = None) -> str:
-    """Open a table of ``game`` for friends, as host (seat 0), with this match length, the
-    seats ``friends`` kept for friends (every other seat if ``None``; the rest are the
-    computer's) and ``clock`` seconds per move (``None``: no clock); or, with ``saved``
-    (an answer's ``saved``, kept in the tab), the table as it was before a reload, with
-    no guest connected."""
-    global _host
-    try:
-        if clock is not None and clock not in CLOCKS:
-            raise PisheError(f"no such clock: {clock!r} seconds (choose one of {', '.join(map(str, CLOCKS))})")
-        _host = Host.restore(saved) if saved else Host(game, length, guest_seats=friends, clock=clock)
-    except (PisheError, ValueError) as e:
-        return _error(e)
-    return _host_answer(Outcome([], []))
-
-
-def host_receive(text: str, conn: int = 1) -> str:
-    """A message from a guest's page on connection ``conn`` (anything at all: refusals
-    go back as errors)."""
-    return _hosting(lambda: _host.receive(text, conn))
-
-
-def host_act(action: str) -> str:
-    """The host's own action, in its text form."""
-    return _hosting(lambda: _host.act(action))
-
-
-def host_next_deal() -> str:
-    """Deal the next deal (the host commits to a new seed)."""
-    return _hosting(lambda: _host.next_deal())
-
-
-def host_computer_step() -> str:
-    """One move of the computer whose turn it is (a computer's seat, or a person's it plays)."""
-    return _hosting(lambda: _host.computer_step())
-
-
-def host_timeout() -> str:
-    """The clock of the person to move ran out: the table plays the computer's move for them."""
-    return _hosting(lambda: _host.timeout())
-
-
-def host_take_over() -> str:
-    """The host plays its own seat again after its timeouts."""
-    return _hosting(lambda: (_host.take_over(), Outcome([], []))[1])
-
-
-def host_hold_over(seat: int) -> str:
-    """The hold of guest ``seat``'s lost connection ran out: a computer plays it until it is back."""
-    return _hosting(lambda: _host.hold_over(seat))
-
-
-def host_disconnect(conn: int = 1) -> str:
-    """Connection ``conn`` closed: the host keeps the match and can invite again."""
-    return _hosting(lambda: (_host.disconnect(conn), Outcome([], []))[1])
-
-
-def host_current() -> str:
-    """The host's table as it is now (nothing changes)."""
-    return _hosting(lambda: Outcome([], []))
-
-
-def guest_open(token: Optional[str] = None, saved: Optional[str] = None, ledger: Optional[str] = None) -> str:
-    """Join as guest: resume from ``saved`` (sessionStorage) or ``token`` if given; sends hello.
-    ``ledger`` is the last answer's ``ledger`` as the page kept it (``None`` if none): even a
-    page that joins afresh never gives a second part of the shuffle to a deal of the match."""
-    global _guest
-    _guest = None
-    try:
-        Guest(ledger=ledger)
-    except PisheError:
-        ledger = None               # a damaged ledger: as if none had been kept
-    if saved:
-        try:
-            _guest = Guest.restore(saved, ledger=ledger)
-        except CorruptSaveError:
-            _guest = None           # a damaged save: join with the token alone
-    if _guest is None:
-        try:
-            _guest = Guest(token, ledger=ledger)
-        except PisheError:
-            _guest = Guest(ledger=ledger)
-    return _guest_answer(Outcome([_guest.hello()], []))
-
-
-def guest_hello() -> str:
-    """Say hello again (a new channel to the same host)."""
-    return _guesting(lambda: Outcome([_guest.hello()], []))
-
-
-def guest_receive(text: str, keep: bool = True) -> str:
-    """A message from the host's page. With ``keep=False`` the answer's ``saved`` is null
-    (saving takes most of the call): the page asks :func:`guest_saved` once it has painted."""
-    return _guesting(lambda: _guest.receive(text), keep)
-
-
-def guest_intent(action: str, keep: bool = True) -> str:
-    """The guest's action, as a message for the host (the host decides). With
-    ``keep=False`` the answer's ``saved`` is null, as for :func:`guest_receive`: the
-    page saves once the host's answer is painted, and the worker is free for it sooner."""
-    return _guesting(lambda: Outcome([_guest.intent(action)], []), keep)
-
-
-def guest_intents() -> str:
-    """``{"intents": {action: message}}``: what :func:`guest_intent` would send now, for each
-    action the guest's view allows. Nothing changes. The page sends one the moment its
-    button is clicked (a worker round trip right after a click waits for the browser's
-    next frame), then calls ``guest_intent(action)``, which makes the same message and
-    counts it."""
-    def drafts():
-        legal = (_guest.view() or {}).get("legal") or []
-        return json.dumps({"intents": {action: _guest.draft_intent(action) for action in legal}})
-    return _run(_guest, "This page has not joined a table.", lambda answer: answer, drafts)
-
-
-def guest_saved() -> str:
-    """The guest's answer with nothing changed: its ``token`` and ``saved`` are what the page
-    keeps in sessionStorage to resume the seat."""
-    return _guesting(lambda: Outcome([], []))
-
-
-def guest_next_deal() -> str:
-    """Ask the host for the next deal."""
-    return _guesting(lambda: Outcome([_guest.next_deal()], []))
-
-
-def guest_take_over() -> str:
-    """Play this seat again after a computer played it (timeouts)."""
-    return _guesting(lambda: Outcome([_guest.take_over()], []))
-
-
-def guest_leave() -> str:
-    """Leave the table: the message giving this seat to a computer for good."""
-    return _guesting(lambda: Outcome([_guest.leave()], []))
-
 
 def qr_matrix(text: str) -> str:
     """The QR code of ``text`` as rows of "0"/"1" (quiet zone included), made by segno."""
