@@ -116,14 +116,17 @@ def _steps_of_each_card(kind: str, outcome: Optional[str] = None) -> tuple:
 
 
 # Steps are made with the C-level tuple constructor, every field given (NamedTuple's own
-# is a Python function, twice as slow). The steps of a card moved on its own (about 160
-# of a deal's 200) are made once at import, and looked up: turned, gone home, kept.
+# is a Python function, twice as slow). The steps of a card moved (all but a deal's few
+# recycles and its win) are made once at import, and looked up: turned, gone home, kept, given.
 _new_step = tuple.__new__
 #: Per seat, a turned card's steps by where it went: home, to one's own pile, to the choice.
 _TURNED = tuple(zip(_steps_of_each_card(TURNED, TO_HOME), _steps_of_each_card(TURNED, TO_PILE),
                     _steps_of_each_card(TURNED, TO_CHOICE)))
 _GOES_HOME = _steps_of_each_card(HOME)
 _KEPT = _steps_of_each_card(KEPT)
+#: Per seat, ``{card: {onto: step}}``: the gives there can be.
+_GIVEN = tuple({card: {onto: _new_step(Step, (GIVE_STEP, seat, card, onto, None, 0)) for onto in _NEIGHBOURS[card]}
+                for card in DECK} for seat in SEATS)
 
 
 def _fits(card: Card, foundations: dict) -> bool:
@@ -322,7 +325,7 @@ class Deal:
             card = mine.pop()
         else:
             self.turned = None
-        steps.append(_new_step(Step, (GIVE_STEP, me, card, theirs[-1], None, 0)))
+        steps.append(_GIVEN[me][card][theirs[-1]])
         theirs.append(card)
         # _settle() has work only when the pile is empty (a win?) or its new top fits.
         if not mine or self.foundations[mine[-1].suit] + 1 == mine[-1].rank:
