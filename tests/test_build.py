@@ -344,8 +344,9 @@ def fetch(url: str, **headers) -> tuple[int, "email.message.Message", bytes]:
 
 
 def test_text_and_wasm_have_precompressed_copies_that_decompress_to_them(dist_dir):
-    """Beside each text file and the wasm: NAME.br and NAME.gz, the file's own bytes
-    once decoded and smaller than it. Zips, and the settings a host edits, have none."""
+    """Beside each text file, the wasm and the standard library's zip: NAME.br and NAME.gz,
+    the file's own bytes once decoded and smaller than it. Wheels, and the settings a host
+    edits, have none."""
     files = set(shipped(dist_dir))
     copies = {rel for rel in files if rel.endswith(COPIES)}
     for rel in sorted(files - copies):
@@ -375,7 +376,8 @@ def test_server_sends_a_precompressed_copy_when_accepted(site, dist_dir):
     for rel, mime in (("index.html", "text/html"), ("sw.js", "text/javascript"),
                       ("web/core/worker.js", "text/javascript"), ("web/style.css", "text/css"),
                       ("pyodide/pyodide-lock.json", "application/json"),
-                      ("pyodide/pyodide.asm.wasm", "application/wasm")):
+                      ("pyodide/pyodide.asm.wasm", "application/wasm"),
+                      ("pyodide/python_stdlib.zip", "application/zip")):
         if not (dist_dir / rel).exists():
             continue
         # Brotli first when both are accepted (Chromium sends "gzip, deflate, br, zstd").
@@ -397,8 +399,8 @@ def test_server_sends_a_precompressed_copy_when_accepted(site, dist_dir):
     assert status == 200 and gzip.decompress(body) == plain("index.html")
     assert headers["Content-Type"].startswith("text/html")
 
-    # Zips as they are, without Vary: they have no copies.
-    for rel in ("pyodide/python_stdlib.zip", build_info(dist_dir)["wheels"]["pishe"], "signaling.json"):
+    # Wheels and the settings as they are, without Vary: they have no copies.
+    for rel in (build_info(dist_dir)["wheels"]["pishe"], "signaling.json"):
         status, headers, body = fetch(site.url + rel, **{"Accept-Encoding": "gzip, br"})
         assert status == 200 and "Content-Encoding" not in headers and "Vary" not in headers, rel
         assert body == plain(rel), rel
