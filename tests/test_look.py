@@ -65,14 +65,15 @@ INSIDE = """() => {
 
 # The worst contrast of an element's colour against what may lie behind it: every
 # colour of every background (gradient stops included) from the page down to `from`.
-CONTRAST = """([selector, fromParent]) => {
+CONTRAST = """([selector, fromParent, ownText]) => {
   const parse = (c) => { const n = c.match(/[\\d.]+/g).map(Number); return [n[0], n[1], n[2], n.length > 3 ? n[3] : 1]; };
   const over = (top, under) => { const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1); };
   const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
                        return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
   const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
-  return [...document.querySelectorAll(selector)].filter(shown).map((el) => {
+  const texted = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  return [...document.querySelectorAll(selector)].filter((el) => shown(el) && (!ownText || texted(el))).map((el) => {
     const chain = [];
     for (let at = fromParent ? el.parentElement : el; at; at = at.parentElement) chain.unshift(at);
     let behind = [[255, 255, 255, 1]];
@@ -213,9 +214,10 @@ def check(page: Page, script: str, where: str) -> None:
 
 
 def check_contrast(page: Page, where: str) -> None:
-    """Captions and seat flags on the felt at least 4.5:1; the empty suit piles' marks at least 3:1."""
-    text = page.evaluate(CONTRAST, [".felt figcaption, .felt .seat-flag", False])
-    marks = page.evaluate(CONTRAST, [".suit-base .pip", True])
+    """Every text on the felt (names, scores, captions, flags, the goal) at least 4.5:1;
+    the empty suit piles' marks at least 3:1."""
+    text = page.evaluate(CONTRAST, [".felt *", False, True])
+    marks = page.evaluate(CONTRAST, [".suit-base .pip", True, False])
     low = [t for t in text if t["ratio"] < 4.5] + [m for m in marks if m["ratio"] < 3]
     assert text and low == [], (where, low)
 
