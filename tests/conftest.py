@@ -96,6 +96,14 @@ def site(dist_dir):
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def module_site(dist_dir):
+    """dist_dir served for a whole test module: one origin, so persistent profiles' caches
+    keep serving Pyodide from one test to the next."""
+    with build.SiteServer(dist_dir) as server:
+        yield server
+
+
 @pytest.fixture
 def console_errors():
     """watch(page) returns a list that collects the page's console errors

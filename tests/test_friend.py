@@ -25,6 +25,7 @@ both pages showed was their own seat's view of the true deal.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -33,7 +34,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-import build
 from pishe.table.fair import commitment, derive_deck, shown_steps
 from pishe.table.game import get_game
 from pishe.table.match import Match
@@ -443,37 +443,44 @@ class Table:
                     assert shown["score"] == str(view["match"]["scores"][s])
 
 
-@pytest.fixture(scope="module")
-def friend_site(dist_dir):
-    """One server for the module: one origin, so the profiles' caches keep serving Pyodide."""
-    with build.SiteServer(dist_dir) as server:
-        yield server
+def answering(answer):
+    """A route handler that answers every request with the JSON `answer`."""
+    return lambda route: route.fulfill(json=answer)
 
 
-@pytest.fixture(scope="module")
-def profiles(browser_type, browser_type_launch_args, tmp_path_factory):
-    """The host's and the guest's browsers: two persistent profiles (a persistent
-    profile keeps the 9.6 MB wasm in its disk cache; a plain context fetches and
-    compiles it again on every load). No service worker: Playwright's routes must see
-    the pages' own requests."""
+@contextlib.contextmanager
+def persistent_profiles(browser_type, launch_args: dict, tmp_path_factory, names, answers: dict, **options):
+    """Browsers by name, each a persistent profile (it keeps the 9.6 MB wasm in its disk
+    cache; a plain context fetches and compiles it again on every load) whose requests
+    for each glob of `answers` get that JSON, with the wire tap. No service worker:
+    Playwright's routes must see the pages' own requests."""
     launched = {}
     try:
-        for who in ("host", "guest"):
+        for name in names:
             context = browser_type.launch_persistent_context(
-                tmp_path_factory.mktemp(f"profile-{who}"), **browser_type_launch_args,
-                service_workers="block", viewport={"width": 1280, "height": 860})
-            context.route("**/ice-servers.json", lambda route: route.fulfill(json={"iceServers": []}))
+                tmp_path_factory.mktemp("profile"), **launch_args, service_workers="block", **options)
+            for glob, answer in answers.items():
+                context.route(glob, answering(answer))
             context.add_init_script(WIRE_TAP)
-            launched[who] = context
+            launched[name] = context
         yield launched
     finally:
         for context in launched.values():
             context.close()
 
 
+@pytest.fixture(scope="module")
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory):
+    """The host's and the guest's browsers, with no ICE server."""
+    with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
+                             {"**/ice-servers.json": {"iceServers": []}},
+                             viewport={"width": 1280, "height": 860}) as launched:
+        yield launched
+
+
 @pytest.fixture
-def table(profiles, friend_site, console_errors):
-    t = Table(profiles, friend_site, console_errors)
+def table(profiles, module_site, console_errors):
+    t = Table(profiles, module_site, console_errors)
     yield t
     t.close()
 

@@ -17,11 +17,9 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-import build
-
 from pishe.table.fair import derive_deck
 from pishe.table.game import get_game, names_card
-from test_friend import WIRE_TAP
+from test_friend import persistent_profiles
 
 PISTI = get_game("pisti")
 TABLE = '[data-game="pisti"]'
@@ -56,35 +54,17 @@ class Pages:
 
 
 @pytest.fixture(scope="module")
-def pisti_site(dist_dir):
-    """One server for the module: one origin, so the profiles' caches keep serving Pyodide."""
-    with build.SiteServer(dist_dir) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
-    """A browser for the host and for each friend: persistent profiles, so that each
-    boots Pyodide from its disk cache after the first time (a plain context fetches
-    and compiles the 9.6 MB wasm on every load). No service worker: the routes must
-    see the pages' own requests."""
-    launched = {}
-    try:
-        for name in ("host", "guest 1", "guest 2", "guest 3"):
-            context = browser_type.launch_persistent_context(
-                tmp_path_factory.mktemp("profile"), **browser_type_launch_args, service_workers="block")
-            context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [nostr_relay]}))
-            context.add_init_script(WIRE_TAP)
-            launched[name] = context
+    """A browser for the host and for each friend, signaling through the local relay."""
+    with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory,
+                             ("host", "guest 1", "guest 2", "guest 3"),
+                             {"**/signaling.json": {"relays": [nostr_relay]}}) as launched:
         yield launched
-    finally:
-        for context in launched.values():
-            context.close()
 
 
 @pytest.fixture
-def pages(profiles, pisti_site, console_errors):
-    p = Pages(profiles, pisti_site, console_errors)
+def pages(profiles, module_site, console_errors):
+    p = Pages(profiles, module_site, console_errors)
     yield p
     p.close()
 
