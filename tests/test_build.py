@@ -452,9 +452,10 @@ STUB_WEB = '''
 """Stand-in for pishe.web: just enough to exercise the worker's call protocol."""
 import importlib.util
 import json
+import random
 import sys
 
-__all__ = ["echo", "fail", "not_json", "installed", "qr_matrix"]
+__all__ = ["echo", "fail", "not_json", "installed", "qr_matrix", "draw"]
 
 
 def echo(*args):
@@ -480,6 +481,10 @@ def installed(name):
 def qr_matrix(text):
     import segno
     return json.dumps(segno.make(text, micro=False).symbol_size(scale=1, border=0))
+
+
+def draw():
+    return json.dumps(random.getrandbits(64))
 '''
 
 
@@ -536,7 +541,8 @@ def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_e
         }""", BOOT_TIMEOUT_MS)
     assert out["workers"] == 1
     ms = out["ready"]["result"]
-    assert [k for k in ms] == ["start", "runtime", "python", "wheels", "ready", "page"]
+    assert [k for k in ms] == ["start", "runtime", "python", "wheels", "ready", "page", "snapshot"]
+    assert ms["snapshot"] == "taken"  # a first start: the next one restores it
     assert ms["start"] <= ms["runtime"] <= ms["python"] <= ms["wheels"] <= ms["ready"]
     fractions = [p for p, _ in out["progress"]]
     assert fractions == sorted(fractions) and 0 < fractions[0] and fractions[-1] < 1
@@ -572,6 +578,78 @@ def test_segno_and_micropip_are_loaded_on_first_use_not_at_start_up(page, stub_d
     assert out["installer"] == {"result": {"found": False, "imported": False}}
     assert out["qr"] == [{"result": [21, 21]}, {"result": [21, 21]}]
     assert out["after"] == {"result": {"found": True, "imported": True}}
+    assert errors == []
+
+
+# Starts workers one after another in the page: each returns {ready, draw, installed, qr}.
+# After a start that took a snapshot, waits until it is stored (it is not awaited before
+# ready): until the stored snapshot is another than before that start.
+RESTARTS = """async ([ms, starts]) => {
+    const stored = async () => {
+        const cache = await caches.open("python-memory");
+        return Promise.all((await cache.keys()).map(async (request) => {
+            const bytes = await (await cache.match(request)).arrayBuffer();
+            const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+            return [new URL(request.url).pathname, bytes.byteLength, digest.join(",")];
+        }));
+    };
+    const out = [];
+    for (let i = 0; i < starts; i++) {
+        const before = JSON.stringify(await stored());
+        const py = startWorker();
+        const ready = await settle(py.ready, ms);
+        out.push({ready, draw: await settle(py.call("draw"), ms), installed: await settle(py.call("installed", "micropip"), ms),
+                  qr: await settle(py.call("qr_matrix", "hello"), ms)});
+        const deadline = performance.now() + ms;
+        while (ready.result && ready.result.snapshot === "taken" && JSON.stringify(await stored()) === before
+               && performance.now() < deadline) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+    }
+    return {starts: out, stored: (await stored()).map(([path, size]) => [path, size])};
+}"""
+
+
+def test_later_starts_restore_the_first_starts_snapshot_of_python(page, stub_dist, console_errors):
+    """The first start stores a snapshot of Python's memory in the browser under the build's
+    id; every later start restores it instead of starting the interpreter, then works as a
+    first start does: wheels installed on demand (micropip too is loaded after the
+    restore), and `random` reseeded, not replaying the snapshot's numbers."""
+    errors = console_errors(page)
+    with build.SiteServer(stub_dist) as server:
+        open_harness(page, server)
+        out = page.evaluate(RESTARTS, [BOOT_TIMEOUT_MS, 3])
+    starts = out["starts"]
+    assert [s["ready"]["result"]["snapshot"] for s in starts] == ["taken", "restored", "restored"], starts
+    for s in starts:
+        assert s["installed"] == {"result": {"found": False, "imported": False}}
+        assert s["qr"] == {"result": [21, 21]}
+    draws = [s["draw"]["result"] for s in starts]
+    assert len(set(draws)) == 3, draws
+    [(path, size)] = out["stored"]
+    assert path == f"/python-memory/{build_info(stub_dist)['id']}" and size > 16 << 20
+    assert errors == []
+
+
+def test_a_snapshot_that_cannot_be_restored_is_replaced(page, stub_dist, console_errors):
+    """A stored snapshot that Pyodide refuses (here: another Pyodide build's id in its
+    header) costs one plain start, which stores a sound one."""
+    errors = console_errors(page)
+    with build.SiteServer(stub_dist) as server:
+        open_harness(page, server)
+        first = page.evaluate(RESTARTS, [BOOT_TIMEOUT_MS, 1])
+        page.evaluate("""async () => {
+            const cache = await caches.open("python-memory");
+            const [request] = await cache.keys();
+            const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
+            bytes[16] ^= 0xff;  // the header's first byte of Pyodide's build id
+            await cache.put(request, new Response(bytes));
+        }""")
+        out = page.evaluate(RESTARTS, [BOOT_TIMEOUT_MS, 2])
+    assert first["starts"][0]["ready"]["result"]["snapshot"] == "taken"
+    starts = out["starts"]
+    assert [s["ready"]["result"]["snapshot"] for s in starts] == ["taken", "restored"], starts
+    assert all(s["qr"] == {"result": [21, 21]} for s in starts)
     assert errors == []
 
 

@@ -16,7 +16,9 @@
  *   `call` runs pishe.web.<name>(...args) (JSON-able args) and resolves with the
  *   parsed JSON it returns, or rejects with an Error carrying Python's message;
  *   calls made before ready wait for it. `ready` resolves with the boot timings
- *   (ms since the worker started, plus `page`: ms since this page's navigation).
+ *   (ms since the worker started, plus `page`: ms since this page's navigation)
+ *   and `snapshot`: whether Python's memory was "restored" from the last start's
+ *   snapshot, a snapshot "taken" for the next, or "none" (web/core/worker.js).
  */
 export function startWorker(onProgress) {
   // The worker web/core/start.js started from the page's <head>, if it ran first
@@ -50,7 +52,7 @@ export function startWorker(onProgress) {
     } else if (data.progress !== undefined) {
       if (onProgress) onProgress(data.progress, data.stage);
     } else if (data.ready) {
-      markReady({ ...data.ms, page: Math.round(performance.now()) });
+      markReady({ ...data.ms, page: Math.round(performance.now()), snapshot: data.snapshot });
     } else if (data.fatal) {
       fail(data.fatal);
     }

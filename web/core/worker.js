@@ -10,11 +10,16 @@
 // functions need (segno, for the invite's QR code) are installed by micropip,
 // loaded on the first call of such a function (ON_DEMAND below).
 //
+// Python's memory as it is once pishe.web is imported is kept in the browser
+// (Cache Storage, per build: SNAPSHOTS below), and every later start restores it
+// instead of starting the interpreter, most of a bare Pyodide boot (bench/boot.py).
+//
 // Worker -> page while booting:
 //   {progress: 0..1, stage: "text"}   at each milestone, and as the start-up downloads arrive;
 //                                     the words are pishe/table/words.py's LOADING, which
 //                                     build.py writes into BUILD (Python is not running yet)
-//   {ready: true, ms: {...}}          ms since the worker started, per milestone
+//   {ready: true, ms: {...}, snapshot} ms since the worker started, per milestone; snapshot:
+//                                     "restored" (this start), "taken" (for the next), "none"
 //   {fatal: "message"}                boot failed ("<stage> failed: <why>"); calls fail too
 // Page -> worker, at any time (calls sent before ready wait for it):
 //   {id, call: "name", args: [...]}   runs pishe.web.name(*args), args as plain JSON values
@@ -33,6 +38,25 @@ const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dis
 const AT_START = "pishe";
 const ON_DEMAND = { qr_matrix: ["segno"] };
 const WHEEL_DIR = "/tmp/wheels";
+
+// Pyodide's memory snapshots (loadPyodide's _makeSnapshot and _loadSnapshot, an
+// experimental API, pinned with Pyodide) taken in this browser, so there is nothing
+// more to download: ~31 MB of memory, the interpreter, pishe.web and what it imports.
+// The first start takes one (~0.05 s) and stores it under this build's id; a start
+// with one restores it: no interpreter start-up, no imports. The cache's name does
+// not start with "pishe-", the service worker's (it deletes other builds' caches);
+// a snapshot of another build is deleted when one of this build is stored.
+// Cache Storage is missing outside secure contexts and may be refused (some
+// private windows): then every start is a plain one.
+const SNAPSHOTS = "python-memory";
+const SNAPSHOT_KEY = new URL(`python-memory/${BUILD.id}`, SITE).href;
+const storedSnapshot = self.caches
+  ? caches.open(SNAPSHOTS).then((cache) => cache.match(SNAPSHOT_KEY)).catch(() => undefined)
+  : Promise.resolve(undefined);
+// Run once the memory is restored: the file system is not part of the snapshot, so
+// the wheel was unpacked again (the import system must not trust what it cached of
+// the folders), and `random` would otherwise replay the same numbers at every start.
+const PY_RESTORED = "import importlib, random\nimportlib.invalidate_caches()\nrandom.seed()";
 
 // Runs in Python once pishe.web is imported. Arguments cross as one JSON text so
 // Python gets plain dict/list/str values, never JavaScript proxies.
@@ -144,27 +168,64 @@ function need(names) {
   }));
 }
 
-/** Boot Python and return the dispatch function (a PyProxy). */
-async function boot() {
+let snapshot = "none"; // what this start did with a snapshot (the ready message says)
+
+/** Start Pyodide with `options` besides the site's own. */
+function start(options) {
   const indexURL = new URL("pyodide/", SITE).href;
-  // Progress: the downloads (above) up to DOWNLOADED, then starting the interpreter
-  // (~85% of a warm boot, bench/boot.py) to 0.94, unpacking and importing pishe to the end.
-  milestone("start", 0.02);
-  pyodide = await loadPyodide({
+  return loadPyodide({
     indexURL,
     // Our trimmed lock lists micropip with the sha256 of the wheel we ship, so
     // integrity checks stay on (Pyodide's own lock has a different build's hash).
     lockFileURL: indexURL + "pyodide-lock.json",
-    // Called once the wasm runtime is compiled, before the interpreter starts.
+    // Called once the wasm runtime is compiled, before the interpreter starts (or
+    // the memory is restored).
     fsInit: async () => milestone("runtime", DOWNLOADED),
+    ...options,
   });
+}
+
+/** Store the snapshot for the next start, in place of any other build's; not awaited. */
+function keep(memory) {
+  caches.open(SNAPSHOTS).then(async (cache) => {
+    for (const request of await cache.keys()) await cache.delete(request);
+    await cache.put(SNAPSHOT_KEY, new Response(memory));
+  }).catch(() => {}); // storage full or refused: the next start is a plain one
+}
+
+/** Boot Python and return the dispatch function (a PyProxy). */
+async function boot() {
+  // Progress: the downloads (above) up to DOWNLOADED, then starting the interpreter
+  // (~85% of a warm boot, bench/boot.py) to 0.94, unpacking and importing pishe to the end.
+  milestone("start", 0.02);
+  const stored = await storedSnapshot;
+  if (stored) {
+    try {
+      pyodide = await start({ _loadSnapshot: stored.arrayBuffer() });
+      snapshot = "restored";
+    } catch (err) {
+      // A snapshot this Pyodide refuses (its checks: a build id, a magic number)
+      // would fail every start: drop it, start as on a first visit, take a new one.
+      console.warn("the stored Python memory could not be restored:", err);
+    }
+  }
+  if (!pyodide) pyodide = await start({ _makeSnapshot: Boolean(self.caches) });
   milestone("python", 0.94);
   pyodide.FS.mkdirTree(WHEEL_DIR);
   // A wheel is a zip to unpack into site-packages: nothing to resolve, no installer.
   pyodide.unpackArchive(await download(AT_START), "wheel");
   milestone("wheels", 0.97);
+  if (snapshot === "restored") pyodide.runPython(PY_RESTORED);
   scope = pyodide.globals.get("dict")();
   const dispatch = pyodide.runPython(PY_DISPATCH, { globals: scope });
+  if (snapshot !== "restored" && self.caches) {
+    try {
+      keep(pyodide.makeMemorySnapshot());
+      snapshot = "taken";
+    } catch (err) {
+      console.warn("no snapshot of Python's memory:", err); // the next start is a plain one
+    }
+  }
   ms.ready = Math.round(performance.now());
   return dispatch;
 }
@@ -183,7 +244,7 @@ let fatal = "";
 // Resolves with the dispatch function, or with null when the boot failed.
 const started = boot().then(
   (dispatch) => {
-    self.postMessage({ ready: true, ms });
+    self.postMessage({ ready: true, ms, snapshot });
     return dispatch;
   },
   (err) => {
