@@ -97,11 +97,10 @@ MODULES = """async (stun) => {
 
 # Host: an offer, a key, a listener; resolves with the invite link once a relay listens.
 HOST = """async () => {
-  const link = new rtc.Link(iceServers);
+  const round = window.round = { opened: null, heard: null };
+  const link = round.link = new rtc.Link(iceServers, (channel) => { channel.onopen = () => { round.opened = now(); }; });
   const offer = await link.offer();
   const key = relay.newKey();
-  const round = window.round = { link, opened: null, heard: null };
-  link.onopen = () => { round.opened = now(); };
   await new Promise((resolve, reject) => {
     round.handle = relay.listenForAnswer({
       key, offer,
@@ -117,7 +116,7 @@ GUEST = """async (invite) => {
   const start = now();
   const { offer, key } = relay.unpackInvite(new URL(invite).hash.slice("#join=".length));
   relay.relayList();  // as the page will: it starts loading the Nostr library
-  const link = window.guestLink = new rtc.Link(iceServers);
+  const link = window.guestLink = new rtc.Link(iceServers, (channel) => { channel.onopen = () => link.opened(); });
   const answer = await link.answer(offer);
   const answered = now();
   const posted = await relay.postAnswer({ key, offer, answer });
@@ -127,7 +126,7 @@ GUEST = """async (invite) => {
 # An offer code made by a browser that hides its addresses behind mDNS names.
 MDNS_OFFER = """async () => {
   const { Link } = await import(new URL("web/core/rtc.js", document.baseURI).href);
-  const link = new Link([]);
+  const link = new Link([], () => {});
   const code = await link.offer();
   link.close();
   return code;

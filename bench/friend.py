@@ -168,7 +168,7 @@ def connect(host, guest, link: str) -> tuple[float, int]:
 
 
 def invite_link(host) -> str:
-    host.wait_for_function("document.querySelector('[data-invite-link]').value !== ''", timeout=30_000)
+    host.wait_for_function("(document.querySelector('[data-invite-link]') || {}).value", timeout=30_000)
     return host.get_by_role("textbox", name="Invite link", exact=True).input_value()
 
 

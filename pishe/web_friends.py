@@ -196,18 +196,6 @@ def guest_intent(action: str, keep: bool = True) -> str:
     return _guesting(lambda: Outcome([_guest.intent(action)], []), keep)
 
 
-def guest_intents() -> str:
-    """``{"intents": {action: message}}``: what :func:`guest_intent` would send now, for each
-    action the guest's view allows. Nothing changes. The page sends one the moment its
-    button is clicked (a worker round trip right after a click waits for the browser's
-    next frame), then calls ``guest_intent(action)``, which makes the same message and
-    counts it."""
-    def drafts():
-        legal = (_guest.view() or {}).get("legal") or []
-        return json.dumps({"intents": {action: _guest.draft_intent(action) for action in legal}})
-    return _run(_guest, "This page has not joined a table.", lambda answer: answer, drafts)
-
-
 def guest_saved() -> str:
     """The guest's answer with nothing changed: its ``token`` and ``saved`` are what the page
     keeps in sessionStorage to resume the seat."""

@@ -10,8 +10,8 @@ counter and idle flag (`data-paints`, `data-idle`), watched inside the page, so
 it never polls while the pages work.
 
 Secrets are checked on the wire, not in the page's own code: an init script
-taps every RTCDataChannel the page opens and records each message it
-receives. When the deal is over the host's seed is revealed; the test derives
+taps every RTCDataChannel the page hands to its worker and records each message
+it receives. When the deal is over the host's seed is revealed; the test derives
 the deck from it (pishe.table.fair.derive_deck) and replays the deal in this
 process with the very actions that were clicked, so it knows what was in each
 stock at every moment. Each message the guest received is then placed at the
@@ -50,25 +50,51 @@ REPAINT_MS = 100
 BUTTON = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
 
 # Installed before the page's scripts: records every message each data channel
-# of the page receives (and sends), whatever the page's code does with it.
-WIRE_TAP = """(() => {
-  const wire = (window.__wire = { received: [], sent: [] });
-  const Native = window.RTCPeerConnection;
-  const tap = (channel) => {
-    channel.addEventListener("message", (event) => wire.received.push(String(event.data)));
-    const send = channel.send.bind(channel);
-    channel.send = (data) => { wire.sent.push(String(data)); return send(data); };
-    return channel;
-  };
-  class Tapped extends Native {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("datachannel", (event) => tap(event.channel));
-    }
-    createDataChannel(...args) { return tap(super.createDataChannel(...args)); }
+# of the page receives (and sends), whatever the page's code does with it. The
+# page hands its channels to its (module) worker, so every such worker first runs
+# WORKER_TAP, which taps each channel it is given and posts a copy of every
+# message to the page, here, before the worker's own code sees it. window.__wire.send(text)
+# sends `text` down the page's newest open channel, as a tampered page could.
+WORKER_TAP = """
+const channels = [];
+const copy = (kind, text) => self.postMessage({ __wire: [kind, String(text)] });
+self.addEventListener("message", (event) => {
+  const data = event.data;
+  if (data && data.__wireSend !== undefined) {
+    event.stopImmediatePropagation();
+    channels.filter((c) => c.readyState === "open").at(-1).send(data.__wireSend);
+    return;
   }
-  window.RTCPeerConnection = Tapped;
-})();"""
+  const channel = data && typeof data === "object" && Object.values(data).find((v) => v instanceof RTCDataChannel);
+  if (!channel) return;
+  channels.push(channel);
+  channel.addEventListener("message", (e) => copy("received", e.data));
+  const send = channel.send.bind(channel);
+  channel.send = (text) => { copy("sent", text); return send(text); };
+});
+"""
+WIRE_TAP = """((tap) => {
+  const wire = (window.__wire = { received: [], sent: [] });
+  const workers = [];
+  const script = (text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+  const tapUrl = script(tap);
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(url, options) {
+      const real = new URL(url, location.href).href;
+      super(options && options.type === "module"
+        ? script(`import ${JSON.stringify(tapUrl)};\nimport ${JSON.stringify(real)};\n`) : url, options);
+      workers.push(this);
+      this.addEventListener("message", (event) => {
+        const copy = event.data && event.data.__wire;
+        if (!copy) return;
+        event.stopImmediatePropagation();
+        wire[copy[0]].push(copy[1]);
+      });
+    }
+  };
+  wire.send = (text) => workers.forEach((w) => w.postMessage({ __wireSend: text }));
+})(""" + json.dumps(WORKER_TAP) + ");"
 
 # The board as a page shows it, with seats by their seat number.
 READ_BOARD = """() => {
@@ -183,9 +209,10 @@ def test_named_cards_finds_codes_labels_and_names():
 # ---- pishe.web's calls for the page, in this process --------------------------------
 
 
-def test_guest_intents_are_what_guest_intent_sends():
-    """The page sends a move the moment it is clicked with the message guest_intents
-    made ahead; guest_intent then makes the very same message and counts it."""
+def test_a_guest_saves_only_when_asked():
+    """The page's worker answers the host's messages and the guest's moves without
+    saving (keep=False: saving is most of such a call), and saves once the view is
+    painted (guest_saved); a move made so is counted, and the host takes it."""
     import pishe.web as web
 
     def call(name, *args):
@@ -203,16 +230,12 @@ def test_guest_intents_are_what_guest_intent_sends():
             answer = call("guest_receive", message["text"], False)
             assert answer["saved"] is None and answer["token"]
     saved = call("guest_saved")["saved"]
+    assert saved and call("guest_saved")["saved"] == saved          # nothing changed
     legal = call("guest_saved")["view"]["legal"]
-    intents = call("guest_intents")["intents"]
-    assert sorted(intents) == sorted(legal) and intents == call("guest_intents")["intents"]
-    assert call("guest_saved")["saved"] == saved          # nothing changed
-    action = legal[0]
-    assert call("guest_intent", action)["send"] == [intents[action]]
-    # The message is counted: what is made ahead now carries the next number.
-    after = json.loads(call("guest_intents")["intents"][action])
-    assert after["seq"] == json.loads(intents[action])["seq"] + 1
-    answer = call("host_receive", intents[action])
+    first = call("guest_intent", legal[0], False)
+    assert first["saved"] is None and len(first["send"]) == 1
+    assert call("guest_saved")["saved"] != saved                     # the move is counted
+    answer = call("host_receive", first["send"][0])
     assert answer["error"] is None
 
 
@@ -666,7 +689,7 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     h, g = table.sync()
 
     # The guest's page sends junk straight down its data channel, as a tampered page could.
-    send = "(messages) => messages.forEach((m) => window.pisheFriend.state.link.send(m))"
+    send = "(messages) => messages.forEach((m) => window.__wire.send(m))"
     junk = [EVIL, "{}", "x" * 5000, json.dumps({"v": 2, "game": "pishe-pasha", "type": "act", "seq": 0,
                                                 "action": "give"}),
             json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
@@ -691,7 +714,6 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     assert shared(h2) == shared(h) and h2["error"] == ""   # nothing changed on the host's table
 
     # The host's page sends the guest an error whose reason is HTML, then junk.
-    send = "(messages) => messages.forEach((m) => window.pisheFriend.state.seats.get(1).link.send(m))"
     table.host.evaluate(send, [json.dumps({"v": 2, "game": "pishe-pasha", "type": "error", "reason": EVIL,
                                            "code": "x", "ref": None, "next_seq": None})])
     # The guest's page words the refusal itself: the host's text is never shown.

@@ -91,14 +91,15 @@ const forge = {
   },
 };
 
-// The host's side: a Link's offer, a key, and a listener that records what it hears.
+// The host's side: a Link's offer (its channel read here), a key, and a listener that records what it hears.
 async function host({ accept = true } = {}) {
-  const link = new Link([]);
+  const heard = { answers: [], ignored: [], states: [], open: false };
+  const link = new Link([], (channel) => {
+    channel.onopen = () => { heard.open = true; };
+    channel.onmessage = (e) => { heard.message = e.data; };
+  });
   const offer = await link.offer();
   const key = relay.newKey();
-  const heard = { answers: [], ignored: [], states: [], open: false };
-  link.onopen = () => { heard.open = true; };
-  link.onmessage = (text) => { heard.message = text; };
   heard.handle = relay.listenForAnswer({
     key, offer,
     onAnswer: async (code) => { heard.answers.push(code); if (accept) await link.accept(code); },
@@ -113,8 +114,9 @@ async function host({ accept = true } = {}) {
 async function guest(invite) {
   const { offer, key } = relay.unpackInvite(invite);
   const started = performance.now();
-  const link = new Link([]);
-  link.onopen = () => link.send("hello from the guest");
+  const link = new Link([], (channel) => {
+    channel.onopen = () => { link.opened(); channel.send("hello from the guest"); };
+  });
   const answer = await link.answer(offer);
   const answered = performance.now();
   const posted = await relay.postAnswer({ key, offer, answer });

@@ -12,13 +12,14 @@
  * @param {(progress: number, stage: string) => void} [onProgress]
  *   called at each boot milestone, and as the start-up downloads arrive, with 0..1
  *   (never going back) and the loading line's words (Python's, baked in by the build).
- * @returns {{call: (name: string, ...args: any) => Promise<any>, ready: Promise<object>}}
+ * @returns {{call: (name: string, ...args: any) => Promise<any>, ready: Promise<object>, worker: Worker}}
  *   `call` runs pishe.web.<name>(...args) (JSON-able args) and resolves with the
  *   parsed JSON it returns, or rejects with an Error carrying Python's message;
  *   calls made before ready wait for it. `ready` resolves with the boot timings
  *   (ms since the worker started, plus `page`: ms since this page's navigation)
  *   and `snapshot`: whether Python's memory was "restored" from the last start's
  *   snapshot, a snapshot "taken" for the next, or "none" (web/core/worker.js).
+ *   `worker` takes data channels to read and write (web/core/channel.js).
  */
 export function startWorker(onProgress) {
   // The worker web/core/start.js started from the page's <head>, if it ran first
@@ -75,7 +76,7 @@ export function startWorker(onProgress) {
     });
   }
 
-  return { call, ready };
+  return { call, ready, worker };
 }
 
 /**

@@ -2,7 +2,8 @@
 // The host's offer travels in the invite link, the guest's answer in a short reply
 // code pasted back by hand. Both are SDP shrunk to what ICE and DTLS need (ufrag,
 // password, certificate fingerprint, candidates) and rebuilt from a template.
-// This module carries bytes only: it knows nothing of the game.
+// This module makes the connection only: the channel is read and written
+// wherever its maker hands it (the Python worker: web/core/channel.js).
 
 const VERSION = "p1";
 const GATHER_MS = 2500;   // ICE gathering may never say "complete": never wait longer
@@ -100,49 +101,46 @@ function gathered(pc) {
 }
 
 /**
- * One data channel to the other page. Set `onopen`, `onmessage(text)` and
- * `onclose` to follow it; `send(text)` while open.
+ * One data channel to the other page. It is made at once and given to
+ * `take(channel)` in the task that made it: a channel can be moved to a worker
+ * (postMessage(channel, [channel])) only then, before it is used. Whoever reads the
+ * channel calls `opened()` and `closed()`, which call `onopen` and `onclose` once
+ * each; the connection's own failure closes the link too.
  */
 export class Link {
-  constructor(iceServers) {
+  constructor(iceServers, take) {
     this.pc = new RTCPeerConnection({ iceServers });
-    this.channel = null;
-    this.onopen = this.onmessage = this.onclose = null;
+    this.onopen = this.onclose = null;
+    this.open = false;
     this.pc.addEventListener("connectionstatechange", () => {
-      if (["failed", "closed"].includes(this.pc.connectionState)) this._closed();
+      if (["failed", "closed"].includes(this.pc.connectionState)) this.closed();
     });
+    // Negotiated: both pages make channel 0 themselves, so it exists on both sides from the
+    // start (an offered channel would reach the answering page only later, by ondatachannel).
+    take(this.pc.createDataChannel("pishe", { negotiated: true, id: 0, ordered: true }));
   }
 
-  _wire(channel) {
-    this.channel = channel;
-    channel.onopen = () => this._opened();
-    channel.onmessage = (e) => this.onmessage && this.onmessage(String(e.data));
-    channel.onclose = () => this._closed();
-    // The guest's channel may arrive already open, and its open event still follow.
-    if (channel.readyState === "open") this._opened();
-  }
-
-  _opened() {
-    if (this.wasOpened || this.ended) return;
-    this.wasOpened = true;
+  opened() {
+    if (this.open || this.ended) return;
+    this.open = true;
     if (this.onopen) this.onopen();
   }
 
-  _closed() {
+  closed() {
     if (this.ended) return;
     this.ended = true;
+    this.open = false;
     if (this.onclose) this.onclose();
   }
 
-  get open() { return !!this.channel && this.channel.readyState === "open"; }
-
-  send(text) { if (this.open) this.channel.send(text); }
-
-  close() { this.ended = true; this.pc.close(); }
+  close() {
+    this.ended = true;
+    this.open = false;
+    this.pc.close();
+  }
 
   /** Host: make the offer; returns its code for the invite link. */
   async offer() {
-    this._wire(this.pc.createDataChannel("pishe", { ordered: true }));
     await this.pc.setLocalDescription(await this.pc.createOffer());
     await gathered(this.pc);
     return encodeDescription(this.pc.localDescription.sdp);
@@ -150,7 +148,6 @@ export class Link {
 
   /** Guest: answer an offer code; returns the reply code for the host. */
   async answer(offerCode) {
-    this.pc.ondatachannel = (e) => this._wire(e.channel);
     await this.pc.setRemoteDescription({ type: "offer", sdp: decodeDescription(offerCode, "offer") });
     await this.pc.setLocalDescription(await this.pc.createAnswer());
     await gathered(this.pc);

@@ -24,11 +24,14 @@
 // Page -> worker, at any time (calls sent before ready wait for it):
 //   {id, call: "name", args: [...]}   runs pishe.web.name(*args), args as plain JSON values
 // Worker -> page:
-//   {id, result}                      the function's JSON string, parsed
+//   {id, result}                      the function's JSON string, parsed (the messages
+//                                     of its `send` list already sent: channel.js)
 //   {id, error: "message"}            the call could not run or raised
+// and the data channels' own messages (channel.js).
 // Pyodide 314 only runs in module workers: new Worker(url, {type: "module"}).
 
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
+import { attach, sendAll } from "./channel.js";
 
 const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, loading, downloads}
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
@@ -254,8 +257,11 @@ const started = boot().then(
   },
 );
 
-self.onmessage = async ({ data }) => {
-  const { id, call: name, args = [] } = data || {};
+/**
+ * Run pishe.web.name(*args) and send the messages its answer has for the data
+ * channels (channel.js): resolves with {result} (the parsed JSON) or {error}.
+ */
+async function run(name, args) {
   try {
     const dispatch = await started;
     if (!dispatch) throw new Error(fatal);
@@ -272,8 +278,19 @@ self.onmessage = async ({ data }) => {
       if (json && json.destroy) json.destroy();
       throw new Error(`pishe.web.${name} did not return a JSON string`);
     }
-    self.postMessage({ id, result: JSON.parse(json) });
+    const result = JSON.parse(json);
+    sendAll(result);
+    return { result };
   } catch (err) {
-    self.postMessage({ id, error: describe(err) });
+    return { error: describe(err) };
   }
+}
+
+self.onmessage = async ({ data }) => {
+  if (data && data.channel) {
+    attach(data, run);
+    return;
+  }
+  const { id, call: name, args = [] } = data || {};
+  self.postMessage({ id, ...(await run(name, args)) });
 };

@@ -2,10 +2,11 @@
 //
 // The host's page runs the one engine (pishe.web.host_* in its worker) and
 // holds one data channel per seat kept for a friend; a guest's page sends
-// intents and paints the views it is sent (pishe.web.guest_*). This module
-// only carries text: from every Python answer's `send` list to the channels,
-// from a channel back to the worker, and each answer's own view to the game's
-// painter. It runs what Python asks the page to run (the computers' moves
+// intents and paints the views it is sent (pishe.web.guest_*). The channels
+// are read and written in the worker (web/core/channel.js): every Python
+// answer's `send` list goes out from there, and a peer's message goes to Python
+// there. This module paints each answer's own view with the game's painter,
+// and follows the channels' state. It runs what Python asks the page to run (the computers' moves
 // after a pause, the clock of the person to move, a lost friend's hold) and
 // decides nothing: Python decides everything, and words everything (the
 // views, the status's own lines, the page's words by key: ../words.js);
@@ -49,11 +50,9 @@ export const state = {
   connected: false, // guest: the channel is open; host: every friend's seat is
   everOpened: false, // guest: the current link opened once (else a close is a failed connection)
   pending: 0, // worker calls queued or in flight
-  changing: 0, // of those, calls that may change the guest's Python state (all but saves and intents)
   acting: false, // host: its own move (or next deal) is with Python, not yet painted
   saveQueued: false, // guest: a guest_saved call is queued
   awaiting: false, // guest: an intent is on its way, the host's answer is not back
-  intents: null, // guest: Python's message for each legal action, made ahead of the click
   joined: false, // guest: the worker holds a Guest (guest_open was called)
   joinCode: null, // guest: the invite (offer code and key) being answered
   lastTurn: undefined, // whose turn the last painted view said (to announce the turn coming to you)
@@ -92,19 +91,19 @@ export function setIdle() {
   document.body.dataset.idle = String(state.pending === 0 && !state.awaiting && state.computerTimer === null);
 }
 
-// Worker calls run one after the other, each answer handled (and its messages
-// sent) before the next call starts, so messages leave in the order Python made them.
+// Jobs with worker calls run one after the other, each acting on what the ones before
+// it left. `inTurn: false`: at once, for a move that must reach the worker now.
 let chain = Promise.resolve();
-export function queue(job, { changes = true } = {}) {
+export function queue(job, { inTurn = true } = {}) {
   state.pending += 1;
-  if (changes) state.changing += 1;
   setIdle();
-  const run = chain.then(job).catch((err) => showError(err && err.message ? err.message : String(err)));
-  chain = run.then(() => {
+  const run = (inTurn ? chain : Promise.resolve()).then(job)
+    .catch((err) => showError(err && err.message ? err.message : String(err)));
+  const done = run.then(() => {
     state.pending -= 1;
-    if (changes) state.changing -= 1;
     setIdle();
   });
+  if (inTurn) chain = done;
   return run;
 }
 
@@ -114,18 +113,6 @@ export function call(name, ...args) {
 
 export function showError(message) {
   setText(table().querySelector("[data-error]"), message);
-}
-
-/** Send messages over the data channels: the guest's are texts, the host's {to: seat, text}. */
-export function send(messages) {
-  for (const message of list(messages)) {
-    if (state.role === "guest") {
-      if (state.link && state.link.open) state.link.send(String(message));
-    } else if (message && typeof message === "object") {
-      const seat = state.seats.get(message.to);
-      if (seat && seat.link && seat.link.open) seat.link.send(String(message.text));
-    }
-  }
 }
 
 export function stored(key) {
@@ -176,7 +163,7 @@ export function show(answer, announced) {
     const shown = view || (await call("blank_view", game, role)).view;
     // Only if nothing newer was painted meanwhile (a view comes while the blank table is made).
     if (state.role === role && state.game === game && state.view === view) paintTable(state.paint, shown, status, answer);
-  }, { changes: false });
+  });
 }
 
 function paintTable(paint, view, status, answer) {
@@ -265,13 +252,12 @@ export function clearResultFair() {
 // ---------------------------------------------------------------------------
 // Answers from Python.
 
-/** A host_* answer: send its messages first (the guests wait on them), then paint. */
+/** A host_* answer (its messages already sent by the worker): paint it. */
 export function hostAnswer(answer) {
   if (!answer || !("send" in answer)) {
     showError(answer ? answer.error : NO_ANSWER);
     return;
   }
-  send(answer.send);
   if (answer.saved) store(HOST_KEY, answer.saved);
   // answer.error here is why a guest's message was refused: the guest is told, not us.
   if (answer.error) console.debug("refused a message from a guest:", answer.error);
@@ -311,9 +297,8 @@ function showSeats(status) {
   else setStatus(STATUS.waiting, "waiting");
 }
 
-/** A guest_* answer: send its messages, paint, keep what resumes the seat. */
-export function guestAnswer(answer, { paintIt = true, sendIt = true } = {}) {
-  state.intents = null; // made before this answer: they may carry a used number
+/** A guest_* answer (its messages already sent by the worker): paint, keep what resumes the seat. */
+export function guestAnswer(answer, { paintIt = true } = {}) {
   if (!answer || !("send" in answer)) {
     // A message the host should never send (or a call that could not run): nothing changed.
     state.awaiting = false;
@@ -321,13 +306,11 @@ export function guestAnswer(answer, { paintIt = true, sendIt = true } = {}) {
     if (state.view) show({ view: state.view, status: state.status }, []);
     return;
   }
-  if (sendIt) send(answer.send);
   if (paintIt) {
     showError(answer.error || "");
     show(answer, answer.steps);
   }
   keep(answer);
-  if (paintIt) prepareIntents();
 }
 
 /** Keep what resumes the seat after a reload of this tab: the seat token, the ledger and Guest.save(). */
@@ -350,42 +333,25 @@ function saveSoon() {
     state.saveQueued = false;
     const answer = await call("guest_saved");
     if (answer && "saved" in answer) keep(answer);
-  }, { changes: false });
-}
-
-/**
- * Guest: on its turn, ask Python now for the message each enabled button would
- * send, so that a click sends it at once. (A worker round trip started by a
- * click waits for the browser's next frame, up to 17 ms.) Python still counts
- * the message afterwards with guest_intent, which makes the very same one.
- */
-function prepareIntents() {
-  const view = state.view;
-  if (state.role !== "guest" || !state.connected || state.awaiting || !view) return;
-  if (view.turn !== view.seat || list(view.legal).length === 0) return;
-  queue(async () => {
-    const answer = await call("guest_intents");
-    // Good until the guest's state changes: any such call queued meanwhile voids them.
-    if (state.changing === 0 && !state.awaiting && answer && answer.intents) state.intents = answer.intents;
-  }, { changes: false });
+  });
 }
 
 // ---------------------------------------------------------------------------
 // The data channels.
 
-/** Host: a new data channel for `seat` (closing its old one), its events handled here. */
+/**
+ * Host: a new data channel for `seat` (closing its old one), its events handled here;
+ * the worker gives its friend's messages to host_receive, and the answer comes here.
+ */
 export async function openSeatLink(seat) {
   closeSeatLink(seat);
-  const link = await newLink();
+  const link = await newLink(computerTable.py.worker, { to: seat.number, receive: ["host_receive", seat.number] });
   seat.link = link;
   seat.connected = false;
   link.onopen = () => link === seat.link && seatOpened(seat);
   link.onclose = () => link === seat.link && seatClosed(seat);
-  link.onmessage = (message) => {
-    if (link === seat.link && state.role === "host") {
-      queue(async () => hostAnswer(await call("host_receive", message, seat.number)));
-    }
-  };
+  // Painted at once, not behind the queue: the guest waits on this view.
+  link.onanswer = (answer) => link === seat.link && state.role === "host" && hostAnswer(answer);
   return link;
 }
 
@@ -460,25 +426,27 @@ function seatClosed(seat) {
   }, holdSeconds() * 1000);
 }
 
-/** Guest: a new data channel to the host (closing the one before), its events handled here. */
+/**
+ * Guest: a new data channel to the host (closing the one before), its events handled
+ * here; the worker gives the host's messages to guest_receive (saving nothing: saveSoon),
+ * and the answer comes here. (A table that does not know this tab's seat token is
+ * answered by Python itself: its answer drops the token and says hello afresh, keeping
+ * the ledger.)
+ */
 export async function openLink() {
   closeLink();
-  const link = await newLink();
+  const link = await newLink(computerTable.py.worker, { to: 0, receive: ["guest_receive", false] });
   state.link = link;
   state.connected = false;
   state.everOpened = false;
   link.onopen = () => link === state.link && opened();
   link.onclose = () => link === state.link && closed();
-  link.onmessage = (message) => {
+  // Painted at once, not behind the queue: this is the answer to the click.
+  link.onanswer = (answer) => {
     if (link !== state.link || state.role !== "guest") return;
-    queue(async () => {
-      // (A table that does not know this tab's seat token is answered by Python itself:
-      // its answer drops the token and says hello afresh, keeping the ledger.)
-      const answer = await call("guest_receive", message, false);
-      state.awaiting = false;
-      guestAnswer(answer);
-      saveSoon();
-    });
+    state.awaiting = false;
+    guestAnswer(answer);
+    saveSoon();
   };
   return link;
 }
@@ -527,7 +495,6 @@ function opened() {
 export function closed() {
   state.connected = false;
   state.awaiting = false;
-  state.intents = null;
   if (state.role !== "guest") return;
   setStatus(STATUS.guestLost, "lost");
   ui.guestReply.hidden = true;

@@ -2,7 +2,8 @@
 // invite link (#join=<offer code>!<key>, relay.js packs it); the guest's answer
 // goes back through a Nostr relay, encrypted with the link's key (relay.js), or
 // as a reply code pasted back by hand. This module makes the data channel (web/core/rtc.js)
-// with the ICE servers the site lists, and reads and writes invite links.
+// with the ICE servers the site lists, handing it to the Python worker, and reads
+// and writes invite links.
 
 import { Link } from "../../core/rtc.js";
 
@@ -21,15 +22,52 @@ function iceServers() {
   return iceServersPromise;
 }
 
-/** A new data channel to the other page, not yet offered or answered. */
-export async function newLink() {
+const links = new Map(); // link number -> Link, while the worker holds its channel
+let numbered = 0;
+const heard = new WeakSet();
+
+/**
+ * A new data channel to the other page, not yet offered or answered, read and
+ * written by the Python worker `worker` (web/core/channel.js): each message it
+ * receives goes to Python's `receive` call there ([name, ...args]: name(text, ...args)),
+ * and every Python answer's messages for seat `to` go out from there. The link
+ * calls `onopen`, `onclose`, and `onanswer(answer)` with Python's answer to each
+ * message received (null if Python could not answer).
+ */
+export async function newLink(worker, { to, receive }) {
   const servers = await iceServers();
+  hear(worker);
+  const number = ++numbered;
+  const take = (channel) => worker.postMessage({ link: number, channel, to, receive }, [channel]);
+  let link;
   try {
-    return new Link(servers);
+    link = new Link(servers, take);
   } catch (err) {
     console.warn("ice-servers.json was refused, connecting without it:", err);
-    return new Link([]);
+    link = new Link([], take);
   }
+  link.onanswer = null;
+  links.set(number, link);
+  return link;
+}
+
+/** Follow the worker's news of the links' channels (once per worker). */
+function hear(worker) {
+  if (heard.has(worker)) return;
+  heard.add(worker);
+  worker.addEventListener("message", ({ data }) => {
+    const link = data && links.get(data.link);
+    if (!link) return;
+    if (data.open) {
+      link.opened();
+    } else if (data.closed) {
+      links.delete(data.link);
+      link.closed();
+    } else {
+      if ("error" in data) console.warn("Python could not answer the other page:", data.error);
+      if (link.onanswer) link.onanswer("error" in data ? null : data.result);
+    }
+  });
 }
 
 /** The invite link for `invite` (an offer code, with its relay key packed by relay.js): this page's address with #join=…. */

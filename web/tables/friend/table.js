@@ -18,7 +18,7 @@ import {
 } from "./panel.js";
 import {
   GUEST_KEYS, HOST_KEY, LEDGER_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
-  focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue, send,
+  focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue,
   setIdle, show, showError, state, stored, table, useGame,
 } from "./session.js";
 
@@ -50,8 +50,9 @@ function enter(role, game) {
 function leave() {
   const role = state.role;
   if (role === "guest" && state.connected) {
-    // The seat goes to a computer for good, and the host's page says so to the others.
-    queue(async () => send((await call("guest_leave")).send));
+    // The seat goes to a computer for good, and the host's page says so to the others
+    // (the worker sends the message before it answers, so before the channel closes).
+    queue(() => call("guest_leave"));
   }
   queue(async () => {
     closeLink();
@@ -110,7 +111,7 @@ function makeSeats(answer) {
       wireSeat(seat);
       state.seats.set(number, seat);
     }
-  }, { changes: false });
+  });
 }
 
 /** Host: "Invite a friend" opens a table of the chosen game and settings, and invites. */
@@ -190,7 +191,7 @@ async function inviteAgain(seat) {
   }
   const url = inviteLink(invited);
   showInvite(card, url);
-  if (state.seats.size > 0) queue(async () => hostAnswer(await call("host_current")), { changes: false });
+  if (state.seats.size > 0) queue(async () => hostAnswer(await call("host_current")));
   try {
     const qr = await call("qr_matrix", url);
     if (link === seat.link && qr && Array.isArray(qr.rows)) showQr(card, qr.rows);
@@ -342,17 +343,12 @@ function act(button) {
   if (state.role === "host") {
     hostMove("host_act", action);
   } else if (state.connected && !state.awaiting) {
-    const ready = state.changing === 0 && state.intents ? state.intents[action] : undefined;
     state.awaiting = true;
-    state.intents = null;
-    if (typeof ready === "string") send([ready]); // Python's own message, made for this click
     lockButtons();
-    queue(async () => {
-      const answer = await call("guest_intent", action, false); // saved after the host's answer
-      const same = typeof ready === "string" && answer && Array.isArray(answer.send) && answer.send[0] === ready;
-      if (typeof ready === "string" && !same) console.warn("the intent sent ahead differs from Python's", ready, answer);
-      guestAnswer(answer, { paintIt: false, sendIt: typeof ready !== "string" });
-    });
+    // Posted to the worker in this very click, which sends Python's message at once
+    // (the answer to a job queued later would wait for the browser's next frame).
+    // Saved after the host's answer.
+    queue(async () => guestAnswer(await call("guest_intent", action, false), { paintIt: false }), { inTurn: false });
   }
 }
 

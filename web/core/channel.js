@@ -1,0 +1,45 @@
+// The data channels to other pages, read and written in the Python worker
+// (worker.js imports this module). The page makes each channel (rtc.js) and
+// hands it over at once; from then on a peer's message goes straight to Python
+// here and Python's messages straight out, with no hop through the page's main
+// thread, which after a click runs nothing until its next frame.
+//
+// Page -> worker:
+//   {link, channel, to, receive: [name, ...args]}   (channel transferred) the page's
+//       link number; `to`, the seat at the channel's other end; each message received
+//       runs pishe.web.name(text, ...args)
+// Worker -> page:
+//   {link, open: true} / {link, closed: true}   the channel opened / closed
+//   {link, result} / {link, error}              Python's answer to a message received
+//                                               (its messages already sent)
+
+const links = new Map(); // link number -> {channel, to}
+
+/**
+ * Read the channel of a page's link: `run(name, args)` calls Python (and sends what
+ * its answer says to send), resolving with {result} or {error}.
+ */
+export function attach({ link, channel, to, receive }, run) {
+  links.set(link, { channel, to });
+  const [name, ...args] = receive;
+  channel.onopen = () => self.postMessage({ link, open: true });
+  channel.onclose = () => {
+    links.delete(link);
+    self.postMessage({ link, closed: true });
+  };
+  channel.onmessage = async ({ data }) => self.postMessage({ link, ...(await run(name, [String(data), ...args])) });
+}
+
+/**
+ * Send the messages of a Python answer's `send` list, if any: {to: seat, text}
+ * on that seat's channel (the host's), a text alone to seat 0 (a guest's, to its
+ * host). A seat with no open channel is not sent to.
+ */
+export function sendAll(answer) {
+  for (const message of Array.isArray(answer && answer.send) ? answer.send : []) {
+    const [to, text] = typeof message === "string" ? [0, message] : [message && message.to, message && message.text];
+    // The newest open channel to that seat (an old one may not have closed yet).
+    const channel = [...links.values()].filter((l) => l.to === to && l.channel.readyState === "open").at(-1);
+    if (channel) channel.channel.send(String(text));
+  }
+}
