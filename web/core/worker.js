@@ -56,10 +56,11 @@ const SNAPSHOT_KEY = new URL(`python-memory/${BUILD.id}`, SITE).href;
 const storedSnapshot = self.caches
   ? caches.open(SNAPSHOTS).then((cache) => cache.match(SNAPSHOT_KEY)).catch(() => undefined)
   : Promise.resolve(undefined);
-// Run once the memory is restored: the file system is not part of the snapshot, so
-// the wheel was unpacked again (the import system must not trust what it cached of
-// the folders), and `random` would otherwise replay the same numbers at every start.
-const PY_RESTORED = "import importlib, random\nimportlib.invalidate_caches()\nrandom.seed()";
+// Run once the memory is restored: `random` would otherwise replay the same numbers
+// at every start. (The file system is not part of a snapshot, so the wheel is unpacked
+// again; the import system sees its folders as new by their times of change. Not
+// importlib.invalidate_caches(): it imports importlib.metadata, ~1.5 s under load.)
+const PY_RESTORED = "import random\nrandom.seed()";
 
 // Runs in Python once pishe.web is imported. Arguments cross as one JSON text so
 // Python gets plain dict/list/str values, never JavaScript proxies.
