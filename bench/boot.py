@@ -24,7 +24,10 @@ size for reference. (A first visit's whole download: bench/wire.py.)
 Caching: one persistent browser profile, so the HTTP disk cache keeps Pyodide
 between loads, as for a returning visitor. One unmeasured load of each page
 fills it first; its time is printed as the cold figure. Service workers are
-blocked so both pages are served the same way (from the HTTP cache).
+blocked so both pages are served the same way (from the HTTP cache). The
+table's cold load also stores the snapshot of Python's memory that its warm
+loads restore (web/core/worker.js), as a returning visitor's page does; the
+bare page boots Pyodide every time.
 Without index.html only the bare figures are printed.
 """
 
