@@ -32,9 +32,9 @@ the messages over its data channels and passes what arrives to
 :func:`page_words` answers the sentences the page itself shows (the friend
 panel's, by key: :mod:`pishe.table.words`); the page's JavaScript words none.
 
-Only the table is imported at start-up; a game's modules are imported when a
-match of it begins, the friend's table's (pishe.web_friends, the protocol) on
-its first call.
+Only the table and the game the page deals first are imported at start-up;
+another game's modules are imported when a match of it begins, the friend's
+table's (pishe.web_friends, the protocol) on its first call.
 """
 
 from __future__ import annotations
@@ -47,6 +47,12 @@ from .errors import NotYourTurnError, PisheError, UnknownBotError
 from .table.game import get_game
 from .table.match import Match
 from .table import words
+
+#: The game the page deals first, imported with this module: its first match imports
+#: nothing more, and a returning visitor's page restores it with the rest of Python's
+#: memory (the snapshot web/core/worker.js keeps), so its table is dealt at once.
+FIRST_GAME = "pishe-pasha"
+get_game(FIRST_GAME)
 
 
 #: The friend's table's calls, made in :mod:`pishe.web_friends` and imported on their
@@ -192,7 +198,7 @@ def _playing(call) -> str:
     return _run(_table, "No match is being played.", lambda steps: _table.answer(steps), call)
 
 
-def new_match(length: Optional[str] = None, seed: Optional[int] = None, game: str = "pishe-pasha",
+def new_match(length: Optional[str] = None, seed: Optional[int] = None, game: str = FIRST_GAME,
               clock: Optional[int] = None, level: Optional[str] = None) -> str:
     """Start a new match of ``game`` against the computer (``seed`` makes its deals
     repeatable; ``clock`` is seconds per card, or ``None`` for no clock; ``level`` is one of
