@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 import build
+from pishe.table.game import GAME_IDS
 from pishe.table.words import LOADING
 
 ROOT = build.ROOT
@@ -684,6 +685,35 @@ def test_the_real_pishe_web_boots_and_answers(page, site, console_errors):
     }""", BOOT_TIMEOUT_MS)
     assert "result" in out["ready"], out
     assert out["missing"] == {"error": "LookupError: pishe.web has no function 'no_such_function'"}
+    assert errors == []
+
+
+@needs_web
+def test_the_real_pishe_web_restored_from_a_snapshot_plays_every_game(page, site, console_errors):
+    """A start that restores the snapshot of Python's memory (the first game and the table
+    in it) imports the rest from the wheel unpacked again: every game deals, and the
+    friend's table (pishe.web_friends) answers."""
+    errors = console_errors(page)
+    open_harness(page, site)
+    out = page.evaluate("""async ([ms, games]) => {
+        const first = await settle(startWorker().ready, ms);
+        const deadline = performance.now() + ms;
+        const stored = async () => (await (await caches.open("python-memory")).keys()).length > 0;
+        while (!(await stored()) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const py = startWorker();
+        const ready = await settle(py.ready, ms);
+        const dealt = [];
+        for (const game of games) {
+            const answer = await settle(py.call("new_match", null, 7, game), ms);
+            dealt.push(answer.result ? answer.result.view.game : answer);
+        }
+        const blank = await settle(py.call("blank_view", games[games.length - 1], "guest"), ms);
+        return {first, ready, dealt, blank: blank.result ? blank.result.view.game : blank};
+    }""", [BOOT_TIMEOUT_MS, list(GAME_IDS)])
+    assert out["first"]["result"]["snapshot"] == "taken", out
+    assert out["ready"]["result"]["snapshot"] == "restored", out
+    assert out["dealt"] == list(GAME_IDS)
+    assert out["blank"] == GAME_IDS[-1]
     assert errors == []
 
 
