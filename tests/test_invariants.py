@@ -111,5 +111,6 @@ def test_forced_turn_runs_match_one_action_at_a_time():
         while not slow.over:
             slow_steps += bot_step(slow, bots[slow.turn])
         assert fast_steps == slow_steps
-        assert (fast.stocks, fast.discards, fast.foundations, fast.winner, fast.last_turns) == \
-            (slow.stocks, slow.discards, slow.foundations, slow.winner, slow.last_turns)
+        assert (fast.stocks, fast.discards, fast.foundations, fast.winner, fast.steps) == \
+            (slow.stocks, slow.discards, slow.foundations, slow.winner, slow.steps)
+        assert [fast.last_turn(s) for s in (0, 1)] == [slow.last_turn(s) for s in (0, 1)]

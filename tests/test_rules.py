@@ -152,7 +152,7 @@ def test_keep_ends_the_turn():
     assert texts(steps, 0) == ["You keep the 7♣ on your pile"]
     assert texts(steps, 1) == ["They keep the 7♣ on their pile"]
     assert deal.turn == 1 and tops(deal) == ["7C", "6D"]
-    assert texts(deal.last_turns[0], 0) == ["You turn the 7♣; you may give it or keep it", "You keep the 7♣ on your pile"]
+    assert texts(deal.last_turn(0), 0) == ["You turn the 7♣; you may give it or keep it", "You keep the 7♣ on your pile"]
 
 
 def test_keeping_carries_the_next_turns_forced_steps():
@@ -164,7 +164,7 @@ def test_keeping_carries_the_next_turns_forced_steps():
     steps = deal.apply("keep", 0)
     assert steps == [Step("keep", 0, Card.parse("7C")), Step("home", 1, Card.parse("6C"))]
     assert deal.turn == 1 and deal.foundations["C"] == 6 and tops(deal) == ["7C", None]
-    assert deal.this_turn == steps[1:] and deal.last_turns[0][-1] == steps[0]
+    assert deal.this_turn == steps[1:] and deal.last_turn(0)[-1] == steps[0]
 
 
 def test_a_card_that_neither_fits_nor_neighbours_lands_on_your_pile_and_ends_the_turn():
@@ -270,8 +270,8 @@ def test_a_run_of_forced_turns_refuses_a_finished_deal():
 # -- illegal actions change nothing -----------------------------------------------------
 
 def snapshot(deal):
-    return copy.deepcopy((format_position(deal), deal.winner, texts(deal.this_turn), texts(deal.last_turns[0]),
-                          texts(deal.last_turns[1])))
+    return copy.deepcopy((format_position(deal), deal.winner, texts(deal.this_turn), texts(deal.last_turn(0)),
+                          texts(deal.last_turn(1))))
 
 
 @pytest.mark.parametrize("action, seat, error", [
@@ -288,6 +288,20 @@ def test_illegal_actions_raise_named_errors_and_change_nothing(action, seat, err
     with pytest.raises(error):
         deal.apply(action, seat)
     assert snapshot(deal) == before
+
+
+def test_an_illegal_choice_in_a_whole_deal_raises_and_leaves_the_deal_at_that_choice():
+    deal = fresh_deal(["5H", "9D", "7S"])       # the 7♠ lands on your pile; then their turn
+    chosen = []
+
+    def keep_always(seat):
+        chosen.append((seat, deal.legal_actions(), format_position(deal)))
+        return "keep"
+
+    with pytest.raises(KeepNotAllowedError):
+        deal.play(keep_always)
+    seat, legal, where = chosen[-1]
+    assert "keep" not in legal and (seat, format_position(deal)) == (deal.turn, where)
 
 
 # -- matches ----------------------------------------------------------------------------

@@ -113,7 +113,7 @@ def test_the_log_reads_as_what_happened_with_one_name_per_pile():
                     foundations={"C": 0, "H": 1, "D": 0, "S": 0})
     deal.apply("turn")
     deal.apply("turn")
-    assert [s.describe(0) for s in deal.last_turns[0]] == ["You turn the A♠; it goes to its suit pile",
+    assert [s.describe(0) for s in deal.last_turn(0)] == ["You turn the A♠; it goes to its suit pile",
                                                          "You turn the Q♣; it goes on your pile"]
     theirs = view(deal, 1)
     assert theirs["other_last_turn"]["steps"] == ["They turn the A♠; it goes to its suit pile",

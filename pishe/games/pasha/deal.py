@@ -9,7 +9,7 @@ result; randomness comes only from the generator handed to :meth:`Deal.shuffled`
 from __future__ import annotations
 
 import random
-from typing import NamedTuple, Optional
+from typing import Callable, NamedTuple, NoReturn, Optional
 
 from ...cards import DECK, SUITS, Card
 from ...errors import (
@@ -106,6 +106,8 @@ def _describe(step: Step, mine: bool) -> str:
 _NEIGHBOURS = {card: frozenset(c for c in DECK if abs(c.rank - card.rank) == 1) for card in DECK}
 
 
+_SUIT_SET = set(SUITS)
+_INT = {int}
 #: Each suit's cards, ace to king: a suit pile whose top rank is ``n`` holds the first ``n``.
 _SUIT_PILE = {suit: [c for c in DECK if c.suit == suit] for suit in SUITS}
 
@@ -159,8 +161,8 @@ class Deal:
     :class:`~pishe.errors.IllegalActionError` subclass and changes nothing.
     """
 
-    __slots__ = ("stocks", "discards", "foundations", "turn", "turned", "winner",
-                 "this_turn", "last_turns")
+    __slots__ = ("stocks", "discards", "foundations", "turn", "turned", "winner", "steps",
+                 "_this_start", "_last_start", "_shown")
 
     def __init__(self, stocks, discards, foundations, turn, turned=None):
         """Low-level constructor; prefer :meth:`from_stocks` or :func:`pishe.position.parse_position`."""
@@ -170,9 +172,16 @@ class Deal:
         self.turn = turn
         self.turned: Optional[Card] = turned      # a turned card waiting for give or keep
         self.winner: Optional[int] = None
-        self.this_turn: list[Step] = []           # steps of the turn in progress
-        self.last_turns: list[list[Step]] = [[] for _ in SEATS]  # each seat's last finished turn
+        self._start_steps()
         self._check()
+
+    def _start_steps(self) -> None:
+        # One log of steps, appended to and never changed: each turn is a stretch of it, so
+        # ending a turn moves two indices rather than copying steps.
+        self.steps: list[Step] = []
+        self._this_start = 0            # where the turn in progress begins in steps
+        self._last_start = [0 for _ in SEATS]   # where each seat's last finished turn begins
+        self._shown: list = [None for _ in SEATS]  # a last turn as shown once a recycle hid some of it
 
     # -- construction -----------------------------------------------------------------
 
@@ -195,9 +204,9 @@ class Deal:
     def _check(self) -> None:
         if self.turn not in SEATS:
             raise InvalidPositionError(f"the seat to move must be 0 or 1, not {self.turn!r}")
-        if set(self.foundations) != set(SUITS) or not all(
-                isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 13
-                for n in self.foundations.values()):
+        ranks = self.foundations.values()
+        # Whole numbers (no bools, no floats), tested without a Python-level loop: every deal is checked.
+        if set(self.foundations) != _SUIT_SET or set(map(type, ranks)) != _INT or not 0 <= min(ranks) <= max(ranks) <= 13:
             raise InvalidPositionError("suit piles must give a top rank from 0 to 13 for each of C, D, H, S")
         foundations = self.foundations
         cards = [c for pile in (*self.stocks, *self.discards) for c in pile]
@@ -232,9 +241,25 @@ class Deal:
         other.discards = [list(d) for d in self.discards]
         other.foundations = dict(self.foundations)
         other.turn, other.turned, other.winner = self.turn, self.turned, self.winner
-        other.this_turn = []
-        other.last_turns = [[] for _ in SEATS]
+        other._start_steps()
         return other
+
+    # -- what happened ---------------------------------------------------------------
+
+    @property
+    def this_turn(self) -> list[Step]:
+        """The steps of the turn in progress (a list of :attr:`steps`' last ones)."""
+        return self.steps[self._this_start:]
+
+    def last_turn(self, seat: int) -> list[Step]:
+        """``seat``'s last finished turn, as it may be shown: without the steps that name a
+        card now back in a stock, which no view may hold."""
+        shown = self._shown[seat]
+        if shown is not None:
+            return list(shown)
+        # Turns alternate: a seat's last turn ends where the other seat's next one begins.
+        end = self._last_start[1 - seat] if seat == self.turn else self._this_start
+        return self.steps[self._last_start[seat]:end]
 
     # -- what the rules allow --------------------------------------------------------
 
@@ -289,6 +314,36 @@ class Deal:
         :class:`~pishe.errors.IllegalActionError` and changes nothing when the
         action is not legal now.
         """
+        if action not in self.legal_actions() or (seat is not None and seat != self.turn):
+            self._refuse(action, seat)
+        start = len(self.steps)
+        self._play(action)
+        return self.steps[start:]
+
+    def turn_while_forced(self) -> list[Step]:
+        """Turn cards for as long as turning is the only legal action; their steps.
+
+        The same as calling ``apply("turn")`` while :meth:`legal_actions` is
+        ``("turn",)``, across turns: most of a deal's actions are forced turns.
+        Turns nothing when there is a choice.
+        """
+        if self.winner is not None:
+            raise DealOverError("The deal is over.")
+        start = len(self.steps)
+        self._play(None)
+        return self.steps[start:]
+
+    def play(self, choose: Callable[[int], str]) -> None:
+        """Play the deal to its end: forced turns by themselves, and at each choice the
+        action ``choose(seat)`` returns for the seat to move (the deal stands at the choice
+        while it is asked). The same as :meth:`turn_while_forced` and :meth:`apply` in
+        turn, in one loop: self-play's hot path. Raises as :meth:`apply` does for an
+        illegal choice, the deal left at that choice."""
+        if self.winner is None:
+            self._play(None, choose)
+
+    def _refuse(self, action, seat: Optional[int] = None) -> NoReturn:
+        """Raise the error that says why ``action`` (by ``seat``) is not legal now."""
         if action not in ACTIONS:
             raise UnknownActionError(f"unknown action {action!r}: the actions are give, turn and keep")
         if self.winner is not None:
@@ -296,115 +351,113 @@ class Deal:
         if seat is not None and seat != self.turn:
             raise NotYourTurnError("It is not your turn.")
         if action == GIVE:
-            return self._give()
-        if action == KEEP and self.turned is None:
-            raise KeepNotAllowedError("There is no turned card to keep.")
-        return self._turn_cards(run=False, kept=action == KEEP)
-
-    def turn_while_forced(self) -> list[Step]:
-        """Turn cards for as long as turning is the only legal action; their steps.
-
-        The same as calling ``apply("turn")`` while :meth:`legal_actions` is
-        ``("turn",)``, across turns: self-play's fast path, since most of a
-        deal's actions are forced turns. Turns nothing when there is a choice.
-        """
-        if self.winner is not None:
-            raise DealOverError("The deal is over.")
-        return self._turn_cards(run=True)
-
-    def _give(self) -> list[Step]:
-        """Give the turned card or the pile's top; the steps caused (a give never ends the turn)."""
-        if GIVE not in self.legal_actions():
             raise GiveNotAllowedError(self.give_problem())
-        me = self.turn
-        mine, theirs = self.discards[me], self.discards[1 - me]
-        steps = self.this_turn
-        start = len(steps)
-        card = self.turned
-        if card is None:
-            card = mine.pop()
-        else:
-            self.turned = None
-        steps.append(_GIVEN[me][card][theirs[-1]])
-        theirs.append(card)
-        # _settle() has work only when the pile is empty (a win?) or its new top fits.
-        if not mine or self.foundations[mine[-1].suit] + 1 == mine[-1].rank:
-            self._settle()
-        return steps[start:]
+        if action == KEEP:
+            raise KeepNotAllowedError("There is no turned card to keep.")
+        raise TurnNotAllowedError(f"The turned {self.turned.display()} waits: give it or keep it.")
 
-    def _turn_cards(self, run: bool, kept: bool = False) -> list[Step]:
-        """Turn one card, or with ``run`` turn while turning is forced (none when it is not),
-        or with ``kept`` keep the turned card; the steps caused. A card that lands on one's
-        own pile ends the turn, and the next turn's forced steps come with it."""
-        # The hot path of every deal: tests are written out rather than called, steps looked up.
-        if self.turned is not None and not kept:
-            if run:
-                return []
-            raise TurnNotAllowedError(
-                f"The turned {self.turned.display()} waits: give it or keep it.")
+    def _play(self, action: Optional[str], choose: Optional[Callable[[int], str]] = None) -> None:
+        """The one loop that moves a deal. Take ``action`` (legal: the caller checked it) and
+        stop; or, with no action, turn while turning is forced and at a choice stop, or
+        take ``choose(seat)``'s action and go on, until the deal is won."""
+        # The hot path of every deal: legal_actions()'s tests are written out rather than
+        # called, steps looked up, and a give chosen here costs no call into the deal.
         foundations, stocks, discards, neighbours = self.foundations, self.stocks, self.discards, _NEIGHBOURS
-        caused = []
-        steps = self.this_turn
-        start = len(steps)
+        steps = self.steps
+        step = steps.append
+        last_start, shown = self._last_start, self._shown
         me = self.turn
         stock, mine, theirs = stocks[me], discards[me], discards[1 - me]
         to_home, to_pile, to_choice = _TURNED[me]
+        one = action is not None
         while True:
-            if kept:
-                card, self.turned = self.turned, None
-                steps.append(_KEPT[me][card])
-            else:
-                # legal_actions()'s give test, written out: a give is a choice, which ends a run.
-                if run and mine and theirs and theirs[-1] in neighbours[mine[-1]]:
-                    break
+            if action is None:
+                if self.turned is not None:
+                    legal = _GIVE_OR_KEEP
+                elif mine and theirs and theirs[-1] in neighbours[mine[-1]]:
+                    legal = _GIVE_OR_TURN
+                else:
+                    legal = None
+                if legal is None:
+                    action = TURN
+                elif choose is None:
+                    return
+                else:
+                    action = choose(me)
+                    if action not in legal:
+                        self._refuse(action)
+            if action == TURN:
                 if not stock:
                     # Turned over as a block: the oldest discard becomes the top of the stock.
                     stock.extend(reversed(mine))
                     mine.clear()
                     self._forget(stock)
-                    steps.append(_new_step(Step, (RECYCLE, me, None, None, None, len(stock))))
+                    step(_new_step(Step, (RECYCLE, me, None, None, None, len(stock))))
                 card = stock.pop()
                 suit = card.suit
                 if foundations[suit] + 1 == card.rank:
-                    steps.append(to_home[card])
+                    step(to_home[card])
                     foundations[suit] = card.rank
                     # _settle() has work only when the pile's top now fits, or the seat holds no card.
                     if ((foundations[mine[-1].suit] + 1 == mine[-1].rank) if mine else not stock) and self._settle():
-                        break
-                    if run:
-                        continue
-                    break
+                        return
+                    if one:
+                        return
+                    action = None
+                    continue
                 if theirs and theirs[-1] in neighbours[card]:
-                    steps.append(to_choice[card])
+                    step(to_choice[card])
                     self.turned = card
-                    break
-                steps.append(to_pile[card])
-            # The card lands on one's own pile and the turn passes, with its steps.
+                    if one:
+                        return
+                    action = None
+                    continue
+                step(to_pile[card])
+            elif action == GIVE:
+                card = self.turned
+                if card is None:
+                    card = mine.pop()
+                else:
+                    self.turned = None
+                step(_GIVEN[me][card][theirs[-1]])
+                theirs.append(card)
+                # _settle() has work only when the pile is empty (a win?) or its new top fits.
+                if (not mine or foundations[mine[-1].suit] + 1 == mine[-1].rank) and self._settle():
+                    return
+                if one:
+                    return
+                action = None
+                continue
+            else:
+                card, self.turned = self.turned, None
+                step(_KEPT[me][card])
+            # The card lands on one's own pile and the turn passes.
             mine.append(card)
-            caused += steps[start:]
-            self.last_turns[me] = steps
-            self.this_turn = steps = []
-            start = 0
+            last_start[me] = self._this_start
+            shown[me] = None
+            self._this_start = len(steps)
             self.turn = me = 1 - me
             stock, mine, theirs = stocks[me], theirs, mine
             to_home, to_pile, to_choice = _TURNED[me]
             # _settle() has work only when the new mover's pile is empty or its top fits.
             if (not mine or foundations[mine[-1].suit] + 1 == mine[-1].rank) and self._settle():
-                break
-            if not run:
-                break
-        caused += steps[start:]
-        return caused
+                return
+            if one:
+                return
+            action = None
 
     def _forget(self, stock: list) -> None:
-        """Drop recorded steps that name a card now back in a stock.
+        """Hide the shown steps that name a card now back in a stock.
 
         The steps are shown in views, and no view may hold a stock card.
         """
         hidden = set(stock)
         # This turn's steps so far only name cards that left this pile (given or home).
-        self.last_turns = [[s for s in turn if s.card not in hidden and s.onto not in hidden]
-                           for turn in self.last_turns]
+        for seat in SEATS:
+            turn = self.last_turn(seat)
+            shown = [s for s in turn if s.card not in hidden and s.onto not in hidden]
+            if len(shown) < len(turn):
+                self._shown[seat] = shown
 
     def _settle(self) -> bool:
         """Forced home from the mover's discard pile, then the check for a win; whether it is won."""
@@ -414,10 +467,10 @@ class Deal:
         while pile and foundations[pile[-1].suit] + 1 == pile[-1].rank:
             card = pile.pop()
             foundations[card.suit] = card.rank
-            self.this_turn.append(_GOES_HOME[me][card])
+            self.steps.append(_GOES_HOME[me][card])
         if not pile and not self.stocks[me] and self.turned is None:
             self.winner = me
-            self.this_turn.append(Step(WIN, me, None, None, None, self.points(1 - me)))
+            self.steps.append(Step(WIN, me, None, None, None, self.points(1 - me)))
         return self.winner is not None
 
 

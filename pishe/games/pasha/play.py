@@ -39,22 +39,24 @@ def play_deal(game, bots: Sequence) -> list[Step]:
     """
     deal = game if isinstance(game, Deal) else game.deal
     choose = [getattr(bot, "choose", bot) for bot in bots]
+    steps = deal.steps
+    start = len(steps)
     # Only bots that remember are shown steps: rule bots play at full speed.
     watchers = [(seat, bot) for seat, bot in enumerate(bots) if hasattr(bot, "observe")]
+    if not watchers:
+        deal.play(lambda seat: choose[seat](seat_view(game, seat)))
+        return steps[start:]
     show_steps = GAME.show_steps
-    steps: list[Step] = []
-    if watchers:
-        show_steps(watchers, deal.this_turn, new_deal=True)
-    turn_while_forced = deal.turn_while_forced
-    # The self-play hot path: a run of forced turns in one call, then the bot at the choice.
-    while deal.winner is None:
-        caused = turn_while_forced()   # nothing when there is a choice
-        if watchers:
-            show_steps(watchers, caused)   # before the choice: a bot remembers, then chooses
-        steps += caused
-        if deal.winner is None:
-            caused = deal.apply(choose[deal.turn](seat_view(game, deal.turn)))
-            if watchers:
-                show_steps(watchers, caused)
-            steps += caused
-    return steps
+    show_steps(watchers, deal.this_turn, new_deal=True)
+    shown = start
+
+    def shown_then_chosen(seat: int) -> str:
+        # A bot remembers what happened since the last choice, then chooses.
+        nonlocal shown
+        show_steps(watchers, steps[shown:])
+        shown = len(steps)
+        return choose[seat](seat_view(game, seat))
+
+    deal.play(shown_then_chosen)
+    show_steps(watchers, steps[shown:])
+    return steps[start:]

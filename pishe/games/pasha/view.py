@@ -251,7 +251,7 @@ def seat_view(game, seat: int, names=None) -> SeatView:
         give_card,
         None if GIVE in legal else _give_problem(seat, turn, winner, legal, give_card, tops[1 - seat]),
         tuple(deal.this_turn),
-        tuple(deal.last_turns[1 - seat]),
+        tuple(deal.last_turn(1 - seat)),
         winner,
         None if winner is None else deal.points(1 - winner),
         None if match is None else _match_json(match),
