@@ -5,9 +5,9 @@
 // intents and paints the views it is sent (pishe.web.guest_*). The channels
 // are read and written in the worker (web/core/channel.js): every Python
 // answer's `send` list goes out from there, and a peer's message goes to Python
-// there. This module paints each answer's own view with the game's painter,
-// and follows the channels' state. It runs what Python asks the page to run (the computers' moves
-// after a pause, the clock of the person to move, a lost friend's hold) and
+// there. This module paints each answer's own view with the game's painter and
+// follows the channels' state. It runs what Python asks the page to run (the
+// computers' moves after a pause, the clock of the person to move, a lost friend's hold) and
 // decides nothing: Python decides everything, and words everything (the
 // views, the status's own lines, the page's words by key: ../words.js);
 // nothing that comes from another page is ever inserted as HTML.

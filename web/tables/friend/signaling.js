@@ -64,7 +64,7 @@ function hear(worker) {
       links.delete(data.link);
       link.closed();
     } else {
-      if ("error" in data) console.warn("Python could not answer the other page:", data.error);
+      if ("error" in data) console.warn("no answer to the other page's message:", data.error);
       if (link.onanswer) link.onanswer("error" in data ? null : data.result);
     }
   });

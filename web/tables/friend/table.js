@@ -345,9 +345,9 @@ function act(button) {
   } else if (state.connected && !state.awaiting) {
     state.awaiting = true;
     lockButtons();
-    // Posted to the worker in this very click, which sends Python's message at once
-    // (the answer to a job queued later would wait for the browser's next frame).
-    // Saved after the host's answer.
+    // Posted to the worker in this very task, which sends Python's message at once
+    // (after a click, a job queued behind others would wait for the browser's next
+    // frame). Saved after the host's answer.
     queue(async () => guestAnswer(await call("guest_intent", action, false), { paintIt: false }), { inTurn: false });
   }
 }
