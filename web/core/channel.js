@@ -13,13 +13,16 @@
 //   {link, result} / {link, error}              Python's answer to a message received
 //                                               (its messages already sent)
 
-const links = new Map(); // link number -> {channel, to}
+const links = new Map(); // link number -> {channel, to}: each seat's newest channel
 
 /**
- * Read the channel of a page's link: `run(name, args)` calls Python (and sends what
- * its answer says to send), resolving with {result} or {error}.
+ * Read the channel of a page's link, which replaces any older one to the same seat
+ * (whose messages are ignored from now on, as the page ignores that link): `run(name,
+ * args)` calls Python (and sends what its answer says to send), resolving with
+ * {result} or {error}.
  */
 export function attach({ link, channel, to, receive }, run) {
+  for (const [number, old] of links) if (old.to === to) links.delete(number);
   links.set(link, { channel, to });
   const [name, ...args] = receive;
   channel.onopen = () => self.postMessage({ link, open: true });
@@ -27,7 +30,9 @@ export function attach({ link, channel, to, receive }, run) {
     links.delete(link);
     self.postMessage({ link, closed: true });
   };
-  channel.onmessage = async ({ data }) => self.postMessage({ link, ...(await run(name, [String(data), ...args])) });
+  channel.onmessage = async ({ data }) => {
+    if (links.has(link)) self.postMessage({ link, ...(await run(name, [String(data), ...args])) });
+  };
 }
 
 /**
@@ -38,8 +43,7 @@ export function attach({ link, channel, to, receive }, run) {
 export function sendAll(answer) {
   for (const message of Array.isArray(answer && answer.send) ? answer.send : []) {
     const [to, text] = typeof message === "string" ? [0, message] : [message && message.to, message && message.text];
-    // The newest open channel to that seat (an old one may not have closed yet).
-    const channel = [...links.values()].filter((l) => l.to === to && l.channel.readyState === "open").at(-1);
-    if (channel) channel.channel.send(String(text));
+    const seat = [...links.values()].find((l) => l.to === to);
+    if (seat && seat.channel.readyState === "open") seat.channel.send(String(text));
   }
 }
