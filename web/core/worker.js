@@ -57,9 +57,10 @@ const storedSnapshot = self.caches
   ? caches.open(SNAPSHOTS).then((cache) => cache.match(SNAPSHOT_KEY)).catch(() => undefined)
   : Promise.resolve(undefined);
 // Run once the memory is restored: `random` would otherwise replay the same numbers
-// at every start. (The file system is not part of a snapshot, so the wheel is unpacked
-// again; the import system sees its folders as new by their times of change. Not
-// importlib.invalidate_caches(): it imports importlib.metadata, ~1.5 s under load.)
+// at every start (Python's hash seed stays the first start's: a seed drawn once, as
+// any start's is). The file system is not part of a snapshot, so the wheel is unpacked
+// again; the import system sees its folders as new by their times of change (not
+// importlib.invalidate_caches(): it imports importlib.metadata, ~1.5 s under load).
 const PY_RESTORED = "import random\nrandom.seed()";
 
 // Runs in Python once pishe.web is imported. Arguments cross as one JSON text so
