@@ -352,7 +352,7 @@ function act(button) {
   }
 }
 
-/** Host: one move at a time, so that each acts on the view you see. */
+/** Host: one move at a time, so that each acts on the view you see; at once, as the guest's (act). */
 function hostMove(name, ...args) {
   if (state.acting) return;
   state.acting = true;
@@ -362,7 +362,7 @@ function hostMove(name, ...args) {
     } finally {
       state.acting = false;
     }
-  });
+  }, { inTurn: false });
 }
 
 function nextDeal(button) {
