@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 # The computer table's helpers: pishe.web in this process, clicks that wait for a repaint.
 from test_page import BOOT_MS, BUTTON, PASHA, local, press_and_wait, settle
 
-SEED = 5
+SEED = 242  # Hard, one deal: 41 moves of yours, the memory knowing a stock's order by the end
 
 
 def seen_lines(view: dict) -> list[str]:
