@@ -147,8 +147,10 @@ def snapshot(host: Host) -> bytes:
 
 # -- whole matches -------------------------------------------------------------------------
 
+# (never-give against hold-king played close matches of 30-odd deals: 44,362 steps in
+# all, 17,105 with never-give against no-give-two-above, each bot still in either seat.)
 PAIRS = [("always-give", "always-give"), ("always-give", "never-give"),
-         ("hold-king", "no-give-two-above"), ("never-give", "hold-king")]
+         ("hold-king", "no-give-two-above"), ("never-give", "no-give-two-above")]
 # 24 matches: every length, every pair of bots in either seat.
 MATCHES = [(length, pair, seed) for seed, (length, pair) in enumerate(
     (length, pair[::side]) for length in ("one-deal", "first-to-50", "first-to-100")
