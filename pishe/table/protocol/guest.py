@@ -271,24 +271,16 @@ class Guest:
         the reply before the next. The guest remembers it: the move may only
         appear in the deal as asked, and in order.
         """
-        message = self.draft_intent(action)
+        if self.game is None:
+            raise NotConnectedError("Wait for the host's welcome.")
+        text = self.game.action_text(self.game.parse_action(action))
+        message = self._write("act", seq=self._seq, action=text)
         deal = self._view_deal() if self._view is not None else None
         if self._asked[0] != deal:
             self._asked = [deal, []]
         self._asked[1].append([self._seq, json.loads(message)["action"]])
         self._seq += 1
         return message
-
-    def draft_intent(self, action: str) -> str:
-        """The message :meth:`intent` would make now, without counting it (nothing changes).
-
-        A page can make it ahead of a click and send it at once; it then
-        calls :meth:`intent`, which makes the same message and counts it.
-        """
-        if self.game is None:
-            raise NotConnectedError("Wait for the host's welcome.")
-        text = self.game.action_text(self.game.parse_action(action))
-        return self._write("act", seq=self._seq, action=text)
 
     def next_deal(self) -> str:
         """The message asking the host to deal the next deal (once this one is over)."""
