@@ -35,7 +35,9 @@ a give's round trip with real clicks p50 23.3 -> 17.2 ms, where the page's first
 task after the click runs at p50 10.3 / 11.4 ms (the browser's floor, printed
 too); in-page 14.3 -> 15.8 ms. Over seven such pairs (load 3-19) the medians of
 the runs' medians were 25.8 -> 19.4 ms with real clicks and 19.8 -> 15.8 ms
-in-page. (A quiet run before the move: 15.5 ms, floor 11.4 ms, 7 ms in-page.)
+in-page. On the machine otherwise idle (load 0.3-3), one pair: 28.2 -> 18.1 ms with
+real clicks (floor 10.8 / 11.6 ms), 16.2 -> 14.3 ms in-page. (An earlier version of
+this benchmark, before the move, once printed 15.5 ms, floor 11.4 ms, 7 ms in-page.)
 Python takes about 1 ms of the guest's move, 2 ms of the host's answer and
 2.5 ms of the guest's reading of it in Pyodide here; the rest is the hops between
 threads. connect -> open p50 15 ms; the first connection's open event may wait
