@@ -189,6 +189,27 @@ def test_recycling_turns_the_discard_pile_over_oldest_card_on_top():
     assert [str(c) for c in deal.discards[0]] == ["9S"]
 
 
+def test_a_recycle_hides_the_last_turns_steps_that_name_the_cards_back_in_the_stock():
+    # Seat 0 keeps the Q♦, then turns its pile (K♦ Q♦) over as its stock: its last turn named
+    # the Q♦, a stock card again, so no view may show those steps; seat 1's last turn stays.
+    deal = position(stocks=(["QD"], ["4S", "QS"]), discards=(["KD"], ["JC"]),
+                    foundations={"C": 0, "H": 1, "D": 0, "S": 0})
+    deal.apply("turn")
+    deal.apply("keep")
+    before = seat_view(deal, 1)
+    assert texts(deal.apply("turn"), 0) == ["They turn the Q♠; it goes on their pile"]
+    assert texts(deal.turn_while_forced(), 0) == [
+        "Your stock is empty: your pile (2 cards) turns over as your stock",
+        "You turn the K♦; you may give it or keep it"]
+    assert deal.last_turn(0) == [] and seat_view(deal, 1).other_last_turn == ()
+    assert texts(deal.last_turn(1), 0) == ["They turn the Q♠; it goes on their pile"]
+    # A view made before the recycle is a value: it still shows what it showed.
+    assert texts(before.other_last_turn, 1) == ["They turn the Q♦; they may give it or keep it",
+                                                "They keep the Q♦ on their pile"]
+    deal.apply("give")
+    assert deal.last_turn(0) == [], "hidden until the seat's turn ends"
+
+
 def test_no_recycling_until_a_card_must_be_turned():
     deal = position(stocks=([], ["3H"]), discards=(["9S", "5C", "7D"], ["8H"]),
                     foundations={"C": 0, "H": 1, "D": 0, "S": 0})

@@ -163,7 +163,7 @@ class Deal:
     """
 
     __slots__ = ("stocks", "discards", "foundations", "turn", "turned", "winner", "steps",
-                 "_this_start", "_last_start", "_shown")
+                 "_this_start", "_last_start", "_recycled")
 
     def __init__(self, stocks, discards, foundations, turn, turned=None):
         """Low-level constructor; prefer :meth:`from_stocks` or :func:`pishe.position.parse_position`."""
@@ -182,7 +182,9 @@ class Deal:
         self.steps: list[Step] = []
         self._this_start = 0            # where the turn in progress begins in steps
         self._last_start = [0 for _ in SEATS]   # where each seat's last finished turn begins
-        self._shown: list = [None for _ in SEATS]  # a last turn as shown once a recycle hid some of it
+        # Each recycle: where in steps, and the cards it turned over, which no view may name
+        # again (last_turn filters them out when it is read, not at each recycle).
+        self._recycled: list[tuple[int, tuple]] = []
 
     # -- construction -----------------------------------------------------------------
 
@@ -254,13 +256,19 @@ class Deal:
 
     def last_turn(self, seat: int) -> list[Step]:
         """``seat``'s last finished turn, as it may be shown: without the steps that name a
-        card now back in a stock, which no view may hold."""
-        shown = self._shown[seat]
-        if shown is not None:
-            return list(shown)
+        card turned back into a stock since, which no view may hold."""
         # Turns alternate: a seat's last turn ends where the other seat's next one begins.
         end = self._last_start[1 - seat] if seat == self.turn else self._this_start
-        return self.steps[self._last_start[seat]:end]
+        turn = self.steps[self._last_start[seat]:end]
+        recycled = self._recycled
+        if not recycled or recycled[-1][0] < end:
+            return turn
+        # Only the recycles since the turn ended hide anything: the latest first.
+        hidden, n = set(), len(recycled)
+        while n and recycled[n - 1][0] >= end:
+            n -= 1
+            hidden.update(recycled[n][1])
+        return [s for s in turn if s.card not in hidden and s.onto not in hidden]
 
     # -- what the rules allow --------------------------------------------------------
 
@@ -367,7 +375,7 @@ class Deal:
         foundations, stocks, discards, neighbours = self.foundations, self.stocks, self.discards, _NEIGHBOURS
         steps = self.steps
         step = steps.append
-        last_start, shown = self._last_start, self._shown
+        last_start = self._last_start
         me = self.turn
         stock, mine, theirs = stocks[me], discards[me], discards[1 - me]
         to_home, to_pile, to_choice = _TURNED[me]
@@ -393,7 +401,7 @@ class Deal:
                     # Turned over as a block: the oldest discard becomes the top of the stock.
                     stock.extend(reversed(mine))
                     mine.clear()
-                    self._forget(stock)
+                    self._recycled.append((len(steps), tuple(stock)))
                     step(Step(RECYCLE, me, None, None, None, len(stock)))
                 card = stock.pop()
                 suit = card.suit
@@ -436,7 +444,6 @@ class Deal:
             # The card lands on one's own pile and the turn passes.
             mine.append(card)
             last_start[me] = self._this_start
-            shown[me] = None
             self._this_start = len(steps)
             self.turn = me = 1 - me
             stock, mine, theirs = stocks[me], theirs, mine
@@ -447,19 +454,6 @@ class Deal:
             if one:
                 return
             action = None
-
-    def _forget(self, stock: list) -> None:
-        """Hide the shown steps that name a card now back in a stock.
-
-        The steps are shown in views, and no view may hold a stock card.
-        """
-        hidden = set(stock)
-        # This turn's steps so far only name cards that left this pile (given or home).
-        for seat in SEATS:
-            turn = self.last_turn(seat)
-            shown = [s for s in turn if s.card not in hidden and s.onto not in hidden]
-            if len(shown) < len(turn):
-                self._shown[seat] = shown
 
     def _settle(self) -> bool:
         """Forced home from the mover's discard pile, then the check for a win; whether it is won."""
