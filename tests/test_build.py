@@ -9,6 +9,7 @@ import gzip
 import hashlib
 import io
 import json
+import os
 import re
 import shutil
 import socket
@@ -321,14 +322,20 @@ def test_micropip_ships_precompiled_for_pyodide(dist_dir):
 
 
 def test_a_corrupted_compiled_wheel_is_compiled_again(dist_dir, tmp_path):
+    """A cached compiled wheel that is not a sound zip is compiled again, to the very bytes
+    shipped (the compile is reproducible). The cache's layout is the one the build's own
+    cache has: its copy (made by the session's build) tells where the corrupted one goes."""
     micropip = build.fetch_pinned(build.PINS["micropip"])
     lock = json.loads((dist_dir / "pyodide" / "pyodide-lock.json").read_text())
+    good = (dist_dir / "pyodide" / micropip.name).read_bytes()
+    kept = build.compile_wheel(micropip, dist_dir / "pyodide", lock)  # the build's cache: no compile
+    assert kept.read_bytes() == good
+    corrupted = tmp_path / kept.relative_to(build.cache_dir())
+    corrupted.parent.mkdir(parents=True)
+    corrupted.write_bytes(good[: len(good) // 2])
     compiled = build.compile_wheel(micropip, dist_dir / "pyodide", lock, tmp_path)
-    assert compiled.is_relative_to(tmp_path) and compiled.name == micropip.name
-    good = compiled.read_bytes()
-    assert good == (dist_dir / "pyodide" / micropip.name).read_bytes()  # reproducible
-    compiled.write_bytes(good[: len(good) // 2])
-    assert build.compile_wheel(micropip, dist_dir / "pyodide", lock, tmp_path).read_bytes() == good
+    assert compiled == corrupted and compiled.name == micropip.name
+    assert compiled.read_bytes() == good  # compiled again, reproducibly
     assert [p.name for p in tmp_path.iterdir()] == ["compiled"]  # no scratch folder left behind
 
 
@@ -491,55 +498,141 @@ def draw():
 
 @pytest.fixture(scope="module")
 def stub_dist(dist_dir, tmp_path_factory) -> Path:
-    """A copy of dist/ whose pishe wheel (same file name) holds only STUB_WEB as pishe.web."""
-    tmp = tmp_path_factory.mktemp("stub")
-    dist = tmp / "dist"
-    shutil.copytree(dist_dir, dist)
+    """A copy of dist/ whose pishe wheel (same file name) holds only STUB_WEB as pishe.web.
+    The copy's files are hard links to dist/'s (the wheel is unlinked, then written anew)."""
+    dist = tmp_path_factory.mktemp("stub") / "dist"
+    shutil.copytree(dist_dir, dist, copy_function=os.link)
     wheel = dist / build_info(dist)["wheels"]["pishe"]
     version = wheel.name.split("-")[1]
-    project = tmp / "project"
-    (project / "pishe").mkdir(parents=True)
-    (project / "pyproject.toml").write_text(textwrap.dedent(f"""\
-        [build-system]
-        requires = ["setuptools>=61"]
-        build-backend = "setuptools.build_meta"
-        [project]
-        name = "pishe"
-        version = "{version}"
-        """))
-    (project / "pishe" / "__init__.py").write_text("")
-    (project / "pishe" / "web.py").write_text(STUB_WEB)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir",
-                    str(tmp / "wheel"), str(project)], check=True)
-    shutil.copy2(tmp / "wheel" / wheel.name, wheel)
+    wheel.unlink()  # a hard link: writing through it would change dist/'s own wheel
+    build.write_wheel(wheel, {
+        "pishe/__init__.py": b"",
+        "pishe/web.py": STUB_WEB.encode(),
+        f"pishe-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: pishe\nVersion: {version}\n".encode(),
+        f"pishe-{version}.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    })
     return dist
 
 
-def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_errors):
+# The first start, in a page whose <head> started the worker (start.js): its progress, the
+# call protocol (a call sent before ready included), a draw, then what is installed before
+# and after the first QR code. Ends once its snapshot is stored, then ends the worker.
+FIRST_START = """async (ms) => {
+    const progress = [];
+    const py = startWorker((p, stage) => progress.push([p, stage]));
+    const early = py.call("echo", {a: [1, 2]}, ["x"], "s", 3, null);  // before ready
+    const ready = await settle(py.ready, ms);
+    const out = {
+        progress, ready,
+        early: await settle(early, ms),
+        fail: await settle(py.call("fail", "boom"), ms),
+        missing: await settle(py.call("missing"), ms),
+        hidden: await settle(py.call("hidden"), ms),
+        private: await settle(py.call("__import__", "os"), ms),
+        notJson: await settle(py.call("not_json"), ms),
+        after: await settle(py.call("echo"), ms),
+        draw: await settle(py.call("draw"), ms),
+        before: await settle(py.call("installed", "segno"), ms),
+        installed: await settle(py.call("installed", "micropip"), ms),
+    };
+    out.qr = await Promise.all([settle(py.call("qr_matrix", "hello"), ms), settle(py.call("qr_matrix", "again"), ms)]);
+    out.afterQr = await settle(py.call("installed", "segno"), ms);
+    out.workers = window.__workers;
+    const deadline = performance.now() + ms;
+    const cache = await caches.open("python-memory");
+    while (ready.result && ready.result.snapshot === "taken" && (await cache.keys()).length === 0
+           && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    py.worker.terminate();
+    return out;
+}"""
+
+# Starts workers one after another in the page: each returns {ready, draw, installed, qr}.
+# After a start that took a snapshot, waits until it is stored (it is not awaited before
+# ready): until a snapshot is stored and it is another than before that start (told by its
+# size and its header, which holds Pyodide's build id). Each worker is ended once done.
+RESTARTS = """async ([ms, starts]) => {
+    const stored = async () => {
+        const cache = await caches.open("python-memory");
+        return Promise.all((await cache.keys()).map(async (request) => {
+            const blob = await (await cache.match(request)).blob();
+            const header = new Uint8Array(await blob.slice(0, 64).arrayBuffer());
+            return [new URL(request.url).pathname, blob.size, header.join(",")];
+        }));
+    };
+    const out = [];
+    for (let i = 0; i < starts; i++) {
+        const before = JSON.stringify(await stored());
+        const py = startWorker();
+        const ready = await settle(py.ready, ms);
+        out.push({ready, draw: await settle(py.call("draw"), ms), installed: await settle(py.call("installed", "micropip"), ms),
+                  qr: await settle(py.call("qr_matrix", "hello"), ms)});
+        const deadline = performance.now() + ms;
+        const changed = async () => { const now = await stored(); return now.length > 0 && JSON.stringify(now) !== before; };
+        while (ready.result && ready.result.snapshot === "taken" && !(await changed()) && performance.now() < deadline) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        py.worker.terminate();
+    }
+    return {starts: out, stored: (await stored()).map(([path, size]) => [path, size])};
+}"""
+
+CORRUPT_SNAPSHOT = """async () => {
+    const cache = await caches.open("python-memory");
+    const [request] = await cache.keys();
+    const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
+    bytes[16] ^= 0xff;  // the header's first byte of Pyodide's build id
+    await cache.put(request, new Response(bytes));
+}"""
+
+
+@pytest.fixture(scope="module")
+def stub_starts(browser, stub_dist):
+    """Every start of the stand-in's worker, in one browser context (one origin), so that
+    they share what the browser keeps, as one visitor's starts do:
+
+    failed     a first start whose pishe wheel is missing (HTTP 404): {ready, early, late}
+    first      the first start of a working site (FIRST_START), its snapshot stored
+    restarts   RESTARTS of two more starts
+    corrupted  RESTARTS of two starts after the stored snapshot was made unrestorable
+    errors     the console errors of the page of every start but the failed one's
+    """
+    context = browser.new_context()
+    try:
+        with build.SiteServer(stub_dist) as server:
+            broken = context.new_page()
+            broken.route(server.url + build_info(stub_dist)["wheels"]["pishe"],
+                         lambda route: route.fulfill(status=404, body="not found"))
+            open_harness(broken, server)
+            failed = broken.evaluate("""async (ms) => {
+                const py = startWorker();
+                const early = py.call("echo");
+                const ready = await settle(py.ready, ms);
+                return {ready, early: await settle(early, ms), late: await settle(py.call("echo"), ms)};
+            }""", BOOT_TIMEOUT_MS)
+            broken.close()
+
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+            page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+            page.add_init_script(COUNT_WORKERS)
+            open_harness(page, server, HARNESS_STARTED_HTML)
+            page.wait_for_function("window.pisheWorker && window.pisheWorker.early.length > 0")
+            first = page.evaluate(FIRST_START, BOOT_TIMEOUT_MS)
+            restarts = page.evaluate(RESTARTS, [BOOT_TIMEOUT_MS, 2])
+            page.evaluate(CORRUPT_SNAPSHOT)
+            corrupted = page.evaluate(RESTARTS, [BOOT_TIMEOUT_MS, 2])
+        yield {"failed": failed, "first": first, "restarts": restarts, "corrupted": corrupted, "errors": errors}
+    finally:
+        context.close()
+
+
+def test_worker_boots_with_progress_and_answers_calls(stub_starts):
     """The worker that start.js started from the page's <head> is the one startWorker()
     takes (its messages before then replayed): one worker, every milestone shown."""
-    errors = console_errors(page)
-    page.add_init_script(COUNT_WORKERS)
-    with build.SiteServer(stub_dist) as server:
-        open_harness(page, server, HARNESS_STARTED_HTML)
-        page.wait_for_function("window.pisheWorker && window.pisheWorker.early.length > 0")
-        out = page.evaluate("""async (ms) => {
-            const progress = [];
-            const py = startWorker((p, stage) => progress.push([p, stage]));
-            const early = py.call("echo", {a: [1, 2]}, ["x"], "s", 3, null);  // before ready
-            const ready = await settle(py.ready, ms);
-            return {
-                progress, ready,
-                early: await settle(early, ms),
-                fail: await settle(py.call("fail", "boom"), ms),
-                missing: await settle(py.call("missing"), ms),
-                hidden: await settle(py.call("hidden"), ms),
-                private: await settle(py.call("__import__", "os"), ms),
-                notJson: await settle(py.call("not_json"), ms),
-                after: await settle(py.call("echo"), ms),
-                workers: window.__workers,
-            };
-        }""", BOOT_TIMEOUT_MS)
+    out = stub_starts["first"]
     assert out["workers"] == 1
     ms = out["ready"]["result"]
     assert [k for k in ms] == ["start", "runtime", "python", "wheels", "ready", "page", "snapshot"]
@@ -557,70 +650,28 @@ def test_worker_boots_with_progress_and_answers_calls(page, stub_dist, console_e
     assert out["private"] == {"error": "LookupError: pishe.web has no function '__import__'"}
     assert out["notJson"] == {"error": "pishe.web.not_json did not return a JSON string"}
     assert out["after"] == {"result": {"args": [], "types": []}}
-    assert errors == []
+    assert stub_starts["errors"] == []
 
 
-def test_segno_and_micropip_are_loaded_on_first_use_not_at_start_up(page, stub_dist, console_errors):
-    errors = console_errors(page)
-    with build.SiteServer(stub_dist) as server:
-        open_harness(page, server)
-        out = page.evaluate("""async (ms) => {
-            const py = startWorker();
-            const ready = await settle(py.ready, ms);
-            const before = await settle(py.call("installed", "segno"), ms);
-            const installer = await settle(py.call("installed", "micropip"), ms);
-            const qr = await Promise.all([settle(py.call("qr_matrix", "hello"), ms),
-                                          settle(py.call("qr_matrix", "again"), ms)]);
-            return {ready, before, installer, qr, after: await settle(py.call("installed", "segno"), ms)};
-        }""", BOOT_TIMEOUT_MS)
+def test_segno_and_micropip_are_loaded_on_first_use_not_at_start_up(stub_starts):
+    out = stub_starts["first"]
     assert "result" in out["ready"], out
     assert out["before"] == {"result": {"found": False, "imported": False}}
     # micropip too is loaded only for segno: start-up unpacks the pishe wheel without it.
-    assert out["installer"] == {"result": {"found": False, "imported": False}}
+    assert out["installed"] == {"result": {"found": False, "imported": False}}
     assert out["qr"] == [{"result": [21, 21]}, {"result": [21, 21]}]
-    assert out["after"] == {"result": {"found": True, "imported": True}}
-    assert errors == []
+    assert out["afterQr"] == {"result": {"found": True, "imported": True}}
+    assert stub_starts["errors"] == []
 
 
-# Starts workers one after another in the page: each returns {ready, draw, installed, qr}.
-# After a start that took a snapshot, waits until it is stored (it is not awaited before
-# ready): until the stored snapshot is another than before that start.
-RESTARTS = """async ([ms, starts]) => {
-    const stored = async () => {
-        const cache = await caches.open("python-memory");
-        return Promise.all((await cache.keys()).map(async (request) => {
-            const bytes = await (await cache.match(request)).arrayBuffer();
-            const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-            return [new URL(request.url).pathname, bytes.byteLength, digest.join(",")];
-        }));
-    };
-    const out = [];
-    for (let i = 0; i < starts; i++) {
-        const before = JSON.stringify(await stored());
-        const py = startWorker();
-        const ready = await settle(py.ready, ms);
-        out.push({ready, draw: await settle(py.call("draw"), ms), installed: await settle(py.call("installed", "micropip"), ms),
-                  qr: await settle(py.call("qr_matrix", "hello"), ms)});
-        const deadline = performance.now() + ms;
-        while (ready.result && ready.result.snapshot === "taken" && JSON.stringify(await stored()) === before
-               && performance.now() < deadline) {
-            await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-    }
-    return {starts: out, stored: (await stored()).map(([path, size]) => [path, size])};
-}"""
-
-
-def test_later_starts_restore_the_first_starts_snapshot_of_python(page, stub_dist, console_errors):
+def test_later_starts_restore_the_first_starts_snapshot_of_python(stub_starts, stub_dist):
     """The first start stores a snapshot of Python's memory in the browser under the build's
     id; every later start restores it instead of starting the interpreter, then works as a
     first start does: wheels installed on demand (micropip too is loaded after the
     restore), and `random` reseeded, not replaying the snapshot's numbers."""
-    errors = console_errors(page)
-    with build.SiteServer(stub_dist) as server:
-        open_harness(page, server)
-        out = page.evaluate(RESTARTS, [BOOT_TIMEOUT_MS, 3])
-    starts = out["starts"]
+    first = stub_starts["first"]
+    out = stub_starts["restarts"]
+    starts = [{**first, "qr": first["qr"][0]}, *out["starts"]]
     assert [s["ready"]["result"]["snapshot"] for s in starts] == ["taken", "restored", "restored"], starts
     for s in starts:
         assert s["installed"] == {"result": {"found": False, "imported": False}}
@@ -629,43 +680,25 @@ def test_later_starts_restore_the_first_starts_snapshot_of_python(page, stub_dis
     assert len(set(draws)) == 3, draws
     [(path, size)] = out["stored"]
     assert path == f"/python-memory/{build_info(stub_dist)['id']}" and size > 16 << 20
-    assert errors == []
+    assert stub_starts["errors"] == []
 
 
-def test_a_snapshot_that_cannot_be_restored_is_replaced(page, stub_dist, console_errors):
+def test_a_snapshot_that_cannot_be_restored_is_replaced(stub_starts, stub_dist):
     """A stored snapshot that Pyodide refuses (here: another Pyodide build's id in its
     header) costs one plain start, which stores a sound one."""
-    errors = console_errors(page)
-    with build.SiteServer(stub_dist) as server:
-        open_harness(page, server)
-        first = page.evaluate(RESTARTS, [BOOT_TIMEOUT_MS, 1])
-        page.evaluate("""async () => {
-            const cache = await caches.open("python-memory");
-            const [request] = await cache.keys();
-            const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
-            bytes[16] ^= 0xff;  // the header's first byte of Pyodide's build id
-            await cache.put(request, new Response(bytes));
-        }""")
-        out = page.evaluate(RESTARTS, [BOOT_TIMEOUT_MS, 2])
-    assert first["starts"][0]["ready"]["result"]["snapshot"] == "taken"
+    out = stub_starts["corrupted"]
     starts = out["starts"]
     assert [s["ready"]["result"]["snapshot"] for s in starts] == ["taken", "restored"], starts
     assert all(s["qr"] == {"result": [21, 21]} for s in starts)
-    assert errors == []
+    assert all(s["installed"] == {"result": {"found": False, "imported": False}} for s in starts)
+    assert len({s["draw"]["result"] for s in starts}) == 2
+    [(path, size)] = out["stored"]  # the refused one replaced, under the same key
+    assert path == f"/python-memory/{build_info(stub_dist)['id']}" and size > 16 << 20
+    assert stub_starts["errors"] == []
 
 
-def test_a_failed_boot_is_reported_as_fatal(page, stub_dist, tmp_path):
-    broken = tmp_path / "dist"
-    shutil.copytree(stub_dist, broken)
-    (broken / build_info(broken)["wheels"]["pishe"]).unlink()
-    with build.SiteServer(broken) as server:
-        open_harness(page, server)
-        out = page.evaluate("""async (ms) => {
-            const py = startWorker();
-            const early = py.call("echo");
-            const ready = await settle(py.ready, ms);
-            return {ready, early: await settle(early, ms), late: await settle(py.call("echo"), ms)};
-        }""", BOOT_TIMEOUT_MS)
+def test_a_failed_boot_is_reported_as_fatal(stub_starts):
+    out = stub_starts["failed"]
     assert out["ready"]["error"].startswith(f"{LOADING['python']} failed: ")
     assert out["early"] == out["late"] == out["ready"]
 
@@ -675,46 +708,60 @@ def test_a_failed_boot_is_reported_as_fatal(page, stub_dist, tmp_path):
 needs_web = pytest.mark.skipif(not (ROOT / "pishe" / "web.py").exists(), reason="pishe/web.py not written yet")
 
 
+@pytest.fixture(scope="module")
+def real_web_starts(browser, module_site):
+    """Two starts of the real pishe.web in one page of a new browser context: a first one
+    (its snapshot stored before the second), then one that restores it and deals every
+    game. {first, missing (a call to no such function), ready, dealt, blank, errors}."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+        open_harness(page, module_site)
+        out = page.evaluate("""async ([ms, games]) => {
+            const started = startWorker();
+            const first = await settle(started.ready, ms);
+            const missing = await settle(started.call("no_such_function"), ms);
+            const deadline = performance.now() + ms;
+            const stored = async () => (await (await caches.open("python-memory")).keys()).length > 0;
+            while (!(await stored()) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+            started.worker.terminate();
+            const py = startWorker();
+            const ready = await settle(py.ready, ms);
+            const dealt = [];
+            for (const game of games) {
+                const answer = await settle(py.call("new_match", null, 7, game), ms);
+                dealt.push(answer.result ? answer.result.view.game : answer);
+            }
+            const blank = await settle(py.call("blank_view", games[games.length - 1], "guest"), ms);
+            return {first, missing, ready, dealt, blank: blank.result ? blank.result.view.game : blank};
+        }""", [BOOT_TIMEOUT_MS, list(GAME_IDS)])
+        yield {**out, "errors": errors}
+    finally:
+        context.close()
+
+
 @needs_web
-def test_the_real_pishe_web_boots_and_answers(page, site, console_errors):
-    errors = console_errors(page)
-    open_harness(page, site)
-    out = page.evaluate("""async (ms) => {
-        const py = startWorker();
-        return {ready: await settle(py.ready, ms), missing: await settle(py.call("no_such_function"), ms)};
-    }""", BOOT_TIMEOUT_MS)
-    assert "result" in out["ready"], out
+def test_the_real_pishe_web_boots_and_answers(real_web_starts):
+    out = real_web_starts
+    assert "result" in out["first"], out
     assert out["missing"] == {"error": "LookupError: pishe.web has no function 'no_such_function'"}
-    assert errors == []
+    assert out["errors"] == []
 
 
 @needs_web
-def test_the_real_pishe_web_restored_from_a_snapshot_plays_every_game(page, site, console_errors):
+def test_the_real_pishe_web_restored_from_a_snapshot_plays_every_game(real_web_starts):
     """A start that restores the snapshot of Python's memory (the first game and the table
     in it) imports the rest from the wheel unpacked again: every game deals, and the
     friend's table (pishe.web_friends) answers."""
-    errors = console_errors(page)
-    open_harness(page, site)
-    out = page.evaluate("""async ([ms, games]) => {
-        const first = await settle(startWorker().ready, ms);
-        const deadline = performance.now() + ms;
-        const stored = async () => (await (await caches.open("python-memory")).keys()).length > 0;
-        while (!(await stored()) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-        const py = startWorker();
-        const ready = await settle(py.ready, ms);
-        const dealt = [];
-        for (const game of games) {
-            const answer = await settle(py.call("new_match", null, 7, game), ms);
-            dealt.push(answer.result ? answer.result.view.game : answer);
-        }
-        const blank = await settle(py.call("blank_view", games[games.length - 1], "guest"), ms);
-        return {first, ready, dealt, blank: blank.result ? blank.result.view.game : blank};
-    }""", [BOOT_TIMEOUT_MS, list(GAME_IDS)])
+    out = real_web_starts
     assert out["first"]["result"]["snapshot"] == "taken", out
     assert out["ready"]["result"]["snapshot"] == "restored", out
     assert out["dealt"] == list(GAME_IDS)
     assert out["blank"] == GAME_IDS[-1]
-    assert errors == []
+    assert out["errors"] == []
 
 
 @needs_web
@@ -791,7 +838,7 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     if (dist_dir / "index.html").exists():
         # Only the documents are checked here; the table page's own behaviour is tested elsewhere.
         for address in ("", "index.html", "index.html?delay=0", "?x=1"):
-            response = page.goto(site.url + address)
+            response = page.goto(site.url + address, wait_until="commit")
             assert response.ok and response.from_service_worker, address
 
     # stop() and start() keep the origin, so the same service worker applies.
