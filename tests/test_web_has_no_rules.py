@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+import test_page
 from playwright.sync_api import Page, expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -235,6 +236,10 @@ def test_page_has_no_inline_script_or_foreign_images():
 
 
 # ---- in the browser ------------------------------------------------------------
+
+# test_page's fixtures: one persistent profile and server for the module, a tab per test;
+# after the first boot Python starts from the profile's snapshot of its memory.
+returning_visitor, site, page = test_page.returning_visitor, test_page.site, test_page.page
 
 CARD = {
     "KC": {"code": "KC", "rank": "K", "suit": "C", "symbol": "♣", "label": "K♣", "name": "king of clubs", "red": False},
