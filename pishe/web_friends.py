@@ -33,15 +33,23 @@ def _friend_status(status: dict) -> dict:
 
 
 def _host_answer(outcome: Outcome) -> str:
-    """The host's answer: messages for the guests' connections, the host's view and words,
-    and what the page runs on its own: the computers' moves (``computer_moves``: ask
-    :func:`host_computer_step`), the clock of the person to move (``clock``: when it runs
-    out, :func:`host_timeout`), and whether a computer plays the host's own seat
-    (``autopilot``: Take over)."""
-    view, status = _host.view(), _host.status()
+    """The host's answer, in two parts so that its messages leave first: the messages for
+    the guests' connections and the words of what happened, and ``more``, the call that
+    makes the rest (:func:`host_table`), which the worker makes once the messages are sent."""
     return json.dumps({"send": [{"to": conn, "text": text} for conn, text in outcome.send],
-                       "steps": outcome.steps, "error": outcome.error,
-                       "view": view, "status": _friend_status(status), "saved": _host.save(),
+                       "steps": outcome.steps, "error": outcome.error, "more": "host_table"})
+
+
+def host_table() -> str:
+    """The rest of each host answer: the host's view and words, ``saved`` (what the tab keeps
+    for a reload), and what the page runs on its own: the computers' moves
+    (``computer_moves``: ask :func:`host_computer_step`), the clock of the person to move
+    (``clock``: when it runs out, :func:`host_timeout`), and whether a computer plays the
+    host's own seat (``autopilot``: Take over)."""
+    if _host is None:
+        return _error(PisheError("No table is open."))
+    view, status = _host.view(), _host.status()
+    return json.dumps({"view": view, "status": _friend_status(status), "saved": _host.save(),
                        "computer_moves": _host.match is not None and _host.computer_seat() is not None,
                        **_person_clock(status, view)})
 
