@@ -59,7 +59,6 @@ class SeatView(NamedTuple):
     turned: Optional[Card]
     legal: tuple
     give_card: Optional[Card]
-    give_problem: Optional[str]
     this_turn: tuple
     other_last_turn: tuple
     deal_winner: Optional[int]
@@ -67,12 +66,25 @@ class SeatView(NamedTuple):
     match: Optional[dict]
     names: tuple = DEFAULT_NAMES
 
+    @property
+    def give_problem(self) -> Optional[str]:
+        """Why this seat cannot give now, in plain words (``None`` if it can): worded when
+        asked for, not at each of the many views bots and invariant checks make."""
+        if GIVE in self.legal:
+            return None
+        winner, seat = self.deal_winner, self.seat
+        if winner is not None:
+            return "The deal is over."
+        if self.turn != seat:
+            return "It is not your turn."
+        return give_problem_words(self.give_card, self.discard_tops[1 - seat])
+
     def to_json(self) -> dict:
         """The view as plain JSON data, every sentence in this seat's words, each made
         from its other data (:func:`view_from_json` gets this view back from it)."""
         seat, names, turn, match = self.seat, self.names, self.turn, self.match
         card = _card_json
-        winner = self.deal_winner
+        winner, problem = self.deal_winner, self.give_problem
         this_seat = turn if turn is not None else winner
         return {
             "game": GAME_ID,
@@ -88,11 +100,11 @@ class SeatView(NamedTuple):
             "places": [self._place(s) for s in range(len(self.stock_counts))],
             "legal": list(self.legal),
             "give_card": card(self.give_card),
-            "give_problem": self.give_problem,
+            "give_problem": problem,
             "status": self._status(),
             "why": ({"text": f"You may give your {self.give_card.display()} "
                              f"onto their {self.discard_tops[1 - seat].display()}.", "kind": "hint"}
-                    if GIVE in self.legal else {"text": self.give_problem, "kind": "problem"}),
+                    if GIVE in self.legal else {"text": problem, "kind": "problem"}),
             "goal": GOAL,
             "hint": self._hint(),
             "this_turn": {"seat": this_seat, "title": "This turn",
@@ -249,7 +261,6 @@ def seat_view(game, seat: int, names=None) -> SeatView:
         deal.turned,
         legal,
         give_card,
-        None if GIVE in legal else _give_problem(seat, turn, winner, legal, give_card, tops[1 - seat]),
         tuple(deal.this_turn),
         tuple(deal.last_turn(1 - seat)),
         winner,
@@ -257,16 +268,6 @@ def seat_view(game, seat: int, names=None) -> SeatView:
         None if match is None else _match_json(match),
         DEFAULT_NAMES if names is None else tuple(names),
     ))
-
-
-def _give_problem(seat: int, turn: Optional[int], winner: Optional[int], legal: tuple,
-                  give_card: Optional[Card], theirs: Optional[Card]) -> Optional[str]:
-    """Why ``seat`` cannot give now (``theirs``: the other pile's top)."""
-    if winner is not None:
-        return "The deal is over."
-    if turn != seat:
-        return "It is not your turn."
-    return None if GIVE in legal else give_problem_words(give_card, theirs)
 
 
 def view_from_json(game, data: dict, names=None) -> SeatView:
@@ -295,7 +296,6 @@ def view_from_json(game, data: dict, names=None) -> SeatView:
         seat, turn, {pile["suit"]: pile["count"] for pile in data["suit_piles"]},
         tuple(stock["count"] for stock in data["stocks"]), tops,
         tuple(pile["count"] for pile in data["discards"]), card(data["turned"]), legal, give_card,
-        _give_problem(seat, turn, winner, legal, give_card, tops[1 - seat]),
         tuple(step_from_json(s) for s in data["this_turn"]["shown"]),
         tuple(step_from_json(s) for s in data["other_last_turn"]["shown"]),
         winner, None if result is None else result["points"], match,
