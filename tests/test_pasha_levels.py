@@ -185,11 +185,20 @@ class _Recorder:
         self.history.extend(json.dumps(s, sort_keys=True) for s in shown)
 
 
+class _CardsSeen:
+    """Keeps the cards named in the steps shown to a seat."""
+
+    def __init__(self):
+        self.cards = set()
+
+    def observe(self, shown, new_deal=False):
+        self.cards.update(s[k] for s in shown for k in ("card", "onto") if s[k])
+
+
 def _shown_cards(deck, actions, me) -> set:
-    history = []
-    replay(new_deal(deck), actions, [(me, _Recorder(history))])
-    shown = [json.loads(s) for s in history if isinstance(s, str)]
-    return {s[k] for s in shown for k in ("card", "onto") if s[k]}
+    seen = _CardsSeen()
+    replay(new_deal(deck), actions, [(me, seen)])
+    return seen.cards
 
 
 # -- the bots by name --------------------------------------------------------------------
