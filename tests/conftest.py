@@ -127,3 +127,21 @@ def nostr_relay(tmp_path_factory):
         pytest.skip("no nostr-relay executable: run .ci/run once (it installs one) or set PISHE_NOSTR_RELAY")
     with build.LocalRelay(executable, tmp_path_factory.mktemp("nostr-relay")) as relay:
         yield relay.url
+
+
+@pytest.fixture(scope="session")
+def returning_browser(browser_type, browser_type_launch_args, dist_dir, tmp_path_factory):
+    """(context, server): one persistent browser profile and one server of dist_dir for the
+    whole session, the returning visitor of test_page (and of the modules that take its
+    fixtures). After the session's first boot Pyodide comes from the profile's disk cache
+    and Python's memory from its snapshot, in every module, as for a returning visitor
+    (a plain context fetches and compiles the 9.6 MB wasm, and starts Python, on every
+    load). Service workers are blocked; a first visit needs a context of its own."""
+    with build.SiteServer(dist_dir) as server:
+        context = browser_type.launch_persistent_context(
+            tmp_path_factory.mktemp("profile"), **browser_type_launch_args,
+            service_workers="block", viewport={"width": 1280, "height": 720})
+        try:
+            yield context, server
+        finally:
+            context.close()

@@ -66,19 +66,21 @@ READ_TABLE = """() => {
 
 
 @pytest.fixture(scope="module")
-def returning_visitor(browser_type, browser_type_launch_args, dist_dir, tmp_path_factory):
-    """One server and one persistent browser profile for the module: after the first
-    boot Pyodide comes from the profile's disk cache, as for a returning visitor (a
-    plain context fetches and compiles the 9.6 MB wasm on every load). Service workers
-    are blocked here; the tests of what a page keeps run on a first visit (`fresh`)."""
-    with build.SiteServer(dist_dir) as server:
-        context = browser_type.launch_persistent_context(
-            tmp_path_factory.mktemp("profile"), **browser_type_launch_args,
-            service_workers="block", viewport={"width": 1280, "height": 720})
-        try:
-            yield context, server
-        finally:
-            context.close()
+def returning_visitor(returning_browser):
+    """One server and one persistent browser profile (conftest's returning_browser, kept
+    for the session): after the session's first boot Pyodide comes from the profile's disk
+    cache and Python's memory from its snapshot, as for a returning visitor. Service
+    workers are blocked here; the tests of what a page keeps run on a first visit
+    (`fresh`). Each module starts with nothing in the origin's local storage (a module
+    that failed mid-way may have left something)."""
+    context, server = returning_browser
+    tab = context.new_page()
+    try:
+        tab.goto(server.url + "signaling.json")
+        tab.evaluate("localStorage.clear()")
+    finally:
+        tab.close()
+    return context, server
 
 
 @pytest.fixture
@@ -139,12 +141,18 @@ def paints(page: Page) -> str:
 
 def press_and_wait(page: Page, do) -> None:
     """Do something that asks the worker (a click or a key) and wait for the table
-    to be repainted and to settle."""
+    to be repainted and to settle (no call in flight, the computer done moving)."""
     before = paints(page)
     do()
-    page.wait_for_function(
-        f"document.querySelector('[data-pishe-table]').dataset.paints !== '{before}'", timeout=30_000)
-    wait_idle(page)
+    page.wait_for_function(f"document.querySelector('[data-pishe-table]').dataset.paints !== '{before}'"
+                           " && document.body.dataset.idle === 'true'", timeout=30_000)
+
+
+def finish_animations(page: Page) -> None:
+    """Wait until the page's running animations that end (a card arriving, a banner's
+    entrance; not the endless glow of a target) have ended."""
+    page.evaluate("""Promise.allSettled(document.getAnimations()
+      .filter((a) => a.effect && a.effect.getComputedTiming().endTime < Infinity).map((a) => a.finished))""")
 
 
 def read_table(page: Page) -> dict:
@@ -204,7 +212,7 @@ def play_deal(page: Page, expected: dict, by_keyboard: bool = False, shots: bool
         if shots and not mid_shot and (actions >= 12 and "keep" in view["legal"] or actions == 40):
             RESULTS.mkdir(exist_ok=True)
             page.evaluate("window.scrollTo(0, 0)")
-            page.wait_for_timeout(350)  # let the newest card finish arriving
+            finish_animations(page)  # let the newest card finish arriving
             page.screenshot(path=str(RESULTS / "mid-game.png"))
             mid_shot = True
         if by_keyboard:
@@ -309,7 +317,7 @@ def test_whole_deal_against_the_computer(page: Page, site, console_errors):
         f"Match over. Final score: You {scores[0]} · Computer {scores[1]}")
     expect(page.get_by_role("button", name="Next deal")).to_be_hidden()  # one deal: the match is over
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(600)  # the result's entrance animation
+    finish_animations(page)  # the result's entrance
     page.screenshot(path=str(RESULTS / "deal-end.png"))
     assert errors == []
 
@@ -410,10 +418,13 @@ def test_keyboard_only_match_with_next_deal(page: Page, site, console_errors):
     assert errors == []
 
 
-def test_high_contrast_is_remembered_and_nothing_else_is_stored(fresh, console_errors):
+def test_a_first_visit_remembers_high_contrast_alone_and_works_offline_after_it(fresh, console_errors):
+    """High contrast is remembered, and nothing else is stored; once the service worker
+    controls the page (it has cached the site), the table starts and plays offline.
+    One first visit for both: a Python start of its own costs seconds."""
     page, site = fresh
     errors = console_errors(page)
-    open_table(page, site)
+    open_table(page, site, "delay=0&seed=5")
     switch = page.get_by_role("switch", name="High contrast")
     expect(switch).not_to_be_checked()
     assert not page.evaluate("document.documentElement.classList.contains('hc')")
@@ -452,12 +463,7 @@ def test_high_contrast_is_remembered_and_nothing_else_is_stored(fresh, console_e
     assert page.evaluate("localStorage.length") == 0
     assert errors == []
 
-
-def test_works_offline_after_one_visit(fresh, console_errors):
-    page, site = fresh
-    errors = console_errors(page)
-    open_table(page, site, "delay=0&seed=5")
-    # The service worker has cached the site once it controls the page.
+    # Offline: the service worker has cached the site once it controls the page.
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
     site.stop()
     try:
@@ -504,13 +510,13 @@ def test_phone_screen_has_no_horizontal_scroll(page: Page, site, console_errors,
             seen_keep = True
             RESULTS.mkdir(exist_ok=True)
             page.evaluate("window.scrollTo(0, 0)")
-            page.wait_for_timeout(300)
+            finish_animations(page)
             page.screenshot(path=str(RESULTS / "phone-mid-game.png"))
         action = choose(legal)
         press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
         expected, _ = settle(local("act", action))
     assert seen_keep
     assert_fits("deal end")
-    page.wait_for_timeout(600)
+    finish_animations(page)
     page.screenshot(path=str(RESULTS / "phone-deal-end.png"), full_page=True)
     assert errors == []
