@@ -37,7 +37,7 @@ def _host_answer(outcome: Outcome) -> str:
     the guests' connections and the words of what happened, and ``more``, the call that
     makes the rest (:func:`host_table`), which the worker makes once the messages are sent."""
     return json.dumps({"send": [{"to": conn, "text": text} for conn, text in outcome.send],
-                       "steps": outcome.steps, "error": outcome.error, "more": "host_table"})
+                       "steps": outcome.steps, "error": outcome.error, "more": ["host_table"]})
 
 
 def host_table() -> str:
@@ -71,9 +71,20 @@ def _person_clock(status: dict, view: Optional[dict]) -> dict:
 
 
 def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
-    view, status = _guest.view(), _guest.status()
+    """The guest's answer, in two parts as the host's is (:func:`_host_answer`): its message
+    to the host and the words of what happened, then :func:`guest_table` for the rest."""
     return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
-                       "view": view, "status": _friend_status(status),
+                       "more": ["guest_table", keep]})
+
+
+def guest_table(keep: bool = True) -> str:
+    """The rest of each guest answer: the guest's view and words, its ``token`` and
+    ``ledger``, and ``saved`` (what the tab keeps to resume the seat; ``None`` without
+    ``keep``), and the clock and autopilot as for the host (:func:`host_table`)."""
+    if _guest is None:
+        return _error(PisheError("This page has not joined a table."))
+    view, status = _guest.view(), _guest.status()
+    return json.dumps({"view": view, "status": _friend_status(status),
                        "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None,
                        **_person_clock(status, view)})
 

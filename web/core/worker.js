@@ -26,8 +26,8 @@
 // Worker -> page:
 //   {id, result}                      the function's JSON string, parsed (the messages
 //                                     of its `send` list already sent: channel.js); if it
-//                                     names a call in `more`, that call's answer, made once
-//                                     the messages are sent, is merged into it
+//                                     names a call in `more` ([name, ...args]), that call's
+//                                     answer, made once the messages are sent, is merged in
 //   {id, error: "message"}            the call could not run or raised
 // and the data channels' own messages (channel.js).
 // Pyodide 314 only runs in module workers: new Worker(url, {type: "module"}).
@@ -290,10 +290,10 @@ async function run(name, args) {
     const result = answer(dispatch, name, args);
     sendAll(result);
     // An answer whose messages must leave first names the call that makes its rest.
-    if (typeof result.more === "string") {
-      const { more } = result;
+    if (Array.isArray(result.more)) {
+      const [more, ...moreArgs] = result.more;
       delete result.more;
-      Object.assign(result, answer(dispatch, more, []));
+      Object.assign(result, answer(dispatch, more, moreArgs));
     }
     return { result };
   } catch (err) {
