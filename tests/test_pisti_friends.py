@@ -5,8 +5,11 @@ checked, once the deck's seed is revealed, against the deck replayed to the
 moment it was sent (no card of another seat's hand, no deck order, no opening
 card of the other team); every guest verifies the deck. Then a guest's page
 goes away mid-deck: after the hold (?hold=SECONDS) a computer plays its seat,
-everyone sees it away, and the same tab takes the seat back by opening the
-same link again (its page knocks through the relay; nothing is pasted).
+everyone sees it away, and the same tab takes the seat back, mid-deck, by opening
+the same link again (its page knocks through the relay; nothing is pasted).
+Each page plays its own seat by clicking its cards (AUTOPLAY, in the page): the
+test waits on the host's view, instead of asking all four pages every few
+milliseconds whose turn it is.
 Pishe Pasha's friend joins by the link alone as well.
 """
 
@@ -89,21 +92,52 @@ def open_table(pages: Pages, friends=(1, 2, 3)):
     return host, links
 
 
-def play_until(pages_by_seat: dict, done, limit: int = 400) -> int:
-    """Click a legal card on whichever page's turn it is until ``done(clicks)``; returns the clicks."""
-    clicks = 0
-    for _ in range(limit * 20):
-        if done(clicks):
-            return clicks
-        for page in pages_by_seat.values():
-            state = page.evaluate(STATE)
-            if state and state["idle"] and state["turn"] == state["seat"] and state["legal"]:
-                card = page.locator(f'{TABLE} [data-action="{state["legal"][0]}"]')
-                if card.get_attribute("aria-disabled") != "true":
-                    card.click()
-                    clicks += 1
-        pages_by_seat[0].wait_for_timeout(20)
-    raise AssertionError("the deck did not end")
+# The cards played so far in the deck, as a view counts them (52 less the 4 of the
+# opening, the deck left and the hands).
+PLAYED = "((v) => 48 - v.deck_count - v.hand_counts.reduce((a, b) => a + b, 0))"
+# Installed in a page: whenever the page is idle and its own view says it is its seat's
+# turn, it clicks the first legal card of its hand where the card shows (what a pointer at
+# the card's centre would hit), until `limit` cards of the deck have been played, as its
+# view counts them. Every page plays for itself: the test waits on the host's view alone
+# instead of asking every page in turn whether it is to play.
+AUTOPLAY = """(limit) => {
+  const auto = window.__autoplay || (window.__autoplay = {clicks: 0, last: null, limit});
+  auto.limit = limit;
+  if (auto.running) return;
+  auto.running = true;
+  const tick = () => {
+    const s = window.pisheFriend && window.pisheFriend.state;
+    const v = s && s.view;
+    if (v && v.legal && v.legal.length && v.turn === v.seat && v !== auto.last &&
+        document.body.dataset.idle === "true" && PLAYED(v) < auto.limit) {
+      const card = document.querySelector(`[data-game="pisti"] [data-action="${v.legal[0]}"]`);
+      if (card && card.getAttribute("aria-disabled") !== "true") {
+        const box = card.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        if (hit && card.contains(hit)) {
+          auto.last = v;
+          auto.clicks += 1;
+          hit.click();
+        }
+      }
+    }
+    setTimeout(tick, 10);
+  };
+  tick();
+}""".replace("PLAYED", PLAYED)
+# Whether the host's page is idle with its view `over` the deck, or past `played` cards.
+HOST_DONE = ("([played]) => { const s = window.pisheFriend && window.pisheFriend.state; const v = s && s.view;"
+             " return Boolean(v && document.body.dataset.idle === 'true' && (v.deck_result || "
+             + PLAYED + "(v) >= played)); }")
+
+
+def play_until(host, pages: list, played: int = 99, timeout_ms: int = 120_000) -> int:
+    """Every page in ``pages`` plays its own seat (AUTOPLAY) until ``played`` cards of the
+    deck are played, or the deck is over, as the host's page shows it; returns the cards played."""
+    for page in pages:
+        page.evaluate(AUTOPLAY, played)
+    host.wait_for_function(HOST_DONE, arg=[played], timeout=timeout_ms, polling=50)
+    return host.evaluate("(played) => (" + PLAYED + ")(window.pisheFriend.state.view)", None)
 
 
 def check_messages(received: list, seat: int) -> int:
@@ -153,8 +187,10 @@ def test_three_friends_join_by_link_and_play_a_deck(pages: Pages):
     for seat, guest in guests.items():                # each link seats its friend where it said
         guest.wait_for_function("(s) => window.pisheFriend.state.view && window.pisheFriend.state.view.seat === s",
                                 arg=seat, timeout=BOOT_MS)
-    by_seat = {0: host, **guests}
-    play_until(by_seat, lambda _: host.evaluate(STATE) is not None and host.evaluate(STATE)["over"])
+    play_until(host, [host, *guests.values()])
+    assert host.evaluate(STATE)["over"]
+    # Every seat played its own cards: 12 clicks on each page.
+    assert [page.evaluate("window.__autoplay.clicks") for page in (host, *guests.values())] == [12] * 4
     for seat, guest in guests.items():
         expect(guest.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
         received = guest.evaluate("window.__wire.received")
@@ -169,15 +205,19 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
     guest.goto(links[2])
     for page in (host, guest):
         expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
-    play_until({0: host, 2: guest}, lambda clicks: clicks >= 4)
+    left_at = play_until(host, [host, guest], played=4)
+    assert left_at >= 4 and not host.evaluate(STATE)["over"]
 
     # The guest's page goes away: after the hold a computer plays its seat, and the host sees it away.
     guest.goto("about:blank")
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
-    play_until({0: host}, lambda _: host.evaluate(STATE)["over"])
+    # Four more cards played make a whole round of the table: one of them was seat 2's,
+    # played while its page was gone, so by the computer.
+    assert play_until(host, [host], played=left_at + 4) >= left_at + 4
+    assert not host.evaluate(STATE)["over"]
 
-    # The same tab opens the same link again: its page knocks through the relay, the host's
-    # page answers, and the seat is its own again (its seat token is in the tab).
+    # The same tab opens the same link again, mid-deck: its page knocks through the relay, the
+    # host's page answers, and the seat is its own again (its seat token is in the tab).
     guest.goto(links[2])
     expect(guest.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Friend", timeout=20_000)
