@@ -155,8 +155,7 @@ def press_and_wait(page: Page, game: str, do) -> None:
     paints = f"document.querySelector('{table(game)}').dataset.paints || '0'"
     before = page.evaluate(paints)
     do()
-    page.wait_for_function(f"({paints}) !== '{before}'", timeout=30_000)
-    wait_idle(page)
+    page.wait_for_function(f"({paints}) !== '{before}' && document.body.dataset.idle === 'true'", timeout=30_000)
 
 
 def resize(page: Page, width: int, height: int) -> None:
@@ -183,6 +182,11 @@ def open_game(page: Page, site, game: str) -> None:
         press_and_wait(page, game, page.get_by_role("radio", name="Pişti", exact=True).check)
 
 
+# The actions of the game's buttons that are enabled, read in one go.
+ENABLED_ACTIONS = """(game) => [...document.querySelectorAll(`${game} button[data-action]`)]
+  .filter((b) => b.getAttribute("aria-disabled") !== "true").map((b) => b.dataset.action)"""
+
+
 def move(page: Page, game: str) -> None:
     """One move as a simple player makes it: in Pishe Pasha give, else keep, else turn a
     card; in Pişti the first card of the hand that may be played."""
@@ -190,10 +194,10 @@ def move(page: Page, game: str) -> None:
         card = page.get_by_role("button", name=re.compile("^Play ")).and_(page.locator('[aria-disabled="false"]'))
         press_and_wait(page, game, card.first.click)
         return
-    for name in ("Give", "Keep", "Turn a card"):
-        button = page.get_by_role("button", name=name, exact=True)
-        if button.get_attribute("aria-disabled") != "true":
-            press_and_wait(page, game, button.click)
+    enabled = page.evaluate(ENABLED_ACTIONS, table(game))
+    for action, name in (("give", "Give"), ("keep", "Keep"), ("turn", "Turn a card")):
+        if action in enabled:
+            press_and_wait(page, game, page.get_by_role("button", name=name, exact=True).click)
             return
     raise AssertionError("no move is enabled")
 
