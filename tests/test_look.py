@@ -22,8 +22,8 @@ from axe import violations
 from playwright.sync_api import Page, expect
 from test_page import BOOT_MS, RESULTS, wait_idle
 
-# test_page's fixtures: one persistent profile and server for the module (Pyodide from
-# its disk cache), a tab per test.
+# test_page's fixtures: one persistent profile and server (kept for the session: Pyodide
+# from its disk cache, Python from its snapshot), a tab per test.
 returning_visitor, site, page = test_page.returning_visitor, test_page.site, test_page.page
 
 BASELINES = Path(__file__).resolve().parent / "baselines"

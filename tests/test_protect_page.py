@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-# The computer table's helpers and its module-scoped returning visitor's browser.
+# The computer table's helpers and its returning visitor (conftest's persistent profile, kept for the session).
 from test_page import (  # noqa: F401  (returning_visitor, site and page are fixtures)
-    BOOT_MS, PASHA, RESULTS, assert_shows, choose, local, open_table, page, press_and_wait, read_table,
-    returning_visitor, settle, site,
+    BOOT_MS, PASHA, RESULTS, assert_shows, choose, finish_animations, local, open_table, page, press_and_wait,
+    read_table, returning_visitor, settle, site,
 )
 
 SEED = 390  # a one-deal match you lead: 46 moves, gives and a recycle among them
@@ -76,7 +76,7 @@ def test_a_whole_deal_by_tab_and_enter_then_the_banner_and_the_shortcuts_switch(
     }""")
     assert not overlap
     RESULTS.mkdir(exist_ok=True)
-    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")  # the banner's entrance
+    finish_animations(page)  # the banner's entrance (an endless glow would never finish: left out)
     page.screenshot(path=str(RESULTS / "deal-end-banner.png"))
 
     # Enter on it deals a new match at once (nothing in progress to ask about); the keyboard stays on the table.

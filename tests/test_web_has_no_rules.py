@@ -237,8 +237,8 @@ def test_page_has_no_inline_script_or_foreign_images():
 
 # ---- in the browser ------------------------------------------------------------
 
-# test_page's fixtures: one persistent profile and server for the module, a tab per test;
-# after the first boot Python starts from the profile's snapshot of its memory.
+# test_page's fixtures: one persistent profile and server (kept for the session), a tab per
+# test; after the first boot Python starts from the profile's snapshot of its memory.
 returning_visitor, site, page = test_page.returning_visitor, test_page.site, test_page.page
 
 CARD = {
