@@ -7,6 +7,9 @@ minimal single-function implementation of the same rules and policy (the
 yardstick the engine issue names: about 4,000 deals/s on these machines), and
 prints the ratio. The minimal version lives only here: it is a yardstick,
 not a second engine, and it is checked against the engine's results first.
+
+A second line times the same deals as a search's play-outs run them: Deal.play with
+the policy reading the deal, no views (what the bots' look-ahead costs a deal).
 """
 
 from __future__ import annotations
@@ -59,6 +62,14 @@ def engine_always_give(stocks):
     return deal.winner, deal.points(1 - deal.winner)
 
 
+def engine_play_out(stocks):
+    """A search's play-out: the deal moved by Deal.play, the policy reading the deal itself
+    (legal_actions() lists give first, as LookAhead.play_on takes it), no views."""
+    deal = Deal.from_stocks(stocks, 0)
+    deal.play(lambda seat: deal.legal_actions()[0])
+    return deal.winner, deal.points(1 - deal.winner)
+
+
 def rate(play, all_stocks) -> float:
     start = time.process_time()
     for stocks in all_stocks:
@@ -74,16 +85,21 @@ def main() -> int:
     rng = random.Random(1)
     all_stocks = [deal_stocks(rng) for _ in range(args.deals)]
     for stocks in all_stocks[:300]:
-        assert engine_always_give(stocks) == minimal_always_give(stocks), "the yardstick disagrees"
-    engine, minimal, ratios = [], [], []
+        assert engine_always_give(stocks) == minimal_always_give(stocks) == engine_play_out(stocks), \
+            "the yardstick disagrees"
+    engine, play_outs, minimal, ratios, play_out_ratios = [], [], [], [], []
     for _ in range(args.rounds):
         engine.append(rate(engine_always_give, all_stocks))
+        play_outs.append(rate(engine_play_out, all_stocks))
         minimal.append(rate(minimal_always_give, all_stocks))
         ratios.append(engine[-1] / minimal[-1])
+        play_out_ratios.append(play_outs[-1] / minimal[-1])
     print(f"always-give self-play, {args.deals} deals x {args.rounds} rounds, Python {sys.version.split()[0]}")
     print(f"  engine  (views, steps, checks): median {statistics.median(engine):7.0f} deals/s")
     print(f"  minimal (one function)        : median {statistics.median(minimal):7.0f} deals/s")
     print(f"  engine / minimal, same round  : median {statistics.median(ratios):.2f}")
+    print(f"  engine, play-outs (no views)  : median {statistics.median(play_outs):7.0f} deals/s")
+    print(f"  play-outs / minimal           : median {statistics.median(play_out_ratios):.2f}")
     return 0
 
 
