@@ -129,6 +129,10 @@ class LookAhead:
         whenever it may, ``me`` too unless ``depth`` > 0 and the budget lasts, when
         :meth:`best` chooses for it with that depth. Stops after ``turns`` more turns."""
         me = self.me
+        if depth <= 0 and turns is None:
+            # Both seats always give to the end: the engine's own loop, in one call.
+            deal.play(lambda seat: deal.legal_actions()[0])
+            return _score(deal, me)
         while deal.winner is None and (turns is None or turns > 0):
             steps = deal.turn_while_forced()
             if deal.winner is None and (turns is None or turns > _turns_ended(steps)):
