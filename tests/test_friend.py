@@ -4,10 +4,12 @@ Two persistent browser profiles of Debian's Chromium (the flags are in
 conftest.py) hold the host's and the guest's pages: each test opens fresh tabs
 in them, and the profiles' disk caches keep Pyodide between tests, as a
 returning visitor's browser does. The host invites, the guest opens the link,
-the reply code goes back, and both play by clicking buttons by their
-accessible names, as two people would. The test waits on each page's paint
-counter and idle flag (`data-paints`, `data-idle`), watched inside the page, so
-it never polls while the pages work.
+the reply code goes back, and both play by clicking buttons, as two people
+would: the table's buttons by their accessible names, each move where its button
+shows (a click in the page on what is hit at the button's centre). The guest gives
+whenever it may, the host only early in a deal (Table.choose). The test waits on
+each page's paint counter and idle flag (`data-paints`, `data-idle`), watched
+inside the page, so it never polls while the pages work.
 
 Secrets are checked on the wire, not in the page's own code: an init script
 taps every RTCDataChannel the page hands to its worker and records each message
@@ -553,7 +555,18 @@ def no_errors(table: Table) -> None:
 # ---- tests -----------------------------------------------------------------------
 
 
-def test_invite_connect_and_play_a_whole_deal(table: Table):
+def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_away(table: Table):
+    """A one-deal match played to its end, through two ways a page leaves mid-deal (one
+    table connected for the whole deal, each scenario as it would be alone).
+
+    The host's tab reloads: its table comes back as it was, the friend's page says the
+    connection is lost, and a new invite link lets both play on.
+
+    The guest's page goes away: the host plays on, invites again, and the guest's tab
+    opens the new link: same seat, the deal goes on, and the guest's page checks the
+    whole deal.
+
+    At the end, leaving the table forgets it: a reload then opens the computer's table."""
     RESULTS.mkdir(exist_ok=True)
     table.open_host("one-deal")
     link = table.invite_link()
@@ -573,58 +586,10 @@ def test_invite_connect_and_play_a_whole_deal(table: Table):
     assert h["seats"][0]["name"] == "You" and h["seats"][1]["name"] == "Friend"
     assert g["seats"][1]["name"] == "You" and g["seats"][0]["name"] == "Friend"
     assert h["turn"] == 0 and h["enabled"] == ["turn"] and g["enabled"] == []
-
-    h, g = table.play(shots="friend-mid-game")
-    assert len(table.actions) > 20
-    # Same result on both pages; the guest checked the deal.
-    assert h["result"] == g["result"]
-    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
-    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified")
-    winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
-    assert winners == [s for s in (0, 1) if g["seats"][s]["flag"] == "Wins the deal"] and len(winners) == 1
-    winner = winners[0]
-    host_title = table.host.locator(PASHA + " [data-result-title]").text_content()
-    guest_title = table.guest.locator(PASHA + " [data-result-title]").text_content()
-    assert (host_title, guest_title) == (("You win the deal!", "Friend wins the deal") if winner == 0
-                                         else ("Friend wins the deal", "You win the deal!"))
-    match_lines = [p.locator(PASHA + " [data-result-match]").text_content() for p in (table.host, table.guest)]
-    assert match_lines[0].startswith("Match over.") and match_lines[1].startswith("Match over.")
-    table.screenshots("friend-deal-end")
-
-    table.collect_wire()
-    replayed = table.replay("one-deal")
-    checked = table.check_secrets(replayed)
-    assert checked >= len(table.actions)  # a view for every action, at least
-    table.check_boards(replayed)
-    no_errors(table)
-
-
-def test_pages_go_away_and_come_back_host_reload_guest_away_guest_reload_new_tab(table: Table):
-    """Every way a page leaves a friend's table mid-deal, one after the other in one
-    first-to-100 match (one table connected for all, each scenario as it would be alone).
-
-    Deal 1, the host's tab reloads: its table comes back as it was, the friend's page
-    says the connection is lost, and a new invite link lets both play on.
-
-    Deal 1 still, the guest's page goes away: the host plays on, invites again, and the
-    guest's tab opens the new link: same seat, the deal goes on, and the guest's page
-    checks the whole deal.
-
-    Deal 2, the guest's tab reloads: the address keeps the used invite link; the tab does
-    not answer it again (the host's side of it is gone) but shows the table as it was,
-    paused, and takes its seat back from the host's next link, and plays on.
-
-    Deal 2 still, the guest's tab is closed (its sessionStorage with it): a new tab opens
-    the new invite; it gets the guest seat and deal 1's scores, the deal goes on, and it
-    says honestly that it could not check a deal it did not see from the start.
-
-    At the end, leaving the table forgets it: a reload then opens the computer's table."""
-    table.open_host("first-to-100")
-    table.join(table.invite_link())
     h, g = table.play(until=lambda h, g: len(table.actions) >= 10)
     assert h["result"] is None, "the deal ended too soon for this test"
 
-    # -- deal 1: the host's tab reloads
+    # -- the host's tab reloads
     table.host.reload()
     expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
                                                                      timeout=BOOT_MS)
@@ -632,14 +597,15 @@ def test_pages_go_away_and_come_back_host_reload_guest_away_guest_reload_new_tab
         "Connection lost — ask for a new invite link", timeout=40_000)
     back = table.board(table.host)
     assert shared(back) == shared(h) and back["length"] == h["length"]
-
     table.host.get_by_role("button", name="Invite again", exact=True).click()
     table.join(table.invite_link())
 
-    # -- deal 1: the guest's page goes away
-    # Play until the host is to move, some way into the deal.
-    h, g = table.play(until=lambda h, g: len(table.actions) >= 16 and h["turn"] == 0)
-    assert h["result"] is None, "deal 1 ended too soon for this test"
+    # -- the guest's page goes away
+    # Play until the host is to move, some way into the deal, with cards enough in its
+    # stock that it is not turned over while the guest is away (see `recycled` below).
+    h, g = table.play(until=lambda h, g: len(table.actions) >= 16 and h["turn"] == 0
+                      and int(h["seats"][0]["stock"]) >= 10)
+    assert h["result"] is None, "the deal ended too soon for this test"
     token = table.guest.evaluate("sessionStorage.getItem('pishe.friend.token')")
     assert token and re.fullmatch(r"[0-9a-f]{32}", token)
     table.collect_wire()
@@ -681,34 +647,66 @@ def test_pages_go_away_and_come_back_host_reload_guest_away_guest_reload_new_tab
     hellos = [json.loads(t) for t in table.guest.evaluate("window.__wire.sent")]
     assert hellos[0]["type"] == "hello" and hellos[0]["token"] == token and hellos[0]["have"]["deal"] == 1
 
-    # Deal 1 to its end; the guest asks for the next deal.
-    h, g = table.play()
+    # The deal to its end.
+    h, g = table.play(shots="friend-mid-game")
+    assert len(table.actions) > 20
+    # Same result on both pages; the guest checked the deal. The guest page kept every
+    # step it had seen (sessionStorage), and was sent the host's moves made while it was
+    # away, so it checks the whole deal - unless the host's stock was turned over
+    # meanwhile: steps naming cards back in a stock are never sent, and the page then
+    # says honestly that it could not check the deal.
     assert h["result"] == g["result"]
     table.collect_wire()
-    # The guest page kept every step it had seen (sessionStorage), and was sent the
-    # host's moves made while it was away, so it checks the whole deal - unless the
-    # host's stock was turned over meanwhile: steps naming cards back in a stock are
-    # never sent, and the page then says honestly that it could not check the deal.
+    replayed = table.replay("one-deal")
     recycled = any(step["kind"] == "recycle"
-                   for group in table.replay("first-to-100")["groups"][1][dropped_at:back_at] for step in group)
-    expect(table.guest.locator("[data-fair]")).to_have_text(
-        "Deal 1 could not be checked: this page did not see all of it played." if recycled else "Deal 1 verified",
-        timeout=10_000)
-    scores = {s: h["seats"][s]["score"] for s in (0, 1)}
-    assert scores != {0: "0", 1: "0"}
-    assert g["nextDeal"] and h["nextDeal"]
-    before = table.board(table.host)
-    table.guest.get_by_role("button", name="Next deal", exact=True).click()
-    h, g = table.sync(before)
-    assert h["deal"] == g["deal"] == "2" and h["turn"] == 1  # the guest leads deal 2
+                   for group in replayed["groups"][1][dropped_at:back_at] for step in group)
+    fair = "Deal 1 could not be checked: this page did not see all of it played." if recycled else "Deal 1 verified"
+    expect(table.guest.locator("[data-result-fair]")).to_have_text(fair, timeout=10_000)
+    expect(table.guest.locator("[data-fair]")).to_have_text(fair)
+    winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
+    assert winners == [s for s in (0, 1) if g["seats"][s]["flag"] == "Wins the deal"] and len(winners) == 1
+    winner = winners[0]
+    host_title = table.host.locator(PASHA + " [data-result-title]").text_content()
+    guest_title = table.guest.locator(PASHA + " [data-result-title]").text_content()
+    assert (host_title, guest_title) == (("You win the deal!", "Friend wins the deal") if winner == 0
+                                         else ("Friend wins the deal", "You win the deal!"))
+    match_lines = [p.locator(PASHA + " [data-result-match]").text_content() for p in (table.host, table.guest)]
+    assert match_lines[0].startswith("Match over.") and match_lines[1].startswith("Match over.")
+    table.screenshots("friend-deal-end")
 
-    # -- deal 2: the guest's tab reloads
-    def in_deal_2() -> int:
-        return sum(a[0] == 2 for a in table.actions)
+    checked = table.check_secrets(replayed)
+    # A view for every action, at least, but those the host made while the guest was away.
+    assert checked >= len(table.actions) - away
+    table.check_boards(replayed)
 
-    h, g = table.play(until=lambda h, g: in_deal_2() >= 8 and h["turn"] == 0)
-    assert h["result"] is None, "deal 2 ended too soon for this test"
+    # Leaving the table forgets it: a reload then opens the computer's table.
+    table.host.get_by_role("button", name="Leave the table", exact=True).click()
+    table.host.reload()
+    expect(table.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
+    no_errors(table)
+
+
+def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_deal(table: Table):
+    """Two ways a guest's tab goes away, one after the other in deal 1 of a first-to-100
+    match (one table connected for both, each scenario as it would be alone), then deal 2.
+
+    Reloaded: the address keeps the used invite link; the tab does not answer it
+    again (the host's side of it is gone) but shows the table as it was, paused, and
+    takes its seat back from the host's next link, and plays on.
+
+    Closed (its sessionStorage with it): a new tab opens the new invite; it gets the
+    guest seat and the deal goes on, and it says honestly that it could not check a
+    deal it did not see from the start.
+
+    Deal 2: the guest asks for it and leads it; its tab reloads with deal 1's scores."""
+    table.open_host("first-to-100")
+    table.join(table.invite_link())
+    h, g = table.play(until=lambda h, g: len(table.actions) >= 8 and h["turn"] == 0)
+    assert h["result"] is None, "the deal ended too soon for this test"
     table.collect_wire()
+
+    # -- the guest's tab reloads
     table.guest.reload()
     # Worded by Python (pishe/table/words.py): shown once the reloaded tab's Python is ready.
     expect(table.guest.locator("[data-friend-status]")).to_have_text(
@@ -725,12 +723,12 @@ def test_pages_go_away_and_come_back_host_reload_guest_away_guest_reload_new_tab
 
     table.host.get_by_role("button", name="Invite again", exact=True).click()
     table.join(table.invite_link())           # the same tab: only the address's fragment changes
-    reloaded_at = in_deal_2()
-    h, g = table.play(until=lambda h, g: in_deal_2() >= reloaded_at + 6 and h["turn"] == 1)
-    assert h["result"] is None, "deal 2 ended too soon for this test"
+    reloaded_at = len(table.actions)
+    h, g = table.play(until=lambda h, g: len(table.actions) >= reloaded_at + 6 and h["turn"] == 1)
+    assert h["result"] is None, "the deal ended too soon for this test"
     table.collect_wire()
 
-    # -- deal 2: the guest's tab is closed
+    # -- the guest's tab is closed
     context = table.guest.context
     table.guest.close()
     expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
@@ -742,22 +740,34 @@ def test_pages_go_away_and_come_back_host_reload_guest_away_guest_reload_new_tab
     table.errors["guest (new tab)"] = table.watch(table.guest)
     table.join(link)
     h, g = table.sync()
-    assert shared(h) == shared(host_before) and g["mine"] == 1 and g["turn"] == 1 and g["deal"] == "2"
-    assert {s: g["seats"][s]["score"] for s in (0, 1)} == scores   # deal 1's, from the host alone
+    assert shared(h) == shared(host_before) and g["mine"] == 1 and g["turn"] == 1
     h, g = table.play()
     assert h["result"] == g["result"]
     expect(table.guest.locator("[data-fair]")).to_have_text(
-        "Deal 2 could not be checked: this page did not see all of it played.", timeout=10_000)
+        "Deal 1 could not be checked: this page did not see all of it played.", timeout=10_000)
     table.collect_wire()
     replayed = table.replay("first-to-100")
     table.check_secrets(replayed)
     table.check_boards(replayed)
 
-    # Leaving the table forgets it: a reload then opens the computer's table.
-    table.host.get_by_role("button", name="Leave the table", exact=True).click()
-    table.host.reload()
-    expect(table.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
-    expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
+    # -- deal 2: the guest asks for it, and leads it
+    scores = {s: h["seats"][s]["score"] for s in (0, 1)}
+    assert scores != {0: "0", 1: "0"}
+    assert g["nextDeal"] and h["nextDeal"]
+    before = table.board(table.host)
+    table.guest.get_by_role("button", name="Next deal", exact=True).click()
+    h, g = table.sync(before)
+    assert h["deal"] == g["deal"] == "2" and h["turn"] == 1  # the guest leads deal 2
+    assert {s: g["seats"][s]["score"] for s in (0, 1)} == scores
+    h, g = table.play(until=lambda h, g: sum(a[0] == 2 for a in table.actions) >= 4)
+    # The new tab kept deal 2's table and deal 1's scores (its sessionStorage): a reload shows them.
+    table.guest.reload()
+    table.guest.wait_for_function(
+        "Number(document.querySelector('[data-pishe-table]').dataset.paints || 0) > 1 && "
+        "document.body.dataset.idle === 'true'", timeout=BOOT_MS)
+    paused = table.board(table.guest)
+    assert shared(paused) == shared(g) and paused["deal"] == "2" and paused["enabled"] == []
+    assert {s: paused["seats"][s]["score"] for s in (0, 1)} == scores
     no_errors(table)
 
 
