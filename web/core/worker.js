@@ -7,13 +7,8 @@
 // CPython compile a good part of the standard library from source, which was
 // most of what the worker added to a bare Pyodide boot (median ~1.1 s then,
 // ~0.08 s without it, from Pyodide ready to pishe.web imported). Wheels only some
-// functions need (segno, for the invite's QR code) are unpacked the same way on the
-// first call of such a function (ON_DEMAND below), not installed by micropip, whose
-// loading and import that call would pay. It pays most after a restored start: the
-// wasm code that runs Python is then still cold (V8 has not tiered it up, as a plain
-// start's own start-up does), so the same Python runs 3-8x slower for its first
-// second or so. First QR code, medians of 6 runs back to back (load 5-15, 2 cores):
-// plain start 2.3 -> 1.0 s, restored start 5.6 -> 3.9 s.
+// functions need (segno, for the invite's QR code) are installed by micropip,
+// loaded on the first call of such a function (ON_DEMAND below).
 //
 // Python's memory as it is once pishe.web is imported is kept in the browser
 // (Cache Storage, per build: SNAPSHOTS below), and every later start restores it
@@ -44,9 +39,10 @@ const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, onli
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
 
 // The wheel (a key of BUILD.wheels) unpacked before the table is ready, and
-// those unpacked on the first call of a pishe.web function that needs them.
+// those micropip installs on the first call of a pishe.web function that needs them.
 const AT_START = "pishe";
 const ON_DEMAND = { qr_matrix: ["segno"] };
+const WHEEL_DIR = "/tmp/wheels";
 
 // Pyodide's memory snapshots (loadPyodide's _makeSnapshot and _loadSnapshot, an
 // experimental API, pinned with Pyodide) taken in this browser, so there is nothing
@@ -86,16 +82,9 @@ def dispatch(name, args_json):
 
 dispatch
 `;
-// After a wheel is unpacked: its folders are new to the import system's cached
-// listings of site-packages (as importlib.invalidate_caches() would say, but only the
-// folder finders': the stdlib zip's would read its directory again, and
-// importlib.metadata's import costs ~1.5 s under load).
-const PY_UNPACKED = `
-import sys
-for _finder in list(sys.path_importer_cache.values()):
-    if type(_finder).__name__ == "FileFinder":
-        _finder.invalidate_caches()
-`;
+// deps=False: our wheels are pure Python without dependencies, and resolving
+// would make micropip ask PyPI, which an offline page cannot reach.
+const PY_INSTALL = "import micropip\nawait micropip.install(json.loads(wheel_paths), deps=False)";
 
 const ms = {};
 let stage = "";
@@ -157,13 +146,20 @@ download(AT_START);
 let pyodide = null;
 let scope = null; // the Python globals our snippets run in
 
-/**
- * Install wheels (names in BUILD.wheels): our pure-Python wheels without dependencies
- * are unpacked into site-packages, as the start-up one is; nothing to resolve.
- */
+/** Install wheels (names in BUILD.wheels) with micropip, from Pyodide's file system. */
 async function install(names) {
-  for (const name of names) pyodide.unpackArchive(await download(name), "wheel");
-  pyodide.runPython(PY_UNPACKED);
+  // micropip comes from the trimmed lock (as bytecode) on first need; once loaded,
+  // loadPackage returns at once.
+  await pyodide.loadPackage("micropip");
+  const paths = [];
+  for (const name of names) {
+    const bytes = await download(name);
+    const path = `${WHEEL_DIR}/${BUILD.wheels[name].split("/").pop()}`;
+    pyodide.FS.writeFile(path, bytes);
+    paths.push(`emfs:${path}`);
+  }
+  scope.set("wheel_paths", JSON.stringify(paths));
+  await pyodide.runPythonAsync(PY_INSTALL, { globals: scope });
 }
 
 // Wheels installed on demand: name -> promise of the install (dropped if it failed, to retry).
@@ -222,6 +218,7 @@ async function boot() {
   }
   if (!pyodide) pyodide = await start({ _makeSnapshot: Boolean(self.caches) });
   milestone("python", 0.94);
+  pyodide.FS.mkdirTree(WHEEL_DIR);
   // A wheel is a zip to unpack into site-packages: nothing to resolve, no installer.
   pyodide.unpackArchive(await download(AT_START), "wheel");
   milestone("wheels", 0.97);
