@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A friend's table, measured (prints figures; not a test).
 
-    python bench/friend.py [--connections N] [--deals D] [--in-page-deals D] [--chromium PATH]
+    python bench/friend.py [--connections N] [--deals D] [--in-page-deals D] [--pause MS] [--chromium PATH]
 
 Builds the site into a temp dir, serves it on 127.0.0.1 and opens two pages in
 two contexts of headless Chromium (the flags of tests/conftest.py: loopback
@@ -38,6 +38,9 @@ the runs' medians were 25.8 -> 19.4 ms with real clicks and 19.8 -> 15.8 ms
 in-page. On the machine otherwise idle (load 0.3-3), one pair: 28.2 -> 18.1 ms with
 real clicks (floor 10.8 / 11.6 ms), 16.2 -> 14.3 ms in-page. (An earlier version of
 this benchmark, before the move, once printed 15.5 ms, floor 11.4 ms, 7 ms in-page.)
+Later, sending a call's messages before the rest of its answer was made (the host's
+view and save, the guest's view) changed nothing measurable, with --pause 60 too (a
+give in-page 13.60 ms before, 13.65 after): it was not kept.
 Python takes about 1 ms of the guest's move, 2 ms of the host's answer and
 2.5 ms of the guest's reading of it in Pyodide here; the rest is the hops between
 threads. connect -> open p50 15 ms; the first connection's open event may wait
@@ -108,8 +111,8 @@ STATE = """() => ({
 
 # Both pages play by themselves (button.click(), no input pipeline) to the end of
 # the deal, each acting as soon as it is idle on its turn (woken by the page's
-# own attribute changes, not by polling).
-AUTO = """async () => {
+# own attribute changes, not by polling), or `pause` ms after its last move was painted.
+AUTO = """async (pause) => {
   const table = document.querySelector("[data-pishe-table]");
   const times = [];
   const changed = () => new Promise((resolve) => {
@@ -130,6 +133,7 @@ AUTO = """async () => {
     const t0 = performance.now();
     button.click();
     times.push([button.dataset.action, (await painted) - t0]);
+    if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }"""
 
@@ -219,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=2, help="deals played with real clicks (default 2)")
     parser.add_argument("--in-page-deals", type=int, default=2,
                         help="deals then played by the pages themselves (default 2)")
+    parser.add_argument("--pause", type=int, default=0,
+                        help="ms each page waits after its move is painted, in-page (default 0: at once, "
+                             "so a move may wait for the other page's worker to finish the last one)")
     parser.add_argument("--chromium", default=build.CHROMIUM)
     args = parser.parse_args(argv)
 
@@ -269,8 +276,8 @@ def main(argv: list[str] | None = None) -> int:
                 if deal < args.deals:
                     clicks += play_by_clicks(host, guest)
                 else:
-                    host.evaluate(f"() => {{ window.__auto = ({AUTO})(); }}")  # not awaited
-                    in_page += guest.evaluate(AUTO)
+                    host.evaluate(f"() => {{ window.__auto = ({AUTO})({args.pause}); }}")  # not awaited
+                    in_page += guest.evaluate(AUTO, args.pause)
                     host.evaluate("window.__auto")
             real = guest.evaluate("window.__trips.times")
             real = real[:len(real) - len(in_page)]  # the probe saw the in-page clicks too

@@ -33,23 +33,15 @@ def _friend_status(status: dict) -> dict:
 
 
 def _host_answer(outcome: Outcome) -> str:
-    """The host's answer, in two parts so that its messages leave first: the messages for
-    the guests' connections and the words of what happened, and ``more``, the call that
-    makes the rest (:func:`host_table`), which the worker makes once the messages are sent."""
-    return json.dumps({"send": [{"to": conn, "text": text} for conn, text in outcome.send],
-                       "steps": outcome.steps, "error": outcome.error, "more": ["host_table"]})
-
-
-def host_table() -> str:
-    """The rest of each host answer: the host's view and words, ``saved`` (what the tab keeps
-    for a reload), and what the page runs on its own: the computers' moves
-    (``computer_moves``: ask :func:`host_computer_step`), the clock of the person to move
-    (``clock``: when it runs out, :func:`host_timeout`), and whether a computer plays the
-    host's own seat (``autopilot``: Take over)."""
-    if _host is None:
-        return _error(PisheError("No table is open."))
+    """The host's answer: messages for the guests' connections, the host's view and words,
+    and what the page runs on its own: the computers' moves (``computer_moves``: ask
+    :func:`host_computer_step`), the clock of the person to move (``clock``: when it runs
+    out, :func:`host_timeout`), and whether a computer plays the host's own seat
+    (``autopilot``: Take over)."""
     view, status = _host.view(), _host.status()
-    return json.dumps({"view": view, "status": _friend_status(status), "saved": _host.save(),
+    return json.dumps({"send": [{"to": conn, "text": text} for conn, text in outcome.send],
+                       "steps": outcome.steps, "error": outcome.error,
+                       "view": view, "status": _friend_status(status), "saved": _host.save(),
                        "computer_moves": _host.match is not None and _host.computer_seat() is not None,
                        **_person_clock(status, view)})
 
@@ -71,20 +63,9 @@ def _person_clock(status: dict, view: Optional[dict]) -> dict:
 
 
 def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
-    """The guest's answer, in two parts as the host's is (:func:`_host_answer`): its message
-    to the host and the words of what happened, then :func:`guest_table` for the rest."""
-    return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
-                       "more": ["guest_table", keep]})
-
-
-def guest_table(keep: bool = True) -> str:
-    """The rest of each guest answer: the guest's view and words, its ``token`` and
-    ``ledger``, and ``saved`` (what the tab keeps to resume the seat; ``None`` without
-    ``keep``), and the clock and autopilot as for the host (:func:`host_table`)."""
-    if _guest is None:
-        return _error(PisheError("This page has not joined a table."))
     view, status = _guest.view(), _guest.status()
-    return json.dumps({"view": view, "status": _friend_status(status),
+    return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
+                       "view": view, "status": _friend_status(status),
                        "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None,
                        **_person_clock(status, view)})
 

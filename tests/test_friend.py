@@ -230,18 +230,15 @@ def test_a_guest_saves_only_when_asked():
     import pishe.web as web
 
     def call(name, *args):
-        # As the worker answers a call: its messages, then the call named in `more` for the rest.
-        answer = json.loads(getattr(web, name)(*args))
-        more = answer.pop("more", None)
-        return {**answer, **call(*more)} if more else answer
+        return json.loads(getattr(web, name)(*args))
 
     call("host_open", "one-deal")
     queue = call("guest_open", None, None)["send"]
     while queue:                       # hello, welcome, deal-commit, deal-seed, view
         for message in call("host_receive", queue.pop(0))["send"]:
             queue += call("guest_receive", message["text"], False)["send"]
-    while call("host_table")["view"]["turn"] == 0:
-        host = call("host_table")["view"]
+    while call("host_current")["view"]["turn"] == 0:
+        host = call("host_current")["view"]
         action = "give" if "give" in host["legal"] else "keep" if "keep" in host["legal"] else "turn"
         for message in call("host_act", action)["send"]:
             answer = call("guest_receive", message["text"], False)

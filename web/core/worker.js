@@ -25,9 +25,7 @@
 //   {id, call: "name", args: [...]}   runs pishe.web.name(*args), args as plain JSON values
 // Worker -> page:
 //   {id, result}                      the function's JSON string, parsed (the messages
-//                                     of its `send` list already sent: channel.js); if it
-//                                     names a call in `more` ([name, ...args]), that call's
-//                                     answer, made once the messages are sent, is merged in
+//                                     of its `send` list already sent: channel.js)
 //   {id, error: "message"}            the call could not run or raised
 // and the data channels' own messages (channel.js).
 // Pyodide 314 only runs in module workers: new Worker(url, {type: "module"}).
@@ -261,16 +259,6 @@ const started = boot().then(
   },
 );
 
-/** pishe.web.name(*args)'s answer: its JSON string, parsed. */
-function answer(dispatch, name, args) {
-  const json = dispatch(name, JSON.stringify(args));
-  if (typeof json !== "string") {
-    if (json && json.destroy) json.destroy();
-    throw new Error(`pishe.web.${name} did not return a JSON string`);
-  }
-  return JSON.parse(json);
-}
-
 /**
  * Run pishe.web.name(*args) and send the messages its answer has for the data
  * channels (channel.js): resolves with {result} (the parsed JSON) or {error}.
@@ -287,14 +275,13 @@ async function run(name, args) {
         throw new Error(`could not install ${ON_DEMAND[name].join(", ")}: ${describe(err)}`);
       });
     }
-    const result = answer(dispatch, name, args);
-    sendAll(result);
-    // An answer whose messages must leave first names the call that makes its rest.
-    if (Array.isArray(result.more)) {
-      const [more, ...moreArgs] = result.more;
-      delete result.more;
-      Object.assign(result, answer(dispatch, more, moreArgs));
+    const json = dispatch(name, JSON.stringify(args));
+    if (typeof json !== "string") {
+      if (json && json.destroy) json.destroy();
+      throw new Error(`pishe.web.${name} did not return a JSON string`);
     }
+    const result = JSON.parse(json);
+    sendAll(result);
     return { result };
   } catch (err) {
     return { error: describe(err) };
