@@ -420,7 +420,7 @@ def test_keyboard_only_match_with_next_deal(page: Page, site, console_errors):
 
 def test_a_first_visit_remembers_high_contrast_alone_and_works_offline_after_it(fresh, console_errors):
     """High contrast is remembered, and nothing else is stored; once the service worker
-    controls the page (it has cached the site), the table starts and plays offline.
+    is active (it has cached the site), the table starts and plays offline.
     One first visit for both: a Python start of its own costs seconds."""
     page, site = fresh
     errors = console_errors(page)
@@ -463,12 +463,19 @@ def test_a_first_visit_remembers_high_contrast_alone_and_works_offline_after_it(
     assert page.evaluate("localStorage.length") == 0
     assert errors == []
 
-    # Offline: the service worker has cached the site once it controls the page.
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    # Offline: the service worker has cached the site once it is active. It may not
+    # control this page: when the reload above began before it was installed, its
+    # clients.claim() can miss the page being loaded (seen under load). The offline
+    # reload below is a new navigation, which an active worker always controls.
+    page.wait_for_function("""async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      return Boolean(registration && registration.active && registration.active.state === "activated");
+    }""", timeout=60_000)
     site.stop()
     try:
         page.reload()
         expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+        assert page.evaluate("navigator.serviceWorker.controller !== null")
         wait_idle(page)
         expected, _ = settle(local("new_match", "one-deal", 5))
         assert_shows(read_table(page), expected["view"])
