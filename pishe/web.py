@@ -22,7 +22,8 @@ functions, the guest's page the ``guest_*`` ones. Each answers ``{"send":
 "status": {…}, "saved": text}`` (the guest's also carries ``token`` and ``ledger``); the
 status carries the table's own words for the page (see :func:`_friend_status`); the
 host's ``send`` holds ``{"to": connection, "text": message}`` objects, the
-guest's plain messages. The page keeps ``saved`` (and the token) in
+guest's plain messages (where :data:`outbox` is set, the messages went out through
+it as soon as the call made them, and ``send`` is empty). The page keeps ``saved`` (and the token) in
 sessionStorage to come back to the table after a reload; a guest's page also
 keeps ``ledger`` after every call, however it joins again (the parts of the
 shuffle it gave and the moves it asked for: see ``Guest.ledger``). The page carries
@@ -61,6 +62,13 @@ _FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_de
             "host_timeout", "host_take_over", "host_hold_over", "host_disconnect", "host_current",
             "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_next_deal",
             "guest_take_over", "guest_leave", "guest_saved")
+
+
+#: Set by the page's worker: ``outbox(to, text)`` puts a friend's table's message on its
+#: data channel at once (``to``: the host's connection; 0 on a guest's page, its one
+#: channel). A peer's answer then waits on the move alone, not on this page's own view
+#: and save. ``None`` (here, in tests): the messages wait in the answer's ``send``.
+outbox = None
 
 
 __all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",

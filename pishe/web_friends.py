@@ -15,6 +15,7 @@ from .table.game import get_game
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
 from .table.protocol.host import friend_names
 from .table.protocol.wire import VERIFIED
+from . import web
 from .web import CLOCKS, _error, _run
 
 _host: Optional[Host] = None
@@ -70,13 +71,24 @@ def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
                        **_person_clock(status, view)})
 
 
+def _sent(outcome: Outcome) -> Outcome:
+    """``outcome`` with its messages already sent, through :data:`pishe.web.outbox` if the
+    page set one (the host's are ``(connection, text)``, the guest's text for its host)."""
+    if web.outbox is None or not outcome.send:
+        return outcome
+    for message in outcome.send:
+        to, text = message if isinstance(message, tuple) else (0, message)
+        web.outbox(to, text)
+    return outcome._replace(send=[])
+
+
 def _hosting(call) -> str:
-    return _run(_host, "No table is open.", _host_answer, call)
+    return _run(_host, "No table is open.", _host_answer, lambda: _sent(call()))
 
 
 def _guesting(call, keep: bool = True) -> str:
     return _run(_guest, "This page has not joined a table.",
-                lambda outcome: _guest_answer(outcome, keep), call)
+                lambda outcome: _guest_answer(outcome, keep), lambda: _sent(call()))
 
 
 def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
@@ -175,7 +187,7 @@ def guest_open(token: Optional[str] = None, saved: Optional[str] = None, ledger:
             _guest = Guest(token, ledger=ledger)
         except PisheError:
             _guest = Guest(ledger=ledger)
-    return _guest_answer(Outcome([_guest.hello()], []))
+    return _guest_answer(_sent(Outcome([_guest.hello()], [])))
 
 
 def guest_hello() -> str:

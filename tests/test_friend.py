@@ -253,6 +253,38 @@ def test_a_guest_saves_only_when_asked():
     assert answer["error"] is None
 
 
+def test_with_an_outbox_messages_leave_as_they_are_made(monkeypatch):
+    """The page's worker sets pishe.web.outbox: each call's messages go through it, in
+    order, before the call's answer is built (which then sends nothing more), and a
+    refused move sends nothing."""
+    import pishe.web as web
+
+    def call(name, *args):
+        return json.loads(getattr(web, name)(*args))
+
+    out: list = []
+    monkeypatch.setattr(web, "outbox", lambda to, text: out.append((to, text)))
+    call("host_open", "one-deal")
+    assert call("guest_open", None, None)["send"] == []
+    queue = [text for _, text in out]
+    assert [json.loads(t)["type"] for t in queue] == ["hello"] and out == [(0, queue[0])]
+    while queue:                       # hello, welcome, deal-commit, deal-seed, view
+        out.clear()
+        assert call("host_receive", queue.pop(0))["send"] == []
+        assert {to for to, _ in out} <= {1}
+        for _, text in list(out):
+            out.clear()
+            assert call("guest_receive", text, False)["send"] == []
+            queue += [t for _, t in out]
+    out.clear()
+    view = call("host_current")["view"]
+    refused = "turn" if "turn" not in view["legal"] else "keep"
+    assert call("host_act", refused)["error"] and out == []
+    turns = call("host_act", view["legal"][0])
+    assert turns["send"] == [] and turns["error"] is None
+    assert [(to, json.loads(text)["type"]) for to, text in out] == [(1, "view")]
+
+
 # ---- the two pages ---------------------------------------------------------------
 
 

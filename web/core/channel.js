@@ -4,6 +4,8 @@
 // here and Python's messages straight out, with no hop through the page's main
 // thread, which after a click runs nothing until its next frame.
 //
+// Python sends its messages itself (send, below, is pishe.web.outbox).
+//
 // Page -> worker:
 //   {link, channel, to, receive: [name, ...args]}   (channel transferred) the page's
 //       link number; `to`, the seat at the channel's other end; each message received
@@ -36,14 +38,11 @@ export function attach({ link, channel, to, receive }, run) {
 }
 
 /**
- * Send the messages of a Python answer's `send` list, if any: {to: seat, text}
- * on that seat's channel (the host's), a text alone to seat 0 (a guest's, to its
- * host). A seat with no open channel is not sent to.
+ * Send `text` on the channel to seat `to` (the host's; 0 on a guest's page, its one
+ * channel, to its host), if that channel is open. Python calls it (pishe.web.outbox)
+ * as soon as a call has made a message, before it builds the rest of its answer.
  */
-export function sendAll(answer) {
-  for (const message of Array.isArray(answer && answer.send) ? answer.send : []) {
-    const [to, text] = typeof message === "string" ? [0, message] : [message && message.to, message && message.text];
-    const seat = [...links.values()].find((l) => l.to === to);
-    if (seat && seat.channel.readyState === "open") seat.channel.send(String(text));
-  }
+export function send(to, text) {
+  const seat = [...links.values()].find((l) => l.to === to);
+  if (seat && seat.channel.readyState === "open") seat.channel.send(String(text));
 }

@@ -24,14 +24,14 @@
 // Page -> worker, at any time (calls sent before ready wait for it):
 //   {id, call: "name", args: [...]}   runs pishe.web.name(*args), args as plain JSON values
 // Worker -> page:
-//   {id, result}                      the function's JSON string, parsed (the messages
-//                                     of its `send` list already sent: channel.js)
+//   {id, result}                      the function's JSON string, parsed (its messages
+//                                     for the data channels already sent by Python: channel.js)
 //   {id, error: "message"}            the call could not run or raised
 // and the data channels' own messages (channel.js).
 // Pyodide 314 only runs in module workers: new Worker(url, {type: "module"}).
 
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
-import { attach, sendAll } from "./channel.js";
+import { attach, send } from "./channel.js";
 
 const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, loading, downloads}
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
@@ -231,6 +231,10 @@ async function boot() {
       console.warn("no snapshot of Python's memory:", err); // the next start is a plain one
     }
   }
+  // A friend's table's messages go out from Python as soon as a call has made them,
+  // before its answer is built. Set after the snapshot, which holds no JavaScript object.
+  scope.set("channel_send", send);
+  pyodide.runPython("pishe.web.outbox = channel_send", { globals: scope });
   ms.ready = Math.round(performance.now());
   return dispatch;
 }
@@ -260,8 +264,8 @@ const started = boot().then(
 );
 
 /**
- * Run pishe.web.name(*args) and send the messages its answer has for the data
- * channels (channel.js): resolves with {result} (the parsed JSON) or {error}.
+ * Run pishe.web.name(*args) (its messages for the data channels are sent by Python
+ * as it runs: channel.js): resolves with {result} (the parsed JSON) or {error}.
  */
 async function run(name, args) {
   try {
@@ -280,9 +284,7 @@ async function run(name, args) {
       if (json && json.destroy) json.destroy();
       throw new Error(`pishe.web.${name} did not return a JSON string`);
     }
-    const result = JSON.parse(json);
-    sendAll(result);
-    return { result };
+    return { result: JSON.parse(json) };
   } catch (err) {
     return { error: describe(err) };
   }

@@ -3,9 +3,8 @@
 // The host's page runs the one engine (pishe.web.host_* in its worker) and
 // holds one data channel per seat kept for a friend; a guest's page sends
 // intents and paints the views it is sent (pishe.web.guest_*). The channels
-// are read and written in the worker (web/core/channel.js): every Python
-// answer's `send` list goes out from there, and a peer's message goes to Python
-// there. This module paints each answer's own view with the game's painter and
+// are read and written in the worker (web/core/channel.js): Python sends its
+// messages from there, and a peer's message goes to Python there. This module paints each answer's own view with the game's painter and
 // follows the channels' state. It runs what Python asks the page to run (the
 // computers' moves after a pause, the clock of the person to move, a lost friend's hold) and
 // decides nothing: Python decides everything, and words everything (the
