@@ -62,6 +62,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import bare_channel  # noqa: E402  (bench/, this script's folder)
 import build  # noqa: E402
 
 QUIET = build.CHROMIUM_QUIET_FLAGS
@@ -190,11 +191,13 @@ def invite_link(host) -> str:
 
 def synced(host, guest, before: str | None = None, painted: tuple[int, int] | None = None,
            timeout: float = 30.0) -> tuple[dict, dict]:
-    """Both pages idle with the same board: another than `before`, painted since `painted`."""
+    """Both pages idle with the same board, of a deal being played or over: another than
+    `before`, painted since `painted`."""
     deadline = time.monotonic() + timeout
     while True:
         h, g = host.evaluate(STATE), guest.evaluate(STATE)
         if (h["idle"] and g["idle"] and h["board"] == g["board"] and h["board"] != before
+                and h["turn"] != "none"            # not the blank table before a deal is dealt
                 and (painted is None or (h["paints"] > painted[0] and g["paints"] > painted[1]))):
             return h, g
         if time.monotonic() > deadline:
@@ -226,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pause", type=int, default=0,
                         help="ms each page waits after its move is painted, in-page (default 0: at once, "
                              "so a move may wait for the other page's worker to finish the last one)")
+    parser.add_argument("--bare-moves", type=int, default=200,
+                        help="moves of the bare pipeline, real clicks then in-page (bench/bare_channel.py; "
+                             "default 200, 0: not measured)")
     parser.add_argument("--chromium", default=build.CHROMIUM)
     args = parser.parse_args(argv)
 
@@ -283,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
             real = real[:len(real) - len(in_page)]  # the probe saw the in-page clicks too
             first_task = guest.evaluate("window.__trips.firstTask")
             first_real, first_in_page = first_task[:len(real)], first_task[len(real):]
+            bare = bare_channel.measure(browser, args.bare_moves) if args.bare_moves else None
             browser.close()
 
     print(f"Invite link: {statistics.median(links):.0f} characters (max {max(links)}; target <= 200), "
@@ -304,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
         if gives:
             print(f"  target: a give's median <= {target:.2f} ms, {label}: {statistics.median(gives):.2f} ms "
                   f"({'met' if statistics.median(gives) <= target else 'NOT met'})")
+    if bare:
+        print("The same hops with no Python and no paint (bench/bare_channel.py): what our pipeline stands on:")
+        print(bare_channel.summary(bare))
     print("  (After a real click Chromium runs no other task of the page until its next frame: the\n"
           "   first-task line. No answer can be painted before it: the target with real clicks is that\n"
           "   floor + 3 ms. The in-page figure is our own pipeline.)")
