@@ -25,6 +25,7 @@ from pishe.table.protocol import (
 )
 from pishe.table.protocol.guest import CLOCK_SLACK, REFUSALS
 from pishe.table.protocol.host import COMPUTER, TIMEOUT
+from pishe.table.protocol import wire
 from pishe.table.protocol.wire import write
 from test_table_protocol import Table, seated
 
@@ -454,6 +455,17 @@ def test_deep_nesting_is_refused_before_parsing():
     with pytest.raises(MessageTooLongError):
         page.receive("[" * (MAX_HOST_MESSAGE + 1))
     assert page.status()["verification"] is None
+
+
+@pytest.mark.parametrize("text, depth", [
+    (json.dumps({"a": "[[[{{{", "b": [1, {"c": "]]]"}]}), 3),
+    (json.dumps({"a": 'say "[[[" and ]', "b": [[]]}), 3),     # escaped quotes do not end a string
+    (json.dumps({"a": "ends in \\", "b": [[]]}), 3),         # an escaped backslash, then the end
+    ('{"a":"x","b":' + "[" * 20, 21),                          # cut off: all that was opened counts
+    ('["[', 1),                                                # an open string holds no brackets
+])
+def test_nesting_is_counted_outside_strings(text, depth):
+    assert wire._depth(text) == depth
 
 
 def _paths(data, path=()):

@@ -256,8 +256,11 @@ def _no_constant(name: str):
 def _depth(message: str) -> int:
     """How deep the brackets of ``message`` nest outside its strings (regular expressions
     and C-level iteration: a loop in Python over every bracket of a view cost more than
-    parsing it)."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", message))
+    parsing it). With no backslash before a quote, every quote opens or closes a string,
+    for the parser too, and what lies outside strings is every other piece between quotes
+    (found in half the time the string pattern takes)."""
+    outside = "".join(message.split('"')[::2]) if '\\"' not in message else _STRING.sub("", message)
+    brackets = _NOT_BRACKET.sub("", outside)
     return max(accumulate(map(_NESTING.__getitem__, brackets), initial=0))
 
 
