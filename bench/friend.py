@@ -110,6 +110,10 @@ STATE = """() => ({
   ]),
 })"""
 
+# A page idle and painted more than `count` times.
+SETTLED = """(count) => document.body.dataset.idle === "true"
+  && Number(document.querySelector("[data-pishe-table]").dataset.paints || 0) > count"""
+
 # Both pages play by themselves (button.click(), no input pipeline) to the end of
 # the deal, each acting as soon as it is idle on its turn (woken by the page's
 # own attribute changes, not by polling), or `pause` ms after its last move was painted.
@@ -195,6 +199,11 @@ def synced(host, guest, before: str | None = None, painted: tuple[int, int] | No
     `before`, painted since `painted`."""
     deadline = time.monotonic() + timeout
     while True:
+        # Each page waits in itself (checked once a frame) before both are read: reading
+        # both over the DevTools protocol every 2 ms kept their main threads and the two
+        # cores busy during the very round trips measured.
+        for page, count in zip((host, guest), painted or (-1, -1)):
+            page.wait_for_function(SETTLED, arg=count, polling="raf", timeout=timeout * 1000)
         h, g = host.evaluate(STATE), guest.evaluate(STATE)
         if (h["idle"] and g["idle"] and h["board"] == g["board"] and h["board"] != before
                 and h["turn"] != "none"            # not the blank table before a deal is dealt
