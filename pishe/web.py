@@ -19,7 +19,8 @@ when yours runs out.
 A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
 functions, the guest's page the ``guest_*`` ones. Each answers ``{"send":
 […], "steps": […], "error": reason|null, "view": this seat's view|null,
-"status": {…}, "saved": text}`` (the guest's also carries ``token`` and ``ledger``); the
+"status": {…}|null, "saved": text}`` (the guest's also carries ``token`` and ``ledger``; its
+answer to its own move, ``guest_intent``, has no view or status); the
 status carries the table's own words for the page (see :func:`_friend_status`); the
 host's ``send`` holds ``{"to": connection, "text": message}`` objects, the
 guest's plain messages (where :data:`outbox` is set, the messages went out through

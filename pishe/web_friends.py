@@ -63,12 +63,15 @@ def _person_clock(status: dict, view: Optional[dict]) -> dict:
             "autopilot": bool(mine.get("autopilot"))}
 
 
-def _guest_answer(outcome: Outcome, keep: bool = True) -> str:
+def _guest_answer(outcome: Outcome, keep: bool = True, board: bool = True) -> str:
+    """The guest's answer; with ``board=False`` only what the page keeps (its ``view`` and
+    ``status`` null): nothing to paint."""
+    answer = {"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
+              "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None}
+    if not board:
+        return json.dumps({**answer, "view": None, "status": None})
     view, status = _guest.view(), _guest.status()
-    return json.dumps({"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
-                       "view": view, "status": _friend_status(status),
-                       "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None,
-                       **_person_clock(status, view)})
+    return json.dumps({**answer, "view": view, "status": _friend_status(status), **_person_clock(status, view)})
 
 
 def _sent(outcome: Outcome) -> Outcome:
@@ -86,9 +89,9 @@ def _hosting(call) -> str:
     return _run(_host, "No table is open.", _host_answer, lambda: _sent(call()))
 
 
-def _guesting(call, keep: bool = True) -> str:
+def _guesting(call, keep: bool = True, board: bool = True) -> str:
     return _run(_guest, "This page has not joined a table.",
-                lambda outcome: _guest_answer(outcome, keep), lambda: _sent(call()))
+                lambda outcome: _guest_answer(outcome, keep, board), lambda: _sent(call()))
 
 
 def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
@@ -202,10 +205,12 @@ def guest_receive(text: str, keep: bool = True) -> str:
 
 
 def guest_intent(action: str, keep: bool = True) -> str:
-    """The guest's action, as a message for the host (the host decides). With
-    ``keep=False`` the answer's ``saved`` is null, as for :func:`guest_receive`: the
-    page saves once the host's answer is painted, and the worker is free for it sooner."""
-    return _guesting(lambda: Outcome([_guest.intent(action)], []), keep)
+    """The guest's action, as a message for the host (the host decides). The answer's
+    ``view`` and ``status`` are null: nothing changes on the table until the host's answer
+    comes, and with a real click the page reads this answer just before that one. With
+    ``keep=False`` its ``saved`` is null too, as for :func:`guest_receive`: the page saves
+    once the host's answer is painted, and the worker is free for it sooner."""
+    return _guesting(lambda: Outcome([_guest.intent(action)], []), keep, board=False)
 
 
 def guest_saved() -> str:

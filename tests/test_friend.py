@@ -248,6 +248,7 @@ def test_a_guest_saves_only_when_asked():
     legal = call("guest_saved")["view"]["legal"]
     first = call("guest_intent", legal[0], False)
     assert first["saved"] is None and len(first["send"]) == 1
+    assert first["view"] is None and first["status"] is None and first["ledger"] and first["token"]
     assert call("guest_saved")["saved"] != saved                     # the move is counted
     answer = call("host_receive", first["send"][0])
     assert answer["error"] is None
