@@ -24,10 +24,10 @@ from pishe.table.protocol import (
     ProtocolError,
 )
 from pishe.table.protocol.guest import CLOCK_SLACK, REFUSALS
-from pishe.table.protocol.host import COMPUTER, TIMEOUT
+from pishe.table.protocol.host import COMPUTER
 from pishe.table.protocol import wire
 from pishe.table.protocol.wire import write
-from test_table_protocol import Table, seated
+from test_table_protocol import Table
 
 #: The tables attacked: Pishe Pasha with its one guest, Pişti with three.
 TABLES = [("pishe-pasha", [1]), ("pisti", [1, 2, 3])]
