@@ -39,12 +39,22 @@ in-page. On the machine otherwise idle (load 0.3-3), one pair: 28.2 -> 18.1 ms w
 real clicks (floor 10.8 / 11.6 ms), 16.2 -> 14.3 ms in-page. (An earlier version of
 this benchmark, before the move, once printed 15.5 ms, floor 11.4 ms, 7 ms in-page.)
 Later, sending a call's messages before the rest of its answer was made (the host's
-view and save, the guest's view) changed nothing measurable, with --pause 60 too (a
-give in-page 13.60 ms before, 13.65 after): it was not kept.
-Python takes about 1 ms of the guest's move, 2 ms of the host's answer and
-2.5 ms of the guest's reading of it in Pyodide here; the rest is the hops between
-threads. connect -> open p50 15 ms; the first connection's open event may wait
-while the host's worker installs segno for the invite's QR code (up to 2 s).
+view and save, the guest's view) by a second call changed nothing measurable, with
+--pause 60 too (a give in-page 13.60 ms before, 13.65 after): it was not kept.
+
+The bare pipeline (bench/bare_channel.py, printed last): the same hops with no Python
+and no paint take p50 2.3-2.8 ms in-page, and with real clicks they end 0.1-0.2 ms
+after the floor. Timestamps in both workers and pages (one instrumented run, p50, in
+Pyodide; the two pages share the 2 cores): the guest's move 1 ms of Python, the host's
+answer 1.6-1.8 ms before its message leaves, the guest's reading of it 2.1-3.7 ms, its
+paint 0.8-1.2 ms, the rest the hops. So a give's <= 5 ms in-page leaves our Python
+1.8 ms for all three calls, where the guest's reading alone takes more.
+Then (--deals 3 --in-page-deals 4 --pause 60, three pairs back to back, before ->
+after: Python sends each message itself as soon as it is made, pishe.web.outbox; the
+guest's move answers no view; wire._depth splits at quotes): a give in-page p50 16.9,
+13.5, 16.0 -> 12.8, 12.0, 14.2 ms; with real clicks 21.8, 20.3, 22.5 -> 21.1, 19.4,
+20.2 ms (floor 11.2-11.4 ms). connect -> open p50 15 ms; the first connection's open
+event may wait while the host's worker installs segno for the invite's QR code (up to 2 s).
 """
 
 from __future__ import annotations
