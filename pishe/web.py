@@ -17,19 +17,19 @@ clock's accessible name, "Clock: 15 seconds a card") and calls :func:`timeout`
 when yours runs out.
 
 A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
-functions, the guest's page the ``guest_*`` ones. Each answers ``{"send":
-[…], "steps": […], "error": reason|null, "view": this seat's view|null,
-"status": {…}|null, "saved": text}`` (the guest's also carries ``token`` and ``ledger``; its
-answer to its own move, ``guest_intent``, has no view or status); the
-status carries the table's own words for the page (see :func:`_friend_status`); the
-host's ``send`` holds ``{"to": connection, "text": message}`` objects, the
-guest's plain messages (where :data:`outbox` is set, the messages went out through
-it as soon as the call made them, and ``send`` is empty). The page keeps ``saved`` (and the token) in
-sessionStorage to come back to the table after a reload; a guest's page also
-keeps ``ledger`` after every call, however it joins again (the parts of the
-shuffle it gave and the moves it asked for: see ``Guest.ledger``). The page carries
-the messages over its data channels and passes what arrives to
-``*_receive``; it decides nothing.
+functions, the guest's page the ``guest_*`` ones. Each answers ``{"send": […],
+"steps": […], "error": reason|null, "view": this seat's view|null, "status":
+{…}|null, "saved": text}`` (the guest's also carries ``token`` and ``ledger``; its
+answer to its own move, ``guest_intent``, has no view or status); the status
+carries the table's own words for the page (see :func:`_friend_status`); the
+host's ``send`` holds ``{"to": connection, "text": message}`` objects, the guest's
+plain messages. In the page's worker those messages go out through :data:`outbox`
+as soon as the call has made them, and ``send`` is empty. The page keeps
+``saved`` (and the token) in sessionStorage to come back to the table after a
+reload; a guest's page also keeps ``ledger`` after every call, however it joins
+again (the parts of the shuffle it gave and the moves it asked for: see
+``Guest.ledger``). The worker passes what arrives on a data channel to
+``*_receive``; the page decides nothing.
 
 :func:`page_words` answers the sentences the page itself shows (the friend
 panel's, by key: :mod:`pishe.table.words`); the page's JavaScript words none.

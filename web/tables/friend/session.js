@@ -4,8 +4,9 @@
 // holds one data channel per seat kept for a friend; a guest's page sends
 // intents and paints the views it is sent (pishe.web.guest_*). The channels
 // are read and written in the worker (web/core/channel.js): Python sends its
-// messages from there, and a peer's message goes to Python there. This module paints each answer's own view with the game's painter and
-// follows the channels' state. It runs what Python asks the page to run (the
+// messages from there, and a peer's message goes to Python there. This module
+// paints each answer's own view with the game's painter and follows the
+// channels' state. It runs what Python asks the page to run (the
 // computers' moves after a pause, the clock of the person to move, a lost friend's hold) and
 // decides nothing: Python decides everything, and words everything (the
 // views, the status's own lines, the page's words by key: ../words.js);
@@ -296,7 +297,7 @@ function showSeats(status) {
   else setStatus(STATUS.waiting, "waiting");
 }
 
-/** A guest_* answer (its messages already sent by the worker): paint, keep what resumes the seat. */
+/** A guest_* answer (its messages already sent by Python, in the worker): paint, keep what resumes the seat. */
 export function guestAnswer(answer, { paintIt = true } = {}) {
   if (!answer || !("send" in answer)) {
     // A message the host should never send (or a call that could not run): nothing changed.
