@@ -33,14 +33,27 @@ def _friend_status(status: dict) -> dict:
                                    get_game(status["game"]).deal_name if status.get("game") else "Deal")}
 
 
+def _send_now(messages: list) -> list:
+    """Send ``messages`` through :data:`pishe.web.outbox` if the page set one (the host's
+    are ``(connection, text)``, the guest's text for its host), first thing in an answer,
+    before this page's own view and save: what is left for the answer's ``send``."""
+    if web.outbox is None:
+        return messages
+    for message in messages:
+        to, text = message if isinstance(message, tuple) else (0, message)
+        web.outbox(to, text)
+    return []
+
+
 def _host_answer(outcome: Outcome) -> str:
     """The host's answer: messages for the guests' connections, the host's view and words,
     and what the page runs on its own: the computers' moves (``computer_moves``: ask
     :func:`host_computer_step`), the clock of the person to move (``clock``: when it runs
     out, :func:`host_timeout`), and whether a computer plays the host's own seat
     (``autopilot``: Take over)."""
+    send = _send_now(outcome.send)
     view, status = _host.view(), _host.status()
-    return json.dumps({"send": [{"to": conn, "text": text} for conn, text in outcome.send],
+    return json.dumps({"send": [{"to": conn, "text": text} for conn, text in send],
                        "steps": outcome.steps, "error": outcome.error,
                        "view": view, "status": _friend_status(status), "saved": _host.save(),
                        "computer_moves": _host.match is not None and _host.computer_seat() is not None,
@@ -66,7 +79,7 @@ def _person_clock(status: dict, view: Optional[dict]) -> dict:
 def _guest_answer(outcome: Outcome, keep: bool = True, board: bool = True) -> str:
     """The guest's answer; with ``board=False`` only what the page keeps (its ``view`` and
     ``status`` null): nothing to paint."""
-    answer = {"send": outcome.send, "steps": outcome.steps, "error": outcome.error,
+    answer = {"send": _send_now(outcome.send), "steps": outcome.steps, "error": outcome.error,
               "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None}
     if not board:
         return json.dumps({**answer, "view": None, "status": None})
@@ -74,24 +87,13 @@ def _guest_answer(outcome: Outcome, keep: bool = True, board: bool = True) -> st
     return json.dumps({**answer, "view": view, "status": _friend_status(status), **_person_clock(status, view)})
 
 
-def _sent(outcome: Outcome) -> Outcome:
-    """``outcome`` with its messages already sent, through :data:`pishe.web.outbox` if the
-    page set one (the host's are ``(connection, text)``, the guest's text for its host)."""
-    if web.outbox is None or not outcome.send:
-        return outcome
-    for message in outcome.send:
-        to, text = message if isinstance(message, tuple) else (0, message)
-        web.outbox(to, text)
-    return outcome._replace(send=[])
-
-
 def _hosting(call) -> str:
-    return _run(_host, "No table is open.", _host_answer, lambda: _sent(call()))
+    return _run(_host, "No table is open.", _host_answer, call)
 
 
 def _guesting(call, keep: bool = True, board: bool = True) -> str:
     return _run(_guest, "This page has not joined a table.",
-                lambda outcome: _guest_answer(outcome, keep, board), lambda: _sent(call()))
+                lambda outcome: _guest_answer(outcome, keep, board), call)
 
 
 def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
@@ -190,7 +192,7 @@ def guest_open(token: Optional[str] = None, saved: Optional[str] = None, ledger:
             _guest = Guest(token, ledger=ledger)
         except PisheError:
             _guest = Guest(ledger=ledger)
-    return _guest_answer(_sent(Outcome([_guest.hello()], [])))
+    return _guest_answer(Outcome([_guest.hello()], []))
 
 
 def guest_hello() -> str:
