@@ -13,7 +13,6 @@ channel -> guest worker -> guest page), without Python's work or a paint's.
 
 from __future__ import annotations
 
-import statistics
 import tempfile
 from pathlib import Path
 
@@ -118,13 +117,3 @@ def measure(browser, moves: int = 200, pause_ms: int = 30) -> dict[str, list[flo
                     c.close()
     return {"real clicks": clicks["times"], "floor": clicks["firstTask"], "in-page": in_page}
 
-
-def summary(figures: dict[str, list[float]]) -> str:
-    """One line per figure: its median and 95th percentile."""
-    rows = []
-    for label, values in figures.items():
-        ordered = sorted(values)
-        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-        rows.append(f"  bare pipeline, {label:<20} p50 {statistics.median(values):7.2f} ms   p95 {p95:7.2f} ms"
-                    f"   (n={len(values)})")
-    return "\n".join(rows)

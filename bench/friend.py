@@ -60,7 +60,6 @@ event may wait while the host's worker installs segno for the invite's QR code (
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -332,7 +331,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"({'met' if statistics.median(gives) <= target else 'NOT met'})")
     if bare:
         print("The same hops with no Python and no paint (bench/bare_channel.py): what our pipeline stands on:")
-        print(bare_channel.summary(bare))
+        for label, values in bare.items():
+            print(line(f"bare pipeline, {label}", values))
     print("  (After a real click Chromium runs no other task of the page until its next frame: the\n"
           "   first-task line. No answer can be painted before it: the target with real clicks is that\n"
           "   floor + 3 ms. The in-page figure is our own pipeline.)")
