@@ -20,7 +20,8 @@ dist/ layout:
     ice-servers.json      STUN/TURN servers for a friend's table (self-hosters edit it)
     signaling.json        Nostr relays that carry a friend's answer back (self-hosters edit it)
     sw.js                 service worker, at the root so its scope is the whole site
-    web/...               everything else under web/
+    web/...               everything else under web/ (manifest.webmanifest, the app's manifest)
+    web/icons/            the app's icons, drawn by the build (icon_png)
     pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel (as bytecode)
     wheels/               the pishe wheel (docstrings and comments stripped, as bytecode) and the segno wheel
     vendor/nostr-tools.mjs  nostr-tools' browser bundle as an ES module, for a friend's table only
@@ -89,7 +90,56 @@ ENCODINGS = {"br": ".br", "gzip": ".gz"}
 # 2.55 MB, every first visit). Wheels are left plain (gzip saves them 1-2% of a few
 # KB); the settings too, because a host edits them in dist/, and a stale copy would
 # be sent instead.
-COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".md", ".txt")
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg", ".wasm", ".zip", ".md", ".txt")
+
+
+# -- The app's icons (web/manifest.webmanifest names them) ---------------------------
+
+#: Icon sizes in px, written to web/icons/icon-SIZE.png.
+ICON_SIZES = (192, 512)
+ICON_FELT = (0x0B, 0x21, 0x16)     # the page's background (style.css --bg), to the edges
+ICON_CARD = (0xF7, 0xF3, 0xE8)
+ICON_HEART = (0xC6, 0x28, 0x28)
+
+
+def _icon_paint(x: float, y: float) -> tuple[int, int, int]:
+    """The icon's colour at (x, y) in 0..1: a card with a heart on felt. Everything but
+    the felt lies within the centre circle of radius 0.4 that a maskable icon keeps."""
+    dx, dy = abs(x - 0.5) - 0.21, abs(y - 0.5) - 0.3            # a card 0.42 x 0.6, radius 0.05
+    if max(dx, dy) > 0 or (dx > -0.05 and dy > -0.05 and (dx + 0.05) ** 2 + (dy + 0.05) ** 2 > 0.05 ** 2):
+        return ICON_FELT
+    # The heart: two lobes and the lines from its point that touch them, the space between filled.
+    hx, hy = abs(x - 0.5), y - 0.5
+    if (hx - 0.069) ** 2 + (hy + 0.05) ** 2 < 0.0775 ** 2 or (
+            -0.05 <= hy < 0.1625 and hx < 0.787 * (0.1625 - hy) and (hy > -0.0025 or hx < 0.069)):
+        return ICON_HEART
+    return ICON_CARD
+
+
+def icon_png(size: int, samples: int = 2) -> bytes:
+    """The icon as a PNG of `size` px, each pixel the mean of samples² points (smooth edges)."""
+    import struct
+    import zlib
+
+    rows = bytearray()
+    step = 1 / (size * samples)
+    for row in range(size):
+        rows.append(0)                                            # PNG filter: none
+        for column in range(size):
+            total = [0, 0, 0]
+            for i in range(samples):
+                for j in range(samples):
+                    colour = _icon_paint((column * samples + j + 0.5) * step, (row * samples + i + 0.5) * step)
+                    for k in range(3):
+                        total[k] += colour[k]
+            rows.extend(round(t / samples ** 2) for t in total)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(rows), 9)) \
+        + chunk(b"IEND", b"")
 
 
 # -- Chromium for the tests and benchmarks ---------------------------------------------
@@ -520,6 +570,9 @@ def build(dist: Path = DIST) -> dict:
     stage.chmod(0o755)  # mkdtemp makes it private; a web server may run as another user
     try:
         _copy_web(stage)
+        (stage / "web" / "icons").mkdir()
+        for size in ICON_SIZES:
+            (stage / "web" / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")
         micropip = stage / "pyodide" / pinned["micropip"].name
         shutil.copyfile(compile_wheel(pinned["micropip"], stage / "pyodide", lock), micropip)
@@ -607,6 +660,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         ".json": "application/json",
         ".whl": "application/zip",
         ".svg": "image/svg+xml",
+        ".webmanifest": "application/manifest+json",
     }
 
     def send_head(self):

@@ -137,6 +137,7 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         f"wheels/{build.PINS['segno'].filename}",
         build.NOSTR_MODULE,
         pishe_wheel,
+        *(f"web/icons/icon-{size}.png" for size in build.ICON_SIZES),
     }
     for name in ("index.html", *build.SETTINGS_FILES):
         if (ROOT / name).exists():
