@@ -504,37 +504,49 @@ used = library()
 import zipfile
 with zipfile.ZipFile(zip_path) as z:
     result = json.dumps({"first": sorted(first), "micropip": sorted(used - first),
-                         "stripped": {name: stripped(z.read(name).decode("utf-8"), name) for name in sorted(used)}})
+                         "stripped": {name: stripped(z.read(name).decode("utf-8"), name)
+                                      for name in sorted(used)} if STRIP else {}})
 result
 """
 
 _NODE_TRACE = """
 import { loadPyodide } from "./pyodide.mjs";
 import { readFileSync, writeFileSync } from "node:fs";
-const [lock, pishe, segno, target, script, always] = process.argv.slice(2);
-const pyodide = await loadPyodide({ lockFileURL: lock });
+const [lock, pishe, segno, target, script, always, strip] = process.argv.slice(2);
+// The library beside this script, named outright: Pyodide would take the one beside
+// the file a symbolic link to pyodide.mjs leads to.
+const stdLibURL = new URL("python_stdlib.zip", import.meta.url).pathname;
+const pyodide = await loadPyodide({ lockFileURL: lock, stdLibURL });
 pyodide.unpackArchive(new Uint8Array(readFileSync(pishe)), "wheel");
 pyodide.FS.mkdirTree("/tmp/wheels");
 const segnoName = segno.split("/").pop();
 pyodide.FS.writeFile(`/tmp/wheels/${segnoName}`, readFileSync(segno));
 await pyodide.loadPackage("micropip");
 pyodide.globals.set("STDLIB_ALWAYS", pyodide.toPy(JSON.parse(always)));
-// {first: [paths], micropip: [paths], stripped: {path: source}}, as JSON text.
-const used = await pyodide.runPythonAsync(readFileSync(script, "utf8").replace("SEGNO", segnoName));
-writeFileSync(target, used);
+pyodide.globals.set("STRIP", strip === "strip");
+// {first: [paths], micropip: [paths], stripped: {path: source}}, as JSON text. An error
+// is printed alone: Node would print the line of Pyodide's it came from, 1.2 MB of it.
+try {
+  writeFileSync(target, await pyodide.runPythonAsync(readFileSync(script, "utf8").replace("SEGNO", segnoName)));
+} catch (err) {
+  console.error(String(err.message || err));
+  process.exit(1);
+}
 """
 
 
 def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: Path,
-                 cache: Path | None = None) -> dict:
+                 cache: Path | None = None, strip: bool = True) -> dict:
     """The standard library files (paths in python_stdlib.zip) the page's Python imports,
     traced in the Pyodide runtime in folder `runtime` under Node (_PY_TRACE), and each
     one stripped of docstrings and comments there: {"first": [paths imported before
-    micropip runs], "micropip": [the paths micropip adds], "stripped": {path: source}}.
-    Kept in the cache under a hash of the inputs."""
+    micropip runs], "micropip": [the paths micropip adds], "stripped": {path: source}
+    (empty unless `strip`: stripping imports modules the page does not)}. Kept in the
+    cache under a hash of the inputs."""
     key = hashlib.sha256("\0".join([sha256_file(p) for p in (runtime / "pyodide.asm.wasm",
                                                              runtime / "python_stdlib.zip", micropip, pishe, segno)]
-                                   + [_PY_STRIP, _PY_TRACE, _NODE_TRACE, json.dumps(STDLIB_ALWAYS)]).encode()).hexdigest()[:16]
+                                   + [_PY_STRIP, _PY_TRACE, _NODE_TRACE, json.dumps(STDLIB_ALWAYS), str(strip)]
+                                   ).encode()).hexdigest()[:16]
     cache = cache or cache_dir()
     target = cache / "stdlib" / f"{key}.json"
     if not target.exists():
@@ -548,15 +560,14 @@ def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
             (scratch / "trace.py").write_text(_PY_STRIP + _PY_TRACE)
             (scratch / LOCK_NAME).write_text(json.dumps(trimmed_lock(lock, {"micropip": micropip})))
             command = ["node", str(scratch / "trace.mjs"), str(scratch / LOCK_NAME), str(pishe), str(segno),
-                       str(scratch / "out.json"), str(scratch / "trace.py"), json.dumps(STDLIB_ALWAYS)]
+                       str(scratch / "out.json"), str(scratch / "trace.py"), json.dumps(STDLIB_ALWAYS),
+                       "strip" if strip else "list"]
             try:
                 result = subprocess.run(command, capture_output=True, text=True)
             except OSError as err:
                 raise BuildError(f"could not run Node (it comes with npm) to trace the standard library: {err}") from err
             if result.returncode != 0:
-                # Pyodide prints its whole minified source with an error: keep the short lines.
-                said = [line for line in (result.stdout + result.stderr).splitlines() if len(line) < 500]
-                raise BuildError("tracing the standard library in Pyodide failed:\n" + "\n".join(said[-60:]))
+                raise BuildError(f"tracing the standard library in Pyodide failed:\n{(result.stdout + result.stderr)[-3000:]}")
             (scratch / "out.json").replace(target)
     return json.loads(target.read_text())
 
