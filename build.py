@@ -259,6 +259,10 @@ class _Utf8ZipInfo(zipfile.ZipInfo):
         return self.filename.encode("utf-8"), self.flag_bits | 0x800
 
 
+#: How write_wheel stores a wheel's files: part of a compiled wheel's cache key.
+WHEEL_ENTRIES = "stored"
+
+
 def write_stored_zip(path: Path, files: dict[str, bytes]) -> None:
     """A zip of stored (uncompressed) entries, fixed times: the server's brotli copy compresses it whole."""
     with zipfile.ZipFile(path, "w") as z:
@@ -388,7 +392,7 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
     """
     key = hashlib.sha256("\0".join([sha256_file(wheel), sha256_file(runtime / "pyodide.asm.wasm"),
                                      sha256_file(runtime / "python_stdlib.zip"),
-                                     _PY_COMPILE_WHEEL, _NODE_COMPILE]).encode()).hexdigest()[:16]
+                                     _PY_COMPILE_WHEEL, _NODE_COMPILE, WHEEL_ENTRIES]).encode()).hexdigest()[:16]
     cache = cache or cache_dir()
     target = cache / "compiled" / key / wheel.name
     if target.exists():

@@ -165,11 +165,19 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     if (dist_dir / "index.html").exists():
         page = (dist_dir / "index.html").read_text()
         assert build.LOADING_TOKEN not in page and f"data-loader-stage>{LOADING['start']}…<" in page
-    # Pyodide's own files are shipped untouched.
+    # Pyodide's own files are shipped untouched, but its standard library, split in three
+    # (tests/test_first_visit.py): every module of it in one of them, the same or stripped.
     with tarfile.open(build.fetch_pinned(build.PINS["pyodide"])) as tar:
         for name in build.RUNTIME_FILES:
-            upstream = hashlib.sha256(tar.extractfile(f"package/{name}").read()).hexdigest()
-            assert sha256(dist_dir / "pyodide" / name) == upstream, name
+            upstream = tar.extractfile(f"package/{name}").read()
+            if name != "python_stdlib.zip":
+                assert sha256(dist_dir / "pyodide" / name) == hashlib.sha256(upstream).hexdigest(), name
+                continue
+            with zipfile.ZipFile(io.BytesIO(upstream)) as whole:
+                files = {i.filename for i in whole.infolist() if not i.is_dir()}
+            parts = [build.STDLIB_FIRST, build.STDLIB_MICROPIP, build.STDLIB_REST]
+            shipped_files = [set(zipfile.ZipFile(dist_dir / part).namelist()) for part in parts]
+            assert set.union(*shipped_files) == files and sum(map(len, shipped_files)) == len(files)
 
 
 def test_the_nostr_library_is_the_pinned_bundle_as_a_module_left_to_the_network(dist_dir):
@@ -329,17 +337,19 @@ def test_a_corrupted_compiled_wheel_is_compiled_again(dist_dir, tmp_path):
     shipped (the compile is reproducible). The cache's layout is the one the build's own
     cache has: its copy (made by the session's build) tells where the corrupted one goes."""
     micropip = build.fetch_pinned(build.PINS["micropip"])
-    lock = json.loads((dist_dir / "pyodide" / "pyodide-lock.json").read_text())
+    # The runtime as the build compiled with it: Pyodide's, its whole standard library.
+    runtime = tmp_path / "runtime"
+    lock = build._copy_runtime(build.fetch_pinned(build.PINS["pyodide"]), runtime)
     good = (dist_dir / "pyodide" / micropip.name).read_bytes()
-    kept = build.compile_wheel(micropip, dist_dir / "pyodide", lock)  # the build's cache: no compile
+    kept = build.compile_wheel(micropip, runtime, lock)  # the build's cache: no compile
     assert kept.read_bytes() == good
     corrupted = tmp_path / kept.relative_to(build.cache_dir())
     corrupted.parent.mkdir(parents=True)
     corrupted.write_bytes(good[: len(good) // 2])
-    compiled = build.compile_wheel(micropip, dist_dir / "pyodide", lock, tmp_path)
+    compiled = build.compile_wheel(micropip, runtime, lock, tmp_path)
     assert compiled == corrupted and compiled.name == micropip.name
     assert compiled.read_bytes() == good  # compiled again, reproducibly
-    assert [p.name for p in tmp_path.iterdir()] == ["compiled"]  # no scratch folder left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["compiled", "runtime"]  # no scratch folder left behind
 
 
 # --- the local server ---------------------------------------------------------
@@ -388,7 +398,8 @@ def test_server_sends_a_precompressed_copy_when_accepted(site, dist_dir):
                       ("web/core/worker.js", "text/javascript"), ("web/style.css", "text/css"),
                       ("pyodide/pyodide-lock.json", "application/json"),
                       ("pyodide/pyodide.asm.wasm", "application/wasm"),
-                      ("pyodide/python_stdlib.zip", "application/zip")):
+                      ("pyodide/python_stdlib.zip", "application/zip"),
+                      (build_info(dist_dir)["wheels"]["pishe"], "application/zip")):
         if not (dist_dir / rel).exists():
             continue
         # Brotli first when both are accepted (Chromium sends "gzip, deflate, br, zstd").
@@ -410,8 +421,8 @@ def test_server_sends_a_precompressed_copy_when_accepted(site, dist_dir):
     assert status == 200 and gzip.decompress(body) == plain("index.html")
     assert headers["Content-Type"].startswith("text/html")
 
-    # Wheels and the settings as they are, without Vary: they have no copies.
-    for rel in (build_info(dist_dir)["wheels"]["pishe"], "signaling.json"):
+    # The settings as they are, without Vary: they have no copies.
+    for rel in ("signaling.json",):
         status, headers, body = fetch(site.url + rel, **{"Accept-Encoding": "gzip, br"})
         assert status == 200 and "Content-Encoding" not in headers and "Vary" not in headers, rel
         assert body == plain(rel), rel
@@ -501,8 +512,9 @@ def draw():
 
 @pytest.fixture(scope="module")
 def stub_dist(dist_dir, tmp_path_factory) -> Path:
-    """A copy of dist/ whose pishe wheel (same file name) holds only STUB_WEB as pishe.web.
-    The copy's files are hard links to dist/'s (the wheel is unlinked, then written anew)."""
+    """A copy of dist/ whose pishe wheel (same file name) holds only STUB_WEB as pishe.web
+    (and pishe.on_demand, which the worker installs before it). The copy's files are hard
+    links to dist/'s (the wheel is unlinked, then written anew)."""
     dist = tmp_path_factory.mktemp("stub") / "dist"
     shutil.copytree(dist_dir, dist, copy_function=os.link)
     wheel = dist / build_info(dist)["wheels"]["pishe"]
@@ -511,6 +523,7 @@ def stub_dist(dist_dir, tmp_path_factory) -> Path:
     build.write_wheel(wheel, {
         "pishe/__init__.py": b"",
         "pishe/web.py": STUB_WEB.encode(),
+        "pishe/on_demand.py": (ROOT / "pishe" / "on_demand.py").read_bytes(),
         f"pishe-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: pishe\nVersion: {version}\n".encode(),
         f"pishe-{version}.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     })
