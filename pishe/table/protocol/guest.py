@@ -636,9 +636,8 @@ class Guest:
         elif record.problem is not None:
             self._record(number, record.problem)
         elif record.away:
-            self._record(number, self._not_fair(number, "for this page: it was dealt without its part of "
-                                                        "the shuffle (this page was not at the table when "
-                                                        "the parts were fixed)."))
+            self._record(number, f"Deal {number} is not fair for this page: it was dealt without its part "
+                                 f"of the shuffle (this page was not at the table when the parts were fixed).")
         elif record.late:
             self._record(number, f"Deal {number} could not be checked: this page did not see "
                                  f"all of it played.")
