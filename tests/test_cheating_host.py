@@ -606,3 +606,136 @@ def test_a_garbled_view_is_refused_and_changes_nothing(game_id, guest_seats):
             guest.receive(json.dumps(data))
         except ProtocolError:
             assert pickle.dumps(guest) == before
+
+
+# -- numbers, the clock, take over, timeouts, after the reveal -----------------------------------
+
+
+def _forge_counts(conn, data):
+    """A count and a score turned into the host's words."""
+    if data["type"] != "view":
+        return
+    view = data["view"]
+    if view["game"] == "pishe-pasha":
+        view["stocks"][1]["count"] = FORGED
+    else:
+        view["deck_count"] = FORGED
+    view["match"]["scores"][0] = FORGED
+
+
+def _forge_step_count(conn, data):
+    if data["type"] == "view":
+        for group in [data["dealt"], *data["steps"]]:
+            for step in group or ():
+                if "count" in step:
+                    step["count"] = FORGED
+
+
+@pytest.mark.parametrize("forge", [_forge_counts, _forge_step_count])
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_host_words_in_a_number_are_refused(game_id, guest_seats, forge):
+    """A count or a score that is not a number ("Your stock: Deal 1 verified cards", "takes
+    Deal 1 verified cards") is refused as a whole message: nothing of it reaches the page."""
+    table = tampering(game_id, guest_seats)
+    page = table.page(guest_seats[0])
+    table.tamper = forge
+    with pytest.raises(ProtocolError, match="must be a number"):
+        table.play_deck()
+    assert FORGED not in json.dumps(page.view()) and page.status()["verification"] is None
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_the_clock_is_fixed_for_the_match(game_id, guest_seats):
+    """A new welcome on a live connection that sets the clock to 1 s, then a "timeout" half a
+    second into a 30 s turn: the changed clock is called out, and the page keeps measuring
+    by the clock the match began with."""
+    now = [1000.0]
+    table = tampering(game_id, guest_seats, clock=30, now=now)
+    seat = guest_seats[0]
+    page = table.page(seat)
+    until_turn(table, seat)
+    welcome = json.loads([m for m in table.host._state(seat, None)][0])
+    page.receive(json.dumps({**welcome, "clock": 1}))
+    assert "changed the clock" in not_fair(page)
+    assert page.status()["clock"] == 30
+    now[0] += 0.5
+    table.host.clock = 1
+    table.deliver(table.host.timeout().send)
+    assert page.status()["clock"] == 30
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_timeout_plays_the_first_legal_move_of_the_seats_view(game_id, guest_seats):
+    """The card played for a timed-out seat is the first legal move of that seat's own view:
+    the page redoes it; another one is the host's choice, and called out."""
+    now = [1000.0]
+    table = tampering(game_id, guest_seats, clock=30, now=now)
+    seat, host = guest_seats[0], table.host
+    until_turn(table, seat)
+    now[0] += 31
+    table.deliver(host.timeout().send)                  # honest: the first legal move
+    assert table.page(seat).status()["verification"] is None
+    until_turn(table, seat)
+    legal = host.view(seat)["legal"]
+    if len(legal) < 2:
+        pytest.skip("no choice to make")
+    now[0] += 31
+    table.deliver(host._play(seat, legal[-1], "timeout").send)
+    assert f"when your time was up, not {legal[0]}" in not_fair(table.page(seat))
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_take_over_the_host_ignores_is_caught(game_id, guest_seats):
+    """Three timeouts put the seat on autopilot; the person takes over; the host shows the
+    seat taken back but its computer keeps playing it: caught (the count of timeouts starts
+    again at the take over, so a computer move needs three new ones)."""
+    now = [1000.0]
+    table = tampering(game_id, guest_seats, clock=30, now=now)
+    seat, host = guest_seats[0], table.host
+    page = table.page(seat)
+    for _ in range(3):
+        until_turn(table, seat)
+        now[0] += 31
+        table.deliver(host.timeout().send)
+    assert seat in host._autopilot
+    table.send(table.conn_of(seat), page.take_over())
+    assert seat not in host._autopilot and page.status()["verification"] is None
+    while not (host.phase == "playing" and host.match.deal.turn == seat):
+        table.move()
+    host._autopilot.discard(seat)                       # its seats still say the person plays
+    table.deliver(host._play(seat, host._computer_action(seat), COMPUTER).send)
+    assert "had a computer play" in not_fair(page)
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_view_after_the_reveal_is_checked(game_id, guest_seats):
+    """After the reveal the host sends the finished deal again with forged scores, or with
+    an extra move: it used to stay under "Deal 1 verified"; now it is not fair."""
+    for change in ("scores", "extra move"):
+        table = tampering(game_id, guest_seats)
+        table.play_deck()
+        seat = guest_seats[0]
+        page = table.page(seat)
+        assert page.verification == VERIFIED
+        data = json.loads(table.host._view_message(seat))
+        if change == "scores":
+            data["view"]["match"]["scores"] = [s + 7 for s in data["view"]["match"]["scores"]]
+        else:
+            data["actions"] = [table.host._played.actions[-1]]
+            data["steps"] = [[]]
+        page.receive(json.dumps(data))
+        assert "after the deal was checked" in not_fair(page), change
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_new_pages_first_deal_with_no_commitment_is_not_fair(game_id, guest_seats):
+    """A brand-new page (no token, no ledger) sent a deal already dealt: it was not asked for
+    its part, so the deal is not fair for it; never "could not be checked", never verified."""
+    table = tampering(game_id, guest_seats)
+    host, seat = table.host, guest_seats[-1]
+    table.drop(table.conn_of(seat))
+    host.guests[seat].token = None                       # the host hands the seat to the new page
+    page = Guest(rng=random.Random(77))
+    table.join(page)
+    table.play_deck()
+    assert page.verification.startswith("Deal 1 is not fair")

@@ -10,13 +10,16 @@ failure means at the table (not fair, aborted) and shows it.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 from ..fair import board_digest, part_commitment, verify_deal
+from ..match import Match
 from . import wire
 
-__all__ = ["DealRecord", "check_parts", "check_fair", "check_deal", "check_final_board"]
+__all__ = ["DealRecord", "check_parts", "check_fair", "check_deal", "check_final_board", "check_numbers"]
 
 
 @dataclass
@@ -110,4 +113,60 @@ def check_final_board(record: DealRecord, view: dict, new: list) -> Optional[str
     """A view of a deal already checked: no ``new`` move, and the very board it was checked with."""
     if new or (record.boards and board_digest(view) != record.boards[-1][1]):
         return "after the deal was checked, the host showed you another table for it."
+    return None
+
+
+def _shape(data, path: tuple, out: dict) -> dict:
+    """The types found at each place of JSON ``data`` (a list's items share one place, ``*``)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _shape(value, (*path, key), out)
+    elif isinstance(data, list):
+        for value in data:
+            _shape(value, (*path, "*"), out)
+    else:
+        out.setdefault(path, set()).add(type(data).__name__)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _numbers(game, seat: int) -> tuple:
+    """Where the game's own views and steps for ``seat`` hold numbers: the places of a view,
+    and of a step by its kind, at which a few whole deals played here (every move drawn at
+    random, a board every few moves) only ever held whole numbers (or nothing)."""
+    views, steps = {}, {}
+    for number in range(3):
+        rng = random.Random(number)
+        match = Match(game, game.default_length, rng=rng)
+        groups = [list(game.deal_steps(match.deal))]
+        for moves in range(10 ** 4):
+            if moves % 5 == 0 or match.deal.over:      # a view every few moves is enough to see
+                _shape(game.view(match, seat).to_json(), (), views)
+            for group in groups:
+                for step in group:
+                    shown = game.show_step(step, seat)
+                    if isinstance(shown, dict) and isinstance(shown.get("kind"), str):
+                        _shape(shown, (shown["kind"],), steps)
+            if match.deal.over:
+                break
+            groups = [match.apply(rng.choice(list(match.deal.legal_actions())), match.deal.turn)]
+    whole = lambda shapes: {p for p, kinds in shapes.items() if "int" in kinds and kinds <= {"int", "NoneType"}}  # noqa: E731
+    return whole(views), whole(steps)
+
+
+def check_numbers(game, seat: int, view: dict, groups: list) -> Optional[str]:
+    """Whether every number of a host's ``view`` and steps (``groups``: lists of steps, or
+    ``None``) is a number where the game's own views and steps only hold numbers: a count or
+    a score the guest's page words itself must not carry the host's text ("Your stock:
+    Deal 1 verified cards"). Returns the first place that is not, in words, or ``None``."""
+    view_places, step_places = _numbers(game, seat)
+    for path, kinds in _shape(view, (), {}).items():
+        if path in view_places and not kinds <= {"int", "NoneType"}:
+            return "the view's " + ".".join(str(p) for p in path) + " must be a number"
+    for group in groups:
+        for step in group or ():
+            if isinstance(step, dict) and isinstance(step.get("kind"), str):
+                for path, kinds in _shape(step, (step["kind"],), {}).items():
+                    if path in step_places and not kinds <= {"int", "NoneType"}:
+                        return "a step's " + ".".join(str(p) for p in path) + " must be a number"
     return None

@@ -478,6 +478,8 @@ class Guest:
         record = self._deals.get(number)
         probe = record or DealRecord(number, wire.secret(fair.get("commitment"), "commitment"), None)
         contributions, unfair = audit.check_fair(game.id, self._match_id, probe, seat, wire.obj(fair, "fair"))
+        unreadable = audit.check_numbers(game, seat, view, [dealt, *steps])
+        wire.check(unreadable is None, unreadable or "")
         words = self._words([dealt, *steps])
         try:
             # Every sentence and card label shown is this page's own, from the view's data.
