@@ -548,7 +548,7 @@ def test_a_host_refusal_is_worded_by_the_guest():
 def test_deep_nesting_is_refused_before_parsing():
     page = Guest()
     page.receive(Crafted("pisti", seat=1, seats=4).welcome())
-    for text in ("[" * 5000 + "]" * 5000, '{"v":2,"a":' + "[" * 17 + "]" * 17 + "}"):
+    for text in ("[" * 5000 + "]" * 5000, '{"v":3,"a":' + "[" * 17 + "]" * 17 + "}"):
         with pytest.raises(MessageTooDeepError):
             page.receive(text)
     with pytest.raises(MessageTooLongError):

@@ -817,11 +817,11 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
 
     # The guest's page sends junk straight down its data channel, as a tampered page could.
     send = "(messages) => messages.forEach((m) => window.__wire.send(m))"
-    junk = [EVIL, "{}", "x" * 5000, json.dumps({"v": 2, "game": "pishe-pasha", "type": "act", "seq": 0,
+    junk = [EVIL, "{}", "x" * 5000, json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 0,
                                                 "action": "give"}),
-            json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
-            json.dumps({"v": 2, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
-            json.dumps({"v": 2, "game": "pishe-pasha", "type": "fly", "seq": 1})]
+            json.dumps({"v": 4, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
+            json.dumps({"v": 3, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
+            json.dumps({"v": 3, "game": "pishe-pasha", "type": "fly", "seq": 1})]
     table.guest.evaluate(send, junk)
     table.guest.wait_for_function(
         "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length >= n", arg=len(junk))
@@ -830,7 +830,7 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
                                            "replayed-message", "unsupported-version", "wrong-game",
                                            "unknown-message-type"]
     # An intent out of turn, with the right number: the host's engine refuses it.
-    table.guest.evaluate(send, [json.dumps({"v": 2, "game": "pishe-pasha", "type": "act",
+    table.guest.evaluate(send, [json.dumps({"v": 3, "game": "pishe-pasha", "type": "act",
                                             "seq": errors[-1]["next_seq"], "action": "turn"})])
     table.guest.wait_for_function(
         "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length > n", arg=len(junk))
@@ -841,7 +841,7 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     assert shared(h2) == shared(h) and h2["error"] == ""   # nothing changed on the host's table
 
     # The host's page sends the guest an error whose reason is HTML, then junk.
-    table.host.evaluate(send, [json.dumps({"v": 2, "game": "pishe-pasha", "type": "error", "reason": EVIL,
+    table.host.evaluate(send, [json.dumps({"v": 3, "game": "pishe-pasha", "type": "error", "reason": EVIL,
                                            "code": "x", "ref": None, "next_seq": None})])
     # The guest's page words the refusal itself: the host's text is never shown.
     expect(table.guest.locator(PASHA + " [data-error]")).to_have_text("The host refused a message of yours.")

@@ -220,7 +220,7 @@ def test_a_deal_waits_for_the_guest_and_both_parts_of_the_shuffle():
     assert guest.phase == "dealing" and guest.game.id == "pishe-pasha" and guest.seat == GUEST_SEAT
     (part_message,) = guest.receive(commit).send
     committed = json.loads(part_message)          # first its commitment to its part...
-    assert committed["type"] == "deal-part" and committed["deal"] == 1 and committed["v"] == VERSION == 2
+    assert committed["type"] == "deal-part" and committed["deal"] == 1 and committed["v"] == VERSION == 3
     (parts,) = texts(host.receive(part_message, CONN).send)
     assert json.loads(parts)["parts"] == [[GUEST_SEAT, committed["commitment"]]]
     (seed_message,) = guest.receive(parts).send   # ...then, every part fixed, the part itself
@@ -530,7 +530,7 @@ def test_a_reloaded_page_takes_its_seat_back_on_a_new_connection():
 
 
 def _message(**fields) -> str:
-    return json.dumps({"v": 2, "game": "pishe-pasha", **fields})
+    return json.dumps({"v": 3, "game": "pishe-pasha", **fields})
 
 
 def _ready_link() -> Link:
@@ -548,12 +548,12 @@ def _ready_link() -> Link:
 BAD = {
     "too long": ("x" * (MAX_GUEST_MESSAGE + 1), "message-too-long", None),
     "too long in bytes": (_message(type="hello", token=None, pad="♠" * 1400), "message-too-long", None),
-    "not JSON": ('{"v": 2, "game"', "malformed-message", None),
+    "not JSON": ('{"v": 3, "game"', "malformed-message", None),
     "not an object": ("[1, 2]", "malformed-message", None),
     "NaN": ('{"v": NaN}', "malformed-message", None),
     "deep": ("[" * 2000 + "]" * 2000, "message-too-deep", None),
     "deep in a field": (_message(type="act", seq=2, action=json.loads("[" * 17 + "]" * 17)), "message-too-deep", None),
-    "duplicate key": ('{"v": 2, "v": 2, "game": "pishe-pasha", "type": "act", "seq": 2, "action": "turn"}',
+    "duplicate key": ('{"v": 3, "v": 3, "game": "pishe-pasha", "type": "act", "seq": 2, "action": "turn"}',
                       "malformed-message", None),
     "no version": (json.dumps({"game": "pishe-pasha", "type": "act", "seq": 2, "action": "turn"}),
                    "malformed-message", None),
@@ -561,16 +561,16 @@ BAD = {
                                  "action": "turn"}), "malformed-message", None),
     "old version": (json.dumps({"v": 1, "game": "pishe-pasha", "type": "act", "seq": 2,
                                 "action": "turn"}), "unsupported-version", None),
-    "wrong version": (json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 2,
+    "wrong version": (json.dumps({"v": 4, "game": "pishe-pasha", "type": "act", "seq": 2,
                                   "action": "turn"}), "unsupported-version", None),
-    "wrong game": (json.dumps({"v": 2, "game": "pisti", "type": "act", "seq": 2, "action": "turn"}),
+    "wrong game": (json.dumps({"v": 3, "game": "pisti", "type": "act", "seq": 2, "action": "turn"}),
                    "wrong-game", None),
-    "no game": (json.dumps({"v": 2, "game": None, "type": "act", "seq": 2, "action": "turn"}),
+    "no game": (json.dumps({"v": 3, "game": None, "type": "act", "seq": 2, "action": "turn"}),
                 "wrong-game", None),
-    "game missing": (json.dumps({"v": 2, "type": "act", "seq": 2, "action": "turn"}), "wrong-game", None),
-    "hello without its game": (json.dumps({"v": 2, "type": "hello", "token": None, "have": None}),
+    "game missing": (json.dumps({"v": 3, "type": "act", "seq": 2, "action": "turn"}), "wrong-game", None),
+    "hello without its game": (json.dumps({"v": 3, "type": "hello", "token": None, "have": None}),
                                "wrong-game", None),
-    "hello of another game": (json.dumps({"v": 2, "game": "pisti", "type": "hello", "token": None,
+    "hello of another game": (json.dumps({"v": 3, "game": "pisti", "type": "hello", "token": None,
                                           "have": None}), "wrong-game", None),
     "unknown type": (_message(type="cheat", seq=2), "unknown-message-type", None),
     "host's type": (_message(type="view", seq=2), "unknown-message-type", None),
@@ -588,7 +588,7 @@ BAD = {
     "next deal mid-deal": (_message(type="next-deal", seq=2, deal=1), "deal-not-over", 2),
     "bad token": (_message(type="hello", token="not a token", have=None), "malformed-message", None),
     "old have": (_message(type="hello", token=None, have={"deal": 1, "steps": 0}), "malformed-message", None),
-    "not text": (b'{"v": 2}', "malformed-message", None),
+    "not text": (b'{"v": 3}', "malformed-message", None),
 }
 
 
@@ -848,7 +848,7 @@ def test_a_host_that_rewrites_a_move_is_flagged():
 def test_a_commitment_after_the_deal_is_flagged():
     link = new_link(seed=28)
     host, guest = link.host, link.guest
-    guest.receive(json.dumps({"v": 2, "game": "pishe-pasha", "type": "deal-commit", "deal": 1,
+    guest.receive(json.dumps({"v": 3, "game": "pishe-pasha", "type": "deal-commit", "deal": 1,
                               "commitment": host._played.commitment, "aborted": []}))
     assert guest.verification == ("Deal 1 is not fair: the host asked for your part of the shuffle after "
                                   "dealing the cards.")

@@ -437,7 +437,7 @@ def _mid_deck(seed: int = 31) -> Table:
 
 def _act(table: Table, seat: int, action: str, seq=None) -> str:
     page = table.page(seat)
-    return json.dumps({"v": 2, "game": "pisti", "type": "act",
+    return json.dumps({"v": 3, "game": "pisti", "type": "act",
                        "seq": page._seq if seq is None else seq, "action": action})
 
 
@@ -452,26 +452,26 @@ def _bad_inputs(table: Table) -> dict:
     return {
         "replayed seq": (2, _act(table, 2, mine, seq2 - 1), "replayed-message"),
         "seq ahead": (2, _act(table, 2, mine, seq2 + 1), "out-of-order-message"),
-        "someone else's token": (2, json.dumps({"v": 2, "game": "pisti", "type": "hello",
+        "someone else's token": (2, json.dumps({"v": 3, "game": "pisti", "type": "hello",
                                                 "token": host.guests[1].token, "have": None}),
                                  "seat-taken"),
-        "a made-up token": (2, json.dumps({"v": 2, "game": "pisti", "type": "hello",
+        "a made-up token": (2, json.dumps({"v": 3, "game": "pisti", "type": "hello",
                                            "token": "ab" * 16, "have": None}), "unknown-token"),
-        "no token from a seated page": (3, json.dumps({"v": 2, "game": "pisti", "type": "hello",
+        "no token from a seated page": (3, json.dumps({"v": 3, "game": "pisti", "type": "hello",
                                                        "token": None, "have": None}), "seat-taken"),
         "an action for another seat": (1, _act(table, 1, theirs), "not-your-turn"),
-        "a seat named": (2, json.dumps({"v": 2, "game": "pisti", "type": "act", "seq": seq2,
+        "a seat named": (2, json.dumps({"v": 3, "game": "pisti", "type": "act", "seq": seq2,
                                         "action": mine, "seat": 2}), "malformed-message"),
         "a card in another hand": (2, _act(table, 2, theirs), "card-not-in-hand"),
         "a card on the pile": (2, _act(table, 2, played), "card-not-in-hand"),
         "a card of no deck": (2, _act(table, 2, "1Z"), "unknown-action"),
         "another game's action": (2, _act(table, 2, "give"), "unknown-action"),
-        "another game": (2, json.dumps({"v": 2, "game": "pishe-pasha", "type": "act", "seq": seq2,
+        "another game": (2, json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": seq2,
                                         "action": mine}), "wrong-game"),
-        "a part mid-deck": (3, json.dumps({"v": 2, "game": "pisti", "type": "deal-seed",
+        "a part mid-deck": (3, json.dumps({"v": 3, "game": "pisti", "type": "deal-seed",
                                            "seq": table.page(3)._seq, "deal": 1, "contribution": "00" * 32}),
                             "wrong-phase"),
-        "a next deck mid-deck": (1, json.dumps({"v": 2, "game": "pisti", "type": "next-deal",
+        "a next deck mid-deck": (1, json.dumps({"v": 3, "game": "pisti", "type": "next-deal",
                                                 "seq": table.page(1)._seq, "deal": 1}), "deal-not-over"),
     }
 
@@ -515,7 +515,7 @@ def test_a_connection_with_no_seat_is_not_heard():
     before, saved = snapshot(host), host.save()
     seq = table.page(2)._seq
     for text in [_act(table, 2, str(host.match.deal.hands[2][0]), seq),
-                 json.dumps({"v": 2, "game": "pisti", "type": "next-deal", "seq": 0, "deal": 1})]:
+                 json.dumps({"v": 3, "game": "pisti", "type": "next-deal", "seq": 0, "deal": 1})]:
         outcome = host.receive(text, 999)
         ((to, reply),) = outcome.send
         error = json.loads(reply)

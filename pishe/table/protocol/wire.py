@@ -1,6 +1,6 @@
 """The messages between pages: their envelope, their fields, and the errors that refuse them.
 
-Every message is a JSON object ``{"v": 1, "game": <game id>, "type": …}``
+Every message is a JSON object ``{"v": 3, "game": <game id>, "type": …}``
 plus the fields of its type; ``docs/PROTOCOL.md`` lists them all. This
 module reads and writes them for any game; :mod:`.host` and :mod:`.guest`
 decide what they mean.
@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 #: The protocol version every message carries as ``"v"``.
-VERSION = 2
+VERSION = 3
 #: The longest message a guest may send, in bytes of UTF-8 (checked before parsing).
 MAX_GUEST_MESSAGE = 4096
 #: The longest message a host may send (a whole deal's steps fit many times over).
