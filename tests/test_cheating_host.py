@@ -739,3 +739,26 @@ def test_a_new_pages_first_deal_with_no_commitment_is_not_fair(game_id, guest_se
     table.join(page)
     table.play_deck()
     assert page.verification.startswith("Deal 1 is not fair")
+
+
+def test_a_host_page_at_a_guest_seat_cannot_change_its_part_after_seeing_the_others():
+    """The host's own second page sits at seat 3 and would send its part last, chosen after
+    seeing seats 1 and 2's: its commitment was fixed before any part was revealed, so the
+    real host refuses another part (part-mismatch), and a host that deals with it anyway is
+    seen by every other guest."""
+    table = Tampering("pisti", [1, 2, 3], 9)
+    colluding = Guest(rng=random.Random(30))
+    table.tamper = lambda conn, data: not (conn == 103 and data["type"] == "deal-parts") and None
+    for seat in (1, 2):
+        table.join(Guest(rng=random.Random(seat)))
+    table.join(colluding)
+    host = table.host
+    assert host.phase == "dealing" and set(host._pending.contributions) == {1, 2}
+    chosen = new_secret(random.Random(31))              # picked after seeing the others' parts
+    outcome = host.receive(write("pisti", "deal-seed", seq=colluding._seq, deal=1, contribution=chosen), 103)
+    assert json.loads(outcome.send[0][1])["code"] == "part-mismatch" and host.phase == "dealing"
+    host._pending.contributions[3] = chosen             # a cheating host takes it all the same
+    table.tamper = None
+    table.deliver(host._deal_when_ready().send)
+    for seat in (1, 2):
+        assert "the part of the shuffle of seat 3 is not the one it committed to" in not_fair(table.page(seat))

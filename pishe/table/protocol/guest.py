@@ -701,6 +701,7 @@ class Guest:
                            "verification": self.verification,
                            "verification_deal": self.verification_deal, "unfair": self._unfair,
                            "ledger": self.ledger(), "results": self._results, "left": self._left, "timeouts": self._timeouts,
+                           "taking_over": self._taking_over,
                            "deals": [d.to_json() for d in self._deals.values()]},
                           separators=(",", ":"))
 
@@ -727,6 +728,7 @@ class Guest:
             guest._unfair = data["unfair"] is True
             guest._results = wire.optional(wire.items)(data["results"], "results")
             guest._left, guest._timeouts = data["left"] is True, wire.whole(data["timeouts"], "timeouts")
+            guest._taking_over = data["taking_over"] is True
             deals = [DealRecord.from_json(d) for d in wire.items(data["deals"], "deals")]
             # Last: the page's ledger is newer than its save, and its warning stays.
             guest._read_ledger(ledger or data["ledger"])
