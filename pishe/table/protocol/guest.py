@@ -28,7 +28,7 @@ from typing import Callable, Optional
 
 from ...errors import PisheError
 from ..fair import board_digest, new_secret, part_commitment
-from ..game import GAME_IDS, get_game
+from ..game import get_game, is_game
 from . import audit, wire
 from .audit import DealRecord
 from .host import COMPUTER, TIMEOUT, TIMEOUTS_TO_AUTOPILOT, friend_names, timeout_action
@@ -46,16 +46,13 @@ CLOCK_SLACK = 2.0
 #: (the host's own words are never shown: a host could print anything in them).
 REFUSALS = {
     "not-your-turn": "It is not your turn.",
-    "give-not-allowed": "You cannot give now.",
-    "keep-not-allowed": "You cannot keep now.",
-    "turn-not-allowed": "You cannot turn a card now.",
-    "card-not-in-hand": "That card is not in your hand.",
     "unknown-action": "The host does not know that move.",
     "illegal-action": "That move is not allowed now.",
     "deal-over": "The deal is over.",
     "deal-not-over": "The deal is still being played.",
     "match-over": "The match is over.",
     "wrong-phase": "The table is not ready for that yet.",
+    "part-mismatch": "The host says your part of the shuffle is not the one you committed to.",
     "replayed-message": "The host had that message already.",
     "out-of-order-message": "A message of yours reached the host out of order.",
     "not-connected": "The host does not count this page as connected: say hello again.",
@@ -313,7 +310,7 @@ class Guest:
         return self._reveal(values["deal"], values["seed"])
 
     def _welcome(self, game_id, values: dict) -> Outcome:
-        wire.check(game_id in GAME_IDS, f"the welcome names no game this page knows ({wire.quote(game_id)})")
+        wire.check(is_game(game_id), f"the welcome names no game this page knows ({wire.quote(game_id)})")
         game = get_game(game_id)
         wire.check(values["token"] is not None, "the welcome lacks the seat token")
         wire.check(0 < values["seat"] < game.seats, "the welcome gives no guest seat")
@@ -369,7 +366,8 @@ class Guest:
                                                             "while it was connected.")
             self.token = None
             send.append(self._hello())
-        return Outcome(send, [], REFUSALS.get(values["code"], _REFUSED))
+        words = {**REFUSALS, **(self.game.refusals if self.game is not None else {})}
+        return Outcome(send, [], words.get(values["code"], _REFUSED))
 
     def _commit(self, number: int, commitment_hex: str, aborted: list) -> Outcome:
         """The host's commitment to its seed for deal ``number``: this page commits to a
