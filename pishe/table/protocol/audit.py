@@ -150,7 +150,9 @@ def _numbers(game, seat: int) -> tuple:
             if match.deal.over:
                 break
             groups = [match.apply(rng.choice(list(match.deal.legal_actions())), match.deal.turn)]
-    whole = lambda shapes: {p for p, kinds in shapes.items() if "int" in kinds and kinds <= {"int", "NoneType"}}  # noqa: E731
+    def whole(shapes: dict) -> set:
+        return {p for p, kinds in shapes.items() if "int" in kinds and kinds <= {"int", "NoneType"}}
+
     return whole(views), whole(steps)
 
 
