@@ -762,3 +762,51 @@ def test_a_host_page_at_a_guest_seat_cannot_change_its_part_after_seeing_the_oth
     table.deliver(host._deal_when_ready().send)
     for seat in (1, 2):
         assert "the part of the shuffle of seat 3 is not the one it committed to" in not_fair(table.page(seat))
+
+
+# -- the honest cases next to the attacks: never a false alarm -------------------------------------
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_an_honest_take_over_and_a_computer_move_in_flight_are_accepted(game_id, guest_seats):
+    """Three timeouts, autopilot; the computer plays the seat while the take-over is on its
+    way (the host has not read it yet); then the person plays on: no warning, verified."""
+    now = [1000.0]
+    table = tampering(game_id, guest_seats, clock=30, now=now)
+    seat, host = guest_seats[0], table.host
+    page = table.page(seat)
+    for _ in range(3):
+        until_turn(table, seat)
+        now[0] += 31
+        table.deliver(host.timeout().send)
+    message = page.take_over()                          # sent, not yet read by the host
+    while not (host.phase == "playing" and host.match.deal.turn == seat):
+        table.move()
+    table.deliver(host.computer_step().send)            # the computer's move, already on its way
+    table.send(table.conn_of(seat), message)
+    assert seat not in host._autopilot
+    table.play_deck()
+    assert page.verification == VERIFIED
+
+
+def test_an_honest_abort_is_counted_and_the_redealt_deck_verifies():
+    """A friend's page that committed leaves before revealing: the shuffle is started again
+    without it; the others count one abort, and their new deck verifies, the line saying
+    how many shuffles were aborted."""
+    from pishe.table import words
+
+    table = Tampering("pisti", [1, 2, 3], 12)
+    pages = {seat: Guest(rng=random.Random(40 + seat)) for seat in (1, 2, 3)}
+    table.tamper = lambda conn, data: not (conn == 103 and data["type"] == "deal-parts") and None
+    for seat in (1, 2, 3):
+        table.join(pages[seat])
+    table.tamper = None
+    table.send(103, pages[3].leave())                   # gone for good before revealing its part
+    host = table.host
+    assert host.phase == "playing" and host._played.locked == [1, 2]
+    table.play_deck()
+    for seat in (1, 2):
+        status = pages[seat].status()
+        assert status["verification"] == VERIFIED and status["aborts"] == 1
+        line = words.fairness(status["verification"], status["verification_deal"], VERIFIED, "Deck", 1)
+        assert line == {"ok": False, "line": "Deck 1 verified (aborted shuffles at this table: 1)"}
