@@ -2,20 +2,22 @@
 
 A :class:`Guest` keeps what its seat was shown of each deal (the moves, which
 are public, the steps as the host showed them to this seat, and a fingerprint
-of every board) and, once the host reveals the deal's seed, replays the deal
-with the game's own rules to check that the deck was the one fixed before
-this page sent its part of the shuffle and that every step and board it was
-shown is that deal's (:func:`pishe.table.fair.verify_deal`).
+of every board: :mod:`.audit` holds that record and the checks) and, once the
+host reveals the deal's seed, replays the deal with the game's own rules to
+check that the deck was the one fixed before any part of the shuffle was seen
+and that every step and board it was shown is that deal's.
 
-It trusts the host with nothing it can check itself. It gives one part of the
-shuffle per deal of a match, to one commitment and for one seat, and
-remembers it for the whole match (:meth:`Guest.ledger`, kept by the page in
-its tab after every call), so a host cannot ask again until it likes the deck. Every move
-of its own seat must be one it asked for, or one the table made for it that
-this page saw coming (its clock had run out, or it was away). A gap in the
-moves, a deal dealt without its part, a seed never revealed: on a live
-connection each is the host's doing and reads "Deal N is not fair: …".
-Every sentence it shows is its own: steps are worded from their data and the
+It trusts the host with nothing it can check itself. It commits to a fresh part
+of the shuffle and reveals it only once every seat's commitment is fixed, and
+keeps count of every shuffle it revealed a part to that was never dealt (an
+abort, shown; :meth:`Guest.ledger`, kept by the page in its tab after every
+call, carries the count across reloads and matches). Every move of its own seat
+must be one it asked for, or one the table made for it that this page saw
+coming (its clock had run out, and then the first legal move of its own view;
+or it was away, or on autopilot). A gap in the moves, a deal dealt without its
+part, a seed never revealed, a changed clock, a board changed after the check:
+each reads "Deal N is not fair: …". Every sentence it shows is its own: steps
+and views are worded from their data (whose numbers must be numbers) and the
 host's refusals by their code, never with the host's text.
 """
 

@@ -1,9 +1,11 @@
 """The host's side of a friends' table: the one engine, and what each guest is sent.
 
 The host's page runs the one authoritative match of any game in a
-:class:`Host`: it deals with a provably fair deck (it commits to its seed
-before any guest contributes, and the deck is derived from the seed and every
-guest's part), applies the host's own moves, the guests' intents and the
+:class:`Host`: it deals with a provably fair deck (it commits to its seed,
+every guest commits to its part, the list of parts is fixed and sent to all
+before any part is revealed, and the deck is derived from the seed and every
+part in seat order; a committed part never revealed aborts that shuffle, and
+the deal is shuffled anew), applies the host's own moves, the guests' intents and the
 computers' moves for the other seats, and sends each guest only what its
 seat sees (the game's view and ``show_step``), step by step.
 
