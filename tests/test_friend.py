@@ -683,9 +683,9 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     # meanwhile, as null), so it replays and checks the whole deal.
     assert h["result"] == g["result"]
     table.collect_wire()
-    fair = "Deal 1 verified"
-    expect(table.guest.locator("[data-result-fair]")).to_have_text(fair, timeout=10_000)
-    expect(table.guest.locator("[data-fair]")).to_have_text(fair)
+    replayed = table.replay("one-deal")
+    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
+    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified")
     winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
     assert winners == [s for s in (0, 1) if g["seats"][s]["flag"] == "Wins the deal"] and len(winners) == 1
     winner = winners[0]
