@@ -810,3 +810,27 @@ def test_an_honest_abort_is_counted_and_the_redealt_deck_verifies():
         assert status["verification"] == VERIFIED and status["aborts"] == 1
         line = words.fairness(status["verification"], status["verification_deal"], VERIFIED, "Deck", 1)
         assert line == {"ok": False, "line": "Deck 1 verified (aborted shuffles at this table: 1)"}
+
+
+def test_another_seats_cards_shown_to_a_guest_are_flagged():
+    """The host shows seat 2 every card dealt (the other hands, the face-down opening), as
+    an onlooker would see them: its check flags it at the reveal. (It has seen them by then,
+    and the other guests cannot know: keeping them hidden needs the no-peek dealing.)"""
+    table = Tampering("pisti", [1, 2, 3], 13)
+    game = table.game
+
+    def leak(conn, data):
+        if data["type"] == "view" and conn == 102 and data["from"] == 0:
+            data["dealt"] = [game.show_step(step, None) for step in table.host._played.steps[0]]
+
+    table.tamper = leak
+    table.check = lambda conn, text: None                           # the leak is the point here
+    for seat in (1, 2, 3):
+        table.join(Guest(rng=random.Random(50 + seat)))
+    page = table.page(2)
+    shown = json.dumps(page._deals[1].shown[0])
+    hands = table.host.match.deal.hands
+    assert all(str(card) in shown for card in hands[1])             # seat 1's hand, seen by seat 2
+    table.play_deck()
+    assert "you were shown" in not_fair(page)
+    assert all(table.page(s).verification == VERIFIED for s in (1, 3))
