@@ -9,8 +9,9 @@ and NAME.gz (where they are smaller); the server sends one to a browser that
 accepts it, as a static host set up for it does (README: "Hosting"). Any static
 server can serve dist/ as it is: the copies are only ever an alternative body.
 
-Standard library only; pip, npm and Node are used as command-line tools (Node
-runs the downloaded Pyodide once, to compile micropip to bytecode). Everything
+Standard library and Babel (catalogs.py compiles the gettext catalogs into the
+wheel); pip, npm and Node are used as command-line tools (Node runs the
+downloaded Pyodide once, to compile micropip to bytecode). Everything
 downloaded is pinned by sha256 below, kept in a cache outside the repository
 (~/.cache/pishe, or $PISHE_CACHE) and verified after every download and on
 every cache hit.
@@ -244,9 +245,12 @@ def build_pishe_wheel(out: Path) -> Path:
 
     Every module of the package but the command line, with docstrings and
     comments stripped (the page never reads them; they are a third of the
-    bytes), and minimal metadata: name, version, Python requirement. The name
-    and version are pyproject.toml's.
+    bytes), the compiled gettext catalogs (.mo, from the .po files by Babel:
+    catalogs.py), and minimal metadata: name, version, Python requirement. The
+    name and version are pyproject.toml's.
     """
+    import catalogs
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     name, version = project["name"], project["version"]
     files = {}
@@ -254,6 +258,7 @@ def build_pishe_wheel(out: Path) -> Path:
         rel = path.relative_to(ROOT).as_posix()
         if "__pycache__" not in rel and rel not in NOT_IN_PAGE_WHEEL:
             files[rel] = strip_source(path.read_text(encoding="utf-8"), rel).encode()
+    files.update(catalogs.compiled())
     dist_info = f"{name}-{version}.dist-info"
     files[f"{dist_info}/METADATA"] = (
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"

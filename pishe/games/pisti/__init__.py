@@ -12,6 +12,7 @@ from typing import Any, Optional, Sequence
 from ...cards import Card
 from ...errors import InvalidCardError, UnknownActionError
 from ...table.game import Game, Length
+from .words import N_, WORDS
 from .bots import BOTS, COMPUTER
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
 from .view import (PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
@@ -26,15 +27,16 @@ class PistiGame(Game):
 
     id = "pisti"
     name = "Pişti"
-    deal_name = "Deck"
+    deal_name = N_("Deck")
     seats = 4
     teams = ((0, 2), (1, 3))
     first_dealer = 3
     lengths = {
-        "101": Length("First to 101", 101, 99),
-        "51": Length("First to 51", 51, 99),
-        "151": Length("First to 151", 151, 99),
+        "101": Length(N_("First to 101"), 101, 99),
+        "51": Length(N_("First to 51"), 51, 99),
+        "151": Length(N_("First to 151"), 151, 99),
     }
+    catalog = WORDS
     computer = COMPUTER
     bots = BOTS
 
