@@ -499,6 +499,18 @@ def _copy_nostr(tgz: Path, dest: Path) -> None:
     dest.write_bytes(bundle + b"\nexport default NostrTools;\n")
 
 
+def _write_page_words(folder: Path) -> None:
+    """web/lang/<code>.json: the page's static words in each language but English (and the
+    pseudo-language's, for layout tests), from the catalogs (catalogs.py: page_words)."""
+    import catalogs
+    from pishe.table.lang import PSEUDO
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for code in (*catalogs.LANGUAGES, PSEUDO):
+        (folder / f"{code}.json").write_text(
+            json.dumps(catalogs.page_words(code), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
 def _loading_words() -> dict[str, str]:
     """The loading line's words by start-up milestone, from pishe/table/words.py:
     the page shows them before Python runs."""
@@ -525,6 +537,7 @@ def build(dist: Path = DIST) -> dict:
     stage.chmod(0o755)  # mkdtemp makes it private; a web server may run as another user
     try:
         _copy_web(stage)
+        _write_page_words(stage / "web" / "lang")
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")
         micropip = stage / "pyodide" / pinned["micropip"].name
         shutil.copyfile(compile_wheel(pinned["micropip"], stage / "pyodide", lock), micropip)

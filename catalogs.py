@@ -15,7 +15,9 @@ The page's static words (index.html, pishe/table/page_text.py) are the table's.
 from __future__ import annotations
 
 import io
+import re
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -43,8 +45,105 @@ def po_path(folder: Path, lang: str, domain: str) -> Path:
     return folder / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
+#: The page's static words: its markup and the lines its JavaScript words when Python cannot run.
+PAGE_MARKUP = ("index.html",)
+PAGE_SCRIPTS = "web"
+#: How the page's scripts mark a static message: ``pageWord(message)`` (web/lang.js).
+PAGE_KEYWORDS = {"pageWord": None}
+
+
+class _Element:
+    def __init__(self, tag: str, attrs: dict, line: int):
+        self.tag, self.attrs, self.line, self.children = tag, attrs, line, []
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def kept(self) -> bool:
+        """Whether web/lang.js leaves this child as it is: it holds markup, or a painter's data- attribute."""
+        return any(not isinstance(c, str) for c in self.children) or any(k.startswith("data-") for k in self.attrs)
+
+    def message(self) -> str:
+        """Its content as one message: child elements ``<n>text</n>``, or ``<n/>`` when kept."""
+        parts, n = [], 0
+        for child in self.children:
+            if isinstance(child, str):
+                parts.append(child)
+            else:
+                parts.append(f"<{n}/>" if child.kept() else f"<{n}>{child.text()}</{n}>")
+                n += 1
+        return _collapse("".join(parts))
+
+
+class _Markup(HTMLParser):
+    """A page's markup as a tree of :class:`_Element` (enough of HTML for our own pages)."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = _Element("", {}, 0)
+        self._open = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        element = _Element(tag, {k: v or "" for k, v in attrs}, self.getpos()[0])
+        self._open[-1].children.append(element)
+        if tag not in self.VOID:
+            self._open.append(element)
+
+    def handle_startendtag(self, tag, attrs):
+        self._open[-1].children.append(_Element(tag, {k: v or "" for k, v in attrs}, self.getpos()[0]))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self._open) - 1, 0, -1):
+            if self._open[i].tag == tag:
+                del self._open[i:]
+                break
+
+    def handle_data(self, data):
+        self._open[-1].children.append(data)
+
+    def messages(self, element=None):
+        """``(line, message, context)`` of each element marked ``data-i18n`` and each attribute
+        named in an element's ``data-i18n-attr``, in document order."""
+        element = element or self.root
+        for child in element.children:
+            if isinstance(child, str):
+                continue
+            context = child.attrs.get("data-i18n-context") or None
+            if "data-i18n" in child.attrs:
+                yield child.line, child.message(), context
+            for name in child.attrs.get("data-i18n-attr", "").split():
+                if child.attrs.get(name):
+                    yield child.line, child.attrs[name], context
+            yield from self.messages(child)
+
+
+def _collapse(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def page_messages() -> list:
+    """``[(path, line, message, context)]``: the page's static messages (:data:`PAGE_MARKUP`,
+    the ``pageWord`` calls of its scripts) and the loading line's words."""
+    from babel.messages.extract import extract
+
+    found = []
+    for rel in PAGE_MARKUP:
+        parser = _Markup()
+        parser.feed((ROOT / rel).read_text(encoding="utf-8"))
+        found += [(rel, line, message, context) for line, message, context in parser.messages()
+                  if "__PISHE_" not in message]
+    for path in sorted((ROOT / PAGE_SCRIPTS).rglob("*.js")):
+        with open(path, "rb") as f:
+            for line, message, _comments, context in extract("javascript", f, PAGE_KEYWORDS):
+                found.append((path.relative_to(ROOT).as_posix(), line, message, context))
+    return found
+
+
 def template(domain: str, sources: list):
-    """A Babel catalog of every sentence marked in ``sources`` (``_``, ``ngettext``, ``N_``)."""
+    """A Babel catalog of every sentence marked in ``sources`` (``_``, ``ngettext``, ``N_``),
+    and for the table's, the page's static words (:func:`page_messages`)."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import DEFAULT_KEYWORDS, extract
 
@@ -54,7 +153,38 @@ def template(domain: str, sources: list):
             for lineno, message, comments, context in extract("python", f, DEFAULT_KEYWORDS):
                 catalog.add(message, None, [(path.relative_to(ROOT).as_posix(), lineno)],
                             auto_comments=comments, context=context)
+    if domain == "table":
+        for rel, line, message, context in page_messages():
+            catalog.add(message, None, [(rel, line)], context=context)
     return catalog
+
+
+def page_words(lang: str) -> dict:
+    """The page's static words in ``lang`` (``{message: translation}``, a message with a
+    context keyed ``context\x04message``, as gettext does): web/lang/<lang>.json, made by
+    build.py. The pseudo-language's are made from the English."""
+    from babel.messages.pofile import read_po
+
+    sys.path.insert(0, str(ROOT))
+    from pishe.table.lang import PSEUDO, pseudo
+    from pishe.table.words import LOADING
+
+    wanted = {(message, context) for _, _, message, context in page_messages()}
+    wanted |= {(message, None) for message in LOADING.values()}
+    if lang == PSEUDO:
+        # A shortcut key stays a key.
+        translated = {key: key[0] if key[1] == "key" else pseudo(key[0]) for key in wanted}
+    else:
+        folder, _ = domains()["table"]
+        with open(po_path(folder, lang, "table"), "rb") as f:
+            catalog = read_po(f, locale=lang, domain="table")
+        translated = {}
+        for message, context in wanted:
+            entry = catalog.get(message, context=context)
+            if entry is not None and entry.string:
+                translated[message, context] = entry.string
+    return {(f"{context}\x04{message}" if context else message): text
+            for (message, context), text in sorted(translated.items(), key=lambda kv: (kv[0][1] or "", kv[0][0]))}
 
 
 def update() -> list:
