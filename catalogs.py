@@ -213,7 +213,8 @@ def update() -> list:
 
 
 def compiled() -> dict:
-    """``{path in the wheel: .mo bytes}`` for every .po file of the package."""
+    """``{path in the wheel: .mo bytes}`` for every .po file of the package, without the
+    messages only the page's markup and scripts have (web/lang/<code>.json holds those)."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
@@ -225,6 +226,10 @@ def compiled() -> dict:
                 continue
             with open(path, "rb") as f:
                 catalog = read_po(f, locale=lang, domain=domain)
+            # The page's static words go to web/lang/ (page_words): Python never says them.
+            for message in list(catalog):
+                if message.id and message.locations and all(not f.endswith(".py") for f, _ in message.locations):
+                    catalog.delete(message.id, context=message.context)
             data = io.BytesIO()
             write_mo(data, catalog)
             files[path.with_suffix(".mo").relative_to(ROOT).as_posix()] = data.getvalue()
