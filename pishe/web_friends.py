@@ -27,6 +27,10 @@ def _friend_status(status: dict) -> dict:
     (the status line while a deal is being dealt), ``"when_back"`` (the host's, while
     its friend is away) and ``"fair"``, the guest's check of its last finished deal
     (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
+    game = get_game(status["game"]) if status.get("game") else None
+    if game is not None and status.get("length") in game.lengths:
+        # The match length as this page's player reads it (the wire carries it in English).
+        status = {**status, "length_name": game.word(game.lengths[status["length"]].name)}
     return {**status, **words.dealing_lines(status.get("deal")),
             "presence": words.presence(status.get("seats") or [], status.get("seat")),
             "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,

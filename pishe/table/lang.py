@@ -87,10 +87,11 @@ def pseudo(message: str) -> str:
 class Catalog:
     """One package's words in every language: ``gettext``, ``ngettext``, by the page's language.
 
-    ``folder`` is the package's ``locale`` folder, ``domain`` its catalog's name."""
+    ``folder`` is the package's ``locale`` folder, ``domain`` its catalog's name; a message it
+    lacks is looked up in ``fallback`` (a game's: the table's, which words "Deal")."""
 
-    def __init__(self, folder: Path, domain: str):
-        self.folder, self.domain = Path(folder), domain
+    def __init__(self, folder: Path, domain: str, fallback: "Catalog | None" = None):
+        self.folder, self.domain, self.fallback = Path(folder), domain, fallback
         self._loaded: dict = {}
 
     def _translations(self) -> gettext.NullTranslations:
@@ -98,6 +99,8 @@ class Catalog:
         found = self._loaded.get(code)
         if found is None:
             found = self._loaded[code] = self._load(code)
+            if self.fallback is not None:
+                found.add_fallback(self.fallback._translations())
         return found
 
     def _load(self, code: str) -> gettext.NullTranslations:
@@ -142,11 +145,11 @@ def catalog(module_file: str, domain: str) -> Catalog:
     folder = Path(module_file).parent / "locale"
     found = _CATALOGS.get((folder, domain))
     if found is None:
-        found = _CATALOGS[folder, domain] = Catalog(folder, domain)
+        found = _CATALOGS[folder, domain] = Catalog(folder, domain, _CATALOGS.get("table"))
     return found
 
 
 #: The table's own words (pishe/table/locale): its modules' ``_`` and ``ngettext``.
-TABLE = catalog(__file__, "table")
+TABLE = _CATALOGS["table"] = catalog(__file__, "table")
 _ = TABLE.gettext
 ngettext = TABLE.ngettext
