@@ -45,8 +45,9 @@ def po_path(folder: Path, lang: str, domain: str) -> Path:
     return folder / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-#: The page's static words: its markup and the lines its JavaScript words when Python cannot run.
-PAGE_MARKUP = ("index.html",)
+#: The page's static words: its markup (index.html with every game's markup written in by
+#: build.py; a game's own words are those of its web/games/<game>/*.html) and the lines its
+#: JavaScript words when Python cannot run.
 PAGE_SCRIPTS = "web"
 #: How the page's scripts mark a static message: ``pageWord(message)`` (web/lang.js).
 PAGE_KEYWORDS = {"pageWord": None}
@@ -123,27 +124,14 @@ def _collapse(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def page_messages() -> list:
-    """``[(path, line, message, context)]``: the page's static messages (:data:`PAGE_MARKUP`,
-    the ``pageWord`` calls of its scripts) and the loading line's words."""
-    from babel.messages.extract import extract
-
-    found = []
-    for rel in PAGE_MARKUP:
-        parser = _Markup()
-        parser.feed((ROOT / rel).read_text(encoding="utf-8"))
-        found += [(rel, line, message, context) for line, message, context in parser.messages()
-                  if "__PISHE_" not in message]
-    for path in sorted((ROOT / PAGE_SCRIPTS).rglob("*.js")):
-        with open(path, "rb") as f:
-            for line, message, _comments, context in extract("javascript", f, PAGE_KEYWORDS):
-                found.append((path.relative_to(ROOT).as_posix(), line, message, context))
-    return found
+def _markup_messages(text: str, rel: str) -> list:
+    parser = _Markup()
+    parser.feed(text)
+    return [(rel, line, message, context) for line, message, context in parser.messages()
+            if "__PISHE_" not in message]
 
 
-def template(domain: str, sources: list):
-    """A Babel catalog of every sentence marked in ``sources`` (``_``, ``ngettext``, ``N_``),
-    and for the table's, the page's static words (:func:`page_messages`)."""
+def _python_template(domain: str, sources: list):
     from babel.messages.catalog import Catalog
     from babel.messages.extract import DEFAULT_KEYWORDS, extract
 
@@ -153,9 +141,47 @@ def template(domain: str, sources: list):
             for lineno, message, comments, context in extract("python", f, DEFAULT_KEYWORDS):
                 catalog.add(message, None, [(path.relative_to(ROOT).as_posix(), lineno)],
                             auto_comments=comments, context=context)
-    if domain == "table":
-        for rel, line, message, context in page_messages():
-            catalog.add(message, None, [(rel, line)], context=context)
+    return catalog
+
+
+def page_messages(domain: str | None = None) -> list:
+    """``[(path, line, message, context)]``: the page's static messages, the table's
+    (``domain`` "table": index.html's own, the build's, the scripts' ``pageWord`` calls) or
+    a game's (its web/games/<game>/*.html), or every one the page shows (``domain`` None)."""
+    from babel.messages.extract import extract
+
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import build
+
+    games = {name: [] for name in domains() if name != "table"}
+    for name in games:
+        for path in sorted((ROOT / "web" / "games" / name).glob("*.html")):
+            games[name] += _markup_messages(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())
+    if domain in games:
+        return games[domain]
+    page = build.game_markup((ROOT / "index.html").read_text(encoding="utf-8"), build._registered_games())
+    found = _markup_messages(page, "index.html")
+    for path in sorted((ROOT / PAGE_SCRIPTS).rglob("*.js")):
+        with open(path, "rb") as f:
+            for line, message, _comments, context in extract("javascript", f, PAGE_KEYWORDS):
+                found.append((path.relative_to(ROOT).as_posix(), line, message, context))
+    if domain is None:
+        return found
+    # The table's: what no game's markup or Python has (the build writes a game's level names in).
+    theirs = {(m[2], m[3]) for messages in games.values() for m in messages}
+    for name, (_folder, sources) in domains().items():
+        if name != "table":
+            theirs |= {(m.id, m.context) for m in _python_template(name, sources) if m.id}
+    return [m for m in found if (m[2], m[3]) not in theirs]
+
+
+def template(domain: str, sources: list):
+    """A Babel catalog of every sentence marked in ``sources`` (``_``, ``ngettext``, ``N_``)
+    and of the domain's static words on the page (:func:`page_messages`)."""
+    catalog = _python_template(domain, sources)
+    for rel, line, message, context in page_messages(domain):
+        catalog.add(message, None, [(rel, line)], context=context)
     return catalog
 
 
@@ -175,13 +201,16 @@ def page_words(lang: str) -> dict:
         # A shortcut key stays a key.
         translated = {key: key[0] if key[1] == "key" else pseudo(key[0]) for key in wanted}
     else:
-        folder, _ = domains()["table"]
-        with open(po_path(folder, lang, "table"), "rb") as f:
-            catalog = read_po(f, locale=lang, domain="table")
+        # The table's catalog first, then each game's.
+        found = []
+        for domain, (folder, _) in domains().items():
+            with open(po_path(folder, lang, domain), "rb") as f:
+                found.append(read_po(f, locale=lang, domain=domain))
         translated = {}
         for message, context in wanted:
-            entry = catalog.get(message, context=context)
-            if entry is not None and entry.string:
+            entry = next((e for e in (c.get(message, context=context) for c in found) if e is not None and e.string),
+                         None)
+            if entry is not None:
                 translated[message, context] = entry.string
     return {(f"{context}\x04{message}" if context else message): text
             for (message, context), text in sorted(translated.items(), key=lambda kv: (kv[0][1] or "", kv[0][0]))}

@@ -30,7 +30,7 @@ from typing import Callable, Optional
 from ...errors import PisheError
 from ..lang import N_, _
 from ..fair import board_digest, new_secret, verify_deal
-from ..game import GAME_IDS, get_game
+from ..game import get_game, is_game
 from . import wire
 from .host import COMPUTER, TIMEOUT, TIMEOUTS_TO_AUTOPILOT, friend_names
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
@@ -47,10 +47,6 @@ CLOCK_SLACK = 2.0
 #: (the host's own words are never shown: a host could print anything in them).
 REFUSALS = {
     "not-your-turn": N_("It is not your turn."),
-    "give-not-allowed": N_("You cannot give now."),
-    "keep-not-allowed": N_("You cannot keep now."),
-    "turn-not-allowed": N_("You cannot turn a card now."),
-    "card-not-in-hand": N_("That card is not in your hand."),
     "unknown-action": N_("The host does not know that move."),
     "illegal-action": N_("That move is not allowed now."),
     "deal-over": N_("The deal is over."),
@@ -329,7 +325,7 @@ class Guest:
         return self._reveal(values["deal"], values["seed"])
 
     def _welcome(self, game_id, values: dict) -> Outcome:
-        wire.check(game_id in GAME_IDS, f"the welcome names no game this page knows ({wire.quote(game_id)})")
+        wire.check(is_game(game_id), f"the welcome names no game this page knows ({wire.quote(game_id)})")
         game = get_game(game_id)
         wire.check(values["token"] is not None, "the welcome lacks the seat token")
         wire.check(0 < values["seat"] < game.seats, "the welcome gives no guest seat")
@@ -376,7 +372,11 @@ class Guest:
                                                             "while it was connected.")
             self.token = None
             send.append(self._hello())
-        return Outcome(send, [], _(REFUSALS.get(values["code"], _REFUSED)))
+        code = values["code"]
+        if self.game is not None and code in self.game.refusals:
+            # A refusal for a cause of the game's own, in the game's words.
+            return Outcome(send, [], self.game.word(self.game.refusals[code]))
+        return Outcome(send, [], _(REFUSALS.get(code, _REFUSED)))
 
     def _commit(self, number: int, commitment_hex: str) -> Outcome:
         record = self._deals.get(number)
