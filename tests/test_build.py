@@ -240,11 +240,14 @@ def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
     path = build.build_pishe_wheel(tmp_path)
     with zipfile.ZipFile(path) as wheel:
         record_of(wheel)
-        modules = {n for n in wheel.namelist() if not n.startswith("pishe-")}
+        modules = {n for n in wheel.namelist() if not n.startswith("pishe-") and not n.endswith(".mo")}
         sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pishe").rglob("*.py")
                    if "__pycache__" not in p.parts}
         # The package but its command line; no tests, docs, caches or stray files.
         assert modules == sources - build.NOT_IN_PAGE_WHEEL
+        # And its catalogs, compiled: one .mo beside each .po.
+        assert {n for n in wheel.namelist() if n.endswith(".mo")} == {
+            p.relative_to(ROOT).with_suffix(".mo").as_posix() for p in (ROOT / "pishe").rglob("*.po")}
         assert not [n for n in build.NOT_IN_PAGE_WHEEL if "web" in n or "__init__" in n]
         dist_info = {n.split("/", 1)[1] for n in wheel.namelist() if n.startswith("pishe-")}
         assert dist_info == {"METADATA", "WHEEL", "RECORD"}
