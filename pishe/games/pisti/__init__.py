@@ -12,7 +12,7 @@ from typing import Any, Optional, Sequence
 from ...cards import Card
 from ...errors import InvalidCardError, UnknownActionError
 from ...table.game import Game, Length
-from .bots import BOTS, COMPUTER
+from .bots import BOTS, COMPUTER, LEVELS
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
 from .view import (PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
                    view_from_json)
@@ -37,6 +37,7 @@ class PistiGame(Game):
     }
     computer = COMPUTER
     bots = BOTS
+    levels = LEVELS
 
     def new_deal(self, deck: Sequence[Card], dealer: int) -> Deck:
         """A new deck's state from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``."""
