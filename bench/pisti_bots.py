@@ -1,10 +1,12 @@
 """Benchmark: Pişti's bots and levels, their strength and the Hard level's decision time.
 
-Run: python bench/pisti_bots.py [--decks N] [--seed S] [--levels] [--strength] [--timing-decks N]
+Run: python bench/pisti_bots.py [--decks N] [--seed S] [--levels [--rows A:B ...] [--chunk C]]
+                                 [--strength] [--timing-decks N]
 
-``--levels`` prints the README's table of the levels: each row a tournament of
-N decks (N/2 shuffles, each played twice with the teams swapping seats) and
-A's gain a deck with its 95% interval: Hard (``sampler``) and Easy against
+``--levels`` prints the README's table of the levels: each row tournaments
+adding up to N decks (each shuffle played twice, the teams swapping seats),
+played C decks at a time, row after row in turn (a run stopped early has the
+same decks in every row), and A's gain a deck with its 95% interval: Hard (``sampler``) and Easy against
 Medium (``greedy``), Hard and Medium against ``skipper`` (greedy passing up a
 capture one time in six), Hard with the sampler's old certain inference
 (``sampler-certain``: a seat that did not take the pile holds none of the
@@ -119,16 +121,34 @@ def report_strength(decks: int, seed: int) -> None:
               f"| {1000 * sum(times) / len(times):.1f}, {1000 * percentile(times, 0.99):.1f} |", flush=True)
 
 
-def report_levels(decks: int, seed: int) -> None:
-    print(f"Levels, {decks} decks a row, seed {seed}:")
-    print("| A | B | gain of A a deck | 95% interval | decks/s |")
-    print("|---|---|---|---|---|")
-    for a, b in LEVEL_ROWS:
-        start = time.perf_counter()
-        r = tournament(a, b, decks, seed, bots=FACTORIES)
-        rate = decks / (time.perf_counter() - start)
-        print(f"| {a} | {b} | {r['gain']:+.2f} | {r['ci95'][0]:+.2f} to {r['ci95'][1]:+.2f} | {rate:.0f} |",
-              flush=True)
+def combine(chunks: list) -> tuple:
+    """Gain a deck and its 95% interval from tournaments of equal size (their mean, and the
+    standard errors their intervals give, added in quadrature)."""
+    k = len(chunks)
+    gain = sum(r["gain"] for r in chunks) / k
+    se = sqrt(sum(((r["ci95"][1] - r["ci95"][0]) / (2 * 1.96)) ** 2 for r in chunks)) / k
+    return gain, gain - 1.96 * se, gain + 1.96 * se
+
+
+def report_levels(decks: int, seed: int, chunk: int, rows=LEVEL_ROWS) -> None:
+    """The rows in chunks of ``chunk`` decks, taken in turn, each chunk its own seed, so that a
+    run stopped early still gives every row the same number of decks; a line per round."""
+    print(f"Levels, up to {decks} decks a row in chunks of {chunk}, seed {seed}:", flush=True)
+    results = {row: [] for row in rows}
+    seconds = dict.fromkeys(rows, 0.0)
+    for k in range(decks // chunk):
+        for a, b in rows:
+            start = time.perf_counter()
+            results[a, b].append(tournament(a, b, chunk, seed * 100_000 + k, bots=FACTORIES))
+            seconds[a, b] += time.perf_counter() - start
+        print(f"after {(k + 1) * chunk} decks a row:")
+        print("| A | B | decks | gain of A a deck | 95% interval | decks/s |")
+        print("|---|---|---|---|---|---|")
+        for row in rows:
+            gain, low, high = combine(results[row])
+            done = len(results[row]) * chunk
+            print(f"| {row[0]} | {row[1]} | {done} | {gain:+.2f} | {low:+.2f} to {high:+.2f} | "
+                  f"{done / seconds[row]:.0f} |", flush=True)
 
 
 def report_times(decks: int, seed: int) -> None:
@@ -143,15 +163,18 @@ def main(argv=None) -> int:
     parser.add_argument("--decks", type=int, default=2000, help="decks a row (even)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", action="store_true", help="the levels' table")
+    parser.add_argument("--rows", nargs="+", metavar="A:B", help="the levels' rows (default: all)")
+    parser.add_argument("--chunk", type=int, default=500, help="decks a chunk of the levels' table (even)")
     parser.add_argument("--strength", action="store_true", help="Hard's strength against its samples")
     parser.add_argument("--timing-decks", type=int, default=0, help="decks whose Hard decisions are timed")
     args = parser.parse_args(argv)
-    if args.decks % 2:
-        parser.error("--decks must be even (each shuffle is played twice)")
+    if args.decks % 2 or args.chunk % 2:
+        parser.error("--decks and --chunk must be even (each shuffle is played twice)")
     if args.timing_decks:
         report_times(args.timing_decks, args.seed)
     if args.levels:
-        report_levels(args.decks, args.seed)
+        rows = LEVEL_ROWS if args.rows is None else [tuple(r.split(":")) for r in args.rows]
+        report_levels(args.decks, args.seed, args.chunk, rows)
     if args.strength:
         report_strength(args.decks, args.seed)
     return 0
