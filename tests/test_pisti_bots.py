@@ -318,8 +318,8 @@ def test_sampler_is_reproducible_and_keeps_to_its_budget(monkeypatch):
 # -- the levels and the other bots ---------------------------------------------------------------
 
 def test_levels_are_easy_medium_hard_and_name_known_bots():
-    assert GAME.levels == {"sampler": "Hard", "greedy": "Medium", "easy": "Easy"}
-    assert next(iter(GAME.levels)) == GAME.computer == "sampler"      # the default, as before levels
+    assert GAME.levels == {"easy": "Easy", "greedy": "Medium", "sampler": "Hard"}
+    assert GAME.computer == "sampler"      # chosen at first, the computer before levels
     assert all(name in BOTS for name in GAME.levels)
 
 

@@ -107,6 +107,6 @@ BOTS = {
 }
 #: The bot the page's computer plays when no level is chosen.
 COMPUTER = "sampler"
-#: The page's levels: bot name -> the level's name there; the first, Hard, is the default
-#: (Pişti's computer before it had levels).
-LEVELS = {"sampler": "Hard", "greedy": "Medium", "easy": "Easy"}
+#: The page's levels, easiest first: bot name -> the level's name there. Hard (``COMPUTER``,
+#: Pişti's computer before it had levels) is chosen until the player chooses another.
+LEVELS = {"easy": "Easy", "greedy": "Medium", "sampler": "Hard"}
