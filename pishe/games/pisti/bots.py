@@ -19,6 +19,7 @@ Each bot is asked at every turn of its seat; those that remember keep a
 from __future__ import annotations
 
 import random
+
 from ...cards import Card
 from .deal import JACK
 from .greedy import GreedyBot, greedy_card, shed_card
@@ -74,24 +75,21 @@ class EasyBot:
         return card
 
 
-class SkipperBot:
+class SkipperBot(GreedyBot):
     """Greedy that passes up a capture with chance ``skip`` (drawn from ``rng``): it then
     sheds a card that takes nothing, when it holds one."""
 
     def __init__(self, seat: int, rng: random.Random, skip: float = 0.17):
-        self.seat = seat
+        super().__init__(seat)
         self.rng = rng
         self.skip = skip
-        self.memory = Memory()
 
     def choose(self, view) -> Card:
         """The skipper's card for ``view``."""
-        memory = self.memory
-        memory.update(view)
-        hand, top = view.hand, view.pile_top
-        card = greedy_card(hand, top, view.pile_count, memory.seen)
+        card = self.greedy(view)
+        top = view.pile_top
         if top is not None and (card.rank == top.rank or card.rank == JACK) and self.rng.random() < self.skip:
-            other = shed_card(hand, memory.seen, top.rank)
+            other = shed_card(view.hand, self.memory.seen, top.rank)
             if other.rank != top.rank and other.rank != JACK:
                 return other
         return card

@@ -65,6 +65,10 @@ class GreedyBot:
 
     def choose(self, view) -> Card:
         """Greedy's card for ``view``."""
+        return self.greedy(view)
+
+    def greedy(self, view) -> Card:
+        """Take in ``view``'s new steps; greedy's card for it (the bots built on greedy start here)."""
         memory = self.memory
         memory.update(view)
         return greedy_card(view.hand, view.pile_top, view.pile_count, memory.seen)

@@ -11,8 +11,7 @@ from typing import Optional
 
 from ...cards import DECK
 from .deal import VALUE, Deck
-from .greedy import greedy_card
-from .memory import Memory
+from .greedy import GreedyBot, greedy_card
 
 __all__ = ["SamplerBot", "playout_points", "holds_despite_passing"]
 
@@ -55,7 +54,7 @@ def holds_despite_passing(skips: int, takes: int, passes: int, unseen: int, copi
     return held / (held + none)
 
 
-class SamplerBot:
+class SamplerBot(GreedyBot):
     """Greedy's card unless sampled deals of the unseen cards show another is better.
 
     ``samples`` deals of the unseen cards (more late in the deck, up to
@@ -75,22 +74,19 @@ class SamplerBot:
 
     def __init__(self, seat: int, rng: random.Random, samples: int = 16, margin: float = 2.0,
                  budget: int = 3200, max_samples: int = 48, certain: bool = False):
-        self.seat = seat
+        super().__init__(seat)
         self.rng = rng
         self.samples = samples
         self.margin = margin
         self.budget = budget
         self.max_samples = max_samples
         self.certain = certain
-        self.memory = Memory()
 
     def choose(self, view) -> object:
         """The sampler's card for ``view``."""
-        memory = self.memory
-        memory.update(view)
+        greedy = self.greedy(view)
         hand = view.hand
-        greedy = greedy_card(hand, view.pile_top, view.pile_count, memory.seen)
-        if len(hand) == 1 or not memory.complete:
+        if len(hand) == 1 or not self.memory.complete:
             return greedy
         candidates = [greedy]
         kinds = {(greedy.rank, _value[greedy])}
