@@ -16,7 +16,8 @@ downloaded is pinned by sha256 below, kept in a cache outside the repository
 every cache hit.
 
 dist/ layout:
-    index.html            the table page (skipped while the repo has none)
+    index.html            the table page (skipped while the repo has none), with every
+                          registered game's markup written in (see game_markup)
     ice-servers.json      STUN/TURN servers for a friend's table (self-hosters edit it)
     signaling.json        Nostr relays that carry a friend's answer back (self-hosters edit it)
     sw.js                 service worker, at the root so its scope is the whole site
@@ -28,7 +29,7 @@ dist/ layout:
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "loading": {...}, "downloads": {...}}. "loading" holds the loading line's words by
+"later": [...], "loading": {...}, "downloads": {...}, "games": {...}}. "loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
 and index.html's __PISHE_LOADING__ becomes the first of them); "downloads" the
 sizes of the files the worker downloads to start, for its progress bar.
@@ -38,6 +39,7 @@ returning visitor) and the Nostr library (a friend's table needs the network any
 the computer table must not download it).
 "later" lists the files it keeps on their first use instead of at install: micropip
 and segno, which only an invite's QR code needs (a first visit does not download them).
+"games" maps every registered game's id to its folder under web/games/ (its painter).
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ import email.utils
 import gzip
 import hashlib
 import json
+import html
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -466,8 +470,87 @@ def _copy_runtime(tgz: Path, dest: Path) -> dict:
             return json.load(src)
 
 
+#: A place in index.html where the build writes every game's markup: <!-- games: PART -->.
+GAMES_MARK = re.compile(r"^([ \t]*)<!-- games: (\w+) -->[ \t]*$|<!-- games: (\w+) -->", re.M)
+#: The parts of a game's markup that are files in web/games/<game>/ (PART.html, or
+#: PART.<id>.html for one variant only); __GAME__ in them stands for the game's id.
+GAME_PARTS = ("match", "table", "settings", "note", "rules")
+
+
+def _registered_games() -> list:
+    """The registered games (pishe.table.game.games), this repository's."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # this repository's pishe, as a script sees it
+    from pishe.table.game import games
+    return list(games())
+
+
+def _levels_markup(game) -> str:
+    """The computer's level radios of ``game`` (its ``levels``, in their order; none: no
+    fieldset), its ``computer``'s chosen (else the first)."""
+    if not game.levels:
+        return ""
+    chosen = game.computer if game.computer in game.levels else next(iter(game.levels))
+    radios = "".join(
+        f'\n    <label><input type="radio" name="level-{game.id}" value="{html.escape(bot)}" data-setting="level"'
+        f'{" checked" if bot == chosen else ""}><span>{html.escape(name)}</span></label>'
+        for bot, name in game.levels.items())
+    note = getattr(game, "levels_note", "")
+    described = f' aria-describedby="{game.id}-level-note"' if note else ""
+    hint = f'\n  <p class="hint" id="{game.id}-level-note">{html.escape(note)}</p>' if note else ""
+    return (f'<fieldset class="lengths"{described}>\n  <legend>Computer</legend>\n'
+            f'  <div class="segmented">{radios}\n  </div>{hint}\n</fieldset>')
+
+
+def _game_part(game, part: str, first: bool) -> str:
+    """``game``'s markup for ``part`` (from web/games/<package>/), hidden unless ``first``."""
+    folder = ROOT / "web" / "games" / game.package
+    if part == "title":
+        return f'<span data-for-game="{game.id}"{"" if first else " hidden"}>{html.escape(game.name)}</span>'
+    if part == "choice":
+        title = html.escape(f"{game.name}: play the computer")
+        return (f'<label><input type="radio" name="game" value="{game.id}" autocomplete="off"'
+                f'{" checked" if first else ""} data-title="{title}"><span>{html.escape(game.name)}</span></label>')
+    if part == "styles":
+        return "".join(f'<link rel="stylesheet" href="web/games/{game.package}/{css.name}">\n'
+                       for css in sorted(folder.glob("*.css")))
+    if part == "preload":
+        return f'<link rel="modulepreload" href="web/games/{game.package}/paint.js">\n' if first else ""
+    if part not in GAME_PARTS:
+        raise BuildError(f"index.html asks for games' {part!r}: the parts are {', '.join(GAME_PARTS)}")
+    source = folder / f"{part}.{game.id}.html"
+    source = source if source.exists() else folder / f"{part}.html"
+    if not source.exists():
+        return ""
+    text = source.read_text(encoding="utf-8").strip("\n")
+    lines = text.split("\n")
+    levels = re.search(r"^([ \t]*)__LEVELS__$", text, re.M)
+    if levels:
+        block = "\n".join(levels.group(1) + line for line in _levels_markup(game).split("\n"))
+        text = text[:levels.start()] + block.rstrip() + text[levels.end():]
+        lines = text.split("\n")
+    if not first:  # the first tag is the part's root: hidden until its game is chosen
+        lines[0] = re.sub(r"^(\s*<[^>]*?)(/?>)", r"\1 hidden\2", lines[0], count=1)
+    return "\n".join(lines).replace("__GAME__", game.id)
+
+
+def game_markup(page: str, games: list) -> str:
+    """index.html with every registered game's markup in place of each <!-- games: PART -->:
+    the game choice, titles, style sheets, the first game's painter preloaded, and each
+    game's match line, table, settings, note and rules from its files in web/games/<game>/
+    (written in the page, so the first paint comes before any script). The first game is
+    the one shown; the others' parts are hidden."""
+    def fill(mark: re.Match) -> str:
+        indent, part = (mark.group(1), mark.group(2)) if mark.group(2) else ("", mark.group(3))
+        blocks = [_game_part(game, part, n == 0) for n, game in enumerate(games)]
+        text = ("\n" if mark.group(2) else "").join(b.rstrip("\n") for b in blocks if b)
+        return "\n".join(indent + line if line else line for line in text.split("\n"))
+    return GAMES_MARK.sub(fill, page)
+
+
 def _copy_web(stage: Path) -> None:
-    """Copy index.html and the settings files (when there) and web/ into the staging folder."""
+    """Copy index.html and the settings files (when there) and web/ into the staging folder;
+    the games' markup goes into index.html (game_markup), not into the site as files."""
     # The settings sit beside index.html so that a self-hoster can edit them in dist/.
     for name in ("index.html", *SETTINGS_FILES):
         if (ROOT / name).exists():
@@ -476,6 +559,8 @@ def _copy_web(stage: Path) -> None:
     for src in sorted(web.rglob("*")):
         rel = src.relative_to(web)
         if src.is_dir() or any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+            continue
+        if rel.parts[0] == "games" and rel.suffix == ".html":
             continue
         # sw.js goes to the root: a service worker only controls pages at or below its own URL.
         dst = stage / "sw.js" if rel == Path("sw.js") else stage / "web" / rel
@@ -536,10 +621,11 @@ def build(dist: Path = DIST) -> dict:
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
 
         loading = _loading_words()
+        games = _registered_games()
         if (stage / "index.html").exists():
             page = stage / "index.html"
-            page.write_text(page.read_text(encoding="utf-8").replace(LOADING_TOKEN, f"{loading['start']}…"),
-                            encoding="utf-8")
+            text = game_markup(page.read_text(encoding="utf-8"), games)
+            page.write_text(text.replace(LOADING_TOKEN, f"{loading['start']}…"), encoding="utf-8")
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
         downloads = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", f"wheels/{pishe.name}"]
         info = {
@@ -550,6 +636,7 @@ def build(dist: Path = DIST) -> dict:
             "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}"],
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
+            "games": {game.id: game.package for game in games},
         }
         literal = json.dumps(info)
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.

@@ -577,7 +577,7 @@ def test_bad_input_gets_an_error_and_changes_nothing(name):
     assert error["reason"] == outcome.error and error["reason"][0].isupper()
     assert snapshot(host) == before and host.save() == saved
     # The guest takes the error in its stride and plays on, saying it in its own words.
-    assert link.guest.receive(reply).error == REFUSALS[code]
+    assert link.guest.receive(reply).error == {**REFUSALS, **host.game.refusals}[code]
 
 
 def test_out_of_turn_is_refused():

@@ -17,7 +17,7 @@
 // table) share the Python worker and stop the computer while a friend plays.
 
 import { startWorker, registerOffline } from "../core/boot.js";
-import { painter, tableOf } from "../games/registry.js";
+import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
 import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
 import { announce, list, setText } from "../text.js";
@@ -41,7 +41,7 @@ export function settings(search = location.search) {
  *   py        the worker ({call, ready}), to share with the friend's table;
  *   active    whether the computer table owns the board and its buttons;
  *   stop()    stop the computer (drops its timer and answers in flight) and
- *             show Pishe Pasha's table, the one a friend's table plays on;
+ *             show the first game's table, the one a friend's table waits on;
  *   start()   take the board back and deal a new match of the chosen game;
  *   confirmLeave(cause)  a promise of whether to throw away the match in progress
  *             (true at once when none is): cause "new_match", "invite" or "game".
@@ -54,7 +54,7 @@ export const computerTable = {
 /** The chosen game and its match settings, from the page's radio buttons. */
 function choice() {
   const checked = (name) => document.querySelector(`input[name="${name}"]:checked`);
-  const game = checked("game") ? checked("game").value : "pishe-pasha";
+  const game = checked("game") ? checked("game").value : FIRST_GAME;
   const box = document.querySelector(`[data-settings="${game}"]`);
   const length = box && box.querySelector('input[data-setting="length"]:checked');
   const clock = box && box.querySelector('input[data-setting="clock"]:checked');
@@ -90,7 +90,7 @@ async function startComputerTable() {
   let timer = null;
   let ready = false;
   let computerMoves = false;
-  let game = "pishe-pasha"; // the game being played
+  let game = FIRST_GAME; // the game being played
   let lastTurn; // whose turn the last painted view said (to announce the turn coming to you)
   let active = true; // false while another controller (a friend's table) owns the board
   let inProgress = false; // Python's word: leaving now throws a match in progress away
@@ -291,7 +291,7 @@ async function startComputerTable() {
     halt();
     delete body.dataset.inProgress;
     for (const button of document.querySelectorAll("[data-result-new-match]")) button.hidden = true;
-    game = "pishe-pasha";
+    game = FIRST_GAME;
     showGame(game);
   };
   computerTable.start = () => {

@@ -17,7 +17,7 @@ from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
 from .view import (PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
                    view_from_json)
 
-__all__ = ["GAME", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
+__all__ = ["GAME", "GAMES", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
 
 
 class PistiGame(Game):
@@ -38,6 +38,10 @@ class PistiGame(Game):
     computer = COMPUTER
     bots = BOTS
     levels = LEVELS
+    levels_note = ("All three computers play at this level, your partner too. Easy forgets the cards played "
+                   "and sometimes throws a jack away; Medium takes whenever it can; Hard also guesses what "
+                   "the others hold and looks ahead to the end of the deck.")
+    refusals = {"card-not-in-hand": "That card is not in your hand."}
 
     def new_deal(self, deck: Sequence[Card], dealer: int) -> Deck:
         """A new deck's state from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``."""
@@ -82,6 +86,23 @@ class PistiGame(Game):
         """The cards ``seat`` may not see now (see :func:`.view.hidden_cards`)."""
         return hidden_cards(state, seat)
 
+    def tournament(self, a: str, b: str, deals: int, seed=None, progress=None) -> dict:
+        """Bot ``a``'s team against bot ``b``'s, each shuffle twice (see :func:`.cli.tournament`)."""
+        from .cli import tournament
+        return tournament(a, b, deals, seed, progress)
+
+    def tournament_lines(self, result: dict) -> list:
+        """Each team's points and piştis, and A's gain a deck (see :func:`.cli.report`)."""
+        from .cli import report
+        return report(result)
+
+    def play_out(self, data: dict) -> dict:
+        """A deck with its plays or its bots (see :func:`.cli.play_out_line`)."""
+        from .cli import play_out_line
+        return play_out_line(data)
+
 
 #: The game, as :func:`pishe.table.game.get_game` finds it.
 GAME = PistiGame()
+#: The variants the table's registry finds (:func:`pishe.table.game.games`).
+GAMES = (GAME,)

@@ -18,7 +18,7 @@ from .bots import BOTS
 from .deal import Deck, InvalidDeckError
 from .view import describe, seat_view, show_step
 
-__all__ = ["play_deck", "tournament", "interval", "play_out_line", "PlayOutError"]
+__all__ = ["play_deck", "tournament", "report", "interval", "play_out_line", "PlayOutError"]
 
 
 class PlayOutError(PisheError, ValueError):
@@ -102,6 +102,15 @@ def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=
             "gain": round(gain, 3), "ci95": [round(ci[0], 3), round(ci[1], 3)]}
 
 
+def report(result: dict) -> list:
+    """A tournament's result in lines: each team's points and piştis, then A's gain a deck."""
+    width = max(len(result["a"]), len(result["b"]))
+    low, high = result["ci95"]
+    return [*(f"  {name:<{width}}  {result['points'][i]:>8} points  {result['pishti'][i]:>6} piştis"
+              for i, name in enumerate((result["a"], result["b"]))),
+            f"  {result['a']} gains {result['gain']:+.2f} points a deck (95% interval {low:+.2f} to {high:+.2f})"]
+
+
 def _deck_of(data: dict) -> list:
     texts = data.get("deck")
     if not isinstance(texts, list) or len(texts) != 52:
@@ -125,9 +134,7 @@ def play_out_line(data: dict) -> dict:
     """
     if not isinstance(data, dict):
         raise PlayOutError("a play-out request must be a JSON object")
-    if data.get("game", "pisti") != "pisti":
-        raise PlayOutError(f"this is Pişti's play-out, not {data.get('game')!r}")
-    extra = set(data) - {"game", "deck", "dealer", "plays", "bots", "seed"}
+    extra = set(data) - {"deck", "dealer", "plays", "bots", "seed"}
     if extra:
         raise PlayOutError(f"unexpected keys: {', '.join(sorted(extra))}")
     if ("plays" in data) == ("bots" in data):

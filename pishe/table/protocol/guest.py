@@ -29,7 +29,7 @@ from typing import Callable, Optional
 
 from ...errors import PisheError
 from ..fair import board_digest, new_secret, verify_deal
-from ..game import GAME_IDS, get_game
+from ..game import get_game, is_game
 from . import wire
 from .host import COMPUTER, TIMEOUT, TIMEOUTS_TO_AUTOPILOT, friend_names
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
@@ -46,10 +46,6 @@ CLOCK_SLACK = 2.0
 #: (the host's own words are never shown: a host could print anything in them).
 REFUSALS = {
     "not-your-turn": "It is not your turn.",
-    "give-not-allowed": "You cannot give now.",
-    "keep-not-allowed": "You cannot keep now.",
-    "turn-not-allowed": "You cannot turn a card now.",
-    "card-not-in-hand": "That card is not in your hand.",
     "unknown-action": "The host does not know that move.",
     "illegal-action": "That move is not allowed now.",
     "deal-over": "The deal is over.",
@@ -328,7 +324,7 @@ class Guest:
         return self._reveal(values["deal"], values["seed"])
 
     def _welcome(self, game_id, values: dict) -> Outcome:
-        wire.check(game_id in GAME_IDS, f"the welcome names no game this page knows ({wire.quote(game_id)})")
+        wire.check(is_game(game_id), f"the welcome names no game this page knows ({wire.quote(game_id)})")
         game = get_game(game_id)
         wire.check(values["token"] is not None, "the welcome lacks the seat token")
         wire.check(0 < values["seat"] < game.seats, "the welcome gives no guest seat")
@@ -375,7 +371,8 @@ class Guest:
                                                             "while it was connected.")
             self.token = None
             send.append(self._hello())
-        return Outcome(send, [], REFUSALS.get(values["code"], _REFUSED))
+        words = {**REFUSALS, **(self.game.refusals if self.game is not None else {})}
+        return Outcome(send, [], words.get(values["code"], _REFUSED))
 
     def _commit(self, number: int, commitment_hex: str) -> Outcome:
         record = self._deals.get(number)

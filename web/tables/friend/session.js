@@ -14,7 +14,7 @@
 
 import { computerTable, settings } from "../computer.js";
 import { runClock, stopClock } from "../clock.js";
-import { painter, tableOf } from "../../games/registry.js";
+import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { announce, list, setText } from "../../text.js";
 import { say, word } from "../words.js";
 import { knockOn, newLink, relay } from "./signaling.js";
@@ -64,7 +64,7 @@ export const state = {
 
 /** The friend's table's markup: the game's table. */
 export function table() {
-  return tableOf(state.game || "pishe-pasha");
+  return tableOf(state.game || FIRST_GAME);
 }
 
 /** Play `game` at this table: its painter is loaded now, so that views paint at once. */
@@ -151,7 +151,7 @@ export function show(answer, announced) {
   state.lastTurn = view ? view.turn : undefined;
   announce(yourTurn ? [...list(announced), view.status] : announced);
   const role = state.role;
-  const game = status.game || state.game || "pishe-pasha";
+  const game = status.game || state.game || FIRST_GAME;
   if (view && state.paint && game === state.game) {
     paintTable(state.paint, view, status, answer);
     return;
@@ -182,7 +182,7 @@ function paintTable(paint, view, status, answer) {
     setText(tableStatus, state.role === "host" && !state.connected ? status.when_back : status.dealing);
   } else if (state.view && !state.connected && state.role === "guest") {
     setText(tableStatus, word("paused"));
-  } else if (state.view && !state.connected && view.turn !== null && view.turn !== view.seat && !view.result &&
+  } else if (state.view && !state.connected && view.turn !== null && view.turn !== view.seat && !dealOver(view) &&
              !answer.computer_moves) {
     setText(tableStatus, word("friend_away"));
   }
@@ -234,11 +234,16 @@ function showFairness() {
   if (!resultFair) return;
   const view = state.view;
   const deal = view && view.match ? view.match.deal : null;
-  const over = view && (view.result || view.deck_result);
+  const over = dealOver(view);
   const here = fair && over && state.status.verification_deal === deal ? fair : null;
   resultFair.hidden = !here;
   setText(resultFair, here ? here.line : "");
   if (here) resultFair.dataset.kind = here.ok ? "ok" : "warning";
+}
+
+/** Whether `view`'s deal has ended, from the match keys every game's view has. */
+function dealOver(view) {
+  return Boolean(view && view.match && (view.match.over || view.match.next_deal));
 }
 
 /** Forget the fairness line of the deal-end box (a new table). */

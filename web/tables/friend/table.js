@@ -10,6 +10,7 @@
 // the data channels is in session.js; the panel's look in panel.js. Every
 // sentence shown is Python's (the page's words by key, ../words.js).
 
+import { FIRST_GAME } from "../../games/registry.js";
 import { computerTable } from "../computer.js";
 import { loadWords, say, word } from "../words.js";
 import { forgetJoinCode, inviteLink, joinCode, knockOn, relay } from "./signaling.js";
@@ -83,7 +84,7 @@ function leave() {
 /** The chosen game and its settings for a friend's table, from the page's radio buttons. */
 function chosen() {
   const checked = document.querySelector('input[name="game"]:checked');
-  const game = checked ? checked.value : "pishe-pasha";
+  const game = checked ? checked.value : FIRST_GAME;
   const box = document.querySelector(`[data-settings="${CSS.escape(game)}"]`);
   const value = (name) => {
     const input = box && box.querySelector(`input[data-setting="${name}"]:checked`);
@@ -136,7 +137,7 @@ async function openTable() {
  */
 async function reopenTable(saved) {
   let answer = null;
-  enter("host", state.game || "pishe-pasha");
+  enter("host", state.game || FIRST_GAME);
   await queue(async () => {
     answer = await call("host_open", null, saved);
   });
@@ -234,7 +235,7 @@ async function join(fragment) {
   }
   const { offer, key } = relays ? relays.unpackInvite(fragment) : { offer: fragment, key: null };
   if (key) relays.relayList(); // the Nostr library loads while the answer is made
-  enter("guest", state.game || "pishe-pasha");
+  enter("guest", state.game || FIRST_GAME);
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   ui.replyOutput.value = "";
@@ -311,7 +312,7 @@ const KNOCK_MS = 10_000;
 
 /** Guest: the table as this tab kept it, paused, until a link connects it again. */
 function waitForNewLink(fragment) {
-  enter("guest", state.game || "pishe-pasha");
+  enter("guest", state.game || FIRST_GAME);
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   setStatus(STATUS.linkUsed, "lost");
