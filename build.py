@@ -146,6 +146,21 @@ PINS = {
                  _pip_download("segno==1.6.6")),
 }
 
+def _npm_pin(package: str, version: str, sha256: str) -> Pin:
+    """A package's tarball as `npm pack` names and fetches it (`@scope/name` -> `scope-name-…`)."""
+    return Pin(f"{package.lstrip('@').replace('/', '-')}-{version}.tgz", sha256,
+               ("npm", "pack", "--silent", f"{package}@{version}"))
+
+
+#: Fetched for bench/mental_poker.py only (not shipped: the no-peek dealing is not built
+#: yet): audited elliptic-curve arithmetic (ristretto255) and the hashes it imports.
+BENCH_PINS = {
+    "noble-curves": _npm_pin("@noble/curves", "2.4.0",
+                             "55279c71b0201d6c0e58d0206d15825359e02a3932f326ba7b7909ac2d334aa9"),
+    "noble-hashes": _npm_pin("@noble/hashes", "2.4.0",
+                             "e1946149b780017b2564fcc092cb01c04e1d7f20627d0296c17da8868f4436dc"),
+}
+
 
 def cache_dir() -> Path:
     """Where downloads are kept between builds: $PISHE_CACHE or ~/.cache/pishe."""

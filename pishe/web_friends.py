@@ -30,7 +30,8 @@ def _friend_status(status: dict) -> dict:
     return {**status, **words.dealing_lines(status.get("deal")),
             "presence": words.presence(status.get("seats") or [], status.get("seat")),
             "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
-                                   get_game(status["game"]).deal_name if status.get("game") else "Deal")}
+                                   get_game(status["game"]).deal_name if status.get("game") else "Deal",
+                                   status.get("aborts", 0))}
 
 
 def _send_now(messages: list) -> list:
