@@ -147,6 +147,21 @@ PINS = {
                  _pip_download("segno==1.6.6")),
 }
 
+def _npm_pin(package: str, version: str, sha256: str) -> Pin:
+    """A package's tarball as `npm pack` names and fetches it (`@scope/name` -> `scope-name-…`)."""
+    return Pin(f"{package.lstrip('@').replace('/', '-')}-{version}.tgz", sha256,
+               ("npm", "pack", "--silent", f"{package}@{version}"))
+
+
+#: Fetched for bench/mental_poker.py only (not shipped: the no-peek dealing is not built
+#: yet): audited elliptic-curve arithmetic (ristretto255) and the hashes it imports.
+BENCH_PINS = {
+    "noble-curves": _npm_pin("@noble/curves", "2.4.0",
+                             "55279c71b0201d6c0e58d0206d15825359e02a3932f326ba7b7909ac2d334aa9"),
+    "noble-hashes": _npm_pin("@noble/hashes", "2.4.0",
+                             "e1946149b780017b2564fcc092cb01c04e1d7f20627d0296c17da8868f4436dc"),
+}
+
 
 def cache_dir() -> Path:
     """Where downloads are kept between builds: $PISHE_CACHE or ~/.cache/pishe."""
@@ -491,13 +506,15 @@ def _registered_games() -> list:
 
 
 def _levels_markup(game) -> str:
-    """The computer's level radios of ``game`` (its ``levels``; none: no fieldset)."""
+    """The computer's level radios of ``game`` (its ``levels``, in their order; none: no
+    fieldset), its ``computer``'s chosen (else the first)."""
     if not game.levels:
         return ""
+    chosen = game.computer if game.computer in game.levels else next(iter(game.levels))
     radios = "".join(
         f'\n    <label><input type="radio" name="level-{game.id}" value="{html.escape(bot)}" data-setting="level"'
-        f'{" checked" if n == 0 else ""}><span data-i18n>{html.escape(name)}</span></label>'
-        for n, (bot, name) in enumerate(game.levels.items()))
+        f'{" checked" if bot == chosen else ""}><span data-i18n>{html.escape(name)}</span></label>'
+        for bot, name in game.levels.items())
     note = getattr(game, "levels_note", "")
     described = f' aria-describedby="{game.id}-level-note"' if note else ""
     hint = f'\n  <p class="hint" id="{game.id}-level-note" data-i18n>{html.escape(note)}</p>' if note else ""

@@ -34,7 +34,7 @@ def _friend_status(status: dict) -> dict:
     return {**status, **words.dealing_lines(status.get("deal")),
             "presence": words.presence(status.get("seats") or [], status.get("seat")),
             "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
-                                   _deal_name(status.get("game")))}
+                                   _deal_name(status.get("game")), status.get("aborts", 0))}
 
 
 def _deal_name(game: Optional[str]) -> str:

@@ -87,8 +87,9 @@ class Game:
     computer: str
     #: Bot factories by name: ``factory(seat, rng) -> bot``.
     bots: dict
-    #: The computer's levels a page offers: bot name -> the level's name there (the first
-    #: is the default); none: the computer plays ``computer``.
+    #: The computer's levels a page offers, in the order shown: bot name -> the level's name
+    #: there (``computer``'s is chosen at first, or else the first); none: the computer
+    #: plays ``computer``.
     levels: dict = {}
     #: A sentence on how the levels play, shown under them on the page ("" : none).
     levels_note: str = ""

@@ -126,16 +126,20 @@ def dealing_lines(deal: Optional[int]) -> dict:
 
 
 def fairness(verification: Optional[str], deal: Optional[int], verified: str,
-             deal_name: str = "Deal") -> Optional[dict]:
+             deal_name: str = "Deal", aborts: int = 0) -> Optional[dict]:
     """The guest's check of its last finished deal, for its page: ``{"ok", "line"}``
     ("Deal 1 verified", or the warning in the check's own words), or ``None`` before
     any deal was checked. ``verified`` is the value ``verification`` has for a deal
     that passed; ``deal_name`` is the game's word for a deal, in the page's language
-    (Pişti's "Deck 1 verified")."""
+    (Pişti's "Deck 1 verified"). ``aborts``: shuffles this page showed its part to that were
+    never dealt, at this table; a verified deal's line says how many, so that they never go unseen."""
     if not verification:
         return None
     if verification == verified:
-        return {"ok": True, "line": _("{deal_name} {deal} verified").format(deal_name=deal_name, deal=deal)}
+        line = _("{deal_name} {deal} verified").format(deal_name=deal_name, deal=deal)
+        if aborts:
+            line += " " + _("(aborted shuffles at this table: {aborts})").format(aborts=aborts)
+        return {"ok": not aborts, "line": line}
     return {"ok": False, "line": verification}
 
 

@@ -13,7 +13,7 @@ from ...cards import Card
 from ...errors import InvalidCardError, UnknownActionError
 from ...table.game import Game, Length
 from .words import N_, WORDS
-from .bots import BOTS, COMPUTER
+from .bots import BOTS, COMPUTER, LEVELS
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
 from .view import (PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
                    view_from_json)
@@ -39,6 +39,10 @@ class PistiGame(Game):
     catalog = WORDS
     computer = COMPUTER
     bots = BOTS
+    levels = LEVELS
+    levels_note = N_("All three computers play at this level, your partner too. Easy forgets the cards played "
+                     "and sometimes throws a jack away; Medium takes whenever it can; Hard also guesses what "
+                     "the others hold and looks ahead to the end of the deck.")
     refusals = {"card-not-in-hand": N_("That card is not in your hand.")}
 
     def new_deal(self, deck: Sequence[Card], dealer: int) -> Deck:
