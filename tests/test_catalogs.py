@@ -120,3 +120,26 @@ def test_pseudo_language_is_longer_accented_and_keeps_placeholders():
     assert "{card}" in text and "{cards}" in text and "ö" in text
     assert len(text) >= 1.35 * len("Your pile: {card} on top, {cards}") - 10
     assert all(len(w) <= 12 for w in re.split(r"\s", text))
+
+
+def test_switching_language_imports_nothing_start_up_did_not(tmp_path):
+    """The page's wheel (its compiled catalogs, no Babel): once pishe.web is imported, as at
+    the page's start-up, speaking Turkish or the pseudo-language imports no other module, so
+    a standard library trimmed to what start-up imports has everything the switch needs."""
+    import subprocess
+    import sys
+    import zipfile
+
+    import build
+
+    with zipfile.ZipFile(build.build_pishe_wheel(tmp_path / "wheel")) as wheel:
+        wheel.extractall(tmp_path / "site")
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import pishe.web as w; before = set(sys.modules)\n"
+        "for code in ('tr', 'en-XA', 'en'):\n"
+        "    w.set_language(code); w.new_match(seed=1, game='pisti'); w.act(w.json.loads(w.current())['view']['legal'][0])\n"
+        "    w.new_match(seed=1); w.page_words()\n"
+        "print(sorted(m for m in set(sys.modules) - before if not m.startswith('pishe')))")
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(tmp_path / "site")],
+                         capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    assert out.strip() == "[]"

@@ -19,6 +19,10 @@ from __future__ import annotations
 import gettext
 import io
 import re
+# gettext imports struct only once it reads a .mo file: imported with this module, at the
+# page's start-up, so that a standard library trimmed to what start-up imports still has it
+# and the language switch works offline.
+import struct  # noqa: F401
 from pathlib import Path
 
 from ..errors import UnknownLanguageError
