@@ -12,7 +12,8 @@ from typing import Any, Optional, Sequence
 from ...cards import Card
 from ...errors import InvalidCardError, UnknownActionError
 from ...table.game import Game, Length
-from .bots import BOTS, COMPUTER
+from .words import N_, WORDS
+from .bots import BOTS, COMPUTER, LEVELS
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
 from .view import (PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
                    view_from_json)
@@ -26,18 +27,23 @@ class PistiGame(Game):
 
     id = "pisti"
     name = "Pişti"
-    deal_name = "Deck"
+    deal_name = N_("Deck")
     seats = 4
     teams = ((0, 2), (1, 3))
     first_dealer = 3
     lengths = {
-        "101": Length("First to 101", 101, 99),
-        "51": Length("First to 51", 51, 99),
-        "151": Length("First to 151", 151, 99),
+        "101": Length(N_("First to 101"), 101, 99),
+        "51": Length(N_("First to 51"), 51, 99),
+        "151": Length(N_("First to 151"), 151, 99),
     }
+    catalog = WORDS
     computer = COMPUTER
     bots = BOTS
-    refusals = {"card-not-in-hand": "That card is not in your hand."}
+    levels = LEVELS
+    levels_note = N_("All three computers play at this level, your partner too. Easy forgets the cards played "
+                     "and sometimes throws a jack away; Medium takes whenever it can; Hard also guesses what "
+                     "the others hold and looks ahead to the end of the deck.")
+    refusals = {"card-not-in-hand": N_("That card is not in your hand.")}
 
     def new_deal(self, deck: Sequence[Card], dealer: int) -> Deck:
         """A new deck's state from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``."""

@@ -29,6 +29,7 @@ import time
 from typing import Callable, Optional
 
 from ...errors import PisheError
+from ..lang import N_, _
 from ..fair import board_digest, new_secret, part_commitment
 from ..game import get_game, is_game
 from . import audit, wire
@@ -47,27 +48,27 @@ CLOCK_SLACK = 2.0
 #: The guest's own sentence for each refusal the host may answer, by the error's code
 #: (the host's own words are never shown: a host could print anything in them).
 REFUSALS = {
-    "not-your-turn": "It is not your turn.",
-    "unknown-action": "The host does not know that move.",
-    "illegal-action": "That move is not allowed now.",
-    "deal-over": "The deal is over.",
-    "deal-not-over": "The deal is still being played.",
-    "match-over": "The match is over.",
-    "wrong-phase": "The table is not ready for that yet.",
-    "part-mismatch": "The host says your part of the shuffle is not the one you committed to.",
-    "replayed-message": "The host had that message already.",
-    "out-of-order-message": "A message of yours reached the host out of order.",
-    "not-connected": "The host does not count this page as connected: say hello again.",
-    "seat-taken": "Every seat for a friend is taken.",
-    "unknown-token": "The host does not know this page's seat: joining the table afresh.",
-    "message-too-long": "A message of yours was too long for the host.",
-    "message-too-deep": "A message of yours was too deeply nested for the host.",
-    "malformed-message": "The host could not read a message of yours.",
-    "unsupported-version": "The host's page runs another version of the game: both pages need the same.",
-    "wrong-game": "The host's table plays another game.",
-    "unknown-message-type": "The host does not know a message of yours.",
+    "not-your-turn": N_("It is not your turn."),
+    "unknown-action": N_("The host does not know that move."),
+    "illegal-action": N_("That move is not allowed now."),
+    "deal-over": N_("The deal is over."),
+    "deal-not-over": N_("The deal is still being played."),
+    "match-over": N_("The match is over."),
+    "wrong-phase": N_("The table is not ready for that yet."),
+    "part-mismatch": N_("The host says your part of the shuffle is not the one you committed to."),
+    "replayed-message": N_("The host had that message already."),
+    "out-of-order-message": N_("A message of yours reached the host out of order."),
+    "not-connected": N_("The host does not count this page as connected: say hello again."),
+    "seat-taken": N_("Every seat for a friend is taken."),
+    "unknown-token": N_("The host does not know this page's seat: joining the table afresh."),
+    "message-too-long": N_("A message of yours was too long for the host."),
+    "message-too-deep": N_("A message of yours was too deeply nested for the host."),
+    "malformed-message": N_("The host could not read a message of yours."),
+    "unsupported-version": N_("The host's page runs another version of the game: both pages need the same."),
+    "wrong-game": N_("The host's table plays another game."),
+    "unknown-message-type": N_("The host does not know a message of yours."),
 }
-_REFUSED = "The host refused a message of yours."
+_REFUSED = N_("The host refused a message of yours.")
 #: What a game's wording functions may raise on data that is not a step or view of theirs
 #: (they check the data they read, not data they were never meant to read).
 _UNREADABLE = (PisheError, KeyError, TypeError, ValueError, AttributeError, IndexError, AssertionError)
@@ -368,8 +369,11 @@ class Guest:
                                                             "while it was connected.")
             self.token = None
             send.append(self._hello())
-        words = {**REFUSALS, **(self.game.refusals if self.game is not None else {})}
-        return Outcome(send, [], words.get(values["code"], _REFUSED))
+        code = values["code"]
+        if self.game is not None and code in self.game.refusals:
+            # A refusal for a cause of the game's own, in the game's words.
+            return Outcome(send, [], self.game.word(self.game.refusals[code]))
+        return Outcome(send, [], _(REFUSALS.get(code, _REFUSED)))
 
     def _commit(self, number: int, commitment_hex: str, aborted: list) -> Outcome:
         """The host's commitment to its seed for deal ``number``: this page commits to a
