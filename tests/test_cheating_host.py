@@ -1,10 +1,18 @@
-"""A cheating host against real guests: every way to game the fair deal ends in "Deal N is not fair".
+"""A cheating host (and cheating guests) against real guests: every way to game the fair
+deal ends in "Deal N is not fair" or an abort the page counts and shows, never "verified"
+and never a silent downgrade.
 
-Each test is an attack a host's page could make on its guests' pages (a real
-:class:`Guest` fed the host's messages, crafted or tampered with on their
-way), at Pishe Pasha's table and at Pişti's with three guests where it
-applies. None may end in "verified", and none in silence: the guest's
-status says the deal is not fair, and keeps saying so.
+Written from docs/PROTOCOL.md's promises, each test is an attack a host's page (or a
+page of its own at a guest seat) could make: crafted messages, or the real host's
+messages tampered with on their way to real :class:`Guest` pages, at Pishe Pasha's table
+and at Pişti's with three guests where it applies. The classes: re-rolling and grinding
+the shuffle (new commitments, refused tokens, new matches, reveals of undealt deals, a
+seat that withholds or swaps its part, parts added, reordered, replaced or left out),
+moves the guest did not make (unasked, a timeout too early or not the view's first legal
+move, a computer after a take-over), false boards and dealers, downgrades and silence (a
+gap, a drop, no commitment, no reveal), the host's words in sentences and numbers,
+nesting, the clock, views after the check, another seat's cards shown. Next to them, the
+honest cases, which must verify.
 """
 
 from __future__ import annotations
