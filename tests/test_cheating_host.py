@@ -28,7 +28,7 @@ import pytest
 from pishe.table.fair import commitment, derive_deck, new_secret, part_commitment
 from pishe.table.game import get_game
 from pishe.table.protocol import (
-    MAX_HOST_MESSAGE, VERIFIED, Guest, Host, MessageTooDeepError, MessageTooLongError, Outcome,
+    MAX_HOST_MESSAGE, VERIFIED, Guest, MessageTooDeepError, MessageTooLongError, Outcome,
     ProtocolError,
 )
 from pishe.table.protocol.guest import CLOCK_SLACK, REFUSALS
