@@ -842,3 +842,58 @@ def test_another_seats_cards_shown_to_a_guest_are_flagged():
     table.play_deck()
     assert "you were shown" in not_fair(page)
     assert all(table.page(s).verification == VERIFIED for s in (1, 3))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_an_honest_host_is_never_called_unfair(game_id, guest_seats, seed):
+    """Random honest play with every event of the table: clocks running out, autopilot and
+    take-overs, pages dropping and coming back (reloaded from their save or the same page),
+    a next deal asked by anyone. No page ever says "not fair", and every deal a page saw
+    from its start verifies."""
+    rng = random.Random(seed)
+    now = [1000.0]
+    length = "first-to-50" if game_id == "pishe-pasha" else "51"
+    table = tampering(game_id, guest_seats, seed=seed, length=length, clock=30, now=now)
+    host = table.host
+    away: dict = {}
+    for _ in range(3000):
+        if host.phase == "match-over":
+            break
+        event = rng.random()
+        seat = rng.choice(guest_seats)
+        if event < 0.02 and seat not in away:
+            away[seat] = table.page(seat)
+            table.drop(table.conn_of(seat))
+        elif event < 0.06 and away:
+            seat, page = away.popitem()
+            if rng.random() < 0.5:
+                page = Guest.restore(page.save(), random.Random(rng.random()), page.ledger(),
+                                     clock=lambda: now[0])
+            table.join(page)
+        elif host.phase == "deal-over":
+            if away:
+                for seat, page in list(away.items()):
+                    table.join(page)
+                away.clear()
+            table.deliver(host.next_deal().send)
+        elif host.phase != "playing":
+            for seat, page in list(away.items()):
+                table.join(page)
+            away.clear()
+        elif host.clock_seat() is not None and host.clock_seat() != 0 and event < 0.15 \
+                and host.clock_seat() not in away:
+            now[0] += 31
+            table.deliver(host.timeout().send)
+        elif host.computer_seat() is None and host.match.deal.turn in away:
+            seat, page = host.match.deal.turn, away.pop(host.match.deal.turn)
+            table.join(page)
+        else:
+            turn = host.match.deal.turn
+            if turn in host._autopilot and turn not in away and turn != 0 and rng.random() < 0.5:
+                table.send(table.conn_of(turn), table.page(turn).take_over())
+            table.move()
+        for page in list(table.pages.values()) + list(away.values()):
+            assert not page._unfair, page.verification
+            assert page.verification is None or "not fair:" not in page.verification
+    assert host.phase in ("match-over", "deal-over", "playing")
