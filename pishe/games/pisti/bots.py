@@ -261,11 +261,11 @@ class SamplerBot:
         deck_count = view.deck_count
         # The jacks sent under lie at the bottom of the deck; the dealer's last packet takes them.
         under = list(reversed(view.sent_under)) if deck_count else []
-        fixed = [[], [], [], []]
+        fixed = [[] for _ in view.hand_counts]
         if not deck_count and dealer != seat:
             fixed[dealer] = [j for j in view.sent_under if j not in memory.known]
         hidden_down = 0 if memory.opening_team == (seat & 1) else 3
-        others = [s for s in range(4) if s != seat]
+        others = [s for s in range(len(view.hand_counts)) if s != seat]
         need = {s: view.hand_counts[s] - len(fixed[s]) for s in others}
         stock_need = deck_count - len(under)
         if sum(need.values()) + stock_need + hidden_down != len(pool):
@@ -281,7 +281,7 @@ class SamplerBot:
             for _attempt in range(_ATTEMPTS):
                 cards = pool[:]
                 rng.shuffle(cards)
-                hands = [None, None, None, None]
+                hands = [None] * len(view.hand_counts)
                 hands[seat] = list(hand)
                 fits = True
                 for s in order:
