@@ -31,7 +31,8 @@ from ...errors import PisheError
 from ..fair import board_digest, new_secret, verify_deal
 from ..game import get_game, is_game
 from . import wire
-from .host import COMPUTER, TIMEOUT, TIMEOUTS_TO_AUTOPILOT, friend_names
+from ..seating import TIMEOUTS_TO_AUTOPILOT
+from .host import COMPUTER, TIMEOUT, friend_names
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
                    VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
                    UnknownTokenError, WrongPhaseError)
