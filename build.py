@@ -9,8 +9,9 @@ and NAME.gz (where they are smaller); the server sends one to a browser that
 accepts it, as a static host set up for it does (README: "Hosting"). Any static
 server can serve dist/ as it is: the copies are only ever an alternative body.
 
-Standard library only; pip, npm and Node are used as command-line tools (Node
-runs the downloaded Pyodide once, to compile micropip to bytecode). Everything
+Standard library and Babel (catalogs.py compiles the gettext catalogs into the
+wheel); pip, npm and Node are used as command-line tools (Node runs the
+downloaded Pyodide once, to compile micropip to bytecode). Everything
 downloaded is pinned by sha256 below, kept in a cache outside the repository
 (~/.cache/pishe, or $PISHE_CACHE) and verified after every download and on
 every cache hit.
@@ -133,6 +134,21 @@ PINS = {
                  _pip_download("segno==1.6.6")),
 }
 
+def _npm_pin(package: str, version: str, sha256: str) -> Pin:
+    """A package's tarball as `npm pack` names and fetches it (`@scope/name` -> `scope-name-…`)."""
+    return Pin(f"{package.lstrip('@').replace('/', '-')}-{version}.tgz", sha256,
+               ("npm", "pack", "--silent", f"{package}@{version}"))
+
+
+#: Fetched for bench/mental_poker.py only (not shipped: the no-peek dealing is not built
+#: yet): audited elliptic-curve arithmetic (ristretto255) and the hashes it imports.
+BENCH_PINS = {
+    "noble-curves": _npm_pin("@noble/curves", "2.4.0",
+                             "55279c71b0201d6c0e58d0206d15825359e02a3932f326ba7b7909ac2d334aa9"),
+    "noble-hashes": _npm_pin("@noble/hashes", "2.4.0",
+                             "e1946149b780017b2564fcc092cb01c04e1d7f20627d0296c17da8868f4436dc"),
+}
+
 
 def cache_dir() -> Path:
     """Where downloads are kept between builds: $PISHE_CACHE or ~/.cache/pishe."""
@@ -235,9 +251,12 @@ def build_pishe_wheel(out: Path) -> Path:
 
     Every module of the package but the command line, with docstrings and
     comments stripped (the page never reads them; they are a third of the
-    bytes), and minimal metadata: name, version, Python requirement. The name
-    and version are pyproject.toml's.
+    bytes), the compiled gettext catalogs (.mo, from the .po files by Babel:
+    catalogs.py), and minimal metadata: name, version, Python requirement. The
+    name and version are pyproject.toml's.
     """
+    import catalogs
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     name, version = project["name"], project["version"]
     files = {}
@@ -245,6 +264,7 @@ def build_pishe_wheel(out: Path) -> Path:
         rel = path.relative_to(ROOT).as_posix()
         if "__pycache__" not in rel and rel not in NOT_IN_PAGE_WHEEL:
             files[rel] = strip_source(path.read_text(encoding="utf-8"), rel).encode()
+    files.update(catalogs.compiled())
     dist_info = f"{name}-{version}.dist-info"
     files[f"{dist_info}/METADATA"] = (
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
@@ -473,17 +493,19 @@ def _registered_games() -> list:
 
 
 def _levels_markup(game) -> str:
-    """The computer's level radios of ``game`` (its ``levels``; none: no fieldset)."""
+    """The computer's level radios of ``game`` (its ``levels``, in their order; none: no
+    fieldset), its ``computer``'s chosen (else the first)."""
     if not game.levels:
         return ""
+    chosen = game.computer if game.computer in game.levels else next(iter(game.levels))
     radios = "".join(
         f'\n    <label><input type="radio" name="level-{game.id}" value="{html.escape(bot)}" data-setting="level"'
-        f'{" checked" if n == 0 else ""}><span>{html.escape(name)}</span></label>'
-        for n, (bot, name) in enumerate(game.levels.items()))
+        f'{" checked" if bot == chosen else ""}><span data-i18n>{html.escape(name)}</span></label>'
+        for bot, name in game.levels.items())
     note = getattr(game, "levels_note", "")
     described = f' aria-describedby="{game.id}-level-note"' if note else ""
-    hint = f'\n  <p class="hint" id="{game.id}-level-note">{html.escape(note)}</p>' if note else ""
-    return (f'<fieldset class="lengths"{described}>\n  <legend>Computer</legend>\n'
+    hint = f'\n  <p class="hint" id="{game.id}-level-note" data-i18n>{html.escape(note)}</p>' if note else ""
+    return (f'<fieldset class="lengths"{described}>\n  <legend data-i18n>Computer</legend>\n'
             f'  <div class="segmented">{radios}\n  </div>{hint}\n</fieldset>')
 
 
@@ -491,11 +513,12 @@ def _game_part(game, part: str, first: bool) -> str:
     """``game``'s markup for ``part`` (from web/games/<package>/), hidden unless ``first``."""
     folder = ROOT / "web" / "games" / game.package
     if part == "title":
-        return f'<span data-for-game="{game.id}"{"" if first else " hidden"}>{html.escape(game.name)}</span>'
+        return f'<span data-for-game="{game.id}"{"" if first else " hidden"} data-i18n>{html.escape(game.name)}</span>'
     if part == "choice":
         title = html.escape(f"{game.name}: play the computer")
         return (f'<label><input type="radio" name="game" value="{game.id}" autocomplete="off"'
-                f'{" checked" if first else ""} data-title="{title}"><span>{html.escape(game.name)}</span></label>')
+                f'{" checked" if first else ""} data-i18n-attr="data-title" data-title="{title}">'
+                f'<span data-i18n>{html.escape(game.name)}</span></label>')
     if part == "styles":
         return "".join(f'<link rel="stylesheet" href="web/games/{game.package}/{css.name}">\n'
                        for css in sorted(folder.glob("*.css")))
@@ -564,6 +587,18 @@ def _copy_nostr(tgz: Path, dest: Path) -> None:
     dest.write_bytes(bundle + b"\nexport default NostrTools;\n")
 
 
+def _write_page_words(folder: Path) -> None:
+    """web/lang/<code>.json: the page's static words in each language but English (and the
+    pseudo-language's, for layout tests), from the catalogs (catalogs.py: page_words)."""
+    import catalogs
+    from pishe.table.lang import PSEUDO
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for code in (*catalogs.LANGUAGES, PSEUDO):
+        (folder / f"{code}.json").write_text(
+            json.dumps(catalogs.page_words(code), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
 def _loading_words() -> dict[str, str]:
     """The loading line's words by start-up milestone, from pishe/table/words.py:
     the page shows them before Python runs."""
@@ -590,6 +625,7 @@ def build(dist: Path = DIST) -> dict:
     stage.chmod(0o755)  # mkdtemp makes it private; a web server may run as another user
     try:
         _copy_web(stage)
+        _write_page_words(stage / "web" / "lang")
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")
         micropip = stage / "pyodide" / pinned["micropip"].name
         shutil.copyfile(compile_wheel(pinned["micropip"], stage / "pyodide", lock), micropip)

@@ -89,7 +89,7 @@ def test_game_object():
     assert GAME.lengths["101"] == Length("First to 101", 101, 99)
     assert GAME.lengths["51"] == Length("First to 51", 51, 99)
     assert GAME.lengths["151"] == Length("First to 151", 151, 99)
-    assert set(GAME.bots) == {"random", "greedy", "sampler"}
+    assert set(GAME.bots) == {"random", "easy", "greedy", "skipper", "sampler"}
     assert GAME.computer == "sampler"
     assert [[s for s in range(4) if s in team] for team in GAME.teams] == [[0, 2], [1, 3]]
     bot = GAME.new_bot("greedy", 1, random.Random(1))

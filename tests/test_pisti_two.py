@@ -130,7 +130,7 @@ def test_play_out_with_two_seats_answers_two_element_lists():
     assert out.returncode == 1
     assert whole["over"] and len(whole["points"]) == len(whole["cards"]) == len(whole["pishti"]) == 2
     assert sum(whole["cards"]) == 52 and len([s for s in whole["steps"] if "plays" in s]) == 48
-    assert whole["steps"][-1].startswith("The deck is counted: seat 0 ")
+    assert whole["steps"][-1].startswith("The deck is counted: team 0 ")
     assert start["turn"] == 1 and start["over"] is False and start["points"] is None
     assert "2 bot names" in four_bots["error"] and "no variant" in three["error"]
 

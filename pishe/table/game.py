@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checka
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
+from .lang import N_, TABLE, Catalog
 
 __all__ = ["Game", "Length", "State", "View", "Bot", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
 
@@ -120,8 +121,9 @@ class Game:
     params: dict = {}
     #: The name players read ("Pishe Pasha", "Pişti").
     name: str
-    #: What players call one deal of a match ("Deal"; Pişti's players say "Deck").
-    deal_name: str = "Deal"
+    #: What players call one deal of a match ("Deal"; Pişti's players say "Deck"), in English:
+    #: :meth:`deal_word` says it in the page's language.
+    deal_name: str = N_("Deal")
     #: Seats, numbered 0 … seats - 1 in order of play.
     seats: int
     #: Seats by team number: ``((0,), (1,))`` when every seat plays for itself.
@@ -134,8 +136,9 @@ class Game:
     computer: str
     #: Bot factories by name: ``factory(seat, rng) -> bot``.
     bots: dict
-    #: The computer's levels a page offers: bot name -> the level's name there (the first
-    #: is the default); none: the computer plays ``computer``.
+    #: The computer's levels a page offers, in the order shown: bot name -> the level's name
+    #: there (``computer``'s is chosen at first, or else the first); none: the computer
+    #: plays ``computer``.
     levels: dict = {}
     #: A sentence on how the levels play, shown under them on the page ("" : none).
     levels_note: str = ""
@@ -173,6 +176,18 @@ class Game:
         a saved or a host's match before it is resumed)."""
         return (len(points) == len(self.teams)
                 and all(type(p) is int and (p >= 0 or self.negative_points) for p in points))
+
+    #: The game's own words (its package's ``locale`` folder, :func:`~pishe.table.lang.catalog`):
+    #: its lengths', levels' and deal's names are translated there.
+    catalog: Catalog = TABLE
+
+    def word(self, message: str) -> str:
+        """``message`` (one of the game's names: a length's, a level's) in the page's language."""
+        return self.catalog.gettext(message)
+
+    def deal_word(self) -> str:
+        """What players call one deal of a match, in the page's language."""
+        return self.word(self.deal_name)
 
     @property
     def default_length(self) -> str:

@@ -8,6 +8,7 @@ from typing import Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import DealNotOverError, InvalidMatchLengthError, MatchOverError
+from .lang import _
 from .game import Game
 
 __all__ = ["Match", "shuffled_deck"]
@@ -69,8 +70,8 @@ class Match:
 
     @property
     def length_name(self) -> str:
-        """The match length as players read it ("First to 101")."""
-        return self.game.lengths[self.length].name
+        """The match length as players read it ("First to 101"), in the page's language."""
+        return self.game.word(self.game.lengths[self.length].name)
 
     @property
     def dealer(self) -> int:
@@ -136,9 +137,9 @@ class Match:
     def next_deal(self, deck: Optional[Sequence[Card]] = None) -> None:
         """Deal again once the current deal is over and the match is not."""
         if not self.deal.over:
-            raise DealNotOverError("The deal is still being played.")
+            raise DealNotOverError(_("The deal is still being played."))
         if self.over:
-            raise MatchOverError("The match is over: start a new match.")
+            raise MatchOverError(_("The match is over: start a new match."))
         self._start_deal(deck)
 
     def to_json(self) -> dict:

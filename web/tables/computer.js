@@ -20,6 +20,7 @@ import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
 import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
+import { onLanguage, pageWord, setupLanguage } from "../lang.js";
 import { announce, list, setText } from "../text.js";
 import { runClock, stopClock } from "./clock.js";
 import { loadWords, say, word } from "./words.js";
@@ -76,6 +77,7 @@ function showGame(game) {
 
 async function startComputerTable() {
   setupContrast();
+  setupLanguage();
   const { delay, seed } = settings();
   const body = document.body;
   const loader = document.querySelector("[data-loader]");
@@ -106,12 +108,14 @@ async function startComputerTable() {
     setText(table && table.querySelector("[data-error]"), message);
   }
 
+  let stageLine = stage.textContent; // the loading line, in English ("…" added)
   const py = startWorker((fraction, label) => {
     const pct = Math.round(Math.max(0, Math.min(1, Number(fraction) || 0)) * 100);
     progress.setAttribute("aria-valuenow", String(pct));
     progressBar.style.transform = `scaleX(${pct / 100})`;
-    // The boot's stages, worded by the worker: Python is not running yet.
-    if (label) setText(stage, `${label}…`);
+    // The boot's stages, worded by the worker in English: Python is not running yet.
+    if (label) stageLine = `${label}…`;
+    setText(stage, pageWord(stageLine));
   });
   loadWords(py); // the page's words, the first call once Python is ready
 
@@ -120,7 +124,7 @@ async function startComputerTable() {
     if (!answer || answer.error) {
       computerMoves = false; // nothing moves on its own after a refusal: the page waits for you
       // No answer at all: Python could not run the call, so this one is worded here.
-      showError(answer ? answer.error : "No answer from the game.");
+      showError(answer ? answer.error : pageWord("No answer from the game."));
       return;
     }
     const view = answer.view || {};
@@ -304,11 +308,21 @@ async function startComputerTable() {
 
   showGame(choice().game);
   setIdle();
+  // Another language: the same table, its view worded anew (Python's language is set first:
+  // web/tables/words.js); the tab's title, the loading line.
+  onLanguage(async () => {
+    showGame(ready && active ? game : choice().game);
+    if (!loader.hidden) setText(stage, pageWord(stageLine));
+    if (ready && active) {
+      showError("");
+      await send("current");
+    }
+  });
   try {
     await py.ready;
   } catch (err) {
     // Python could not start: its words cannot be had, so this line is worded here.
-    setText(stage, `The game could not start: ${err.message || err}`);
+    setText(stage, pageWord("The game could not start: {reason}").replace("{reason}", err.message || String(err)));
     loader.classList.add("failed");
     return;
   }

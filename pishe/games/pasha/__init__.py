@@ -12,6 +12,7 @@ from typing import Optional, Sequence
 
 from ...errors import InvalidStepError, UnknownActionError
 from ...table.game import Game, Length
+from .words import N_, WORDS
 from .bots import FACTORIES
 from .deal import ACTIONS, Deal
 from .memory import Memory
@@ -29,20 +30,21 @@ class PishePasha(Game):
     teams = ((0,), (1,))
     first_dealer = 1
     lengths = {
-        "one-deal": Length("One deal", None, 1),
-        "first-to-50": Length("First to 50", 50, None),
-        "first-to-100": Length("First to 100", 100, None),
+        "one-deal": Length(N_("One deal"), None, 1),
+        "first-to-50": Length(N_("First to 50"), 50, None),
+        "first-to-100": Length(N_("First to 100"), 100, None),
     }
+    catalog = WORDS
     computer = "always-give"
     bots = FACTORIES
     #: The computer's levels on the page: the bot each plays, and its name there.
-    levels = {"always-give": "Easy", "memory-4": "Medium", "memory-deep": "Hard"}
-    levels_note = ("Easy gives whenever it can. Hard remembers every card it has seen, as you could, "
-                   "and looks ahead to the end of the deal. Medium remembers too, but looks only four turns ahead.")
+    levels = {"always-give": N_("Easy"), "memory-4": N_("Medium"), "memory-deep": N_("Hard")}
+    levels_note = N_("Easy gives whenever it can. Hard remembers every card it has seen, as you could, "
+                     "and looks ahead to the end of the deal. Medium remembers too, but looks only four turns ahead.")
     refusals = {
-        "give-not-allowed": "You cannot give now.",
-        "keep-not-allowed": "You cannot keep now.",
-        "turn-not-allowed": "You cannot turn a card now.",
+        "give-not-allowed": N_("You cannot give now."),
+        "keep-not-allowed": N_("You cannot keep now."),
+        "turn-not-allowed": N_("You cannot turn a card now."),
     }
 
     def new_deal(self, deck, dealer: int) -> Deal:

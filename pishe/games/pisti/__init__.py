@@ -13,7 +13,8 @@ from typing import Any, Optional, Sequence
 from ...cards import Card
 from ...errors import InvalidCardError, UnknownActionError
 from ...table.game import Game, Length
-from .bots import BOTS, COMPUTER
+from .words import N_, WORDS
+from .bots import BOTS, COMPUTER, LEVELS
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
 from .view import (GAME_IDS, PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
                    view_from_json)
@@ -28,21 +29,30 @@ class PistiGame(Game):
     seat before seat 0 deals deck 1, so that seat 0 leads it."""
 
     family = "pisti"
-    deal_name = "Deck"
+    deal_name = N_("Deck")
     lengths = {
-        "101": Length("First to 101", 101, 99),
-        "51": Length("First to 51", 51, 99),
-        "151": Length("First to 151", 151, 99),
+        "101": Length(N_("First to 101"), 101, 99),
+        "51": Length(N_("First to 51"), 51, 99),
+        "151": Length(N_("First to 151"), 151, 99),
     }
+    catalog = WORDS
     computer = COMPUTER
     bots = BOTS
-    refusals = {"card-not-in-hand": "That card is not in your hand."}
+    levels = LEVELS
+    levels_note = N_("All three computers play at this level, your partner too. Easy forgets the cards played "
+                     "and sometimes throws a jack away; Medium takes whenever it can; Hard also guesses what "
+                     "the others hold and looks ahead to the end of the deck.")
+    refusals = {"card-not-in-hand": N_("That card is not in your hand.")}
 
     def __init__(self, seats: int = 4):
         self.seats = seats
         self.id = GAME_IDS[seats]
-        self.name = "Pişti" if seats == 4 else "Pişti for two"
+        self.name = "Pişti" if seats == 4 else N_("Pişti for two")
         self.params = {"seats": seats}
+        if seats == 2:
+            self.levels_note = N_("The computer plays at this level. Easy forgets the cards played and sometimes "
+                                  "throws a jack away; Medium takes whenever it can; Hard also guesses what you "
+                                  "hold and looks ahead to the end of the deck.")
         self.teams = ((0, 2), (1, 3)) if seats == 4 else ((0,), (1,))
         self.first_dealer = seats - 1
 
@@ -92,7 +102,7 @@ class PistiGame(Game):
     def tournament(self, a: str, b: str, deals: int, seed=None, progress=None) -> dict:
         """Bot ``a``'s team against bot ``b``'s, each shuffle twice (see :func:`.cli.tournament`)."""
         from .cli import tournament
-        return tournament(a, b, deals, seed, progress, self.seats)
+        return tournament(a, b, deals, seed, progress, seats=self.seats)
 
     def tournament_lines(self, result: dict) -> list:
         """Each team's points and piştis, and A's gain a deck (see :func:`.cli.report`)."""

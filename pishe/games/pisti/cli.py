@@ -25,16 +25,18 @@ class PlayOutError(PisheError, ValueError):
     """A play-out request that is not one (a missing or malformed field)."""
 
 
-def new_bots(names, rng: random.Random) -> list:
-    """Bots for seats 0, 1, … by name, each with its own generator drawn from ``rng``."""
-    bots = []
+def new_bots(names, rng: random.Random, bots: Optional[dict] = None) -> list:
+    """Bots for seats 0, 1, … by name (from ``bots``, by default :data:`.bots.BOTS`), each with
+    its own generator drawn from ``rng``."""
+    factories = BOTS if bots is None else bots
+    made = []
     for seat, name in enumerate(names):
         try:
-            factory = BOTS[name]
+            factory = factories[name]
         except (KeyError, TypeError):
-            raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
-        bots.append(factory(seat, random.Random(rng.getrandbits(64))))
-    return bots
+            raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(factories)}") from None
+        made.append(factory(seat, random.Random(rng.getrandbits(64))))
+    return made
 
 
 def play_deck(deck: Deck, bots) -> list:
@@ -60,20 +62,22 @@ def interval(pairs) -> tuple:
     return mean / 2, [(mean - half) / 2, (mean + half) / 2]
 
 
-def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=None, seats: int = 4) -> dict:
+def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=None,
+               bots: Optional[dict] = None, seats: int = 4) -> dict:
     """Play bot ``a``'s team against bot ``b``'s over ``decks`` decks of ``seats`` players.
 
     Each of ``decks // 2`` shuffles is played twice: once with A in seats 0
     and 2 (two players: seat 0), once with the sides swapped (the dealer moves on
     from shuffle to shuffle). Returns ``{"game", "a", "b", "decks", "points": [A, B],
     "pishti": [A, B], "gain", "ci95"}``: totals, then A's mean gain per deck
-    and its 95% interval. ``progress(done)`` is called every 100 decks.
+    and its 95% interval. ``progress(done)`` is called every 100 decks. ``bots``: the
+    bot factories by name (by default :data:`.bots.BOTS`).
     """
     if not isinstance(decks, int) or decks < 0 or decks % 2:
         raise ValueError("the number of decks must be even and not negative (each shuffle is played twice)")
     rng = random.Random(seed)
     bot_rng = random.Random(rng.getrandbits(64))
-    seatings = [new_bots([a, b, a, b][:seats], bot_rng), new_bots([b, a, b, a][:seats], bot_rng)]
+    seatings = [new_bots([a, b, a, b][:seats], bot_rng, bots), new_bots([b, a, b, a][:seats], bot_rng, bots)]
     points, pishti = [0, 0], [0, 0]
     pairs = []
     for n in range(decks // 2):
@@ -81,9 +85,9 @@ def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=
         rng.shuffle(cards)
         dealer = (seats - 1 + n) % seats
         pair = 0
-        for a_team, bots in ((0, seatings[0]), (1, seatings[1])):
+        for a_team, seated in ((0, seatings[0]), (1, seatings[1])):
             deck = Deck.deal(cards, dealer, seats)
-            play_deck(deck, bots)
+            play_deck(deck, seated)
             got = deck.team_points()
             points[0] += got[a_team]
             points[1] += got[1 - a_team]

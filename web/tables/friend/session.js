@@ -16,6 +16,7 @@ import { computerTable, settings } from "../computer.js";
 import { runClock, stopClock } from "../clock.js";
 import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { announce, list, setText } from "../../text.js";
+import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
 import { knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
@@ -24,7 +25,10 @@ import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./pan
  * Said when the worker gave no answer at all: Python could not run the call, so
  * its words cannot be had. The one sentence of the friend's table worded here.
  */
-export const NO_ANSWER = "No answer from the game.";
+/** What the page says when Python gave no answer at all (it cannot word it then). */
+export function noAnswer() {
+  return pageWord("No answer from the game.");
+}
 
 export const TOKEN_KEY = "pishe.friend.token";
 export const SAVED_KEY = "pishe.friend.saved";
@@ -260,7 +264,7 @@ export function clearResultFair() {
 /** A host_* answer (its messages already sent by the worker): paint it. */
 export function hostAnswer(answer) {
   if (!answer || !("send" in answer)) {
-    showError(answer ? answer.error : NO_ANSWER);
+    showError(answer ? answer.error : noAnswer());
     return;
   }
   if (answer.saved) store(HOST_KEY, answer.saved);
@@ -307,7 +311,7 @@ export function guestAnswer(answer, { paintIt = true } = {}) {
   if (!answer || !("send" in answer)) {
     // A message the host should never send (or a call that could not run): nothing changed.
     state.awaiting = false;
-    showError(answer ? word("refused", { reason: answer.error }) : NO_ANSWER);
+    showError(answer ? word("refused", { reason: answer.error }) : noAnswer());
     if (state.view) show({ view: state.view, status: state.status }, []);
     return;
   }

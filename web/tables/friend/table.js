@@ -12,13 +12,14 @@
 
 import { FIRST_GAME } from "../../games/registry.js";
 import { computerTable } from "../computer.js";
+import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
 import { forgetJoinCode, inviteLink, joinCode, knockOn, relay } from "./signaling.js";
 import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
 import {
-  GUEST_KEYS, HOST_KEY, LEDGER_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
+  GUEST_KEYS, HOST_KEY, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
   focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue,
   setIdle, show, showError, state, stored, table, useGame,
 } from "./session.js";
@@ -143,7 +144,7 @@ async function reopenTable(saved) {
   });
   if (!answer || !("send" in answer)) {
     leave(); // what the tab kept cannot be read: the computer's table, and why
-    queue(async () => showError(answer ? word("not_brought_back", { reason: answer.error }) : NO_ANSWER));
+    queue(async () => showError(answer ? word("not_brought_back", { reason: answer.error }) : noAnswer()));
     return;
   }
   enter("host", answer.status.game);
@@ -443,6 +444,11 @@ function start() {
     reopenTable(stored(HOST_KEY));
   }
   loadWords(computerTable.py);
+  // Another language: this page's own view of the table, worded anew (nothing goes to the others).
+  onLanguage(() => {
+    if (state.role === "host") queue(async () => hostAnswer(await call("host_current")));
+    else if (state.role === "guest") queue(async () => guestAnswer(await call("guest_saved")));
+  });
   computerTable.py.ready.then(
     () => invite.setAttribute("aria-disabled", "false"),
     () => {},
