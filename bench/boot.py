@@ -44,10 +44,12 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 
 import build  # noqa: E402
+import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 
-FLAGS = build.CHROMIUM_QUIET_FLAGS + build.CHROMIUM_OFFLINE_FLAGS
+FLAGS = machinery.CHROMIUM_QUIET_FLAGS + machinery.CHROMIUM_OFFLINE_FLAGS
 READY = 'body[data-ready="true"]'
 TIMEOUT_MS = 120_000
 
@@ -109,7 +111,7 @@ def median(runs: list[dict], key: str) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="measured loads of each page (default 5)")
-    parser.add_argument("--chromium", default=build.CHROMIUM)
+    parser.add_argument("--chromium", default=machinery.CHROMIUM)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:

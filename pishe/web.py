@@ -23,7 +23,8 @@ functions, the guest's page the ``guest_*`` ones. Each answers ``{"send": […],
 answer to its own move, ``guest_intent``, has no view or status); the status
 carries the table's own words for the page (see :func:`_friend_status`); the
 host's ``send`` holds ``{"to": connection, "text": message}`` objects, the guest's
-plain messages. In the page's worker those messages go out through :data:`outbox`
+plain messages. In the page's worker those messages go out through
+:data:`pishe.page.outbox`
 as soon as the call has made them, and ``send`` is empty. The page keeps
 ``saved`` (and the token) in sessionStorage to come back to the table after a
 reload; a guest's page also keeps ``ledger`` after every call, however it joins
@@ -48,8 +49,10 @@ from typing import Optional
 from .errors import NotYourTurnError, PisheError, UnknownBotError
 from .table.game import get_game
 from .table.match import Match
+from .table.seating import Seating
 from .table import lang, words
 from .table.lang import _
+from .page import CLOCKS, error as _error, run as _run
 
 #: The game the page deals first, imported with this module: its first match imports
 #: nothing more, and a returning visitor's page restores it with the rest of Python's
@@ -66,13 +69,6 @@ _FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_de
             "guest_take_over", "guest_leave", "guest_saved")
 
 
-#: Set by the page's worker: ``outbox(to, text)`` puts a friend's table's message on its
-#: data channel at once (``to``: the host's connection; 0 on a guest's page, its one
-#: channel). A peer's answer then waits on the move alone, not on this page's own view
-#: and save. ``None`` (here, in tests): the messages wait in the answer's ``send``.
-outbox = None
-
-
 __all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
            *_FRIENDS, "qr_matrix", "page_words", "set_language"]
 
@@ -87,10 +83,6 @@ def __getattr__(name: str):
 
 
 YOU = 0
-#: Timeouts in a row after which a computer plays your seat until you take over.
-TIMEOUTS_TO_AUTOPILOT = 3
-#: The clocks a table may run, in seconds per card.
-CLOCKS = (60, 30, 15)
 
 
 class _ComputerTable:
@@ -107,9 +99,8 @@ class _ComputerTable:
                                   f" (choose one of {', '.join(game.levels) or game.computer})")
         self.game = game
         self.match = Match(game, length, random.Random(seed))
-        self.clock = clock
-        self.timeouts = 0
-        self.autopilot = False
+        #: You in seat 0, computers elsewhere: the policy a friend's table's host uses too.
+        self.seating = Seating([YOU], clock)
         rng = random.Random(seed)
         self.bots = {seat: game.new_bot(level, seat, random.Random(rng.getrandbits(64)))
                      for seat in range(game.seats)}
@@ -147,17 +138,17 @@ class _ComputerTable:
         view = game.view(self.match, YOU, names).to_json()
         if self.memory is not None:
             view["seen"] = game.seen(self.memory, YOU, names)
-        playing = not deal.over
-        computer = playing and (deal.turn != YOU or self.autopilot)
+        playing, clock = not deal.over, self.seating.clock
+        computer = playing and self.seating.by_computer(deal.turn)
         return json.dumps({
             "view": view,
             "steps": game.words(steps, YOU),
             "news": self._news(view, steps),
             "in_progress": self.match.in_progress,
             "computer_moves": computer,
-            "clock": ({"seat": deal.turn, "seconds": self.clock, "label": words.clock_label(self.clock)}
-                      if playing and not computer and self.clock is not None else None),
-            "autopilot": self.autopilot,
+            "clock": ({"seat": deal.turn, "seconds": clock, "label": words.clock_label(clock)}
+                      if playing and self.seating.clock_runs(deal.turn) else None),
+            "autopilot": self.seating.autopilot(YOU),
         })
 
     def _news(self, view: dict, steps) -> list:
@@ -174,7 +165,7 @@ class _ComputerTable:
 
     def act(self, text) -> list:
         steps = self.apply(self.game.parse_action(text), YOU)
-        self.timeouts, self.autopilot = 0, False      # playing a card yourself takes over
+        self.seating.take_over(YOU)                   # playing a card yourself takes over
         return steps
 
     def computer_step(self, yours: bool = False) -> list:
@@ -185,29 +176,14 @@ class _ComputerTable:
         return self.apply(self.bots[seat].choose(self.game.view(self.match, seat)), seat)
 
     def timeout(self) -> list:
-        if self.clock is None:
+        if self.seating.clock is None:
             raise PisheError(_("This table has no clock."))
         steps = self.computer_step(yours=True)
-        self.timeouts += 1
-        self.autopilot = self.timeouts >= TIMEOUTS_TO_AUTOPILOT
+        self.seating.timed_out(YOU)
         return steps
 
 
 _table: Optional[_ComputerTable] = None
-
-
-def _error(e: Exception) -> str:
-    return json.dumps({"error": str(e)})
-
-
-def _run(party, missing: str, answer, call) -> str:
-    """``answer(call())`` if ``party`` exists; any PisheError becomes ``{"error"}``, changing nothing."""
-    if party is None:
-        return _error(PisheError(missing))
-    try:
-        return answer(call())
-    except PisheError as e:
-        return _error(e)
 
 
 def _playing(call) -> str:
@@ -235,7 +211,8 @@ def act(action: str) -> str:
 def computer_step() -> str:
     """One move of the computer whose turn it is (one flip or one give; one card); on your
     turn too while a computer plays your seat after timeouts."""
-    return _playing(lambda: _table.computer_step(yours=_table.match.deal.turn == YOU and _table.autopilot))
+    return _playing(lambda: _table.computer_step(
+        yours=_table.match.deal.turn == YOU and _table.seating.autopilot(YOU)))
 
 
 def timeout() -> str:
@@ -247,7 +224,7 @@ def timeout() -> str:
 def take_over() -> str:
     """Play your seat yourself again after timeouts."""
     def call():
-        _table.timeouts, _table.autopilot = 0, False
+        _table.seating.take_over(YOU)
         return ()
     return _playing(call)
 

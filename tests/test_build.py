@@ -507,7 +507,8 @@ def draw():
 
 @pytest.fixture(scope="module")
 def stub_dist(dist_dir, tmp_path_factory) -> Path:
-    """A copy of dist/ whose pishe wheel (same file name) holds only STUB_WEB as pishe.web.
+    """A copy of dist/ whose pishe wheel (same file name) holds only STUB_WEB as pishe.web
+    (and a pishe.page for the worker's outbox).
     The copy's files are hard links to dist/'s (the wheel is unlinked, then written anew)."""
     dist = tmp_path_factory.mktemp("stub") / "dist"
     shutil.copytree(dist_dir, dist, copy_function=os.link)
@@ -517,6 +518,7 @@ def stub_dist(dist_dir, tmp_path_factory) -> Path:
     build.write_wheel(wheel, {
         "pishe/__init__.py": b"",
         "pishe/web.py": STUB_WEB.encode(),
+        "pishe/page.py": b"outbox = None\n",   # where the worker puts a friend's channel
         f"pishe-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: pishe\nVersion: {version}\n".encode(),
         f"pishe-{version}.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     })

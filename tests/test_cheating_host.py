@@ -71,7 +71,7 @@ class Tampering(Table):
 def tampering(game_id: str, guest_seats, seed: int = 5, length=None, clock=None, now=None) -> Tampering:
     """A seated table whose host may tamper; the guests' clocks read ``now[0]``."""
     table = Tampering(game_id, guest_seats, seed, length)
-    table.host.clock = clock
+    table.host.seating.clock = clock
     for _ in guest_seats:
         table.join(Guest(rng=random.Random(table.rng.random()),
                          clock=(lambda: now[0]) if now is not None else time.monotonic))
@@ -351,7 +351,7 @@ def test_timeouts_and_autopilot_the_guest_saw_are_accepted(game_id, guest_seats)
             timeouts += 1
         else:
             table.move()
-    assert timeouts == 3 and any(a[0] == seat and a[2:] == [COMPUTER] for a in host._played.actions)
+    assert timeouts == 3 and any(a[0] == seat and a[2:] == [COMPUTER] for a in host.actions)
     assert table.page(seat).verification == VERIFIED
 
 
@@ -370,7 +370,7 @@ def test_a_guest_who_left_accepts_the_computer():
     page = table.page(2)
     table.send(table.conn_of(2), page.leave())
     table.play_deck()
-    assert any(a[0] == 2 and a[2:] == [COMPUTER] for a in table.host._played.actions)
+    assert any(a[0] == 2 and a[2:] == [COMPUTER] for a in table.host.actions)
     assert page.verification == VERIFIED
 
 
@@ -596,7 +596,7 @@ def test_a_garbled_view_is_refused_and_changes_nothing(game_id, guest_seats):
     page = table.page(seat)
     record = page._deals[page._view_deal()]
     record.actions, record.shown = record.actions[:-2], record.shown[:-2]    # two moves to come
-    host.guests[seat].sent = len(host._played.actions) - 2
+    host.guests[seat].sent = len(host.actions) - 2
     honest = json.loads(host._view_message(seat))
     rng = random.Random(4)
     places = list(_paths(honest))

@@ -234,7 +234,7 @@ async function boot() {
   // A friend's table's messages go out from Python as soon as a call has made them,
   // before its answer is built. Set after the snapshot, which holds no JavaScript object.
   scope.set("channel_send", send);
-  pyodide.runPython("pishe.web.outbox = channel_send", { globals: scope });
+  pyodide.runPython("import pishe.page\npishe.page.outbox = channel_send", { globals: scope });
   ms.ready = Math.round(performance.now());
   return dispatch;
 }
