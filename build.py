@@ -9,21 +9,23 @@ and NAME.gz (where they are smaller); the server sends one to a browser that
 accepts it, as a static host set up for it does (README: "Hosting"). Any static
 server can serve dist/ as it is: the copies are only ever an alternative body.
 
-Standard library only; pip, npm and Node are used as command-line tools (Node
-runs the downloaded Pyodide once, to compile micropip to bytecode). Everything
+Standard library and Babel (catalogs.py compiles the gettext catalogs into the
+wheel); pip, npm and Node are used as command-line tools (Node runs the
+downloaded Pyodide once, to compile micropip to bytecode). Everything
 downloaded is pinned by sha256 below, kept in a cache outside the repository
 (~/.cache/pishe, or $PISHE_CACHE) and verified after every download and on
 every cache hit.
 
 dist/ layout:
-    index.html            the table page (skipped while the repo has none)
+    index.html            the table page (skipped while the repo has none), with every
+                          registered game's markup written in (see game_markup)
     ice-servers.json      STUN/TURN servers for a friend's table (self-hosters edit it)
     signaling.json        Nostr relays that carry a friend's answer back (self-hosters edit it)
     sw.js                 service worker, at the root so its scope is the whole site
     web/...               everything else under web/ (manifest.webmanifest, the app's manifest)
     web/icons/            the app's icons, drawn by the build (icon_png)
     pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel (as bytecode),
-                          python_stdlib.zip: only the modules the page imports (as bytecode),
+                          python_stdlib.zip: only the modules the page imports (stripped),
                           python_stdlib_micropip.zip: what micropip adds, fetched with it,
                           python_stdlib_rest.zip: the rest, fetched on first import
     wheels/               the pishe wheel (docstrings and comments stripped, as bytecode) and the segno wheel
@@ -32,7 +34,7 @@ dist/ layout:
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}}.
+"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...}}.
 "stdlib" lists the zips of the standard library's modules a first visit does not
 download (see split_stdlib) and the modules each holds. "loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
@@ -45,6 +47,7 @@ the computer table must not download it).
 "later" lists the files it keeps on their first use instead of at install: micropip
 and segno, which only an invite's QR code needs, the standard library's modules micropip
 adds, and the rest of the standard library (a first visit downloads none of them).
+"games" maps every registered game's id to its folder under web/games/ (its painter).
 """
 
 from __future__ import annotations
@@ -55,16 +58,16 @@ import base64
 import email.utils
 import gzip
 import hashlib
+import html
 import json
 import os
+import re
 import shutil
-import socket
 import subprocess
 import sys
 import tarfile
 import tempfile
 import threading
-import time
 import tomllib
 import zipfile
 from dataclasses import dataclass
@@ -148,17 +151,6 @@ def icon_png(size: int, samples: int = 2) -> bytes:
         + chunk(b"IEND", b"")
 
 
-# -- Chromium for the tests and benchmarks ---------------------------------------------
-
-#: The Chromium the tests and benchmarks drive (Debian's; Playwright cannot download one here).
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-#: Switches that keep Chromium quiet: no background traffic, no first-run work.
-CHROMIUM_QUIET_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-#: Every host but 127.0.0.1 unreachable, so a stray fetch from elsewhere fails loudly.
-CHROMIUM_OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-
-
 class BuildError(Exception):
     """A build step failed; the message says which and why."""
 
@@ -196,6 +188,21 @@ PINS = {
     "segno": Pin("segno-1.6.6-py3-none-any.whl",
                  "28c7d081ed0cf935e0411293a465efd4d500704072cdb039778a2ab8736190c7",
                  _pip_download("segno==1.6.6")),
+}
+
+def _npm_pin(package: str, version: str, sha256: str) -> Pin:
+    """A package's tarball as `npm pack` names and fetches it (`@scope/name` -> `scope-name-…`)."""
+    return Pin(f"{package.lstrip('@').replace('/', '-')}-{version}.tgz", sha256,
+               ("npm", "pack", "--silent", f"{package}@{version}"))
+
+
+#: Fetched for bench/mental_poker.py only (not shipped: the no-peek dealing is not built
+#: yet): audited elliptic-curve arithmetic (ristretto255) and the hashes it imports.
+BENCH_PINS = {
+    "noble-curves": _npm_pin("@noble/curves", "2.4.0",
+                             "55279c71b0201d6c0e58d0206d15825359e02a3932f326ba7b7909ac2d334aa9"),
+    "noble-hashes": _npm_pin("@noble/hashes", "2.4.0",
+                             "e1946149b780017b2564fcc092cb01c04e1d7f20627d0296c17da8868f4436dc"),
 }
 
 
@@ -325,9 +332,12 @@ def build_pishe_wheel(out: Path) -> Path:
 
     Every module of the package but the command line, with docstrings and
     comments stripped (the page never reads them; they are a third of the
-    bytes), and minimal metadata: name, version, Python requirement. The name
-    and version are pyproject.toml's.
+    bytes), the compiled gettext catalogs (.mo, from the .po files by Babel:
+    catalogs.py), and minimal metadata: name, version, Python requirement. The
+    name and version are pyproject.toml's.
     """
+    import catalogs
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     name, version = project["name"], project["version"]
     files = {}
@@ -335,6 +345,7 @@ def build_pishe_wheel(out: Path) -> Path:
         rel = path.relative_to(ROOT).as_posix()
         if "__pycache__" not in rel and rel not in NOT_IN_PAGE_WHEEL:
             files[rel] = strip_source(path.read_text(encoding="utf-8"), rel).encode()
+    files.update(catalogs.compiled())
     dist_info = f"{name}-{version}.dist-info"
     files[f"{dist_info}/METADATA"] = (
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
@@ -459,30 +470,32 @@ import pishe
 for info in pkgutil.walk_packages(pishe.__path__, "pishe."):
     importlib.import_module(info.name)
 import pishe.web as web
-from pishe.table.game import GAME_IDS
+from pishe.table.game import game_ids
 
 def call(name, *args):
     return json.loads(getattr(web, name)(*args))
 
-for game in GAME_IDS:
-    answer = call("new_match", None, 1, game, 15, None)
-    for _ in range(150):
-        match = answer["view"].get("match") or {}
-        if match.get("over"):
-            break
-        answer = (call("next_deal") if match.get("next_deal") else call("computer_step")
-                  if answer["computer_moves"] else call("act", str(answer["view"]["legal"][0])))
-    call("timeout")
-    call("restore_match", answer["saved"])
-    call("page_words")
-    # A friend's table, host and guest in this one process.
-    call("host_open", None, None, game)
-    queue = call("guest_open", None, None)["send"]
-    while queue:
-        for message in call("host_receive", queue.pop(0))["send"]:
-            queue += call("guest_receive", message["text"], False)["send"]
-    call("guest_saved")
-    call("host_open", None, call("host_current")["saved"], game)
+for language in ("tr", "en"):          # the language switch, every game played in each
+    call("set_language", language)
+    for game in game_ids():
+        answer = call("new_match", None, 1, game, 15, None)
+        for _ in range(150):
+            match = answer["view"].get("match") or {}
+            if match.get("over"):
+                break
+            answer = (call("next_deal") if match.get("next_deal") else call("computer_step")
+                      if answer["computer_moves"] else call("act", str(answer["view"]["legal"][0])))
+        call("timeout")
+        call("restore_match", answer["saved"])
+        call("page_words")
+        # A friend's table, host and guest in this one process.
+        call("host_open", None, None, game)
+        queue = call("guest_open", None, None)["send"]
+        while queue:
+            for message in call("host_receive", queue.pop(0))["send"]:
+                queue += call("guest_receive", message["text"], False)["send"]
+        call("guest_saved")
+        call("host_open", None, call("host_current")["saved"], game)
 import gettext
 gettext.translation("pishe", "/tmp/no-catalogs", languages=["tr", "en"], fallback=True).ngettext("a", "b", 2)
 try:
@@ -725,8 +738,88 @@ def _copy_runtime(tgz: Path, dest: Path) -> dict:
             return json.load(src)
 
 
+#: A place in index.html where the build writes every game's markup: <!-- games: PART -->.
+GAMES_MARK = re.compile(r"^([ \t]*)<!-- games: (\w+) -->[ \t]*$|<!-- games: (\w+) -->", re.M)
+#: The parts of a game's markup that are files in web/games/<game>/ (PART.html, or
+#: PART.<id>.html for one variant only); __GAME__ in them stands for the game's id.
+GAME_PARTS = ("match", "table", "settings", "note", "rules")
+
+
+def _registered_games() -> list:
+    """The registered games (pishe.table.game.games), this repository's."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # this repository's pishe, as a script sees it
+    from pishe.table.game import games
+    return list(games())
+
+
+def _levels_markup(game) -> str:
+    """The computer's level radios of ``game`` (its ``levels``, in their order; none: no
+    fieldset), its ``computer``'s chosen (else the first)."""
+    if not game.levels:
+        return ""
+    chosen = game.computer if game.computer in game.levels else next(iter(game.levels))
+    radios = "".join(
+        f'\n    <label><input type="radio" name="level-{game.id}" value="{html.escape(bot)}" data-setting="level"'
+        f'{" checked" if bot == chosen else ""}><span data-i18n>{html.escape(name)}</span></label>'
+        for bot, name in game.levels.items())
+    note = getattr(game, "levels_note", "")
+    described = f' aria-describedby="{game.id}-level-note"' if note else ""
+    hint = f'\n  <p class="hint" id="{game.id}-level-note" data-i18n>{html.escape(note)}</p>' if note else ""
+    return (f'<fieldset class="lengths"{described}>\n  <legend data-i18n>Computer</legend>\n'
+            f'  <div class="segmented">{radios}\n  </div>{hint}\n</fieldset>')
+
+
+def _game_part(game, part: str, first: bool) -> str:
+    """``game``'s markup for ``part`` (from web/games/<package>/), hidden unless ``first``."""
+    folder = ROOT / "web" / "games" / game.package
+    if part == "title":
+        return f'<span data-for-game="{game.id}"{"" if first else " hidden"} data-i18n>{html.escape(game.name)}</span>'
+    if part == "choice":
+        title = html.escape(f"{game.name}: play the computer")
+        return (f'<label><input type="radio" name="game" value="{game.id}" autocomplete="off"'
+                f'{" checked" if first else ""} data-i18n-attr="data-title" data-title="{title}">'
+                f'<span data-i18n>{html.escape(game.name)}</span></label>')
+    if part == "styles":
+        return "".join(f'<link rel="stylesheet" href="web/games/{game.package}/{css.name}">\n'
+                       for css in sorted(folder.glob("*.css")))
+    if part == "preload":
+        return f'<link rel="modulepreload" href="web/games/{game.package}/paint.js">\n' if first else ""
+    if part not in GAME_PARTS:
+        raise BuildError(f"index.html asks for games' {part!r}: the parts are {', '.join(GAME_PARTS)}")
+    source = folder / f"{part}.{game.id}.html"
+    source = source if source.exists() else folder / f"{part}.html"
+    if not source.exists():
+        return ""
+    text = source.read_text(encoding="utf-8").strip("\n")
+    lines = text.split("\n")
+    levels = re.search(r"^([ \t]*)__LEVELS__$", text, re.M)
+    if levels:
+        block = "\n".join(levels.group(1) + line for line in _levels_markup(game).split("\n"))
+        text = text[:levels.start()] + block.rstrip() + text[levels.end():]
+        lines = text.split("\n")
+    if not first:  # the first tag is the part's root: hidden until its game is chosen
+        lines[0] = re.sub(r"^(\s*<[^>]*?)(/?>)", r"\1 hidden\2", lines[0], count=1)
+    return "\n".join(lines).replace("__GAME__", game.id)
+
+
+def game_markup(page: str, games: list) -> str:
+    """index.html with every registered game's markup in place of each <!-- games: PART -->:
+    the game choice, titles, style sheets, the first game's painter preloaded, and each
+    game's match line, table, settings, note and rules from its files in web/games/<game>/
+    (written in the page, so the first paint comes before any script). The first game is
+    the one shown; the others' parts are hidden."""
+    def fill(mark: re.Match) -> str:
+        indent, part = (mark.group(1), mark.group(2)) if mark.group(2) else ("", mark.group(3))
+        blocks = [_game_part(game, part, n == 0) for n, game in enumerate(games)]
+        text = ("\n" if mark.group(2) else "").join(b.rstrip("\n") for b in blocks if b)
+        return "\n".join(indent + line if line else line for line in text.split("\n"))
+    return GAMES_MARK.sub(fill, page)
+
+
 def _copy_web(stage: Path) -> None:
-    """Copy index.html and the settings files (when there) and web/ into the staging folder."""
+    """Copy index.html and the settings files (when there) and web/ into the staging folder;
+    the games' markup goes into index.html (game_markup), not into the site as files."""
     # The settings sit beside index.html so that a self-hoster can edit them in dist/.
     for name in ("index.html", *SETTINGS_FILES):
         if (ROOT / name).exists():
@@ -735,6 +828,8 @@ def _copy_web(stage: Path) -> None:
     for src in sorted(web.rglob("*")):
         rel = src.relative_to(web)
         if src.is_dir() or any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+            continue
+        if rel.parts[0] == "games" and rel.suffix == ".html":
             continue
         # sw.js goes to the root: a service worker only controls pages at or below its own URL.
         dst = stage / "sw.js" if rel == Path("sw.js") else stage / "web" / rel
@@ -751,6 +846,18 @@ def _copy_nostr(tgz: Path, dest: Path) -> None:
         bundle = tar.extractfile(NOSTR_BUNDLE).read()
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(bundle + b"\nexport default NostrTools;\n")
+
+
+def _write_page_words(folder: Path) -> None:
+    """web/lang/<code>.json: the page's static words in each language but English (and the
+    pseudo-language's, for layout tests), from the catalogs (catalogs.py: page_words)."""
+    import catalogs
+    from pishe.table.lang import PSEUDO
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for code in (*catalogs.LANGUAGES, PSEUDO):
+        (folder / f"{code}.json").write_text(
+            json.dumps(catalogs.page_words(code), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
 def _loading_words() -> dict[str, str]:
@@ -782,6 +889,7 @@ def build(dist: Path = DIST) -> dict:
         (stage / "web" / "icons").mkdir()
         for size in ICON_SIZES:
             (stage / "web" / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
+        _write_page_words(stage / "web" / "lang")
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")
         micropip = stage / "pyodide" / pinned["micropip"].name
         shutil.copyfile(compile_wheel(pinned["micropip"], stage / "pyodide", lock), micropip)
@@ -799,10 +907,11 @@ def build(dist: Path = DIST) -> dict:
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
 
         loading = _loading_words()
+        games = _registered_games()
         if (stage / "index.html").exists():
             page = stage / "index.html"
-            page.write_text(page.read_text(encoding="utf-8").replace(LOADING_TOKEN, f"{loading['start']}…"),
-                            encoding="utf-8")
+            text = game_markup(page.read_text(encoding="utf-8"), games)
+            page.write_text(text.replace(LOADING_TOKEN, f"{loading['start']}…"), encoding="utf-8")
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
         downloads = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", f"wheels/{pishe.name}"]
         info = {
@@ -815,6 +924,7 @@ def build(dist: Path = DIST) -> dict:
             "stdlib": on_demand,
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
+            "games": {game.id: game.package for game in games},
         }
         literal = json.dumps(info)
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.
@@ -989,90 +1099,6 @@ class SiteServer:
             self._httpd = self._thread = None
 
     def __enter__(self) -> SiteServer:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-
-# -- A local Nostr relay for the tests and benchmarks ----------------------------------
-
-
-def nostr_relay_executable() -> str | None:
-    """PyPI nostr-relay's command: $PISHE_NOSTR_RELAY as it is (set, it must work:
-    CI sets it), else the venv .ci/run makes in the cache (relay-venv), else one
-    on PATH; None when there is none."""
-    if os.environ.get("PISHE_NOSTR_RELAY"):
-        return os.environ["PISHE_NOSTR_RELAY"]
-    candidates = [str(cache_dir() / "relay-venv" / "bin" / "nostr-relay"), shutil.which("nostr-relay")]
-    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
-
-
-class LocalRelay:
-    """A real Nostr relay (PyPI nostr-relay) on a free 127.0.0.1 port, its events
-    in a SQLite file in `folder` (its default in-memory database has no tables and
-    refuses every event); .url is its ws:// address. start() returns once it takes
-    connections (~5 s here); stop() ends it by its process id."""
-
-    # The checks a public relay makes: size, signature, not a year old.
-    CONFIG = """storage:
-  sqlalchemy.url: "sqlite+aiosqlite:///{folder}/nostr.sqlite3"
-  validators:
-    - nostr_relay.validators.is_not_too_large
-    - nostr_relay.validators.is_signed
-    - nostr_relay.validators.is_recent
-gunicorn:
-  bind: 127.0.0.1:{port}
-  workers: 1
-"""
-
-    def __init__(self, executable: str, folder: Path):
-        self.executable, self.folder = executable, Path(folder)
-        self.port = 0
-        self._process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 60) -> LocalRelay:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        config = self.folder / "config.yaml"
-        config.write_text(self.CONFIG.format(folder=self.folder, port=self.port))
-        log_path = self.folder / "relay.log"
-        with open(log_path, "wb") as log:
-            try:
-                self._process = subprocess.Popen([self.executable, "-c", str(config), "serve", "--use-uvicorn"],
-                                                 cwd=self.folder, stdin=subprocess.DEVNULL, stdout=log,
-                                                 stderr=subprocess.STDOUT)
-            except OSError as err:
-                raise BuildError(f"could not run the Nostr relay {self.executable}: {err}") from err
-        deadline = time.monotonic() + timeout
-        while True:
-            if self._process.poll() is not None:
-                raise BuildError(f"nostr-relay exited with {self._process.returncode}:\n{log_path.read_text()}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return self
-            except OSError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise BuildError(f"nostr-relay took no connection in {timeout:.0f} s:\n{log_path.read_text()}")
-                time.sleep(0.2)
-
-    def stop(self) -> None:
-        if self._process:
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-            self._process = None
-
-    def __enter__(self) -> LocalRelay:
         return self.start()
 
     def __exit__(self, *exc) -> None:

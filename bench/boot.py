@@ -50,11 +50,13 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 
 import build  # noqa: E402
 from bare_site import BARE_PAGE, served_folder  # noqa: E402  (bench/, this script's folder)
+import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 
-FLAGS = build.CHROMIUM_QUIET_FLAGS + build.CHROMIUM_OFFLINE_FLAGS
+FLAGS = machinery.CHROMIUM_QUIET_FLAGS + machinery.CHROMIUM_OFFLINE_FLAGS
 READY = 'body[data-ready="true"]'
 TIMEOUT_MS = 120_000
 
@@ -124,7 +126,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="measured loads of each page (default 5)")
     parser.add_argument("--first", type=int, default=3, help="first visits of each page, per network (default 3)")
-    parser.add_argument("--chromium", default=build.CHROMIUM)
+    parser.add_argument("--chromium", default=machinery.CHROMIUM)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -36,11 +36,13 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 
 import build  # noqa: E402
 from bare_site import BARE_PAGE, served_folder  # noqa: E402  (bench/, this script's folder)
+import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 
-FLAGS = build.CHROMIUM_QUIET_FLAGS + build.CHROMIUM_OFFLINE_FLAGS
+FLAGS = machinery.CHROMIUM_QUIET_FLAGS + machinery.CHROMIUM_OFFLINE_FLAGS
 TIMEOUT_MS = 180_000
 #: The Accept-Encoding each visit is answered as if it had sent (None: the browser's own).
 VISITS = {"as sent": None, "gzip": "gzip", "none": "identity"}
@@ -94,7 +96,7 @@ def first_visit(pw, chromium: str, served: Path, accept: str | None, page_path: 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--chromium", default=build.CHROMIUM)
+    parser.add_argument("--chromium", default=machinery.CHROMIUM)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         dist = Path(tmp) / "dist"

@@ -25,7 +25,8 @@ functions, the guest's page the ``guest_*`` ones. Each answers ``{"send": […],
 answer to its own move, ``guest_intent``, has no view or status); the status
 carries the table's own words for the page (see :func:`_friend_status`); the
 host's ``send`` holds ``{"to": connection, "text": message}`` objects, the guest's
-plain messages. In the page's worker those messages go out through :data:`outbox`
+plain messages. In the page's worker those messages go out through
+:data:`pishe.page.outbox`
 as soon as the call has made them, and ``send`` is empty. The page keeps
 ``saved`` (and the token) in sessionStorage to come back to the table after a
 reload; a guest's page also keeps ``ledger`` after every call, however it joins
@@ -50,7 +51,10 @@ from typing import Optional
 from .errors import NotYourTurnError, PisheError, UnknownBotError
 from .table.game import get_game
 from .table.match import Match
-from .table import words
+from .table.seating import Seating
+from .table import lang, words
+from .table.lang import _
+from .page import CLOCKS, error as _error, run as _run
 
 #: The game the page deals first, imported with this module: its first match imports
 #: nothing more, and a returning visitor's page restores it with the rest of Python's
@@ -67,15 +71,8 @@ _FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_de
             "guest_take_over", "guest_leave", "guest_saved")
 
 
-#: Set by the page's worker: ``outbox(to, text)`` puts a friend's table's message on its
-#: data channel at once (``to``: the host's connection; 0 on a guest's page, its one
-#: channel). A peer's answer then waits on the move alone, not on this page's own view
-#: and save. ``None`` (here, in tests): the messages wait in the answer's ``send``.
-outbox = None
-
-
 __all__ = ["new_match", "restore_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
-           *_FRIENDS, "qr_matrix", "page_words"]
+           *_FRIENDS, "qr_matrix", "page_words", "set_language"]
 
 
 def __getattr__(name: str):
@@ -88,10 +85,6 @@ def __getattr__(name: str):
 
 
 YOU = 0
-#: Timeouts in a row after which a computer plays your seat until you take over.
-TIMEOUTS_TO_AUTOPILOT = 3
-#: The clocks a table may run, in seconds per card.
-CLOCKS = (60, 30, 15)
 #: The version of :meth:`_ComputerTable.save`'s text; a tab holding another is dealt anew.
 SAVE_VERSION = 1
 #: A match's seed, drawn when none is given: whole numbers a page's JavaScript holds exactly.
@@ -119,16 +112,15 @@ class _ComputerTable:
         self.game = game
         self.level = level
         self.match = Match(game, length, random.Random(self.seed))
-        self.clock = clock
-        self.timeouts = 0
-        self.autopilot = False
+        #: You in seat 0, computers elsewhere: the policy a friend's table's host uses too.
+        self.seating = Seating([YOU], clock)
         # Each computer draws from its own generator, seeded again at every deal from the
         # match's seed: a deal replayed from its moves leaves every computer as it was.
         self._rngs = {seat: random.Random() for seat in range(game.seats)}
         self.bots = {seat: game.new_bot(level, seat, rng) for seat, rng in self._rngs.items()}
         self.memory = game.new_memory(YOU)
         # A table of two is you and "Computer"; a larger one names seats where they sit.
-        self.names = ["You", "Computer"] if game.seats == 2 else None
+        self.two = game.seats == 2
         self.moves: list = [[]]                       # each deal's moves: [seat, action text]
         self._deal_dealt()
 
@@ -162,9 +154,9 @@ class _ComputerTable:
     def save(self) -> str:
         """The match as text for the tab's sessionStorage: its settings, seed and moves."""
         return json.dumps({"v": SAVE_VERSION, "game": self.game.id, "length": self.match.length,
-                           "seed": self.seed, "clock": self.clock, "level": self.level,
-                           "timeouts": self.timeouts, "autopilot": self.autopilot, "moves": self.moves},
-                          separators=(",", ":"))
+                           "seed": self.seed, "clock": self.seating.clock, "level": self.level,
+                           "timeouts": self.seating.timeouts(YOU), "autopilot": self.seating.autopilot(YOU),
+                           "moves": self.moves}, separators=(",", ":"))
 
     @classmethod
     def restore(cls, saved) -> "_ComputerTable":
@@ -174,11 +166,13 @@ class _ComputerTable:
             data = json.loads(saved)
             if data.get("v") != SAVE_VERSION:
                 raise ValueError("another version")
-            seed, moves = data["seed"], data["moves"]
+            seed, moves, timeouts = data["seed"], data["moves"], data["timeouts"]
             if type(seed) is not int or not 0 <= seed < 2 ** SEED_BITS:
                 raise ValueError("no seed")
             if not isinstance(moves, list) or not moves or not all(isinstance(d, list) for d in moves):
                 raise ValueError("no moves")
+            if type(timeouts) is not int or timeouts < 0:
+                raise ValueError("no timeouts")
             table = cls(get_game(data["game"]), data["length"], seed, data["clock"], data["level"])
             for number, deal in enumerate(moves):
                 if number:
@@ -192,33 +186,35 @@ class _ComputerTable:
                         # what they remember of it is what they had; the move kept is played.
                         table.bots[seat].choose(table.game.view(table.match, seat))
                     table.apply(table.game.parse_action(text), seat)
-                if not current:
-                    table.moves[-1] = deal
-            table.timeouts, table.autopilot = data["timeouts"], data["autopilot"] is True
-            if type(table.timeouts) is not int:
-                raise ValueError("no timeouts")
+            table.seating.resume(YOU, timeouts, data["autopilot"] is True)
         except (PisheError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
             raise CorruptSaveError(f"the saved match cannot be read ({e})") from None
         table._dealt = False                          # nothing new to tell: the match goes on
         return table
 
+    @property
+    def names(self) -> Optional[list]:
+        """The seats' names in the page's language: you and "Computer" at a table of two, else the game's own."""
+        return [_("You"), _("Computer")] if self.two else None
+
     def answer(self, steps=()) -> str:
         game, deal = self.game, self.match.deal
-        view = game.view(self.match, YOU, self.names).to_json()
+        names = self.names
+        view = game.view(self.match, YOU, names).to_json()
         if self.memory is not None:
-            view["seen"] = game.seen(self.memory, YOU, self.names)
-        playing = not deal.over
-        computer = playing and (deal.turn != YOU or self.autopilot)
+            view["seen"] = game.seen(self.memory, YOU, names)
+        playing, clock = not deal.over, self.seating.clock
+        computer = playing and self.seating.by_computer(deal.turn)
         return json.dumps({
             "view": view,
             "steps": game.words(steps, YOU),
             "news": self._news(view, steps),
             "in_progress": self.match.in_progress,
             "computer_moves": computer,
-            "clock": ({"seat": deal.turn, "seconds": self.clock, "label": words.clock_label(self.clock)}
-                      if playing and not computer and self.clock is not None else None),
-            "autopilot": self.autopilot,
-            "settings": {"game": game.id, "length": self.match.length, "clock": self.clock, "level": self.level},
+            "clock": ({"seat": deal.turn, "seconds": clock, "label": words.clock_label(clock)}
+                      if playing and self.seating.clock_runs(deal.turn) else None),
+            "autopilot": self.seating.autopilot(YOU),
+            "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level},
             "saved": self.save(),
         })
 
@@ -228,7 +224,7 @@ class _ComputerTable:
         match = self.match
         if self._dealt:
             self._dealt = False
-            return [words.dealt(self.game.deal_name, match.deal_number, view["names"][match.dealer])]
+            return [words.dealt(self.game.deal_word(), match.deal_number, view["names"][match.dealer])]
         if steps and match.deal.over:
             return [view["status"],
                     words.match_score(view.get("team_names") or view["names"], match.scores, match.over)]
@@ -236,44 +232,29 @@ class _ComputerTable:
 
     def act(self, text) -> list:
         steps = self.apply(self.game.parse_action(text), YOU)
-        self.timeouts, self.autopilot = 0, False      # playing a card yourself takes over
+        self.seating.take_over(YOU)                   # playing a card yourself takes over
         return steps
 
     def computer_step(self, yours: bool = False) -> list:
         deal = self.match.deal
         if deal.over or (deal.turn == YOU) != yours:
-            raise NotYourTurnError("It is not the computer's turn." if not yours else "It is not your turn.")
+            raise NotYourTurnError(_("It is not the computer's turn.") if not yours else _("It is not your turn."))
         seat = deal.turn
         return self.apply(self.bots[seat].choose(self.game.view(self.match, seat)), seat)
 
     def timeout(self) -> list:
-        if self.clock is None:
-            raise PisheError("This table has no clock.")
+        if self.seating.clock is None:
+            raise PisheError(_("This table has no clock."))
         steps = self.computer_step(yours=True)
-        self.timeouts += 1
-        self.autopilot = self.timeouts >= TIMEOUTS_TO_AUTOPILOT
+        self.seating.timed_out(YOU)
         return steps
 
 
 _table: Optional[_ComputerTable] = None
 
 
-def _error(e: Exception) -> str:
-    return json.dumps({"error": str(e)})
-
-
-def _run(party, missing: str, answer, call) -> str:
-    """``answer(call())`` if ``party`` exists; any PisheError becomes ``{"error"}``, changing nothing."""
-    if party is None:
-        return _error(PisheError(missing))
-    try:
-        return answer(call())
-    except PisheError as e:
-        return _error(e)
-
-
 def _playing(call) -> str:
-    return _run(_table, "No match is being played.", lambda steps: _table.answer(steps), call)
+    return _run(_table, _("No match is being played."), lambda steps: _table.answer(steps), call)
 
 
 def new_match(length: Optional[str] = None, seed: Optional[int] = None, game: str = FIRST_GAME,
@@ -308,7 +289,8 @@ def act(action: str) -> str:
 def computer_step() -> str:
     """One move of the computer whose turn it is (one flip or one give; one card); on your
     turn too while a computer plays your seat after timeouts."""
-    return _playing(lambda: _table.computer_step(yours=_table.match.deal.turn == YOU and _table.autopilot))
+    return _playing(lambda: _table.computer_step(
+        yours=_table.match.deal.turn == YOU and _table.seating.autopilot(YOU)))
 
 
 def timeout() -> str:
@@ -320,7 +302,7 @@ def timeout() -> str:
 def take_over() -> str:
     """Play your seat yourself again after timeouts."""
     def call():
-        _table.timeouts, _table.autopilot = 0, False
+        _table.seating.take_over(YOU)
         return ()
     return _playing(call)
 
@@ -342,13 +324,26 @@ def qr_matrix(text: str) -> str:
     import segno                     # only the host's invite needs it: not loaded at start-up
 
     if not isinstance(text, str) or not text or len(text) > 1000:
-        return _error(PisheError("Nothing to encode."))
+        return _error(PisheError(_("Nothing to encode.")))
     code = segno.make(text, error="m", micro=False)
     return json.dumps({"rows": ["".join("1" if dark else "0" for dark in row)
                                 for row in code.matrix_iter(scale=1, border=4)]})
 
 
 def page_words() -> str:
-    """``{"words": {key: sentence}}``: the sentences the page itself shows, by key
-    (:data:`pishe.table.words.PAGE`; ``{name}`` marks a value the page puts in)."""
-    return json.dumps({"words": words.PAGE})
+    """``{"words": {key: sentence}, "language": code}``: the sentences the page itself shows,
+    by key, in its language (:data:`pishe.table.words.PAGE`; ``{name}`` marks a value the page
+    puts in)."""
+    return json.dumps({"words": words.page(), "language": lang.language()})
+
+
+def set_language(code: str) -> str:
+    """Speak ``code`` (one of :data:`pishe.table.lang.LANGUAGES`) from now on: every answer's
+    words, this page's alone (a friend's page words its own views). Answers :func:`page_words`
+    in that language, or ``{"error"}`` with nothing changed. The table's views are worded
+    anew when the page asks for them (:func:`current`, ``host_current``, …)."""
+    try:
+        lang.set_language(code)
+    except PisheError as e:
+        return _error(e)
+    return page_words()

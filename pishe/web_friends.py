@@ -15,8 +15,8 @@ from .table.game import get_game
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
 from .table.protocol.host import friend_names
 from .table.protocol.wire import VERIFIED
-from . import web
-from .web import CLOCKS, _error, _run
+from . import page
+from .page import CLOCKS, error as _error, run as _run
 
 _host: Optional[Host] = None
 _guest: Optional[Guest] = None
@@ -27,21 +27,30 @@ def _friend_status(status: dict) -> dict:
     (the status line while a deal is being dealt), ``"when_back"`` (the host's, while
     its friend is away) and ``"fair"``, the guest's check of its last finished deal
     (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
+    game = get_game(status["game"]) if status.get("game") else None
+    if game is not None and status.get("length") in game.lengths:
+        # The match length as this page's player reads it (the wire carries it in English).
+        status = {**status, "length_name": game.word(game.lengths[status["length"]].name)}
     return {**status, **words.dealing_lines(status.get("deal")),
             "presence": words.presence(status.get("seats") or [], status.get("seat")),
             "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
-                                   get_game(status["game"]).deal_name if status.get("game") else "Deal")}
+                                   _deal_name(status.get("game")), status.get("aborts", 0))}
+
+
+def _deal_name(game: Optional[str]) -> str:
+    """The game's word for a deal in the page's language ("Deal" when no game is known)."""
+    return get_game(game).deal_word() if game else words.deal_word()
 
 
 def _send_now(messages: list) -> list:
-    """Send ``messages`` through :data:`pishe.web.outbox` if the page set one (the host's
+    """Send ``messages`` through :data:`pishe.page.outbox` if the page set one (the host's
     are ``(connection, text)``, the guest's text for its host), first thing in an answer,
     before this page's own view and save: what is left for the answer's ``send``."""
-    if web.outbox is None:
+    if page.outbox is None:
         return messages
     for message in messages:
         to, text = message if isinstance(message, tuple) else (0, message)
-        web.outbox(to, text)
+        page.outbox(to, text)
     return []
 
 
@@ -104,7 +113,7 @@ def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
             raise PisheError(f"no such role: {role!r} (host or guest)")
         seat = 0 if role == "host" else 1
         game = get_game(game)
-        return json.dumps({"view": game.blank_view(seat, friend_names(game, seat), words.WAITING[role])})
+        return json.dumps({"view": game.blank_view(seat, friend_names(game, seat), words.waiting(role))})
     except PisheError as e:
         return _error(e)
 

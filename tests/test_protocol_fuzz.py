@@ -65,7 +65,7 @@ class Fuzzer:
 
     def mutate(self, message: dict) -> dict:
         rng = self.rng
-        message = {"v": 2, "game": "pishe-pasha", **message}
+        message = {"v": 3, "game": "pishe-pasha", **message}
         for _ in range(rng.randrange(1, 4)):
             key = rng.choice(list(message) or ["v"])
             kind = rng.randrange(10)
@@ -97,7 +97,7 @@ class Fuzzer:
         if pick < 8 and self.accepted:
             return rng.choice(self.accepted)                            # a replay
         if pick < 30:
-            return json.dumps({"v": 2, "game": "pishe-pasha", **self.template()})
+            return json.dumps({"v": 3, "game": "pishe-pasha", **self.template()})
         if pick < 70:
             return json.dumps(self.mutate(self.template()))
         text = json.dumps(self.mutate(self.template()) if rng.random() < 0.8 else self.template())
@@ -190,7 +190,8 @@ def test_the_host_survives_fuzz_and_refusals_change_nothing():
             for reply in texts(outcome.send):       # keep the guest's page in step
                 link.check(reply)
                 link.guest.receive(reply)
-    assert refused + accepted == MESSAGES and refused > 0.8 * MESSAGES
+    # Mostly junk is refused, yet the valid messages among it were heard.
+    assert refused > 0.8 * MESSAGES and accepted > 0
     assert codes >= {"message-too-long", "malformed-message", "unsupported-version", "wrong-game",
                      "unknown-message-type", "replayed-message", "out-of-order-message",
                      "seat-taken", "unknown-token", "wrong-phase", "unknown-action",

@@ -1,46 +1,101 @@
-"""What the table needs of a game, and the games it knows by id.
+"""What the table needs of a game, and the registry that finds the games.
 
 A game is data plus pure functions, in the spirit of OpenSpiel's
 Game/State/observer and boardgame.io's game object: the table (match, seats,
-protocol, fair deck, the page's bridge) takes a game by its id and calls only
-what :class:`Game` lists here; it never imports a game's own modules. A game
-lives in ``pishe/games/<name>/`` and its package exposes ``GAME``, an
-instance of a :class:`Game` subclass.
+protocol, fair deck, the page's bridge, the command line) takes a game by its
+id and calls only what :class:`Game` lists here; it never imports a game's own
+modules. A game lives in ``pishe/games/<package>/`` and registers itself: the
+package exposes ``GAMES``, a tuple of :class:`Game` instances, one per variant
+(Pişti for four and Pişti for two are two variants of one package, each with
+its own id and its :attr:`Game.params`). Nothing else names a game: the
+registry finds the packages by scanning ``pishe/games/``, and the build makes
+the page's markup from ``web/games/<package>/``.
 
-A deal's **state** (whatever the game's ``new_deal`` returns) offers:
-
-- ``turn``: the seat to move (meaningless once ``over``);
-- ``over``: whether the deal (a deck, in Pişti) has ended;
-- ``legal_actions()``: the actions the seat to move may take now, as a tuple:
-  the one source of legality;
-- ``apply(action, seat)``: apply ``action`` for ``seat`` (which must be the
-  seat to move), return the list of steps it caused (forced ones included);
-  an illegal action raises :class:`~pishe.errors.IllegalActionError` (a
-  subclass naming the cause) and changes nothing;
-- ``team_points()``: once over, each team's points from this deal, by team.
-
-Steps are the game's own values; :meth:`Game.show_step` says how each one
-reads to each seat (or that a seat does not see it at all).
-
-A **bot** is an object with ``choose(view) -> action``, ``view`` being the
-game's view object for the bot's seat (never the state). The table asks it
-at every turn of its seat, even when only one action is legal, so a bot may
-keep a memory of what its views showed it. A bot that also has
-``observe(shown, new_deal)`` is shown every step as :meth:`Game.show_step`
-shows it to its seat (:meth:`Game.show_steps`), ``new_deal`` true for the
-first steps of each deal, so it may remember what the views do not keep.
+The contracts are typed: :class:`Game` is the base class a game subclasses;
+:class:`State` (a deal's state, what ``new_deal`` returns), :class:`View` (what
+``view`` returns), :class:`Bot` and :class:`Watcher` are ``typing.Protocol``
+classes a game's own types satisfy by their shape. Steps are the game's own values;
+:meth:`Game.show_step` says how each one reads to each seat (or that a seat does not
+see it at all). :data:`VIEW_KEYS` and :data:`MATCH_KEYS` are the keys of a view's JSON
+that the table and the page read, whatever the game (the conformance tests check
+every registered game's views for them).
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import random
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
+from .lang import N_, TABLE, Catalog
 
-__all__ = ["Game", "Length", "GAME_IDS", "get_game", "names_card"]
+__all__ = ["Game", "Length", "State", "View", "Bot", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
+
+
+@runtime_checkable
+class State(Protocol):
+    """A deal's state, as :meth:`Game.new_deal` makes it: the one place its rules live."""
+
+    #: The seat to move (meaningless once ``over``).
+    turn: int
+    #: Whether the deal (a deck, in Pişti) has ended.
+    over: bool
+
+    def legal_actions(self) -> tuple:
+        """The actions the seat to move may take now: the one source of legality."""
+
+    def apply(self, action: Any, seat: Optional[int] = None) -> list:
+        """Apply ``action`` for ``seat`` (which must be the seat to move); return the steps it
+        caused (forced ones included). An illegal action raises an
+        :class:`~pishe.errors.IllegalActionError` subclass naming the cause and changes nothing."""
+
+    def team_points(self) -> list:
+        """Once over, each team's points from this deal, by team."""
+
+
+@runtime_checkable
+class View(Protocol):
+    """What one seat sees (:meth:`Game.view`): the game's own value, and its JSON for the page."""
+
+    def to_json(self) -> dict:
+        """The view as JSON data, every sentence in it in the seat's words; it holds
+        :data:`VIEW_KEYS` (and its ``match``, :data:`MATCH_KEYS`)."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player (:meth:`Game.new_bot`). The table asks it at every turn of its seat,
+    even when only one action is legal, so that it may keep a memory of what its views showed."""
+
+    def choose(self, view: Any) -> Any:
+        """The action to take, from ``view`` (the game's view object for its seat, never the state)."""
+
+
+@runtime_checkable
+class Watcher(Protocol):
+    """A bot (or the page's memory) that is shown every step as its seat sees it
+    (:meth:`Game.show_steps`), so it may remember what the views do not keep."""
+
+    def observe(self, shown: list, new_deal: bool) -> None:
+        """``shown``: the steps as :meth:`Game.show_step` shows them to its seat; ``new_deal``
+        true for the first steps of each deal."""
+
+
+#: The keys of a view's JSON (:meth:`View.to_json`, :meth:`Game.blank_view`) that the table
+#: and the page read, whatever the game, with their types: the game's id, this seat, the
+#: seats' names by seat, the seat to move (``None``: nobody, the deal over or not dealt),
+#: the legal actions' texts (empty unless it is this seat's turn), the status sentence, and
+#: the match (``None`` before the first deal).
+VIEW_KEYS = {"game": str, "seat": int, "names": list, "turn": (int, type(None)), "legal": list,
+             "status": str, "match": (dict, type(None))}
+#: The keys of a view's ``match`` the table and the page read: the length's id and name, the
+#: deal's number and dealer, the scores by team, whether the match is over, and whether the
+#: deal is over with another to come (a deal has ended: ``over or next_deal``).
+MATCH_KEYS = {"length": str, "length_name": str, "deal": int, "dealer": int, "scores": list, "over": bool,
+              "next_deal": bool}
 
 
 class Length(NamedTuple):
@@ -55,12 +110,20 @@ class Length(NamedTuple):
 class Game:
     """The interface between the table and one game (subclass it; see the module docs)."""
 
-    #: The id in views, messages and saves ("pishe-pasha", "pisti").
+    #: The id in views, messages and saves ("pishe-pasha", "pisti", "pisti-2"): unique
+    #: among all variants of all games.
     id: str
+    #: The id the command line names the game by ("pisti" for both Pişti variants);
+    #: ``None``: the game's own id.
+    family: Optional[str] = None
+    #: The variant's parameters, by name (``{"seats": 2}``): what picks this variant of its
+    #: family on the command line (``{"game": "pisti", "seats": 2}``).
+    params: dict = {}
     #: The name players read ("Pishe Pasha", "Pişti").
     name: str
-    #: What players call one deal of a match ("Deal"; Pişti's players say "Deck").
-    deal_name: str = "Deal"
+    #: What players call one deal of a match ("Deal"; Pişti's players say "Deck"), in English:
+    #: :meth:`deal_word` says it in the page's language.
+    deal_name: str = N_("Deal")
     #: Seats, numbered 0 … seats - 1 in order of play.
     seats: int
     #: Seats by team number: ``((0,), (1,))`` when every seat plays for itself.
@@ -73,16 +136,65 @@ class Game:
     computer: str
     #: Bot factories by name: ``factory(seat, rng) -> bot``.
     bots: dict
-    #: The computer's levels a page offers: bot name -> the level's name there (the first
-    #: is the default); none: the computer plays ``computer``.
+    #: The computer's levels a page offers, in the order shown: bot name -> the level's name
+    #: there (``computer``'s is chosen at first, or else the first); none: the computer
+    #: plays ``computer``.
     levels: dict = {}
+    #: A sentence on how the levels play, shown under them on the page ("" : none).
+    levels_note: str = ""
+    #: Refusal words by error code (a host's ``"code"``, see
+    #: :func:`~pishe.table.protocol.wire.error_code`): what a guest reads when the host
+    #: refuses a move of this game's for a cause of its own ("give-not-allowed").
+    refusals: dict = {}
+    #: Whether a deal may score negative points for a team.
+    negative_points: bool = False
+
+    @property
+    def package(self) -> str:
+        """The game's package under ``pishe/games/`` (and folder under ``web/games/``)."""
+        return type(self).__module__.split(".")[2]
+
+    @property
+    def family_id(self) -> str:
+        """The id the command line names the game by (:attr:`family`, else :attr:`id`)."""
+        return self.family or self.id
+
+    def match_over(self, length: Length, scores: Sequence[int], deals: int) -> bool:
+        """Whether a match of ``length`` is over after its deal number ``deals`` has ended
+        with ``scores`` by team. By default: when the length's most deals have been played,
+        or a team is at or past the target with no other team level with it at the top.
+        A game with its own end rule overrides this."""
+        if length.max_deals is not None and deals >= length.max_deals:
+            return True
+        if length.target is None:
+            return False
+        best = max(scores)
+        return best >= length.target and list(scores).count(best) == 1
+
+    def check_points(self, points: Sequence) -> bool:
+        """Whether ``points`` can be one deal's score by team in this game (used to check
+        a saved or a host's match before it is resumed)."""
+        return (len(points) == len(self.teams)
+                and all(type(p) is int and (p >= 0 or self.negative_points) for p in points))
+
+    #: The game's own words (its package's ``locale`` folder, :func:`~pishe.table.lang.catalog`):
+    #: its lengths', levels' and deal's names are translated there.
+    catalog: Catalog = TABLE
+
+    def word(self, message: str) -> str:
+        """``message`` (one of the game's names: a length's, a level's) in the page's language."""
+        return self.catalog.gettext(message)
+
+    def deal_word(self) -> str:
+        """What players call one deal of a match, in the page's language."""
+        return self.word(self.deal_name)
 
     @property
     def default_length(self) -> str:
         """The match length a new match has when none is chosen."""
         return next(iter(self.lengths))
 
-    def new_deal(self, deck: Sequence[Card], dealer: int) -> Any:
+    def new_deal(self, deck: Sequence[Card], dealer: int) -> State:
         """A new deal's state from ``deck`` (all 52 cards, bottom to top) dealt by ``dealer``."""
         raise NotImplementedError
 
@@ -99,7 +211,7 @@ class Game:
         """The text form of ``action`` (the inverse of :meth:`parse_action`)."""
         return str(action)
 
-    def view(self, match, seat: int, names: Optional[Sequence[str]] = None) -> Any:
+    def view(self, match, seat: int, names: Optional[Sequence[str]] = None) -> View:
         """``seat``'s view of ``match``'s current deal: the one function that makes
         what a seat sees. Its ``to_json()`` is what a page paints; ``names`` are the
         seats' names from this seat's side (``None``: the game's own)."""
@@ -154,7 +266,7 @@ class Game:
         """The cards ``seat`` may not see now: no view or message to it names one."""
         raise NotImplementedError
 
-    def new_bot(self, name: str, seat: int, rng: Optional[random.Random] = None):
+    def new_bot(self, name: str, seat: int, rng: Optional[random.Random] = None) -> Bot:
         """A new bot called ``name`` for ``seat``; raises :class:`UnknownBotError`."""
         try:
             factory = self.bots[name]
@@ -162,18 +274,94 @@ class Game:
             raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(self.bots)}") from None
         return factory(seat, rng if rng is not None else random.Random())
 
+    # -- the command line (``python -m pishe``) ------------------------------------------
 
-#: Every game the table knows, by id, and the module whose ``GAME`` it is.
-_MODULES = {"pishe-pasha": "pishe.games.pasha", "pisti": "pishe.games.pisti"}
-GAME_IDS = tuple(_MODULES)
+    def tournament(self, a: str, b: str, deals: int, seed: Optional[int] = None, progress=None) -> dict:
+        """Bot ``a`` against bot ``b`` over ``deals`` deals, as JSON data; raises
+        :class:`UnknownBotError` or ``ValueError`` for arguments it cannot play."""
+        raise NotImplementedError
+
+    def tournament_lines(self, result: dict) -> list:
+        """A :meth:`tournament` result in lines of text, a line per bot first."""
+        raise NotImplementedError
+
+    def play_out(self, data: dict) -> dict:
+        """Answer one ``play-out`` line, ``data`` without its ``game`` and :attr:`params`
+        keys; raises a :class:`~pishe.errors.PisheError` or ``ValueError`` saying what is wrong."""
+        raise NotImplementedError
+
+
+# -- The registry: every package under pishe/games/ that exposes GAMES ----------------
+
+_found: dict = {}       # game id -> Game, of the packages imported so far
+_imported: list = []    # those packages, in order
+
+
+def _packages() -> list:
+    folder = importlib.import_module("pishe.games").__path__
+    return sorted(name for _, name, is_package in pkgutil.iter_modules(folder) if is_package)
+
+
+def _import(package: str) -> None:
+    for game in importlib.import_module(f"pishe.games.{package}").GAMES:
+        if game.id in _found:
+            raise RuntimeError(f"two games have the id {game.id!r}")
+        _found[game.id] = game
+    _imported.append(package)
 
 
 def get_game(game_id: str) -> Game:
-    """The game ``game_id``, its package imported only now (start-up imports one game)."""
-    module = _MODULES.get(game_id) if isinstance(game_id, str) else None
-    if module is None:
-        raise UnknownGameError(f"unknown game {game_id!r}: choose one of {', '.join(GAME_IDS)}")
-    return importlib.import_module(module).GAME
+    """The game (variant) ``game_id``. Packages are imported only as far as needed to
+    find it (start-up imports one game's)."""
+    if isinstance(game_id, str):
+        for package in [None, *(p for p in _packages() if p not in _imported)]:
+            if package is not None:
+                _import(package)
+            if game_id in _found:
+                return _found[game_id]
+    raise UnknownGameError(f"unknown game {str(game_id)[:40]!r}: choose one of {', '.join(game_ids())}")
+
+
+def is_game(game_id) -> bool:
+    """Whether ``game_id`` is a registered game's id (imports no more than :func:`get_game`)."""
+    try:
+        get_game(game_id)
+    except UnknownGameError:
+        return False
+    return True
+
+
+def games() -> tuple:
+    """Every registered game and variant: by package name, then in its package's order.
+    The first is the one a page and the command line play by default."""
+    for package in _packages():
+        if package not in _imported:
+            _import(package)
+    order = {package: n for n, package in enumerate(_packages())}
+    return tuple(sorted(_found.values(), key=lambda g: order[g.package]))
+
+
+def game_ids() -> tuple:
+    """The ids of :func:`games`, in order."""
+    return tuple(game.id for game in games())
+
+
+def find_game(name: str, params: dict) -> Game:
+    """The game the command line names: ``name`` is a game's id or its family's
+    (``"pisti"``), ``params`` the variant's parameters given with it (``{"seats": 2}``;
+    none: the variant whose id is ``name``)."""
+    family = [g for g in games() if g.family_id == name] if isinstance(name, str) else []
+    if not family:
+        raise UnknownGameError(f"unknown game {str(name)[:40]!r}: choose one of "
+                               f"{', '.join(dict.fromkeys(g.family_id for g in games()))}")
+    if not params:
+        return next((g for g in family if g.id == name), family[0])
+    for game in family:
+        if all(game.params.get(key, object()) == value for key, value in params.items()):
+            return game
+    offered = "; ".join(", ".join(f"{k} {v}" for k, v in g.params.items()) for g in family if g.params)
+    raise UnknownGameError(f"{name} has no variant with {', '.join(f'{k} {v!r}' for k, v in params.items())}"
+                           + (f": choose one of {offered}" if offered else ""))
 
 
 def names_card(shown, codes) -> bool:

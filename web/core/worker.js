@@ -254,7 +254,7 @@ async function boot() {
   // before its answer is built. Set after the snapshot, which holds no JavaScript object.
   scope.set("channel_send", send);
   scope.set("fetch_now", fetchNow);
-  pyodide.runPython("pishe.web.outbox = channel_send\non_demand.fetch = fetch_now", { globals: scope });
+  pyodide.runPython("import pishe.page\npishe.page.outbox = channel_send\non_demand.fetch = fetch_now", { globals: scope });
   ms.ready = Math.round(performance.now());
   return dispatch;
 }

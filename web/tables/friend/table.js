@@ -10,14 +10,16 @@
 // the data channels is in session.js; the panel's look in panel.js. Every
 // sentence shown is Python's (the page's words by key, ../words.js).
 
+import { FIRST_GAME } from "../../games/registry.js";
 import { computerTable } from "../computer.js";
+import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
 import { forgetJoinCode, inviteLink, joinCode, knockOn, relay } from "./signaling.js";
 import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
 import {
-  GUEST_KEYS, HOST_KEY, LEDGER_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
+  GUEST_KEYS, HOST_KEY, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
   focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue,
   setIdle, show, showError, state, stored, table, useGame,
 } from "./session.js";
@@ -83,7 +85,7 @@ function leave() {
 /** The chosen game and its settings for a friend's table, from the page's radio buttons. */
 function chosen() {
   const checked = document.querySelector('input[name="game"]:checked');
-  const game = checked ? checked.value : "pishe-pasha";
+  const game = checked ? checked.value : FIRST_GAME;
   const box = document.querySelector(`[data-settings="${CSS.escape(game)}"]`);
   const value = (name) => {
     const input = box && box.querySelector(`input[data-setting="${name}"]:checked`);
@@ -136,13 +138,13 @@ async function openTable() {
  */
 async function reopenTable(saved) {
   let answer = null;
-  enter("host", state.game || "pishe-pasha");
+  enter("host", state.game || FIRST_GAME);
   await queue(async () => {
     answer = await call("host_open", null, saved);
   });
   if (!answer || !("send" in answer)) {
     leave(); // what the tab kept cannot be read: the computer's table, and why
-    queue(async () => showError(answer ? word("not_brought_back", { reason: answer.error }) : NO_ANSWER));
+    queue(async () => showError(answer ? word("not_brought_back", { reason: answer.error }) : noAnswer()));
     return;
   }
   enter("host", answer.status.game);
@@ -234,7 +236,7 @@ async function join(fragment) {
   }
   const { offer, key } = relays ? relays.unpackInvite(fragment) : { offer: fragment, key: null };
   if (key) relays.relayList(); // the Nostr library loads while the answer is made
-  enter("guest", state.game || "pishe-pasha");
+  enter("guest", state.game || FIRST_GAME);
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   ui.replyOutput.value = "";
@@ -311,7 +313,7 @@ const KNOCK_MS = 10_000;
 
 /** Guest: the table as this tab kept it, paused, until a link connects it again. */
 function waitForNewLink(fragment) {
-  enter("guest", state.game || "pishe-pasha");
+  enter("guest", state.game || FIRST_GAME);
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   setStatus(STATUS.linkUsed, "lost");
@@ -442,6 +444,11 @@ function start() {
     reopenTable(stored(HOST_KEY));
   }
   loadWords(computerTable.py);
+  // Another language: this page's own view of the table, worded anew (nothing goes to the others).
+  onLanguage(() => {
+    if (state.role === "host") queue(async () => hostAnswer(await call("host_current")));
+    else if (state.role === "guest") queue(async () => guestAnswer(await call("guest_saved")));
+  });
   computerTable.py.ready.then(
     () => invite.setAttribute("aria-disabled", "false"),
     () => {},
