@@ -55,13 +55,8 @@ function kept(node) {
   return node.children.length > 0 || [...node.attributes].some((a) => a.name.startsWith("data-"));
 }
 
-/** The English message of `element`'s content, as catalogs.py reads it from the markup. */
+/** The English message of `element`'s content, as build.py reads it from the markup. */
 function messageOf(element) {
-  return contentOf(element).replace(/\s+/g, " ").trim();
-}
-
-/** `element`'s content with its children named <n>…</n> or <n/>, its spaces as they are. */
-function contentOf(element) {
   let i = 0;
   const parts = [];
   for (const node of element.childNodes) {
@@ -71,7 +66,7 @@ function contentOf(element) {
       i += 1;
     }
   }
-  return parts.join("");
+  return parts.join("").replace(/\s+/g, " ").trim();
 }
 
 /** Put `message` (its <n>…</n> and <n/> naming `element`'s children) into `element`. */
@@ -108,10 +103,6 @@ function attrName(element, name) {
 function sourceOf(element) {
   if (element.dataset.i18nSource) return JSON.parse(element.dataset.i18nSource);
   const source = { message: element.hasAttribute("data-i18n") ? messageOf(element) : null, attrs: {} };
-  // A space before or after the content (" for <name>") stays in every language.
-  const content = contentOf(element);
-  source.before = /^\s/.test(content) ? " " : "";
-  source.after = /\s$/.test(content) ? " " : "";
   for (const name of attrsOf(element)) source.attrs[name] = text(element.getAttribute(attrName(element, name)));
   [...element.children].forEach((child, n) => { child.dataset.i18nN = String(n); });
   element.dataset.i18nSource = JSON.stringify(source);
@@ -126,7 +117,7 @@ function applyWords(root = document) {
     if (source.message !== null) {
       const children = [];
       for (const child of element.children) children[Number(child.dataset.i18nN)] = child;
-      fill(element, `${source.before || ""}${pageWord(source.message, context)}${source.after || ""}`, children);
+      fill(element, pageWord(source.message, context), children);
     }
     for (const [name, message] of Object.entries(source.attrs)) {
       if (message) element.setAttribute(attrName(element, name), pageWord(message, context));
