@@ -108,8 +108,13 @@ function gathered(pc) {
  * each; the connection's own failure closes the link too.
  */
 export class Link {
-  constructor(iceServers, take) {
-    this.pc = new RTCPeerConnection({ iceServers });
+  /**
+   * `iceServers` as RTCConfiguration takes them; `iceTransportPolicy` "relay" uses
+   * only TURN servers' relayed paths (a site that must hide its players' addresses,
+   * and the tests that prove the TURN path), "all" (the default) any path.
+   */
+  constructor(iceServers, take, { iceTransportPolicy = "all" } = {}) {
+    this.pc = new RTCPeerConnection({ iceServers, iceTransportPolicy });
     this.onopen = this.onclose = null;
     this.open = false;
     this.pc.addEventListener("connectionstatechange", () => {

@@ -9,17 +9,24 @@ import { Link } from "../../core/rtc.js";
 
 const JOIN = "#join=";
 
-let iceServersPromise = null;
+let iceConfigPromise = null;
+const POLICIES = ["all", "relay"];
 
-/** The ICE servers from ice-servers.json beside the page ({"iceServers": [...]}); none if unreadable. */
-function iceServers() {
-  if (!iceServersPromise) {
-    iceServersPromise = fetch(new URL("ice-servers.json", document.baseURI), { cache: "no-cache" })
+/**
+ * What ice-servers.json beside the page says ({"iceServers": [...], "iceTransportPolicy":
+ * "all" | "relay"}): {iceServers, iceTransportPolicy}; no server and "all" if unreadable.
+ */
+function iceConfig() {
+  if (!iceConfigPromise) {
+    iceConfigPromise = fetch(new URL("ice-servers.json", document.baseURI), { cache: "no-cache" })
       .then((response) => (response.ok ? response.json() : {}))
-      .then((data) => (data && Array.isArray(data.iceServers) ? data.iceServers : []))
-      .catch(() => []);
+      .catch(() => ({}))
+      .then((data) => ({
+        iceServers: data && Array.isArray(data.iceServers) ? data.iceServers : [],
+        iceTransportPolicy: data && POLICIES.includes(data.iceTransportPolicy) ? data.iceTransportPolicy : "all",
+      }));
   }
-  return iceServersPromise;
+  return iceConfigPromise;
 }
 
 const links = new Map(); // link number -> Link, while the worker holds its channel
@@ -35,13 +42,13 @@ const heard = new WeakSet();
  * message received (null if Python could not answer).
  */
 export async function newLink(worker, { to, receive }) {
-  const servers = await iceServers();
+  const { iceServers, iceTransportPolicy } = await iceConfig();
   hear(worker);
   const number = ++numbered;
   const take = (channel) => worker.postMessage({ link: number, channel, to, receive }, [channel]);
   let link;
   try {
-    link = new Link(servers, take);
+    link = new Link(iceServers, take, { iceTransportPolicy });
   } catch (err) {
     console.warn("ice-servers.json was refused, connecting without it:", err);
     link = new Link([], take);

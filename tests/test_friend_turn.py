@@ -1,0 +1,54 @@
+"""A friend's table through a real TURN server.
+
+coturn (tests/turn.py) runs on 127.0.0.1 with one static user, as the README's
+hosting section sets one up; both pages read an ice-servers.json that lists it
+with "iceTransportPolicy": "relay", so no direct path is even tried: every
+message of a whole deal goes through the TURN server's relayed addresses.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from test_friend import Table, no_errors, persistent_profiles
+
+
+@pytest.fixture(scope="module")
+def turn_profiles(browser_type, browser_type_launch_args, tmp_path_factory, turn_server):
+    config = {"iceServers": turn_server.ice_servers, "iceTransportPolicy": "relay"}
+    with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
+                             {"**/ice-servers.json": config},
+                             viewport={"width": 1280, "height": 860}) as launched:
+        yield launched
+
+
+@pytest.fixture
+def table(turn_profiles, module_site, console_errors):
+    t = Table(turn_profiles, module_site, console_errors)
+    yield t
+    t.close()
+
+
+def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
+    table.open_host("one-deal")
+    link = table.invite_link()
+    # The offer carries relayed candidates only (r…): the host's page asked coturn for an address.
+    offer = link.split("#join=", 1)[1].split("!")[0]
+    candidates = offer.split("~")[4:]
+    assert candidates and all(c.startswith("r127.0.0.1,") for c in candidates), offer
+    table.join(link)
+    h, g = table.play()
+    assert h["result"] is not None and h["result"] == g["result"]
+    table.collect_wire()
+    replayed = table.replay("one-deal")
+    table.check_secrets(replayed)
+    table.check_boards(replayed)
+    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
+    # coturn gave both pages relayed addresses for the static user, and relayed between them.
+    log = turn_server.log()
+    assert len(re.findall(r"ALLOCATE processed, success", log)) >= 2, log[-3000:]
+    assert re.search(r"CHANNEL_BIND processed, success|CREATE_PERMISSION processed, success", log), log[-3000:]
+    no_errors(table)
