@@ -609,6 +609,10 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     table.host.screenshot(path=str(RESULTS / "friend-host-invite.png"))
 
     table.join(link, shot="friend-guest-reply.png")
+    # Each side says its path, with a live round trip (tests/test_friend_turn.py: through TURN).
+    direct = re.compile(r"Direct connection · \d+ ms round trip")
+    expect(table.host.locator("[data-seat-invite-path]")).to_have_text(direct, timeout=10_000)
+    expect(table.guest.locator("[data-friend-path]")).to_have_text(direct, timeout=10_000)
     h, g = table.sync()
     # Both pages show the match length the host chose, and the guest sits in seat 1.
     assert h["length"] == g["length"] == "One deal"

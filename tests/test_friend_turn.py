@@ -40,6 +40,10 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     candidates = offer.split("~")[4:]
     assert candidates and all(c.startswith("r127.0.0.1,") for c in candidates), offer
     table.join(link)
+    # Each side says its path, with a live round trip.
+    through_turn = re.compile(r"Through a TURN server · \d+ ms round trip")
+    expect(table.host.locator("[data-seat-invite-path]")).to_have_text(through_turn, timeout=10_000)
+    expect(table.guest.locator("[data-friend-path]")).to_have_text(through_turn, timeout=10_000)
     h, g = table.play()
     assert h["result"] is not None and h["result"] == g["result"]
     table.collect_wire()

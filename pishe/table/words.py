@@ -74,6 +74,20 @@ PAGE = {
     "leave_ok_invite": "Invite a friend",
     "leave_ok_game": "Change the game",
     "leave_cancel": "Keep playing",
+    # What a connection to another page is (web/tables/friend/route.js): its path and round trip.
+    "path_direct": "Direct connection",
+    "path_turn": "Through a TURN server",
+    "path_relays": "Through relays (slower)",
+    "path_line": "{path} · {ms} ms round trip",
+    # No connection could be made, though both pages had each other's codes.
+    "no_path_host": "No connection could be made between your two networks. Press Invite again; "
+                    "if it fails again, try both on the same Wi-Fi, or one of you on mobile data, "
+                    "or ask whoever hosts this page to add a TURN server.",
+    "no_path_guest": "No connection could be made to your friend's page from this network. "
+                     "Try another network (Wi-Fi or mobile data), then ask your friend for a new invite link.",
+    "seat_no_path": "could not connect",
+    # The relays of signaling.json that did not answer ({list}: their addresses, from that file).
+    "relays_failed": "Relays not reached: {list}",
     # A message the relays brought that the host's page ignored (web/tables/friend/relay.js).
     "relay_unreadable": "A message that was not from your friend came through the relay; it was ignored.",
     "relay_other_offer": "An answer to another invite came through the relay; it was ignored.",

@@ -144,6 +144,25 @@ export class Link {
     this.pc.close();
   }
 
+  /**
+   * The path the channel takes now, from the selected candidate pair's stats:
+   * {path: "direct" | "turn", rtt: round trip in ms or null}, or null before a pair
+   * is selected. "turn" when either end is a TURN server's relayed address.
+   */
+  async route() {
+    const stats = await this.pc.getStats();
+    let pair = null;
+    stats.forEach((report) => {
+      if (report.type === "transport" && report.selectedCandidatePairId) pair = stats.get(report.selectedCandidatePairId);
+    });
+    if (!pair) stats.forEach((report) => { if (report.type === "candidate-pair" && report.nominated && report.state === "succeeded") pair = report; });
+    if (!pair) return null;
+    const ends = [stats.get(pair.localCandidateId), stats.get(pair.remoteCandidateId)];
+    const relayed = ends.some((end) => end && end.candidateType === "relay");
+    const rtt = typeof pair.currentRoundTripTime === "number" ? Math.round(pair.currentRoundTripTime * 1000) : null;
+    return { path: relayed ? "turn" : "direct", rtt };
+  }
+
   /** Host: make the offer; returns its code for the invite link. */
   async offer() {
     await this.pc.setLocalDescription(await this.pc.createOffer());

@@ -20,6 +20,8 @@ export const STATUS = {
   guestLost: "guest_lost",
   linkUsed: "link_used",
   failed: "failed",
+  noPathHost: "no_path_host",
+  noPathGuest: "no_path_guest",
   inviteFailed: "invite_failed",
   linkBroken: "link_broken",
 };
@@ -29,18 +31,20 @@ const $ = (selector) => document.querySelector(selector);
 export const ui = {
   panel: $("[data-friend]"),
   status: $("[data-friend-status]"),
+  path: $("[data-friend-path]"),
   seatInvites: $("[data-seat-invites]"),
   seatTemplate: $("[data-seat-invite-template]"),
   guestReply: $("[data-guest-reply]"),
   replyOutput: $("[data-reply-output]"),
   fair: $("[data-fair]"),
   note: $("[data-friend-note]"),
+  relays: $("[data-relay-details]"),
   leave: $("[data-leave]"),
 };
 
 /**
  * A seat's invite in the panel: {seat, root, hostInvite, inviteLink, qr, replyInput,
- * connect, connectError, inviteAgain, state}. `name` is the seat's name (Python's,
+ * connect, connectError, inviteAgain, state, path}. `name` is the seat's name (Python's,
  * from the view); with `several` seats to invite, every label names its seat.
  */
 export function seatInvite(seat, name, several) {
@@ -60,7 +64,7 @@ export function seatInvite(seat, name, several) {
   const invite = {
     seat, root, hostInvite: q("[data-host-invite]"), inviteLink: q("[data-invite-link]"), qr: q("[data-qr]"),
     replyInput: q("[data-reply-input]"), connect: q("[data-connect]"), connectError: q("[data-connect-error]"),
-    inviteAgain: q("[data-invite-again]"), state: q("[data-seat-invite-state]"),
+    inviteAgain: q("[data-invite-again]"), state: q("[data-seat-invite-state]"), path: q("[data-seat-invite-path]"),
   };
   ui.seatInvites.append(root);
   if (several) ui.seatInvites.dataset.several = "";
@@ -120,6 +124,12 @@ export function showQr(invite, rows) {
 export function hideInvite(invite, lost = false) {
   invite.hostInvite.hidden = true;
   invite.inviteAgain.hidden = !lost;
+}
+
+/** The details line of the relays: those of signaling.json not reached (none: hidden). */
+export function showRelays(failed) {
+  ui.relays.hidden = failed.length === 0;
+  say(ui.relays, failed.length ? "relays_failed" : null, { list: failed.join(", ") });
 }
 
 /** The panel's fairness line: {ok, line} or null for none. */

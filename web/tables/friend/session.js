@@ -19,6 +19,7 @@ import { announce, list, setText } from "../../text.js";
 import { say, word } from "../words.js";
 import { knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
+import { watchRoute } from "./route.js";
 
 /**
  * Said when the worker gave no answer at all: Python could not run the call, so
@@ -35,18 +36,31 @@ export const HOST_KEY = "pishe.friend.host"; // the host's table (Host.save()), 
 export const LEDGER_KEY = "pishe.friend.ledger";
 export const GUEST_KEYS = [TOKEN_KEY, SAVED_KEY, USED_KEY, LEDGER_KEY];
 
-/** How long a lost friend's seat is held before a computer plays it: ?hold=SECONDS (tests), else 60 s. */
-function holdSeconds() {
-  const given = Number(new URLSearchParams(location.search).get("hold"));
-  return Number.isFinite(given) && given > 0 ? given : 60;
+/** Seconds from the page's address (?name=SECONDS, for tests), else `fallback`. */
+function secondsParam(name, fallback) {
+  const given = Number(new URLSearchParams(location.search).get(name));
+  return Number.isFinite(given) && given > 0 ? given : fallback;
 }
+
+/** How long a lost friend's seat is held before a computer plays it: ?hold=SECONDS (tests), else 60 s. */
+export const holdSeconds = () => secondsParam("hold", 60);
+
+/**
+ * How long two pages that have each other's codes may take to connect before the page
+ * says no path was found: ?connect=SECONDS (tests), else 20 s (ICE's own checks give
+ * up after about 30 s; most connections open within 2 s, through TURN within 5 s).
+ */
+export const connectSeconds = () => secondsParam("connect", 20);
 
 export const state = {
   role: null, // "host", "guest", or null while the computer table owns the board
   game: null, // the game of the friend's table
-  seats: new Map(), // host: seat kept for a friend -> {invite, link, connected, everOpened, hold, listener}
+  seats: new Map(), // host: seat kept for a friend -> {invite, link, connected, everOpened, hold, listener,
+  //                   accepted (its friend's answer taken), connectTimer, noPath, stopRoute}
   link: null, // guest: its one data channel
   listener: null, // guest: listening on the relays for the host's answer to its knock (coming back)
+  connectTimer: null, // guest: how long its answer may take to connect (expectOpen)
+  stopRoute: null, // guest: stops saying the channel's path (route.js)
   connected: false, // guest: the channel is open; host: every friend's seat is
   everOpened: false, // guest: the current link opened once (else a close is a failed connection)
   pending: 0, // worker calls queued or in flight
@@ -285,12 +299,13 @@ function showSeats(status) {
     const info = seats.get(number) || {};
     if (seat.connected) here += 1;
     const key = info.left ? "seat_left" : info.away ? "seat_away" : seat.connected ? "seat_connected"
-      : seat.everOpened ? "seat_lost" : "seat_waiting";
+      : seat.noPath ? "seat_no_path" : seat.everOpened ? "seat_lost" : "seat_waiting";
     setSeatState(seat.invite, key);
   }
   state.connected = here === state.seats.size;
   const several = state.seats.size > 1;
   if (state.connected) setStatus(STATUS.connected, "connected");
+  else if ([...state.seats.values()].some((s) => s.noPath)) setStatus(STATUS.noPathHost, "lost");
   else if ([...state.seats.values()].some((s) => s.everOpened && !s.connected)) {
     setStatus(STATUS.hostLost, "lost");
   } else if (several) setStatus("waiting_friends", "waiting", { here, all: state.seats.size });
@@ -348,6 +363,8 @@ export async function openSeatLink(seat) {
   const link = await newLink(computerTable.py.worker, { to: seat.number, receive: ["host_receive", seat.number] });
   seat.link = link;
   seat.connected = false;
+  seat.accepted = false;
+  seat.noPath = false;
   link.onopen = () => link === seat.link && seatOpened(seat);
   link.onclose = () => link === seat.link && seatClosed(seat);
   // Painted at once, not behind the queue: the guest waits on this view.
@@ -359,6 +376,7 @@ export async function openSeatLink(seat) {
 export function closeSeatLink(seat) {
   if (seat.listener) seat.listener.close();
   seat.listener = null;
+  stopSeatRoute(seat);
   const link = seat.link;
   seat.link = null;
   seat.connected = false;
@@ -369,6 +387,9 @@ function seatOpened(seat) {
   mark("pishe:open");
   seat.connected = true;
   seat.everOpened = true;
+  clearTimeout(seat.connectTimer);
+  if (seat.stopRoute) seat.stopRoute();
+  seat.stopRoute = watchRoute(seat.link, seat.invite.path);
   clearTimeout(seat.hold);
   seat.hold = null;
   if (seat.listener) seat.listener.close();
@@ -408,10 +429,44 @@ async function listenForKnock(seat) {
   });
 }
 
+function stopSeatRoute(seat) {
+  clearTimeout(seat.connectTimer);
+  seat.connectTimer = null;
+  if (seat.stopRoute) seat.stopRoute();
+  seat.stopRoute = null;
+}
+
+/**
+ * Host: both pages have each other's codes for `seat`'s link (its friend's answer was
+ * taken): if the channel is not open within connectSeconds(), say that no path was found
+ * and what to try. A link that fails before then says so at once (seatClosed).
+ */
+export function expectSeatOpen(seat) {
+  clearTimeout(seat.connectTimer);
+  seat.accepted = true;
+  const link = seat.link;
+  seat.connectTimer = setTimeout(() => {
+    if (link === seat.link && !seat.connected && state.role === "host") noPath(seat);
+  }, connectSeconds() * 1000);
+}
+
+function noPath(seat) {
+  seat.connectTimer = null;
+  seat.noPath = true;
+  hideInvite(seat.invite, true);
+  setSeatState(seat.invite, "seat_no_path");
+  setStatus(STATUS.noPathHost, "lost");
+}
+
 function seatClosed(seat) {
   const wasOpen = seat.connected || seat.everOpened;
   seat.connected = false;
+  stopSeatRoute(seat);
   if (state.role !== "host") return;
+  if (!wasOpen && seat.accepted) {
+    noPath(seat);
+    return;
+  }
   hideInvite(seat.invite, true);
   if (!wasOpen) setSeatState(seat.invite, "seat_lost");
   queue(async () => hostAnswer(await call("host_disconnect", seat.number)));
@@ -455,6 +510,7 @@ export async function openLink() {
 export function closeLink() {
   if (state.listener) state.listener.close();
   state.listener = null;
+  stopRoute();
   const link = state.link;
   state.link = null;
   state.connected = false;
@@ -468,10 +524,33 @@ export function closeLink() {
   stopClock();
 }
 
+function stopRoute() {
+  clearTimeout(state.connectTimer);
+  state.connectTimer = null;
+  if (state.stopRoute) state.stopRoute();
+  state.stopRoute = null;
+}
+
+/**
+ * Guest: its answer has reached the host (through a relay): if the channel is not open
+ * within connectSeconds(), say that no path was found and what to try (a link that
+ * fails before then says so at once: closed()).
+ */
+export function expectOpen() {
+  clearTimeout(state.connectTimer);
+  const link = state.link;
+  state.connectTimer = setTimeout(() => {
+    state.connectTimer = null;
+    if (link === state.link && !state.everOpened && state.role === "guest") setStatus(STATUS.noPathGuest, "lost");
+  }, connectSeconds() * 1000);
+}
+
 function opened() {
   mark("pishe:open");
   state.connected = true;
   state.everOpened = true;
+  stopRoute();
+  state.stopRoute = watchRoute(state.link, ui.path);
   setStatus(STATUS.connected, "connected");
   say(ui.note, "friend_deals");
   const hadFocus = ui.panel.contains(document.activeElement);
@@ -495,8 +574,10 @@ function opened() {
 export function closed() {
   state.connected = false;
   state.awaiting = false;
+  const expected = !state.everOpened && state.connectTimer !== null;
+  stopRoute();
   if (state.role !== "guest") return;
-  setStatus(STATUS.guestLost, "lost");
+  setStatus(expected ? STATUS.noPathGuest : STATUS.guestLost, "lost");
   ui.guestReply.hidden = true;
   if (state.view) show({ view: state.view, status: state.status }, []);
 }

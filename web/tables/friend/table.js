@@ -14,11 +14,11 @@ import { computerTable } from "../computer.js";
 import { loadWords, say, word } from "../words.js";
 import { forgetJoinCode, inviteLink, joinCode, knockOn, relay } from "./signaling.js";
 import {
-  STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, ui, seatInvite, wireCopyButtons,
+  STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, showRelays, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
 import {
   GUEST_KEYS, HOST_KEY, LEDGER_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
-  focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue,
+  expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue,
   setIdle, show, showError, state, stored, table, useGame,
 } from "./session.js";
 
@@ -68,6 +68,7 @@ function leave() {
     match.hidden = false;
     clearResultFair();
     say(ui.note, null);
+    showRelays([]);
     forgetJoinCode();
     try {
       for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) sessionStorage.removeItem(key);
@@ -185,6 +186,7 @@ async function inviteAgain(seat) {
       onAnswer: (answer) => link === seat.link && accept(seat, answer, true),
       onIgnored: (why) => link === seat.link && say(card.connectError, why),
       onState: () => {},
+      onRelays: ({ failed }) => link === seat.link && showRelays(failed),
     });
   } catch (err) {
     console.warn("no relays: the friend sends a reply code", err);
@@ -214,7 +216,10 @@ async function accept(seat, code, relayed = false) {
   card.connect.setAttribute("aria-disabled", "true");
   try {
     await seat.link.accept(code);
-    if (!seat.connected) setStatus(STATUS.connecting, "waiting");
+    if (!seat.connected) {
+      setStatus(STATUS.connecting, "waiting");
+      expectSeatOpen(seat);
+    }
   } catch (err) {
     // A code that is not ours, or damaged, in the page's words; else the browser's reason.
     if (err && err.word) say(card.connectError, err.word);
@@ -261,6 +266,7 @@ async function join(fragment) {
   if (link !== state.link || state.connected) return;
   if (posted) {
     setStatus(STATUS.connecting, "waiting");
+    expectGuestOpen();
   } else {
     ui.guestReply.hidden = false;
     ui.replyOutput.value = reply;
