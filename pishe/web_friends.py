@@ -25,12 +25,24 @@ _guest: Optional[Guest] = None
 def _friend_status(status: dict) -> dict:
     """A friend's table's status with its own words for the page added: ``"dealing"``
     (the status line while a deal is being dealt), ``"when_back"`` (the host's, while
-    its friend is away) and ``"fair"``, the guest's check of its last finished deal
+    its friend is away), ``"waiting_line"`` (the host's, naming the seats the table waits
+    on, or ``None``) and ``"fair"``, the guest's check of its last finished deal
     (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
     return {**status, **words.dealing_lines(status.get("deal")),
             "presence": words.presence(status.get("seats") or [], status.get("seat")),
+            "waiting_line": _waiting_line(status),
             "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
                                    get_game(status["game"]).deal_name if status.get("game") else "Deal")}
+
+
+def _waiting_line(status: dict) -> Optional[str]:
+    """The host's status line naming the seats the table waits on, or ``None``."""
+    waiting = status.get("waiting_for") or []
+    if not waiting:
+        return None
+    game = get_game(status["game"])
+    names = game.blank_view(status["seat"], friend_names(game, status["seat"]), "")["names"]
+    return words.waiting_for([names[s] for s in waiting])
 
 
 def _send_now(messages: list) -> list:
@@ -160,6 +172,16 @@ def host_take_over() -> str:
 def host_hold_over(seat: int) -> str:
     """The hold of guest ``seat``'s lost connection ran out: a computer plays it until it is back."""
     return _hosting(lambda: _host.hold_over(seat))
+
+
+def host_deal_now() -> str:
+    """Deal now, with computers in the guest seats whose friends are not here."""
+    return _hosting(lambda: _host.deal_now())
+
+
+def host_silent(seat: int) -> str:
+    """Guest ``seat``'s page has not answered for its hold: a computer plays it until it acts."""
+    return _hosting(lambda: _host.silent(seat))
 
 
 def host_disconnect(conn: int = 1) -> str:

@@ -208,3 +208,76 @@ def test_a_page_sits_at_the_seat_its_invite_was_for():
     for conn in (3, 1, 2):
         welcome = json.loads(host.receive(Guest().hello(), conn).send[0][1])
         assert welcome["seat"] == conn
+
+
+def test_deal_now_seats_computers_where_no_friend_came_and_a_late_friend_plays_from_the_next_deck():
+    table = Table("pisti", [1, 2, 3], seed=31)
+    host = table.host
+    with pytest.raises(WrongPhaseError):
+        seated("pisti", [1], seed=2).host.deal_now()            # nothing is being dealt
+    table.join()                                                 # only seat 1's friend comes
+    assert host.phase == "dealing" and host.waiting_for() == [2, 3]
+    assert host.status()["waiting_for"] == [2, 3]
+    table.deliver(host.deal_now().send)
+    assert host.phase == "playing" and host.waiting_for() in ([], [1])
+    assert [seat_info(host, s)["away"] for s in (1, 2, 3)] == [False, True, True]
+    page1 = table.page(1)
+    for _ in range(5):
+        table.move()
+    # Seat 3's friend opens its link mid-deck: seated, but a computer plays the seat until
+    # the next deck, and its page cannot play for it.
+    late = Guest()
+    conn = 3                          # the page numbers each seat's channel by its seat
+    table.pages[conn] = late
+    table.send(conn, late.hello())
+    assert table.seat_of(conn) == 3 and seat_info(host, 3)["away"]
+    to_turn(table, 3)
+    assert host.computer_seat() == 3
+    legal = host.view(3)["legal"]
+    refused = host.receive(json.dumps({"v": 2, "game": "pisti", "type": "act", "seq": host.guests[3].next_seq,
+                                       "action": legal[0]}), conn)
+    assert refused.error == "A computer plays your seat until the next deal."
+    table.play_deck()
+    assert page1.verification == VERIFIED
+    table.deliver(host.next_deal().send)
+    # The next deck: seat 3 is its friend's (it sent its part of the shuffle), seat 2 still a computer's.
+    assert host.phase == "playing" and 3 in host._played.contributions and 2 not in host._played.contributions
+    assert [seat_info(host, s)["away"] for s in (1, 2, 3)] == [False, True, False]
+    table.play_deck()
+    assert late.verification == VERIFIED and page1.verification == VERIFIED
+
+
+def test_a_silent_page_is_named_then_played_by_a_computer_until_it_plays_again():
+    table = Table("pisti", [1, 2], seed=41)
+    host = table.host
+    quiet = Guest()
+    table._conns += 1
+    table.pages[table._conns] = quiet
+    # Seat 1's page says hello but never sends its part of the shuffle.
+    welcome = host.receive(quiet.hello(), table._conns)
+    for _, text in welcome.send:
+        quiet.receive(text)                                      # its replies are never sent
+    table.join()
+    assert host.phase == "dealing" and host.waiting_for() == [1]
+    assert host.silent(2).send == []                             # not waited on: nothing changes
+    with pytest.raises(NotAGuestSeatError):
+        host.silent(3)
+    table.deliver(host.silent(1).send)                           # its hold ran out
+    assert host.phase == "playing" and seat_info(host, 1)["away"]
+    to_turn(table, 1)
+    assert host.computer_seat() == 1
+    table.move()
+
+
+def test_a_seat_that_left_cannot_act_again():
+    table = seated("pisti", [1, 2], seed=13)
+    host = table.host
+    conn = table.conn_of(2)
+    page = table.page(2)
+    assert table.send(conn, page.leave()).error is None
+    to_turn(table, 2)
+    before = host.save()
+    refused = host.receive(json.dumps({"v": 2, "game": "pisti", "type": "act", "seq": host.guests[2].next_seq,
+                                       "action": host.view(2)["legal"][0]}), conn)
+    assert refused.error == "You left the table: a computer plays this seat for good."
+    assert json.loads(refused.send[0][1])["code"] == "seat-left" and host.save() == before

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence", "dealt", "match_score", "LOADING"]
+__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence", "waiting_for", "dealt",
+           "match_score", "LOADING"]
 
 #: The page's sentences, by key.
 PAGE = {
@@ -152,6 +153,15 @@ def presence(seats: list, seat: int) -> list:
         else:
             flags.append("Host" if s.get("role") == "host" else "Friend")
     return flags
+
+
+def waiting_for(names: list) -> Optional[str]:
+    """The status line naming the seats a table waits on ("Waiting for Right…", "Waiting
+    for Right and Left…"), by the seats' names from the reader's side; ``None`` for none."""
+    if not names:
+        return None
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"Waiting for {listed}…"
 
 
 def dealt(deal_name: str, number: int, dealer: str) -> str:

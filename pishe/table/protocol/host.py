@@ -31,11 +31,15 @@ from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST
                    CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError,
                    ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError)
 
-__all__ = ["Host", "NotAGuestSeatError", "friend_names"]
+__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "friend_names"]
 
 
 class NotAGuestSeatError(wire.ProtocolError):
     """A call about a guest's seat named a seat that is not kept for a guest."""
+
+
+class SeatLeftError(wire.ProtocolError):
+    """A page that left its seat sent a message about it: a seat that left cannot act again."""
 
 
 def friend_names(game, seat: int) -> Optional[list]:
@@ -82,8 +86,10 @@ class _GuestSeat:
     conn: Optional[object] = None        # None: no page connected now
     next_seq: int = 0
     sent: int = 0                        # actions of the deal in play sent to it
-    away: bool = False                   # gone longer than the hold: a computer plays the seat
+    away: bool = False                   # gone (or silent) longer than the hold, or never came and the
+    #                                      host dealt without it: a computer plays the seat
     left: bool = False                   # left the table: a computer plays the seat for good
+    joining: bool = False                # came while a computer plays the seat: theirs from the next deal
 
 
 #: Timeouts in a row after which a computer plays a person's seat until they take over.
@@ -165,9 +171,25 @@ class Host:
         return self.game.view(self.match, seat, self.names(seat)).to_json()
 
     def status(self) -> dict:
-        """The table for the host's page: phase, deal number, match length, who is connected."""
+        """The table for the host's page: phase, deal number, match length, who is connected,
+        ``waiting_for``, the people's seats the table waits on now (see :meth:`waiting_for`),
+        and ``moves``, how many moves the deal in play has had (the page's silence hold
+        starts again on each)."""
         return {"game": self.game.id, "seat": self.seat, "phase": self.phase,
-                "deal": (self._pending or self._played).number, **self._table()}
+                "deal": (self._pending or self._played).number, "waiting_for": self.waiting_for(),
+                "moves": len(self._played.actions) if self._pending is None else 0, **self._table()}
+
+    def waiting_for(self) -> list:
+        """The guests' seats the table waits on, in seat order: while a deal is dealt, those
+        at the table whose part of the shuffle has not come (connected or not); in play, the
+        guest to move, unless a computer plays its seat. Empty when nothing waits on a guest."""
+        if self._pending is not None:
+            return [s for s, g in self.guests.items()
+                    if not (g.away or g.left) and s not in self._pending.contributions]
+        if self.match.deal.over:
+            return []
+        turn = self.match.deal.turn
+        return [turn] if turn in self.guests and not self._played_by_computer(turn) else []
 
     def seats(self) -> list:
         """Who sits where: each seat's ``role`` (``host``, ``guest`` or ``computer``), whether
@@ -257,6 +279,30 @@ class Host:
         guest.away = True
         return self._seat_given_up()
 
+    def deal_now(self) -> Outcome:
+        """Deal the deal being dealt now, with a computer in every guest seat whose friend is
+        not here (never came, or lost): those seats are the computer's until their friend
+        comes, from the next deal (:meth:`_hello`). Raises :class:`~.wire.WrongPhaseError`
+        when no deal is being dealt."""
+        if self._pending is None:
+            raise WrongPhaseError("No deal is being dealt.")
+        for guest in self.guests.values():
+            if guest.conn is None and not guest.left:
+                guest.away = True
+        return self._seat_given_up()
+
+    def silent(self, seat: int) -> Outcome:
+        """Guest ``seat``'s page is connected but has not answered for its hold (no part of
+        the shuffle, no move): a computer plays it until it acts again. Nothing changes for
+        a seat the table is not waiting on."""
+        guest = self.guests.get(seat)
+        if guest is None:
+            raise NotAGuestSeatError(f"Seat {seat} is not kept for a friend.")
+        if seat not in self.waiting_for():
+            return Outcome([], [])
+        guest.away = True
+        return self._seat_given_up()
+
     def _computer_action(self, seat: int) -> str:
         bot = self._bots.get(seat)
         if bot is None:
@@ -297,9 +343,14 @@ class Host:
             seq = wire.whole(data.get("seq"), "seq")   # a replay is named as such before anything else
             seat, guest = self._guest_on(conn)
             self._check_seq(guest, seq)
+            if guest.left:
+                raise SeatLeftError("You left the table: a computer plays this seat for good.")
             values = wire.fields(data, wire.GUEST_MESSAGES[kind])
             if kind == "act":
                 self._check_playing()
+                if guest.joining:
+                    raise WrongPhaseError("A computer plays your seat until the next deal.")
+                guest.away = False            # a silent page that plays again has its seat back
                 outcome = self._play(seat, values["action"])
             elif kind == "take-over":
                 self.take_over(seat)
@@ -355,7 +406,10 @@ class Host:
                 raise SeatTakenError(f"This connection already holds seat {held}.")
         self.disconnect(conn)
         self.guests[seat].conn = conn
-        was_away, self.guests[seat].away = self.guests[seat].away, False
+        # A friend new to a seat dealt to a computer (deal_now) takes it from the next deal.
+        joining = token is None and self.guests[seat].away and self.phase == PLAYING
+        self.guests[seat].joining = joining
+        was_away, self.guests[seat].away = self.guests[seat].away, joining
         back = self._presence(but=seat).send if was_away else []    # the others see the person back
         return Outcome([(conn, m) for m in self._state(seat, have)] + back, [])
 
@@ -382,7 +436,11 @@ class Host:
                                   f"(deal {self._played.number}).")
 
     def _begin_next_deal(self) -> str:
-        """A new seed for the next deal; returns the message committing to it."""
+        """A new seed for the next deal; returns the message committing to it. A friend who
+        came while a computer played their seat takes it now."""
+        for guest in self.guests.values():
+            if guest.joining and guest.conn is not None:
+                guest.away = guest.joining = False
         self._pending = _HostDeal.new(self._played.number + 1, self.rng, self.game.id)
         return self._commit_message()
 
