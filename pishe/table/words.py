@@ -64,6 +64,9 @@ PAGE = {
     "seat_lost": "connection lost",
     "seat_away": "away: a computer plays",
     "seat_left": "left: a computer plays",
+    "seat_reconnecting": "reconnecting…",
+    # The host's status line while a friend's page is coming back ({name}: the seat's name, Python's).
+    "reconnecting": "{name} is reconnecting…",
     # Any table.
     "unknown_game": "This page cannot show the game {game}.",
     # Asked before a match in progress is thrown away (the keys are what asks: new_match, invite, game).

@@ -17,6 +17,7 @@ export const STATUS = {
   connecting: "connecting",
   connected: "connected",
   hostLost: "host_lost",
+  reconnecting: "reconnecting",
   guestLost: "guest_lost",
   linkUsed: "link_used",
   failed: "failed",
@@ -40,6 +41,7 @@ export const ui = {
   note: $("[data-friend-note]"),
   relays: $("[data-relay-details]"),
   leave: $("[data-leave]"),
+  dealNow: $("[data-deal-now]"),
 };
 
 /**

@@ -43,14 +43,17 @@ function secondsParam(name, fallback) {
 }
 
 /** How long a lost friend's seat is held before a computer plays it: ?hold=SECONDS (tests), else 60 s. */
-export const holdSeconds = () => secondsParam("hold", 60);
+const holdSeconds = () => secondsParam("hold", 60);
+
+/** How long a friend's page that is connected but silent holds up the table: ?silent=SECONDS (tests), else 60 s. */
+const silentSeconds = () => secondsParam("silent", 60);
 
 /**
  * How long two pages that have each other's codes may take to connect before the page
  * says no path was found: ?connect=SECONDS (tests), else 20 s (ICE's own checks give
  * up after about 30 s; most connections open within 2 s, through TURN within 5 s).
  */
-export const connectSeconds = () => secondsParam("connect", 20);
+const connectSeconds = () => secondsParam("connect", 20);
 
 export const state = {
   role: null, // "host", "guest", or null while the computer table owns the board
@@ -71,6 +74,7 @@ export const state = {
   joinCode: null, // guest: the invite (offer code and key) being answered
   lastTurn: undefined, // whose turn the last painted view said (to announce the turn coming to you)
   computerTimer: null, // host: the pause before the computer's next move
+  silence: { key: null, timer: null }, // host: the hold of the pages the table waits on (watchSilence)
   paint: null, // the game's painter, once loaded
   view: null,
   status: null,
@@ -192,8 +196,17 @@ function paintTable(paint, view, status, answer) {
   }
   // The table's status line, where the view alone cannot say it (a blank view says its own):
   // the status's own lines while dealing, else the page's words.
-  if (state.view && dealing) {
-    setText(tableStatus, state.role === "host" && !state.connected ? status.when_back : status.dealing);
+  // The host's names whom the table waits on: while dealing (once a friend is here), and on
+  // a friend's turn while that friend's page is connected (else it is away: below).
+  const host = state.role === "host";
+  const seats = [...state.seats.values()];
+  const waitingLine = host && status.waiting_line && (dealing
+    ? state.view || seats.some((s) => s.connected)
+    : state.view && !view.result && seats.some((s) => s.connected && s.number === view.turn));
+  if (waitingLine) {
+    setText(tableStatus, status.waiting_line);
+  } else if (state.view && dealing) {
+    setText(tableStatus, host && !state.connected ? status.when_back : status.dealing);
   } else if (state.view && !state.connected && state.role === "guest") {
     setText(tableStatus, word("paused"));
   } else if (state.view && !state.connected && view.turn !== null && view.turn !== view.seat && !view.result &&
@@ -299,17 +312,46 @@ function showSeats(status) {
     const info = seats.get(number) || {};
     if (seat.connected) here += 1;
     const key = info.left ? "seat_left" : info.away ? "seat_away" : seat.connected ? "seat_connected"
-      : seat.noPath ? "seat_no_path" : seat.everOpened ? "seat_lost" : "seat_waiting";
+      : seat.noPath ? "seat_no_path" : seat.hold ? "seat_reconnecting" : seat.everOpened ? "seat_lost"
+        : "seat_waiting";
     setSeatState(seat.invite, key);
   }
   state.connected = here === state.seats.size;
   const several = state.seats.size > 1;
+  const kept = [...state.seats.values()];
+  const reconnecting = kept.find((s) => s.hold && !s.connected);
   if (state.connected) setStatus(STATUS.connected, "connected");
-  else if ([...state.seats.values()].some((s) => s.noPath)) setStatus(STATUS.noPathHost, "lost");
-  else if ([...state.seats.values()].some((s) => s.everOpened && !s.connected)) {
-    setStatus(STATUS.hostLost, "lost");
-  } else if (several) setStatus("waiting_friends", "waiting", { here, all: state.seats.size });
+  else if (kept.some((s) => s.noPath)) setStatus(STATUS.noPathHost, "lost");
+  else if (reconnecting) setStatus(STATUS.reconnecting, "waiting", { name: reconnecting.name });
+  else if (kept.some((s) => s.everOpened && !s.connected)) setStatus(STATUS.hostLost, "lost");
+  else if (several) setStatus("waiting_friends", "waiting", { here, all: state.seats.size });
   else setStatus(STATUS.waiting, "waiting");
+  // While a deal waits for friends who are not here, the host may deal with computers in their seats.
+  const empty = list(status && status.seats).some((s) => s.role === "guest" && !s.connected && !s.away && !s.left);
+  ui.dealNow.hidden = !(status && status.phase === "dealing" && empty);
+  watchSilence(status);
+}
+
+/**
+ * Host: a friend's page that is connected but does not answer (no part of the shuffle, no
+ * move) holds up the table. Each time the table starts waiting on someone anew (another
+ * deal, another move, other seats), the hold starts again; when it runs out with the table
+ * still waiting on the same, a computer plays those seats (host_silent) until they act.
+ */
+function watchSilence(status) {
+  const waiting = list(status && status.waiting_for).filter((seat) => {
+    const kept = state.seats.get(seat);
+    return kept && kept.connected;
+  });
+  const key = waiting.length ? JSON.stringify([status.phase, status.deal, status.moves, waiting]) : null;
+  if (key === state.silence.key) return;
+  clearTimeout(state.silence.timer);
+  state.silence = { key, timer: null };
+  if (!key) return;
+  state.silence.timer = setTimeout(() => {
+    if (state.role !== "host" || state.silence.key !== key) return;
+    for (const seat of waiting) queue(async () => hostAnswer(await call("host_silent", seat)));
+  }, silentSeconds() * 1000);
 }
 
 /** A guest_* answer (its messages already sent by Python, in the worker): paint, keep what resumes the seat. */
@@ -473,12 +515,14 @@ function seatClosed(seat) {
   listenForKnock(seat).catch((err) => console.warn("not listening for the friend's return:", err));
   // The seat is held for its friend a while; then a computer plays it until they are back.
   clearTimeout(seat.hold);
+  // Meanwhile the host reads that its friend is reconnecting (a reloaded page knocks by itself).
   seat.hold = setTimeout(() => {
     seat.hold = null;
     if (state.role === "host" && !seat.connected) {
       queue(async () => hostAnswer(await call("host_hold_over", seat.number)));
     }
   }, holdSeconds() * 1000);
+  showSeats(state.status);
 }
 
 /**
@@ -521,6 +565,8 @@ export function closeLink() {
   }
   clearTimeout(state.computerTimer);
   state.computerTimer = null;
+  clearTimeout(state.silence.timer);
+  state.silence = { key: null, timer: null };
   stopClock();
 }
 

@@ -69,6 +69,7 @@ function leave() {
     clearResultFair();
     say(ui.note, null);
     showRelays([]);
+    ui.dealNow.hidden = true;
     forgetJoinCode();
     try {
       for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) sessionStorage.removeItem(key);
@@ -107,8 +108,9 @@ function makeSeats(answer) {
     const names = view ? view.names : (await call("blank_view", state.game, "host")).view.names;
     for (const s of seats) {
       const number = s.seat;
-      const seat = { number, link: null, connected: false, everOpened: false, hold: null, listener: null };
-      seat.invite = seatInvite(number, Array.isArray(names) ? names[number] : "", seats.length > 1);
+      const name = Array.isArray(names) ? names[number] : "";
+      const seat = { number, name, link: null, connected: false, everOpened: false, hold: null, listener: null };
+      seat.invite = seatInvite(number, name, seats.length > 1);
       wireSeat(seat);
       state.seats.set(number, seat);
     }
@@ -421,6 +423,9 @@ function wire() {
     if (invite.getAttribute("aria-disabled") !== "true" && await computerTable.confirmLeave("invite")) openTable();
   });
   ui.leave.addEventListener("click", leave);
+  ui.dealNow.addEventListener("click", () => {
+    if (state.role === "host") hostMove("host_deal_now");
+  });
   wireCopyButtons();
   window.addEventListener("hashchange", () => {
     const fragment = joinCode();
