@@ -26,11 +26,13 @@ def _friend_status(status: dict) -> dict:
     """A friend's table's status with its own words for the page added: ``"dealing"``
     (the status line while a deal is being dealt), ``"when_back"`` (the host's, while
     its friend is away), ``"waiting_line"`` (the host's, naming the seats the table waits
-    on, or ``None``) and ``"fair"``, the guest's check of its last finished deal
+    on, or ``None``), ``"sides"`` (each seat's side from this one's: "your partner", "other
+    team" or "") and ``"fair"``, the guest's check of its last finished deal
     (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
     return {**status, **words.dealing_lines(status.get("deal")),
             "presence": words.presence(status.get("seats") or [], status.get("seat")),
             "waiting_line": _waiting_line(status),
+            "sides": words.sides(get_game(status["game"]).teams, status["seat"]) if status.get("game") else [],
             "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
                                    get_game(status["game"]).deal_name if status.get("game") else "Deal")}
 
@@ -172,6 +174,11 @@ def host_take_over() -> str:
 def host_hold_over(seat: int) -> str:
     """The hold of guest ``seat``'s lost connection ran out: a computer plays it until it is back."""
     return _hosting(lambda: _host.hold_over(seat))
+
+
+def host_play_again() -> str:
+    """After the match: a new one with the same friends in the same seats."""
+    return _hosting(lambda: _host.play_again())
 
 
 def host_deal_now() -> str:

@@ -281,3 +281,23 @@ def test_a_seat_that_left_cannot_act_again():
                                        "action": host.view(2)["legal"][0]}), conn)
     assert refused.error == "You left the table: a computer plays this seat for good."
     assert json.loads(refused.send[0][1])["code"] == "seat-left" and host.save() == before
+
+
+def test_play_again_starts_a_new_match_with_the_same_friends_in_the_same_seats():
+    table = seated("pisti", [1, 2, 3], seed=17, length="51")
+    host = table.host
+    with pytest.raises(WrongPhaseError):
+        host.play_again()                                      # the match is on
+    while host.phase != "match-over":
+        table.play_deck()
+        if host.phase == "deal-over":
+            table.next_deck()
+    first_id, pages = host.match_id, {s: table.page(s) for s in (1, 2, 3)}
+    table.deliver(host.play_again().send)
+    # Dealt at once: every friend sent its part of the new match's first deck.
+    assert host.phase == "playing" and host.match_id != first_id and host.match.deal_number == 1
+    assert host.match.scores == [0, 0] or list(host.match.scores) == [0, 0]
+    assert {s: table.page(s) for s in (1, 2, 3)} == pages     # the same pages in the same seats
+    table.play_deck()
+    table.assert_in_step()
+    assert all(page.verification == VERIFIED for page in pages.values())

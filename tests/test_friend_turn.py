@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from test_friend import Table, no_errors, persistent_profiles
+from test_friend import RESULTS, Table, no_errors, persistent_profiles
 
 
 @pytest.fixture(scope="module")
@@ -55,4 +55,19 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     log = turn_server.log()
     assert len(re.findall(r"ALLOCATE processed, success", log)) >= 2, log[-3000:]
     assert re.search(r"CHANNEL_BIND processed, success|CREATE_PERMISSION processed, success", log), log[-3000:]
+
+    # Play again: a new match with the same friend in the same seat, on the same channel.
+    play_again = table.host.get_by_role("button", name="Play again", exact=True)
+    expect(play_again).to_be_visible()
+    table.host.screenshot(path=str(RESULTS / "friend-host-match-over.png"))
+    welcomes = len([m for m in table.guest.evaluate("window.__wire.received") if '"welcome"' in m])
+    play_again.click()
+    expect(play_again).to_be_hidden(timeout=10_000)
+    h2, g2 = table.sync()
+    assert h2["deal"] == g2["deal"] == "1" and h2["result"] is None
+    assert [h2["seats"][s]["score"] for s in (0, 1)] == ["0", "0"] and g2["mine"] == 1
+    received = table.guest.evaluate("window.__wire.received")
+    assert len([m for m in received if '"welcome"' in m]) == welcomes + 1
+    expect(table.host.get_by_role("textbox", name="Invite link", exact=True)).to_be_hidden()
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Connected")
     no_errors(table)

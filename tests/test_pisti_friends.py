@@ -72,10 +72,16 @@ def pages(profiles, module_site, console_errors):
     p.close()
 
 
-def open_table(pages: Pages, friends=(1, 2, 3), query: str = ""):
+# Chromium on Linux has no Web Share API: the page is given one that records what it shares.
+SHARE_STUB = "navigator.share = async (data) => { window.__shared = data; };"
+
+
+def open_table(pages: Pages, friends=(1, 2, 3), query: str = "", share: bool = False):
     """The host opens a Pişti table with friends in ``friends`` (``query``: more of the
-    page's address); returns its page and the links by seat."""
+    page's address; ``share``: with a Web Share API); returns its page and the links by seat."""
     host = pages.page("host")
+    if share:
+        host.add_init_script(SHARE_STUB)
     host.goto(pages.site.url + "?delay=30&hold=2" + query)
     expect(host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
     host.get_by_role("radio", name="Pişti", exact=True).check()
@@ -243,16 +249,46 @@ def test_pishe_pasha_joins_by_the_link_alone_too(pages: Pages):
 
 
 DEAL_NOW = "Deal now: computers take the empty seats"
+# Installed before a page loads: what each frame shows (the games' tables not hidden, the
+# title, whether Python is ready), from the first frame until Python is ready.
+FRAMES = """(() => {
+  const frames = (window.__frames = []);
+  const look = () => {
+    const shown = [...document.querySelectorAll("[data-pishe-table]")]
+      .filter((table) => !table.closest("[hidden]")).map((table) => table.dataset.game);
+    const ready = Boolean(document.body && document.body.dataset.ready === "true");
+    frames.push({title: document.title, shown, ready});
+    if (ready || frames.length > 2000) frames.done = true;
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})();"""
 
 
 def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_next_deck(pages: Pages):
     """Three seats for friends, two come: the host names whom the table waits for, deals now
     with a computer in Left's seat; Left's friend opens the link mid-deck and plays from
     the next deck."""
-    host, links = open_table(pages)
+    host, links = open_table(pages, share=True)
+    assert all(link.endswith("&game=pisti") for link in links.values())
+    # The invites in the seat switches' order, each saying its side; Share beside Copy link.
+    titles = host.locator("[data-seat-invite-title]")
+    expect(titles.locator("[data-seat-invite-name]")).to_have_text(["Partner", "Right", "Left"])
+    expect(titles.locator("[data-seat-invite-side]")).to_have_text(["your partner", "other team", "other team"])
+    host.get_by_role("button", name="Share", exact=True).last.click()
+    host.wait_for_function("window.__shared")
+    assert host.evaluate("window.__shared") == {"title": "Come and play at my table", "url": links[3]}
+    expect(host.locator('[data-seat-invite][data-seat="3"] [data-copied]')).to_have_text("Shared.")
     guests = {seat: pages.page(f"guest {seat}") for seat in (1, 2)}
+    guests[1].add_init_script(FRAMES)
     for seat, guest in guests.items():
         guest.goto(links[seat])
+    # The invited game's table and title from the guest's first painted frame, before Python starts.
+    guests[1].wait_for_function("window.__frames.done", timeout=BOOT_MS)
+    frames = guests[1].evaluate("window.__frames")
+    painted = [f for f in frames if f["shown"]]
+    assert painted and not painted[0]["ready"], frames[:5]
+    assert all(f["shown"] == ["pisti"] and f["title"] == "Pişti: play with friends" for f in painted), frames
     for guest in guests.values():
         expect(guest.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     expect(host.locator("[data-friend-status]")).to_have_text("Waiting for your friends: 2 of 3 here…",

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence", "waiting_for", "dealt",
+__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
            "match_score", "LOADING"]
 
 #: The page's sentences, by key.
@@ -65,6 +65,9 @@ PAGE = {
     "seat_away": "away: a computer plays",
     "seat_left": "left: a computer plays",
     "seat_reconnecting": "reconnecting…",
+    # The host's Share button (the Web Share API), beside Copy link.
+    "share_title": "Come and play at my table",
+    "shared": "Shared.",
     # The host's status line while a friend's page is coming back ({name}: the seat's name, Python's).
     "reconnecting": "{name} is reconnecting…",
     # Any table.
@@ -165,6 +168,16 @@ def waiting_for(names: list) -> Optional[str]:
         return None
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return f"Waiting for {listed}…"
+
+
+def sides(teams: tuple, seat: int) -> list:
+    """Each seat's side from ``seat``'s: "your partner" (same team), "other team", or ""
+    (this seat, or a game where every seat plays for itself)."""
+    team_of = {s: n for n, members in enumerate(teams) for s in members}
+    if all(len(members) == 1 for members in teams):
+        return ["" for _ in team_of]
+    return ["" if s == seat else "your partner" if team_of[s] == team_of[seat] else "other team"
+            for s in sorted(team_of)]
 
 
 def dealt(deal_name: str, number: int, dealer: str) -> str:

@@ -302,7 +302,8 @@ async function startComputerTable() {
     return startMatch();
   };
 
-  showGame(choice().game);
+  // A page opened on a friend's invite shows the invited game already (web/core/invited.js).
+  if (!document.documentElement.dataset.invited) showGame(choice().game);
   setIdle();
   try {
     await py.ready;

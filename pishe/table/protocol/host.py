@@ -279,6 +279,23 @@ class Host:
         guest.away = True
         return self._seat_given_up()
 
+    def play_again(self) -> Outcome:
+        """Once the match is over, a new match of the same game, length and clock with the
+        same friends in the same seats: every connected guest is welcomed to it (a new match
+        id) and asked for its part of the first deal's shuffle. Raises
+        :class:`~.wire.WrongPhaseError` before the match is over."""
+        if self._pending is not None or not self.match.over:
+            raise WrongPhaseError("The match is not over.")
+        self.match_id = secrets.token_hex(16)
+        self.match, self._played, self._bots = None, None, {}
+        self._timeouts, self._autopilot = {}, set()
+        self._pending = _HostDeal.new(1, self.rng, self.game.id)
+        for guest in self.guests.values():
+            guest.sent, guest.joining = 0, False
+            guest.away = guest.away and guest.conn is None      # who is here plays
+        return Outcome([(g.conn, m) for s, g in self.guests.items() if g.conn is not None
+                        for m in self._state(s, None)], [])
+
     def deal_now(self) -> Outcome:
         """Deal the deal being dealt now, with a computer in every guest seat whose friend is
         not here (never came, or lost): those seats are the computer's until their friend

@@ -6,7 +6,7 @@
 // (pishe/table/words.py, through ../words.js), or the page's markup.
 
 import { setText } from "../../text.js";
-import { say } from "../words.js";
+import { say, word } from "../words.js";
 import { qrSvg } from "./qr.js";
 
 /** The connection's status lines: keys of the page's words (pishe/table/words.py). */
@@ -42,14 +42,16 @@ export const ui = {
   relays: $("[data-relay-details]"),
   leave: $("[data-leave]"),
   dealNow: $("[data-deal-now]"),
+  playAgain: $("[data-play-again]"),
 };
 
 /**
  * A seat's invite in the panel: {seat, root, hostInvite, inviteLink, qr, replyInput,
  * connect, connectError, inviteAgain, state, path}. `name` is the seat's name (Python's,
- * from the view); with `several` seats to invite, every label names its seat.
+ * from the view), `side` Python's word for its side ("your partner", "other team", or "");
+ * with `several` seats to invite, every label names its seat.
  */
-export function seatInvite(seat, name, several) {
+export function seatInvite(seat, name, several, side = "") {
   const root = ui.seatTemplate.content.firstElementChild.cloneNode(true);
   root.dataset.seat = String(seat);
   // Ids unique per seat, so that every label and hint points at its own box.
@@ -60,6 +62,9 @@ export function seatInvite(seat, name, several) {
   }
   for (const node of root.querySelectorAll("[data-copy]")) node.dataset.copy = `${node.dataset.copy}-${seat}`;
   for (const node of root.querySelectorAll("[data-seat-invite-name]")) setText(node, name);
+  const sideNote = root.querySelector("[data-seat-invite-side]");
+  setText(sideNote, side);
+  sideNote.hidden = !side;
   for (const node of root.querySelectorAll("[data-seat-invite-for]")) node.hidden = !several;
   root.querySelector("[data-seat-invite-title]").hidden = !several;
   const q = (selector) => root.querySelector(selector);
@@ -72,7 +77,31 @@ export function seatInvite(seat, name, several) {
   if (several) ui.seatInvites.dataset.several = "";
   else delete ui.seatInvites.dataset.several;
   wireCopyButtons(root);
+  wireShareButton(root, invite.inviteLink);
   return invite;
+}
+
+/**
+ * Share beside Copy link, where the browser can share (the Web Share API: most phones):
+ * the invite link goes to the app the host picks.
+ */
+function wireShareButton(root, input) {
+  const button = root.querySelector("[data-share]");
+  if (!button || typeof navigator.share !== "function") return;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    if (!input.value) return;
+    const note = root.querySelector("[data-copied]");
+    try {
+      await navigator.share({ title: word("share_title"), url: input.value });
+      say(note, "shared");
+    } catch (err) {
+      if (err && err.name === "AbortError") return; // the host closed the share sheet
+      say(note, "copy_by_hand");
+    }
+    clearTimeout(note.timer);
+    note.timer = setTimeout(() => say(note, null), 2500);
+  });
 }
 
 /** No seat invites (leaving the table, or the guest's side). */

@@ -312,14 +312,14 @@ function showSeats(status) {
     const info = seats.get(number) || {};
     if (seat.connected) here += 1;
     const key = info.left ? "seat_left" : info.away ? "seat_away" : seat.connected ? "seat_connected"
-      : seat.noPath ? "seat_no_path" : seat.hold ? "seat_reconnecting" : seat.everOpened ? "seat_lost"
+      : seat.noPath ? "seat_no_path" : seat.everOpened ? (seat.hold ? "seat_reconnecting" : "seat_lost")
         : "seat_waiting";
     setSeatState(seat.invite, key);
   }
   state.connected = here === state.seats.size;
   const several = state.seats.size > 1;
   const kept = [...state.seats.values()];
-  const reconnecting = kept.find((s) => s.hold && !s.connected);
+  const reconnecting = kept.find((s) => s.hold && s.everOpened && !s.connected); // not once invited again
   if (state.connected) setStatus(STATUS.connected, "connected");
   else if (kept.some((s) => s.noPath)) setStatus(STATUS.noPathHost, "lost");
   else if (reconnecting) setStatus(STATUS.reconnecting, "waiting", { name: reconnecting.name });
@@ -329,6 +329,8 @@ function showSeats(status) {
   // While a deal waits for friends who are not here, the host may deal with computers in their seats.
   const empty = list(status && status.seats).some((s) => s.role === "guest" && !s.connected && !s.away && !s.left);
   ui.dealNow.hidden = !(status && status.phase === "dealing" && empty);
+  // After the match: another with the same friends in the same seats, on the same links.
+  ui.playAgain.hidden = !(status && status.phase === "match-over");
   watchSilence(status);
 }
 

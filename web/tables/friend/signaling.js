@@ -77,14 +77,29 @@ function hear(worker) {
   });
 }
 
-/** The invite link for `invite` (an offer code, with its relay key packed by relay.js): this page's address with #join=…. */
-export function inviteLink(invite) {
-  return location.origin + location.pathname + JOIN + invite;
+const GAME = "&game=";
+
+/**
+ * The invite link for `invite` (an offer code, with its relay key packed by relay.js) to a
+ * table of `game`: this page's address with #join=…&game=…, so that the friend's page
+ * shows that game from its first paint (web/core/invited.js).
+ */
+export function inviteLink(invite, game) {
+  return location.origin + location.pathname + JOIN + invite + GAME + encodeURIComponent(game);
 }
 
-/** What follows #join= in the invite link this page was opened with, or null. */
+/** The invite in the link this page was opened with (what follows #join=, up to &game=), or null. */
 export function joinCode() {
-  return location.hash.startsWith(JOIN) ? location.hash.slice(JOIN.length) : null;
+  if (!location.hash.startsWith(JOIN)) return null;
+  const at = location.hash.indexOf(GAME);
+  return location.hash.slice(JOIN.length, at < 0 ? undefined : at);
+}
+
+/** The game the invite link this page was opened with names, or null (an older link: the host's welcome says). */
+export function joinGame() {
+  const at = location.hash.startsWith(JOIN) ? location.hash.indexOf(GAME) : -1;
+  const game = at < 0 ? "" : decodeURIComponent(location.hash.slice(at + GAME.length));
+  return /^[a-z][a-z0-9-]{0,30}$/.test(game) ? game : null;
 }
 
 /** Take the invite code out of the address bar (leaving a friend's table). */

@@ -12,7 +12,7 @@
 
 import { computerTable } from "../computer.js";
 import { loadWords, say, word } from "../words.js";
-import { forgetJoinCode, inviteLink, joinCode, knockOn, relay } from "./signaling.js";
+import { forgetJoinCode, inviteLink, joinCode, joinGame, knockOn, relay } from "./signaling.js";
 import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, showRelays, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
@@ -42,7 +42,10 @@ function enter(role, game) {
   match.hidden = true;
   ui.fair.hidden = true;
   clearResultFair();
-  document.title = ui.panel.dataset.title;
+  // The game's own title for a friends' table, else the panel's.
+  const radio = document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`);
+  if (radio) radio.checked = true;
+  document.title = radio && radio.dataset.friendTitle ? radio.dataset.friendTitle : ui.panel.dataset.title;
   showError("");
   setIdle();
 }
@@ -70,6 +73,7 @@ function leave() {
     say(ui.note, null);
     showRelays([]);
     ui.dealNow.hidden = true;
+    ui.playAgain.hidden = true;
     forgetJoinCode();
     try {
       for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) sessionStorage.removeItem(key);
@@ -100,8 +104,13 @@ function chosen() {
 function makeSeats(answer) {
   clearSeatInvites();
   state.seats.clear();
+  // In the order the seat switches list them, so that the panel and the switches agree.
+  const switches = [...document.querySelectorAll(`[data-settings="${CSS.escape(state.game)}"] input[data-setting="friend"]`)]
+    .map((input) => Number(input.value));
+  const place = (seat) => (switches.includes(seat) ? switches.indexOf(seat) : switches.length + seat);
   const seats = (answer.status && Array.isArray(answer.status.seats) ? answer.status.seats : [])
-    .filter((s) => s.role === "guest");
+    .filter((s) => s.role === "guest").sort((a, b) => place(a.seat) - place(b.seat));
+  const sides = answer.status && Array.isArray(answer.status.sides) ? answer.status.sides : [];
   const view = answer.view;
   return queue(async () => {
     // The seats' names as this side's view gives them (a blank view before the first deal).
@@ -110,7 +119,7 @@ function makeSeats(answer) {
       const number = s.seat;
       const name = Array.isArray(names) ? names[number] : "";
       const seat = { number, name, link: null, connected: false, everOpened: false, hold: null, listener: null };
-      seat.invite = seatInvite(number, name, seats.length > 1);
+      seat.invite = seatInvite(number, name, seats.length > 1, sides[number] || "");
       wireSeat(seat);
       state.seats.set(number, seat);
     }
@@ -193,7 +202,7 @@ async function inviteAgain(seat) {
   } catch (err) {
     console.warn("no relays: the friend sends a reply code", err);
   }
-  const url = inviteLink(invited);
+  const url = inviteLink(invited, state.game);
   showInvite(card, url);
   if (state.seats.size > 0) queue(async () => hostAnswer(await call("host_current")));
   try {
@@ -231,8 +240,19 @@ async function accept(seat, code, relayed = false) {
   }
 }
 
+/**
+ * Guest: the friend's table of the game the link names (else the one this page shows), its
+ * table shown in the same task as the computer's table is put away: never painted between.
+ */
+function enterInvited() {
+  const game = joinGame() || state.game || "pishe-pasha";
+  enter("guest", game);
+  useGame(game);
+}
+
 /** Guest: answer the host's offer from the invite link: through a relay, else by a reply code. */
 async function join(fragment) {
+  enterInvited();
   let relays = null;
   try {
     relays = await relay();
@@ -241,7 +261,6 @@ async function join(fragment) {
   }
   const { offer, key } = relays ? relays.unpackInvite(fragment) : { offer: fragment, key: null };
   if (key) relays.relayList(); // the Nostr library loads while the answer is made
-  enter("guest", state.game || "pishe-pasha");
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   ui.replyOutput.value = "";
@@ -319,7 +338,7 @@ const KNOCK_MS = 10_000;
 
 /** Guest: the table as this tab kept it, paused, until a link connects it again. */
 function waitForNewLink(fragment) {
-  enter("guest", state.game || "pishe-pasha");
+  enterInvited();
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   setStatus(STATUS.linkUsed, "lost");
@@ -425,6 +444,9 @@ function wire() {
   ui.leave.addEventListener("click", leave);
   ui.dealNow.addEventListener("click", () => {
     if (state.role === "host") hostMove("host_deal_now");
+  });
+  ui.playAgain.addEventListener("click", () => {
+    if (state.role === "host") hostMove("host_play_again");
   });
   wireCopyButtons();
   window.addEventListener("hashchange", () => {
