@@ -9,14 +9,16 @@ and NAME.gz (where they are smaller); the server sends one to a browser that
 accepts it, as a static host set up for it does (README: "Hosting"). Any static
 server can serve dist/ as it is: the copies are only ever an alternative body.
 
-Standard library only; pip, npm and Node are used as command-line tools (Node
-runs the downloaded Pyodide once, to compile micropip to bytecode). Everything
+Standard library and Babel (catalogs.py compiles the gettext catalogs into the
+wheel); pip, npm and Node are used as command-line tools (Node runs the
+downloaded Pyodide once, to compile micropip to bytecode). Everything
 downloaded is pinned by sha256 below, kept in a cache outside the repository
 (~/.cache/pishe, or $PISHE_CACHE) and verified after every download and on
 every cache hit.
 
 dist/ layout:
-    index.html            the table page (skipped while the repo has none)
+    index.html            the table page (skipped while the repo has none), with every
+                          registered game's markup written in (see game_markup)
     ice-servers.json      STUN/TURN servers for a friend's table (self-hosters edit it)
     signaling.json        Nostr relays that carry a friend's answer back (self-hosters edit it)
     sw.js                 service worker, at the root so its scope is the whole site
@@ -28,7 +30,7 @@ dist/ layout:
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "loading": {...}, "downloads": {...}}. "loading" holds the loading line's words by
+"later": [...], "loading": {...}, "downloads": {...}, "games": {...}}. "loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
 and index.html's __PISHE_LOADING__ becomes the first of them); "downloads" the
 sizes of the files the worker downloads to start, for its progress bar.
@@ -38,6 +40,7 @@ returning visitor) and the Nostr library (a friend's table needs the network any
 the computer table must not download it).
 "later" lists the files it keeps on their first use instead of at install: micropip
 and segno, which only an invite's QR code needs (a first visit does not download them).
+"games" maps every registered game's id to its folder under web/games/ (its painter).
 """
 
 from __future__ import annotations
@@ -49,7 +52,9 @@ import email.utils
 import gzip
 import hashlib
 import json
+import html
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -140,6 +145,21 @@ PINS = {
     "segno": Pin("segno-1.6.6-py3-none-any.whl",
                  "28c7d081ed0cf935e0411293a465efd4d500704072cdb039778a2ab8736190c7",
                  _pip_download("segno==1.6.6")),
+}
+
+def _npm_pin(package: str, version: str, sha256: str) -> Pin:
+    """A package's tarball as `npm pack` names and fetches it (`@scope/name` -> `scope-name-…`)."""
+    return Pin(f"{package.lstrip('@').replace('/', '-')}-{version}.tgz", sha256,
+               ("npm", "pack", "--silent", f"{package}@{version}"))
+
+
+#: Fetched for bench/mental_poker.py only (not shipped: the no-peek dealing is not built
+#: yet): audited elliptic-curve arithmetic (ristretto255) and the hashes it imports.
+BENCH_PINS = {
+    "noble-curves": _npm_pin("@noble/curves", "2.4.0",
+                             "55279c71b0201d6c0e58d0206d15825359e02a3932f326ba7b7909ac2d334aa9"),
+    "noble-hashes": _npm_pin("@noble/hashes", "2.4.0",
+                             "e1946149b780017b2564fcc092cb01c04e1d7f20627d0296c17da8868f4436dc"),
 }
 
 
@@ -244,9 +264,12 @@ def build_pishe_wheel(out: Path) -> Path:
 
     Every module of the package but the command line, with docstrings and
     comments stripped (the page never reads them; they are a third of the
-    bytes), and minimal metadata: name, version, Python requirement. The name
-    and version are pyproject.toml's.
+    bytes), the compiled gettext catalogs (.mo, from the .po files by Babel:
+    catalogs.py), and minimal metadata: name, version, Python requirement. The
+    name and version are pyproject.toml's.
     """
+    import catalogs
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     name, version = project["name"], project["version"]
     files = {}
@@ -254,6 +277,7 @@ def build_pishe_wheel(out: Path) -> Path:
         rel = path.relative_to(ROOT).as_posix()
         if "__pycache__" not in rel and rel not in NOT_IN_PAGE_WHEEL:
             files[rel] = strip_source(path.read_text(encoding="utf-8"), rel).encode()
+    files.update(catalogs.compiled())
     dist_info = f"{name}-{version}.dist-info"
     files[f"{dist_info}/METADATA"] = (
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
@@ -466,8 +490,90 @@ def _copy_runtime(tgz: Path, dest: Path) -> dict:
             return json.load(src)
 
 
+#: A place in index.html where the build writes every game's markup: <!-- games: PART -->.
+GAMES_MARK = re.compile(r"^([ \t]*)<!-- games: (\w+) -->[ \t]*$|<!-- games: (\w+) -->", re.M)
+#: The parts of a game's markup that are files in web/games/<game>/ (PART.html, or
+#: PART.<id>.html for one variant only); __GAME__ in them stands for the game's id.
+GAME_PARTS = ("match", "table", "settings", "note", "rules")
+
+
+def _registered_games() -> list:
+    """The registered games (pishe.table.game.games), this repository's."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # this repository's pishe, as a script sees it
+    from pishe.table.game import games
+    return list(games())
+
+
+def _levels_markup(game) -> str:
+    """The computer's level radios of ``game`` (its ``levels``, in their order; none: no
+    fieldset), its ``computer``'s chosen (else the first)."""
+    if not game.levels:
+        return ""
+    chosen = game.computer if game.computer in game.levels else next(iter(game.levels))
+    radios = "".join(
+        f'\n    <label><input type="radio" name="level-{game.id}" value="{html.escape(bot)}" data-setting="level"'
+        f'{" checked" if bot == chosen else ""}><span data-i18n>{html.escape(name)}</span></label>'
+        for bot, name in game.levels.items())
+    note = getattr(game, "levels_note", "")
+    described = f' aria-describedby="{game.id}-level-note"' if note else ""
+    hint = f'\n  <p class="hint" id="{game.id}-level-note" data-i18n>{html.escape(note)}</p>' if note else ""
+    return (f'<fieldset class="lengths"{described}>\n  <legend data-i18n>Computer</legend>\n'
+            f'  <div class="segmented">{radios}\n  </div>{hint}\n</fieldset>')
+
+
+def _game_part(game, part: str, first: bool) -> str:
+    """``game``'s markup for ``part`` (from web/games/<package>/), hidden unless ``first``."""
+    folder = ROOT / "web" / "games" / game.package
+    if part == "title":
+        return f'<span data-for-game="{game.id}"{"" if first else " hidden"}>{html.escape(game.name)}</span>'
+    if part == "choice":
+        title = html.escape(f"{game.name}: play the computer")
+        # A friends' table's title (web/tables/friend/table.js), from an invite's first paint on.
+        friends = html.escape(f"{game.name}: play a friend" if game.seats == 2 else f"{game.name}: play with friends")
+        return (f'<label><input type="radio" name="game" value="{game.id}" autocomplete="off"'
+                f'{" checked" if first else ""} data-i18n-attr="data-title data-friend-title" data-title="{title}"'
+                f' data-friend-title="{friends}"><span>{html.escape(game.name)}</span></label>')
+    if part == "styles":
+        return "".join(f'<link rel="stylesheet" href="web/games/{game.package}/{css.name}">\n'
+                       for css in sorted(folder.glob("*.css")))
+    if part == "preload":
+        return f'<link rel="modulepreload" href="web/games/{game.package}/paint.js">\n' if first else ""
+    if part not in GAME_PARTS:
+        raise BuildError(f"index.html asks for games' {part!r}: the parts are {', '.join(GAME_PARTS)}")
+    source = folder / f"{part}.{game.id}.html"
+    source = source if source.exists() else folder / f"{part}.html"
+    if not source.exists():
+        return ""
+    text = source.read_text(encoding="utf-8").strip("\n")
+    lines = text.split("\n")
+    levels = re.search(r"^([ \t]*)__LEVELS__$", text, re.M)
+    if levels:
+        block = "\n".join(levels.group(1) + line for line in _levels_markup(game).split("\n"))
+        text = text[:levels.start()] + block.rstrip() + text[levels.end():]
+        lines = text.split("\n")
+    if not first:  # the first tag is the part's root: hidden until its game is chosen
+        lines[0] = re.sub(r"^(\s*<[^>]*?)(/?>)", r"\1 hidden\2", lines[0], count=1)
+    return "\n".join(lines).replace("__GAME__", game.id)
+
+
+def game_markup(page: str, games: list) -> str:
+    """index.html with every registered game's markup in place of each <!-- games: PART -->:
+    the game choice, titles, style sheets, the first game's painter preloaded, and each
+    game's match line, table, settings, note and rules from its files in web/games/<game>/
+    (written in the page, so the first paint comes before any script). The first game is
+    the one shown; the others' parts are hidden."""
+    def fill(mark: re.Match) -> str:
+        indent, part = (mark.group(1), mark.group(2)) if mark.group(2) else ("", mark.group(3))
+        blocks = [_game_part(game, part, n == 0) for n, game in enumerate(games)]
+        text = ("\n" if mark.group(2) else "").join(b.rstrip("\n") for b in blocks if b)
+        return "\n".join(indent + line if line else line for line in text.split("\n"))
+    return GAMES_MARK.sub(fill, page)
+
+
 def _copy_web(stage: Path) -> None:
-    """Copy index.html and the settings files (when there) and web/ into the staging folder."""
+    """Copy index.html and the settings files (when there) and web/ into the staging folder;
+    the games' markup goes into index.html (game_markup), not into the site as files."""
     # The settings sit beside index.html so that a self-hoster can edit them in dist/.
     for name in ("index.html", *SETTINGS_FILES):
         if (ROOT / name).exists():
@@ -476,6 +582,8 @@ def _copy_web(stage: Path) -> None:
     for src in sorted(web.rglob("*")):
         rel = src.relative_to(web)
         if src.is_dir() or any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+            continue
+        if rel.parts[0] == "games" and rel.suffix == ".html":
             continue
         # sw.js goes to the root: a service worker only controls pages at or below its own URL.
         dst = stage / "sw.js" if rel == Path("sw.js") else stage / "web" / rel
@@ -492,6 +600,18 @@ def _copy_nostr(tgz: Path, dest: Path) -> None:
         bundle = tar.extractfile(NOSTR_BUNDLE).read()
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(bundle + b"\nexport default NostrTools;\n")
+
+
+def _write_page_words(folder: Path) -> None:
+    """web/lang/<code>.json: the page's static words in each language but English (and the
+    pseudo-language's, for layout tests), from the catalogs (catalogs.py: page_words)."""
+    import catalogs
+    from pishe.table.lang import PSEUDO
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for code in (*catalogs.LANGUAGES, PSEUDO):
+        (folder / f"{code}.json").write_text(
+            json.dumps(catalogs.page_words(code), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
 def _loading_words() -> dict[str, str]:
@@ -520,6 +640,7 @@ def build(dist: Path = DIST) -> dict:
     stage.chmod(0o755)  # mkdtemp makes it private; a web server may run as another user
     try:
         _copy_web(stage)
+        _write_page_words(stage / "web" / "lang")
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")
         micropip = stage / "pyodide" / pinned["micropip"].name
         shutil.copyfile(compile_wheel(pinned["micropip"], stage / "pyodide", lock), micropip)
@@ -536,10 +657,11 @@ def build(dist: Path = DIST) -> dict:
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
 
         loading = _loading_words()
+        games = _registered_games()
         if (stage / "index.html").exists():
             page = stage / "index.html"
-            page.write_text(page.read_text(encoding="utf-8").replace(LOADING_TOKEN, f"{loading['start']}…"),
-                            encoding="utf-8")
+            text = game_markup(page.read_text(encoding="utf-8"), games)
+            page.write_text(text.replace(LOADING_TOKEN, f"{loading['start']}…"), encoding="utf-8")
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
         downloads = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", f"wheels/{pishe.name}"]
         info = {
@@ -550,6 +672,7 @@ def build(dist: Path = DIST) -> dict:
             "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}"],
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
+            "games": {game.id: game.package for game in games},
         }
         literal = json.dumps(info)
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.

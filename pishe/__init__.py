@@ -3,7 +3,8 @@
 :mod:`pishe.table` holds what every game shares (the match, the fair deck,
 the protocol between pages, the page's bridge); each game is a package of
 :mod:`pishe.games` (Pishe Pasha in :mod:`pishe.games.pasha`, Pişti in
-:mod:`pishe.games.pisti`), reached by id through :func:`pishe.table.game.get_game`.
+:mod:`pishe.games.pisti`), found by the registry (:func:`pishe.table.game.games`) and reached by id
+through :func:`pishe.table.game.get_game`.
 
 For convenience the names below are importable from ``pishe`` itself; each is
 imported only when first asked for, so a page that plays one game loads only
@@ -24,7 +25,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "Match": "pishe.table.match",
     "get_game": "pishe.table.game",
-    "GAME_IDS": "pishe.table.game",
+    "game_ids": "pishe.table.game",
     **{name: "pishe.games.pasha.bots" for name in ("BOTS", "FACTORIES")},
     **{name: "pishe.games.pasha.deal" for name in ("ACTIONS", "GIVE", "KEEP", "TURN", "Deal", "Step")},
     **{name: "pishe.games.pasha.play" for name in ("bot_step", "play_deal")},

@@ -8,6 +8,7 @@ uses suit symbols (``"A♠"``).
 from __future__ import annotations
 
 from .errors import InvalidCardError
+from .table.lang import N_, _
 
 __all__ = ["Card", "RANKS", "SUITS", "SUIT_SYMBOLS", "RANK_NAMES", "DECK", "parse_cards"]
 
@@ -20,10 +21,10 @@ SUITS = ("C", "D", "H", "S")
 #: Suit symbols for the display form.
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 #: Suit names for plain words.
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUIT_NAMES = {"C": N_("clubs"), "D": N_("diamonds"), "H": N_("hearts"), "S": N_("spades")}
 
 #: Rank words for plain words ("queen of hearts").
-RANK_WORDS = ("", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+RANK_WORDS = ("", N_("ace"), "2", "3", "4", "5", "6", "7", "8", "9", "10", N_("jack"), N_("queen"), N_("king"))
 
 
 class Card:
@@ -84,6 +85,11 @@ class Card:
         """Whether the suit is diamonds or hearts."""
         return self.suit in ("D", "H")
 
+    def name(self) -> str:
+        """The card in words, in the page's language: "queen of hearts"."""
+        rank = RANK_WORDS[self.rank]
+        return _("{rank} of {suit}").format(rank=_(rank) if rank.isalpha() else rank, suit=_(SUIT_NAMES[self.suit]))
+
     def to_json(self) -> dict:
         """Everything a painter needs to draw the card, without any rule in it."""
         return {
@@ -92,7 +98,7 @@ class Card:
             "suit": self.suit,
             "symbol": SUIT_SYMBOLS[self.suit],
             "label": self.display(),
-            "name": f"{RANK_WORDS[self.rank]} of {SUIT_NAMES[self.suit]}",
+            "name": self.name(),
             "red": self.is_red(),
         }
 

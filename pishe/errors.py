@@ -17,6 +17,7 @@ __all__ = [
     "UnknownGameError",
     "InvalidStepError",
     "InvalidMatchLengthError",
+    "UnknownLanguageError",
 ]
 
 
@@ -82,3 +83,7 @@ class DealNotOverError(IllegalActionError):
 
 class MatchOverError(IllegalActionError):
     """Asking for another deal after the match has been won."""
+
+
+class UnknownLanguageError(PisheError, ValueError):
+    """A language code the page does not speak (see :mod:`pishe.table.lang`)."""

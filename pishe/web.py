@@ -48,7 +48,8 @@ from typing import Optional
 from .errors import NotYourTurnError, PisheError, UnknownBotError
 from .table.game import get_game
 from .table.match import Match
-from .table import words
+from .table import lang, words
+from .table.lang import _
 
 #: The game the page deals first, imported with this module: its first match imports
 #: nothing more, and a returning visitor's page restores it with the rest of Python's
@@ -74,7 +75,7 @@ outbox = None
 
 
 __all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
-           *_FRIENDS, "qr_matrix", "page_words"]
+           *_FRIENDS, "qr_matrix", "page_words", "set_language"]
 
 
 def __getattr__(name: str):
@@ -115,7 +116,7 @@ class _ComputerTable:
                      for seat in range(game.seats)}
         self.memory = game.new_memory(YOU)
         # A table of two is you and "Computer"; a larger one names seats where they sit.
-        self.names = ["You", "Computer"] if game.seats == 2 else None
+        self.two = game.seats == 2
         self._show(game.deal_steps(self.match.deal), new_deal=True)
         self._dealt = True                            # a deal dealt, not yet told (news)
 
@@ -136,11 +137,17 @@ class _ComputerTable:
         self._dealt = True
         return ()
 
+    @property
+    def names(self) -> Optional[list]:
+        """The seats' names in the page's language: you and "Computer" at a table of two, else the game's own."""
+        return [_("You"), _("Computer")] if self.two else None
+
     def answer(self, steps=()) -> str:
         game, deal = self.game, self.match.deal
-        view = game.view(self.match, YOU, self.names).to_json()
+        names = self.names
+        view = game.view(self.match, YOU, names).to_json()
         if self.memory is not None:
-            view["seen"] = game.seen(self.memory, YOU, self.names)
+            view["seen"] = game.seen(self.memory, YOU, names)
         playing = not deal.over
         computer = playing and (deal.turn != YOU or self.autopilot)
         return json.dumps({
@@ -160,7 +167,7 @@ class _ComputerTable:
         match = self.match
         if self._dealt:
             self._dealt = False
-            return [words.dealt(self.game.deal_name, match.deal_number, view["names"][match.dealer])]
+            return [words.dealt(self.game.deal_word(), match.deal_number, view["names"][match.dealer])]
         if steps and match.deal.over:
             return [view["status"],
                     words.match_score(view.get("team_names") or view["names"], match.scores, match.over)]
@@ -174,13 +181,13 @@ class _ComputerTable:
     def computer_step(self, yours: bool = False) -> list:
         deal = self.match.deal
         if deal.over or (deal.turn == YOU) != yours:
-            raise NotYourTurnError("It is not the computer's turn." if not yours else "It is not your turn.")
+            raise NotYourTurnError(_("It is not the computer's turn.") if not yours else _("It is not your turn."))
         seat = deal.turn
         return self.apply(self.bots[seat].choose(self.game.view(self.match, seat)), seat)
 
     def timeout(self) -> list:
         if self.clock is None:
-            raise PisheError("This table has no clock.")
+            raise PisheError(_("This table has no clock."))
         steps = self.computer_step(yours=True)
         self.timeouts += 1
         self.autopilot = self.timeouts >= TIMEOUTS_TO_AUTOPILOT
@@ -205,7 +212,7 @@ def _run(party, missing: str, answer, call) -> str:
 
 
 def _playing(call) -> str:
-    return _run(_table, "No match is being played.", lambda steps: _table.answer(steps), call)
+    return _run(_table, _("No match is being played."), lambda steps: _table.answer(steps), call)
 
 
 def new_match(length: Optional[str] = None, seed: Optional[int] = None, game: str = FIRST_GAME,
@@ -263,13 +270,26 @@ def qr_matrix(text: str) -> str:
     import segno                     # only the host's invite needs it: not loaded at start-up
 
     if not isinstance(text, str) or not text or len(text) > 1000:
-        return _error(PisheError("Nothing to encode."))
+        return _error(PisheError(_("Nothing to encode.")))
     code = segno.make(text, error="m", micro=False)
     return json.dumps({"rows": ["".join("1" if dark else "0" for dark in row)
                                 for row in code.matrix_iter(scale=1, border=4)]})
 
 
 def page_words() -> str:
-    """``{"words": {key: sentence}}``: the sentences the page itself shows, by key
-    (:data:`pishe.table.words.PAGE`; ``{name}`` marks a value the page puts in)."""
-    return json.dumps({"words": words.PAGE})
+    """``{"words": {key: sentence}, "language": code}``: the sentences the page itself shows,
+    by key, in its language (:data:`pishe.table.words.PAGE`; ``{name}`` marks a value the page
+    puts in)."""
+    return json.dumps({"words": words.page(), "language": lang.language()})
+
+
+def set_language(code: str) -> str:
+    """Speak ``code`` (one of :data:`pishe.table.lang.LANGUAGES`) from now on: every answer's
+    words, this page's alone (a friend's page words its own views). Answers :func:`page_words`
+    in that language, or ``{"error"}`` with nothing changed. The table's views are worded
+    anew when the page asks for them (:func:`current`, ``host_current``, …)."""
+    try:
+        lang.set_language(code)
+    except PisheError as e:
+        return _error(e)
+    return page_words()

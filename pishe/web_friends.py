@@ -29,12 +29,21 @@ def _friend_status(status: dict) -> dict:
     on, or ``None``), ``"sides"`` (each seat's side from this one's: "your partner", "other
     team" or "") and ``"fair"``, the guest's check of its last finished deal
     (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
+    game = get_game(status["game"]) if status.get("game") else None
+    if game is not None and status.get("length") in game.lengths:
+        # The match length as this page's player reads it (the wire carries it in English).
+        status = {**status, "length_name": game.word(game.lengths[status["length"]].name)}
     return {**status, **words.dealing_lines(status.get("deal")),
             "presence": words.presence(status.get("seats") or [], status.get("seat")),
             "waiting_line": _waiting_line(status),
             "sides": words.sides(get_game(status["game"]).teams, status["seat"]) if status.get("game") else [],
             "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
-                                   get_game(status["game"]).deal_name if status.get("game") else "Deal")}
+                                   _deal_name(status.get("game")), status.get("aborts", 0))}
+
+
+def _deal_name(game: Optional[str]) -> str:
+    """The game's word for a deal in the page's language ("Deal" when no game is known)."""
+    return get_game(game).deal_word() if game else words.deal_word()
 
 
 def _waiting_line(status: dict) -> Optional[str]:
@@ -118,7 +127,7 @@ def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
             raise PisheError(f"no such role: {role!r} (host or guest)")
         seat = 0 if role == "host" else 1
         game = get_game(game)
-        return json.dumps({"view": game.blank_view(seat, friend_names(game, seat), words.WAITING[role])})
+        return json.dumps({"view": game.blank_view(seat, friend_names(game, seat), words.waiting(role))})
     except PisheError as e:
         return _error(e)
 

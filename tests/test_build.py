@@ -28,7 +28,9 @@ from pathlib import Path
 import pytest
 
 import build
-from pishe.table.game import GAME_IDS
+import catalogs
+from pishe.table.game import game_ids
+from pishe.table.lang import PSEUDO
 from pishe.table.words import LOADING
 
 ROOT = build.ROOT
@@ -124,6 +126,8 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         f"web/{p.relative_to(ROOT / 'web').as_posix()}"
         for p in (ROOT / "web").rglob("*")
         if p.is_file() and p.name != "sw.js" and "__pycache__" not in p.parts
+        # A game's markup is written into index.html, not shipped as files.
+        and not (p.relative_to(ROOT / "web").parts[0] == "games" and p.suffix == ".html")
     }
     pishe_wheel = build_info(dist_dir)["wheels"]["pishe"]
     expected = web | {
@@ -137,6 +141,8 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         f"wheels/{build.PINS['segno'].filename}",
         build.NOSTR_MODULE,
         pishe_wheel,
+        # The page's static words in each language but English, and the pseudo-language's.
+        *(f"web/lang/{code}.json" for code in (*catalogs.LANGUAGES, PSEUDO)),
     }
     for name in ("index.html", *build.SETTINGS_FILES):
         if (ROOT / name).exists():
@@ -234,11 +240,14 @@ def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
     path = build.build_pishe_wheel(tmp_path)
     with zipfile.ZipFile(path) as wheel:
         record_of(wheel)
-        modules = {n for n in wheel.namelist() if not n.startswith("pishe-")}
+        modules = {n for n in wheel.namelist() if not n.startswith("pishe-") and not n.endswith(".mo")}
         sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pishe").rglob("*.py")
                    if "__pycache__" not in p.parts}
         # The package but its command line; no tests, docs, caches or stray files.
         assert modules == sources - build.NOT_IN_PAGE_WHEEL
+        # And its catalogs, compiled: one .mo beside each .po.
+        assert {n for n in wheel.namelist() if n.endswith(".mo")} == {
+            p.relative_to(ROOT).with_suffix(".mo").as_posix() for p in (ROOT / "pishe").rglob("*.po")}
         assert not [n for n in build.NOT_IN_PAGE_WHEEL if "web" in n or "__init__" in n]
         dist_info = {n.split("/", 1)[1] for n in wheel.namelist() if n.startswith("pishe-")}
         assert dist_info == {"METADATA", "WHEEL", "RECORD"}
@@ -737,7 +746,7 @@ def real_web_starts(browser, module_site):
             }
             const blank = await settle(py.call("blank_view", games[games.length - 1], "guest"), ms);
             return {first, missing, ready, dealt, blank: blank.result ? blank.result.view.game : blank};
-        }""", [BOOT_TIMEOUT_MS, list(GAME_IDS)])
+        }""", [BOOT_TIMEOUT_MS, list(game_ids())])
         yield {**out, "errors": errors}
     finally:
         context.close()
@@ -759,8 +768,8 @@ def test_the_real_pishe_web_restored_from_a_snapshot_plays_every_game(real_web_s
     out = real_web_starts
     assert out["first"]["result"]["snapshot"] == "taken", out
     assert out["ready"]["result"]["snapshot"] == "restored", out
-    assert out["dealt"] == list(GAME_IDS)
-    assert out["blank"] == GAME_IDS[-1]
+    assert out["dealt"] == list(game_ids())
+    assert out["blank"] == game_ids()[-1]
     assert out["errors"] == []
 
 
@@ -845,3 +854,21 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     site.start()
     with urllib.request.urlopen(site.url + "sw.js") as response:
         assert response.status == 200
+
+
+def test_the_catalogs_ship_compiled_and_small(dist_dir):
+    """The wheel holds each catalog compiled (.mo), the page each language's static words;
+    both languages' words add at most 30 KB on the wire (deflated in the wheel, brotli'd
+    or gzipped beside the page's words as the server sends them)."""
+    with zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as wheel:
+        mo = {i.filename: i.compress_size for i in wheel.infolist() if i.filename.endswith(".mo")}
+    assert set(mo) == {"pishe/table/locale/tr/LC_MESSAGES/table.mo",
+                       "pishe/games/pasha/locale/tr/LC_MESSAGES/pasha.mo",
+                       "pishe/games/pisti/locale/tr/LC_MESSAGES/pisti.mo"}
+    words = dist_dir / "web" / "lang" / "tr.json"
+    sent = min((words.with_name(words.name + ext) for ext in (".br", ".gz")), key=lambda p: p.stat().st_size)
+    total = sum(mo.values()) + sent.stat().st_size
+    print(f"Turkish on the wire: .mo {sum(mo.values())} B in the wheel + {sent.name} {sent.stat().st_size} B"
+          f" = {total} B")
+    assert total <= 30_000
+    assert json.loads(words.read_text(encoding="utf-8"))["Turn a card"] == "Kart çevir"

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from pishe.table.fair import commitment, derive_deck, new_secret
+from pishe.table.fair import commitment, derive_deck, new_secret, part_commitment
 from pishe.table.game import get_game
 from pishe.table.protocol import (
     MAX_HOST_MESSAGE, VERIFIED, Guest, Host, MessageTooDeepError, MessageTooLongError, Outcome,
@@ -78,7 +78,7 @@ def until_turn(table: Table, seat: int) -> None:
         table.move()
 
 
-# -- re-rolling the guest's part of the shuffle ---------------------------------------------
+# -- re-rolling and grinding the shuffle ------------------------------------------------------
 
 
 class Crafted:
@@ -89,49 +89,148 @@ class Crafted:
         self.seats = [{"seat": s, "role": "host" if s == 0 else "guest", "connected": True,
                        "autopilot": False, "away": False, "left": False} for s in range(seats)]
 
-    def welcome(self, seq: int = 0, match_id: str = MATCH_ID) -> str:
+    def welcome(self, seq: int = 0, match_id: str = MATCH_ID, clock=None) -> str:
         game = get_game(self.game_id)
         return write(self.game_id, "welcome", seat=self.seat, token=new_secret()[:32], seq=seq,
                      seats=self.seats, length=game.default_length, length_name=FORGED,
-                     target=game.lengths[game.default_length].target, clock=None, match_id=match_id)
+                     target=game.lengths[game.default_length].target, clock=clock, match_id=match_id)
 
-    def commit(self, deal: int, seed: str) -> str:
-        return write(self.game_id, "deal-commit", deal=deal, commitment=commitment(seed, self.game_id))
+    def commit(self, deal: int, seed: str, aborted=()) -> str:
+        return write(self.game_id, "deal-commit", deal=deal, commitment=commitment(seed, self.game_id),
+                     aborted=list(aborted))
+
+    def parts(self, deal: int, parts: list) -> str:
+        return write(self.game_id, "deal-parts", deal=deal, parts=parts)
 
     def refuse(self, code: str, reason: str = "Deal 1 verified", ref=None) -> str:
         return write(self.game_id, "error", reason=reason, code=code, ref=ref, next_seq=None)
 
 
-def parts_of(outcome: Outcome) -> list:
-    return [json.loads(m)["contribution"] for m in outcome.send if json.loads(m)["type"] == "deal-seed"]
+def sent(outcome: Outcome, kind: str, name: str) -> list:
+    return [json.loads(m)[name] for m in outcome.send if json.loads(m)["type"] == kind]
+
+
+def reveal_to(host: Crafted, page: Guest, deal: int, seed: str) -> str:
+    """The page commits to a part for ``seed``'s commitment, the host fixes the list with that
+    commitment alone, and the page reveals its part: returned."""
+    (mine,) = sent(page.receive(host.commit(deal, seed)), "deal-part", "commitment")
+    (part,) = sent(page.receive(host.parts(deal, [[host.seat, mine]])), "deal-seed", "contribution")
+    return part
+
+
+def winner_of(game_id: str, seed: str, parts: list, deal: int) -> int:
+    """Who wins the deal dealt from ``seed`` and ``parts`` with every seat playing its first
+    legal move (the cheating host's quick forecast)."""
+    game = get_game(game_id)
+    state = game.new_deal(derive_deck(seed, parts, game_id), (game.first_dealer + deal - 1) % game.seats)
+    while not state.over:
+        state.apply(state.legal_actions()[0], state.turn)
+    return state.winner
 
 
 @pytest.mark.parametrize("game_id", ["pishe-pasha", "pisti"])
 @pytest.mark.parametrize("fresh_page", [False, True])
-def test_a_host_that_rerolls_the_guests_part_gets_one_deck(game_id, fresh_page):
-    """The host knows its seed and would re-roll until it likes the deck: it closes the channel,
-    refuses the seat token of the page coming back (which joins afresh: the same Guest, or a
-    new one given the page's ledger) and asks for the part again, with the same commitment or a new one. The guest never gives
-    a second part to the deal: the same commitment gets the same part (nothing to gain), a
-    new one a warning."""
+def test_a_host_that_rerolls_after_seeing_the_part_is_counted_as_aborting(game_id, fresh_page):
+    """The host sees the guest's part, does not like the deck, and asks again: by a new
+    commitment, by refusing the seat token of the page coming back, by a new page given the
+    ledger. Each time the page had shown its part and the deal was not dealt with it: an
+    abort, counted for good and shown, never a silent second chance."""
     host = Crafted(game_id, seats=2 if game_id == "pishe-pasha" else 4)
     page = Guest(rng=random.Random(1))
     page.hello()
     page.receive(host.welcome())
-    seed = new_secret(random.Random(2))
-    parts = set(parts_of(page.receive(host.commit(1, seed))))
-    for attempt in range(12):
+    parts = {reveal_to(host, page, 1, new_secret(random.Random(2)))}
+    for attempt in range(6):
         page.hello()        # the host closed the channel: the page comes back, and is refused
         (hello,) = page.receive(host.refuse("unknown-token")).send      # join afresh
         assert json.loads(hello)["token"] is None
-        if fresh_page:                                                  # what the page does today
+        if fresh_page:
             page = Guest(rng=random.Random(10 + attempt), ledger=page.ledger())
             page.hello()
         page.receive(host.welcome(seq=attempt + 1))
-        again = seed if attempt % 2 else new_secret(random.Random(100 + attempt))
-        parts |= set(parts_of(page.receive(host.commit(1, again))))
-    assert len(parts) == 1
-    assert "asked for your part of the shuffle again, with another commitment" in not_fair(page)
+        parts.add(reveal_to(host, page, 1, new_secret(random.Random(100 + attempt))))
+        status = page.status()
+        assert status["aborts"] == attempt + 1 and status["verification"].startswith("Deal 1 was aborted: ")
+    assert len(parts) == 7          # every try had a fresh part: no part is ever shown twice
+
+
+def test_a_new_commitment_before_the_part_is_shown_is_harmless():
+    """Until the page reveals its part the host has seen nothing of it: asking again costs
+    nothing and is no abort."""
+    host = Crafted("pisti", seat=2, seats=4)
+    page = Guest(rng=random.Random(3))
+    page.receive(host.welcome())
+    page.receive(host.commit(1, new_secret(random.Random(4))))
+    page.receive(host.commit(1, new_secret(random.Random(5))))
+    assert page.status()["aborts"] == 0 and page.status()["verification"] is None
+
+
+def test_grinding_deals_until_the_host_wins_shows_every_try():
+    """The attack of the issue: for each deal the cheating host forecasts the deck from the
+    guest's part and re-rolls while it would not win. It used to win 40 deals in 40, all
+    verified. Now each re-roll is an abort the guest's page counts and shows: a host that
+    grinds is seen doing it, deal by deal."""
+    host = Crafted("pishe-pasha")
+    page = Guest(rng=random.Random(3))
+    page.hello()
+    page.receive(host.welcome())
+    rerolls = 0
+    for deal in range(1, 11):
+        for attempt in range(8):
+            seed = new_secret(random.Random(deal * 100 + attempt))
+            part = reveal_to(host, page, deal, seed)
+            if winner_of("pishe-pasha", seed, [part], deal) == 0 or attempt == 7:
+                break
+            rerolls += 1
+        page.receive(write("pishe-pasha", "deal-reveal", deal=deal, seed=seed))
+    # The crafted host never deals: each deal's last try, revealed undealt, is an abort too.
+    assert rerolls > 0 and page.status()["aborts"] == rerolls + 10
+
+
+def test_a_reveal_of_a_deal_never_dealt_and_a_new_match_count_as_aborts():
+    """Revealing the seed of a deal never dealt used to read "could not be checked" and close
+    the deal; a new match id used to wipe the record. Both are aborts now, and the count
+    survives the new match and a page given the ledger."""
+    host = Crafted("pisti", seat=1, seats=4)
+    page = Guest(rng=random.Random(6))
+    page.receive(host.welcome())
+    seed = new_secret(random.Random(7))
+    reveal_to(host, page, 1, seed)
+    page.receive(write("pisti", "deal-reveal", deal=1, seed=seed))
+    assert page.status()["aborts"] == 1
+    assert page.verification == ("Deal 1 was aborted: the host revealed it without dealing it (aborted "
+                                 "shuffles at this table: 1).")
+    reveal_to(host, page, 2, new_secret(random.Random(8)))
+    page.receive(host.welcome(match_id="cd" * 16))
+    assert page.status()["aborts"] == 2
+    assert "started another match" in page.verification
+    page = Guest(rng=random.Random(9), ledger=page.ledger())
+    page.receive(host.welcome(match_id="ef" * 16))
+    assert page.status()["aborts"] == 2
+
+
+def test_the_seat_that_withholds_its_part_is_named():
+    """A seat that never reveals its committed part (a host's own page at a guest seat, say,
+    that does not like the deck it sees coming) aborts the shuffle: the host must start the
+    deal again, and every guest that revealed shows who aborted it."""
+    table = Tampering("pisti", [1, 2, 3], 5)
+    table.host.clock = None
+    pages = {}
+    for seat in (1, 2, 3):
+        pages[seat] = Guest(rng=random.Random(seat))
+    table.tamper = lambda conn, data: not (conn == 103 and data["type"] == "deal-parts") and None
+    for seat in (1, 2, 3):
+        table.join(pages[seat])
+    host = table.host
+    assert host.phase == "dealing" and set(host._pending.contributions) == {1, 2}
+    table.drop(table.conn_of(3))
+    table.tamper = None
+    table.deliver(host.hold_over(3).send)           # seat 3 is gone: the shuffle is aborted, and redone
+    assert host.phase == "playing" and host._played.locked == [1, 2]
+    for seat in (1, 2):
+        status = pages[seat].status()
+        assert status["aborts"] == 1
+    assert pages[1]._aborts == [[1, [3]]]
 
 
 def test_a_token_refused_on_a_live_connection_is_called_out():
@@ -150,66 +249,38 @@ def test_a_token_refused_on_a_live_connection_is_called_out():
     assert back.status()["verification"] is None
 
 
-def test_re_rolling_until_the_host_likes_the_deck_is_caught():
-    """The attack as a cheating host would run it: for each deal it derives the deck from the
-    guest's part, plays it out in its head, and re-rolls while it would not win. Without the
-    ledger it won every deal; now it gets one deck a deal (the first it was dealt), and its
-    first re-roll is called out for the rest of the match."""
-    game = Host("pishe-pasha").game
+def test_a_skipped_deal_number_and_an_unrevealed_deal_are_called_out():
     host = Crafted("pishe-pasha")
-    page = Guest(rng=random.Random(3))
-    page.hello()
-    page.receive(host.welcome())
-    first = None
-    for deal in range(1, 11):
-        seen = set()
-        for attempt in range(8):
-            seed = new_secret(random.Random(deal * 100 + attempt))
-            got = parts_of(page.receive(host.commit(deal, seed)))
-            if not got:
-                break                                   # the guest refused to give another part
-            seen |= set(got)
-            state = game.new_deal(derive_deck(seed, got, game.id), (game.first_dealer + deal - 1) % 2)
-            while not state.over:
-                state.apply(state.legal_actions()[0], state.turn)
-            if state.winner == 0:
-                break
-            first = first or deal
-        assert len(seen) == 1
-        page.receive(write("pishe-pasha", "deal-reveal", deal=deal, seed=seed))
-    assert first is not None
-    assert "with another commitment: it could keep the deck it liked best" in not_fair(page, first)
-
-
-def test_a_skipped_deal_number_and_a_later_commit_do_not_evict_the_record():
-    """The host asks for deal 2's part, then deal 3's without dealing deal 2, then deal 2's
-    again with a new commitment: each is called out, and deal 2 gets no second part."""
-    host = Crafted("pishe-pasha")
-    page = Guest(rng=random.Random(4))
-    page.hello()
-    page.receive(host.welcome())
-    (two,) = parts_of(page.receive(host.commit(2, new_secret(random.Random(5)))))
-    parts_of(page.receive(host.commit(3, new_secret(random.Random(6)))))
-    assert "the host began deal 3 without revealing the seed of deal 2" in not_fair(page, 2)
-    assert parts_of(page.receive(host.commit(2, new_secret(random.Random(7))))) == []
-    page = Guest(rng=random.Random(8), ledger=page.ledger())    # even a page joining afresh
-    page.receive(host.welcome())
-    assert parts_of(page.receive(host.commit(2, new_secret(random.Random(9))))) == []
-    not_fair(page, 2)
     skipping = Guest(rng=random.Random(10))
     skipping.receive(host.welcome())
     skipping.receive(host.commit(1, new_secret(random.Random(11))))
     skipping.receive(host.commit(4, new_secret(random.Random(12))))
-    assert "the host began deal 4 without revealing the seed of deal 1" in not_fair(skipping, 1)
+    assert "the host went from deal 1 to deal 4" in not_fair(skipping, 4)
 
 
-def test_a_new_match_id_while_a_deal_is_unfinished_is_called_out():
-    host = Crafted("pisti", seat=2, seats=4)
-    page = Guest(rng=random.Random(13))
-    page.receive(host.welcome())
-    page.receive(host.commit(1, new_secret(random.Random(14))))
-    page.receive(host.welcome(match_id="cd" * 16))
-    assert "left it unfinished and started another match" in not_fair(page)
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_part_added_reordered_or_replaced_in_the_list_is_caught(game_id, guest_seats):
+    """The list of parts the host fixes may hold only seats a friend sits at, with each
+    page's own commitment at its seat; the deal must use that list and nothing else."""
+    for forgery in ("computer seat", "host seat", "replaced"):
+        table = Tampering(game_id, guest_seats, 7)
+
+        def forge(conn, data, forgery=forgery):
+            if data["type"] != "deal-parts":
+                return
+            if forgery == "replaced":
+                data["parts"][0][1] = "ab" * 32
+            else:
+                extra = 0 if forgery == "host seat" else next(
+                    (s for s in range(table.game.seats) if s and s not in guest_seats), 0)
+                data["parts"] = sorted([*data["parts"], [extra, "ab" * 32]])
+
+        table.tamper = forge
+        for _ in guest_seats:
+            table.join(Guest(rng=random.Random(table.rng.random())))
+        first = table.page(guest_seats[0])
+        assert first.status()["verification"].startswith("Deal 1 is not fair: "), forgery
+        assert first.status()["phase"] == "dealing"        # it revealed nothing to that list
 
 
 # -- moves the guest did not make ---------------------------------------------------------------
@@ -346,7 +417,30 @@ def test_a_claimed_gap_on_a_live_connection_is_caught(game_id, guest_seats):
         data.update({"from": data["from"] + 2, "actions": data["actions"][2:], "steps": data["steps"][2:]})
     table.move()
     table.move()
-    assert "skipped moves it had not shown you, while you were connected" in not_fair(table.page(seat))
+    assert "skipped moves it had not shown you" in not_fair(table.page(seat))
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_drop_does_not_downgrade_a_bad_deck(game_id, guest_seats):
+    """The host deals without a guest's revealed part, and closes the channel first so the
+    page comes back to a deal already dealt: it used to say "could not be checked"; the
+    page showed its part, so the deal had to use it: not fair."""
+    table = tampering(game_id, guest_seats, length="first-to-50" if game_id == "pishe-pasha" else "51")
+    table.play_deck()
+    host, seat = table.host, guest_seats[0]
+    page = table.page(seat)
+    table.tamper = lambda conn, data: data["type"] != "view" and None     # only the shuffle's messages
+    table.deliver(host.next_deal().send)
+    assert host.phase == "playing"
+    table.drop(table.conn_of(seat))
+    host._played.contributions[seat] = new_secret(random.Random(1))     # another part in its place
+    host._played.committed[seat] = part_commitment(host._played.contributions[seat], game_id,
+                                                   host.match_id, 2, seat)
+    table.tamper = None
+    table.join(page)
+    assert "the host" in not_fair(page, 2)
+    table.play_deck()
+    assert page.verification != VERIFIED and "could not be checked" not in page.verification
 
 
 @pytest.mark.parametrize("game_id,guest_seats", TABLES)
@@ -357,7 +451,9 @@ def test_a_deal_dealt_without_a_commitment_is_caught(game_id, guest_seats):
     table.deliver(table.host.next_deal().send)          # the commitment never reaches the guests
     host = table.host
     for seat in guest_seats:                            # the host deals with parts it made up
-        host._pending.contributions[seat] = new_secret(random.Random(seat))
+        part = host._pending.contributions[seat] = new_secret(random.Random(seat))
+        host._pending.committed[seat] = part_commitment(part, game_id, host.match_id, 2, seat)
+    host._pending.locked = list(guest_seats)
     table.deliver(host._deal_when_ready().send)
     for seat in guest_seats:
         assert "dealt the cards without asking for your part" in not_fair(table.page(seat), 2)
@@ -373,9 +469,10 @@ def test_a_seed_never_revealed_is_called_out(game_id, guest_seats):
 
 
 def test_a_part_lost_while_away_leaves_the_deal_unchecked_never_verified():
-    """The honest case next to the one above: a page's part of the shuffle is lost as its
+    """The honest case next to the one above: a page's commitment to its part is lost as its
     connection drops, and the host deals without it once the hold is over. Back, the page
-    says it could not check the deal: not fair would be a false accusation, verified a lie."""
+    says the deal is not fair for it, in words that blame its absence, not the host (and
+    the warning does not stay for the match): verified would be a lie."""
     table = tampering("pisti", [1, 2, 3], length="51")
     table.play_deck()
     host, page = table.host, table.page(2)
@@ -388,7 +485,9 @@ def test_a_part_lost_while_away_leaves_the_deal_unchecked_never_verified():
     table.tamper = None
     table.join(page)
     table.play_deck()
-    assert page.verification == "Deal 2 could not be checked: this page did not see all of it played."
+    assert page.verification == ("Deal 2 is not fair for this page: it was dealt without its part of the "
+                                 "shuffle (this page was not at the table when the parts were fixed).")
+    assert not page._unfair
 
 
 # -- forged text, nesting ---------------------------------------------------------------------------
@@ -449,7 +548,7 @@ def test_a_host_refusal_is_worded_by_the_guest():
 def test_deep_nesting_is_refused_before_parsing():
     page = Guest()
     page.receive(Crafted("pisti", seat=1, seats=4).welcome())
-    for text in ("[" * 5000 + "]" * 5000, '{"v":2,"a":' + "[" * 17 + "]" * 17 + "}"):
+    for text in ("[" * 5000 + "]" * 5000, '{"v":3,"a":' + "[" * 17 + "]" * 17 + "}"):
         with pytest.raises(MessageTooDeepError):
             page.receive(text)
     with pytest.raises(MessageTooLongError):
@@ -507,3 +606,207 @@ def test_a_garbled_view_is_refused_and_changes_nothing(game_id, guest_seats):
             guest.receive(json.dumps(data))
         except ProtocolError:
             assert pickle.dumps(guest) == before
+
+
+# -- numbers, the clock, take over, timeouts, after the reveal -----------------------------------
+
+
+def _forge_counts(conn, data):
+    """A count and a score turned into the host's words."""
+    if data["type"] != "view":
+        return
+    view = data["view"]
+    if view["game"] == "pishe-pasha":
+        view["stocks"][1]["count"] = FORGED
+    else:
+        view["deck_count"] = FORGED
+    view["match"]["scores"][0] = FORGED
+
+
+def _forge_step_count(conn, data):
+    if data["type"] == "view":
+        for group in [data["dealt"], *data["steps"]]:
+            for step in group or ():
+                if "count" in step:
+                    step["count"] = FORGED
+
+
+@pytest.mark.parametrize("forge", [_forge_counts, _forge_step_count])
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_host_words_in_a_number_are_refused(game_id, guest_seats, forge):
+    """A count or a score that is not a number ("Your stock: Deal 1 verified cards", "takes
+    Deal 1 verified cards") is refused as a whole message: nothing of it reaches the page."""
+    table = tampering(game_id, guest_seats)
+    page = table.page(guest_seats[0])
+    table.tamper = forge
+    with pytest.raises(ProtocolError, match="must be a number"):
+        table.play_deck()
+    assert FORGED not in json.dumps(page.view()) and page.status()["verification"] is None
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_the_clock_is_fixed_for_the_match(game_id, guest_seats):
+    """A new welcome on a live connection that sets the clock to 1 s, then a "timeout" half a
+    second into a 30 s turn: the changed clock is called out, and the page keeps measuring
+    by the clock the match began with."""
+    now = [1000.0]
+    table = tampering(game_id, guest_seats, clock=30, now=now)
+    seat = guest_seats[0]
+    page = table.page(seat)
+    until_turn(table, seat)
+    welcome = json.loads([m for m in table.host._state(seat, None)][0])
+    page.receive(json.dumps({**welcome, "clock": 1}))
+    assert "changed the clock" in not_fair(page)
+    assert page.status()["clock"] == 30
+    now[0] += 0.5
+    table.host.clock = 1
+    table.deliver(table.host.timeout().send)
+    assert page.status()["clock"] == 30
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_timeout_plays_the_first_legal_move_of_the_seats_view(game_id, guest_seats):
+    """The card played for a timed-out seat is the first legal move of that seat's own view:
+    the page redoes it; another one is the host's choice, and called out."""
+    now = [1000.0]
+    table = tampering(game_id, guest_seats, clock=30, now=now)
+    seat, host = guest_seats[0], table.host
+    until_turn(table, seat)
+    now[0] += 31
+    table.deliver(host.timeout().send)                  # honest: the first legal move
+    assert table.page(seat).status()["verification"] is None
+    until_turn(table, seat)
+    legal = host.view(seat)["legal"]
+    if len(legal) < 2:
+        pytest.skip("no choice to make")
+    now[0] += 31
+    table.deliver(host._play(seat, legal[-1], "timeout").send)
+    assert f"when your time was up, not {legal[0]}" in not_fair(table.page(seat))
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_take_over_the_host_ignores_is_caught(game_id, guest_seats):
+    """Three timeouts put the seat on autopilot; the person takes over; the host shows the
+    seat taken back but its computer keeps playing it: caught (the count of timeouts starts
+    again at the take over, so a computer move needs three new ones)."""
+    now = [1000.0]
+    table = tampering(game_id, guest_seats, clock=30, now=now)
+    seat, host = guest_seats[0], table.host
+    page = table.page(seat)
+    for _ in range(3):
+        until_turn(table, seat)
+        now[0] += 31
+        table.deliver(host.timeout().send)
+    assert seat in host._autopilot
+    table.send(table.conn_of(seat), page.take_over())
+    assert seat not in host._autopilot and page.status()["verification"] is None
+    while not (host.phase == "playing" and host.match.deal.turn == seat):
+        table.move()
+    host._autopilot.discard(seat)                       # its seats still say the person plays
+    table.deliver(host._play(seat, host._computer_action(seat), COMPUTER).send)
+    assert "had a computer play" in not_fair(page)
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_view_after_the_reveal_is_checked(game_id, guest_seats):
+    """After the reveal the host sends the finished deal again with forged scores, or with
+    an extra move: it used to stay under "Deal 1 verified"; now it is not fair."""
+    for change in ("scores", "extra move"):
+        table = tampering(game_id, guest_seats)
+        table.play_deck()
+        seat = guest_seats[0]
+        page = table.page(seat)
+        assert page.verification == VERIFIED
+        data = json.loads(table.host._view_message(seat))
+        if change == "scores":
+            data["view"]["match"]["scores"] = [s + 7 for s in data["view"]["match"]["scores"]]
+        else:
+            data["actions"] = [table.host._played.actions[-1]]
+            data["steps"] = [[]]
+        page.receive(json.dumps(data))
+        assert "after the deal was checked" in not_fair(page), change
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_a_new_pages_first_deal_with_no_commitment_is_not_fair(game_id, guest_seats):
+    """A brand-new page (no token, no ledger) sent a deal already dealt: it was not asked for
+    its part, so the deal is not fair for it; never "could not be checked", never verified."""
+    table = tampering(game_id, guest_seats)
+    host, seat = table.host, guest_seats[-1]
+    table.drop(table.conn_of(seat))
+    host.guests[seat].token = None                       # the host hands the seat to the new page
+    page = Guest(rng=random.Random(77))
+    table.join(page)
+    table.play_deck()
+    assert page.verification.startswith("Deal 1 is not fair")
+
+
+def test_a_host_page_at_a_guest_seat_cannot_change_its_part_after_seeing_the_others():
+    """The host's own second page sits at seat 3 and would send its part last, chosen after
+    seeing seats 1 and 2's: its commitment was fixed before any part was revealed, so the
+    real host refuses another part (part-mismatch), and a host that deals with it anyway is
+    seen by every other guest."""
+    table = Tampering("pisti", [1, 2, 3], 9)
+    colluding = Guest(rng=random.Random(30))
+    table.tamper = lambda conn, data: not (conn == 103 and data["type"] == "deal-parts") and None
+    for seat in (1, 2):
+        table.join(Guest(rng=random.Random(seat)))
+    table.join(colluding)
+    host = table.host
+    assert host.phase == "dealing" and set(host._pending.contributions) == {1, 2}
+    chosen = new_secret(random.Random(31))              # picked after seeing the others' parts
+    outcome = host.receive(write("pisti", "deal-seed", seq=colluding._seq, deal=1, contribution=chosen), 103)
+    assert json.loads(outcome.send[0][1])["code"] == "part-mismatch" and host.phase == "dealing"
+    host._pending.contributions[3] = chosen             # a cheating host takes it all the same
+    table.tamper = None
+    table.deliver(host._deal_when_ready().send)
+    for seat in (1, 2):
+        assert "the part of the shuffle of seat 3 is not the one it committed to" in not_fair(table.page(seat))
+
+
+# -- the honest cases next to the attacks: never a false alarm -------------------------------------
+
+
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_an_honest_take_over_and_a_computer_move_in_flight_are_accepted(game_id, guest_seats):
+    """Three timeouts, autopilot; the computer plays the seat while the take-over is on its
+    way (the host has not read it yet); then the person plays on: no warning, verified."""
+    now = [1000.0]
+    table = tampering(game_id, guest_seats, clock=30, now=now)
+    seat, host = guest_seats[0], table.host
+    page = table.page(seat)
+    for _ in range(3):
+        until_turn(table, seat)
+        now[0] += 31
+        table.deliver(host.timeout().send)
+    message = page.take_over()                          # sent, not yet read by the host
+    while not (host.phase == "playing" and host.match.deal.turn == seat):
+        table.move()
+    table.deliver(host.computer_step().send)            # the computer's move, already on its way
+    table.send(table.conn_of(seat), message)
+    assert seat not in host._autopilot
+    table.play_deck()
+    assert page.verification == VERIFIED
+
+
+def test_an_honest_abort_is_counted_and_the_redealt_deck_verifies():
+    """A friend's page that committed leaves before revealing: the shuffle is started again
+    without it; the others count one abort, and their new deck verifies, the line saying
+    how many shuffles were aborted."""
+    from pishe.table import words
+
+    table = Tampering("pisti", [1, 2, 3], 12)
+    pages = {seat: Guest(rng=random.Random(40 + seat)) for seat in (1, 2, 3)}
+    table.tamper = lambda conn, data: not (conn == 103 and data["type"] == "deal-parts") and None
+    for seat in (1, 2, 3):
+        table.join(pages[seat])
+    table.tamper = None
+    table.send(103, pages[3].leave())                   # gone for good before revealing its part
+    host = table.host
+    assert host.phase == "playing" and host._played.locked == [1, 2]
+    table.play_deck()
+    for seat in (1, 2):
+        status = pages[seat].status()
+        assert status["verification"] == VERIFIED and status["aborts"] == 1
+        line = words.fairness(status["verification"], status["verification_deal"], VERIFIED, "Deck", 1)
+        assert line == {"ok": False, "line": "Deck 1 verified (aborted shuffles at this table: 1)"}

@@ -200,7 +200,8 @@ def test_new_secrets_are_fresh():
     assert re.fullmatch("[0-9a-f]{64}", new_secret())
     assert new_secret() != new_secret()
     with pytest.raises(InvalidSecretError):
-        derive_deck("0" * 64, [])
+        derive_deck("0" * 64, "1" * 64)
+    assert derive_deck("0" * 64, []) != derive_deck("0" * 64, ["0" * 64])   # no guest: the seed alone
 
 
 # -- verifying a deal ---------------------------------------------------------------------------

@@ -644,15 +644,13 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     table.join(table.invite_link())
 
     # -- the guest's page goes away
-    # Play until the host is to move, some way into the deal, with cards enough in its
-    # stock that it is not turned over while the guest is away (see `recycled` below).
+    # Play until the host is to move, some way into the deal.
     h, g = table.play(until=lambda h, g: len(table.actions) >= 16 and h["turn"] == 0
                       and int(h["seats"][0]["stock"]) >= 10)
     assert h["result"] is None, "the deal ended too soon for this test"
     token = table.guest.evaluate("sessionStorage.getItem('pishe.friend.token')")
     assert token and re.fullmatch(r"[0-9a-f]{32}", token)
     table.collect_wire()
-    dropped_at = len(table.actions)
 
     # The guest's page goes away; the host sees it and keeps playing its turn.
     table.guest.goto("about:blank")
@@ -677,7 +675,6 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
         away += 1
     assert away >= 1
     assert h["result"] is None
-    back_at = len(table.actions)
     host_before = table.board(table.host)
 
     # Invite again: a new link; the same tab opens it and takes its seat back.
@@ -696,16 +693,12 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     h, g = table.play(shots="friend-mid-game")
     assert len(table.actions) > 20
     # Same result on both pages; the guest checked the deal. The guest page kept every
-    # step it had seen (sessionStorage), and was sent the host's moves made while it was
-    # away, so it checks the whole deal - unless the host's stock was turned over
-    # meanwhile: steps naming cards back in a stock are never sent, and the page then
-    # says honestly that it could not check the deal.
+    # step it had seen (sessionStorage), and was sent every move made while it was away
+    # (the steps of those naming cards back in a stock, if the host's stock was turned over
+    # meanwhile, as null), so it replays and checks the whole deal.
     assert h["result"] == g["result"]
     table.collect_wire()
-    replayed = table.replay("one-deal")
-    recycled = any(step["kind"] == "recycle"
-                   for group in replayed["groups"][1][dropped_at:back_at] for step in group)
-    fair = "Deal 1 could not be checked: this page did not see all of it played." if recycled else "Deal 1 verified"
+    fair = "Deal 1 verified"
     expect(table.guest.locator("[data-result-fair]")).to_have_text(fair, timeout=10_000)
     expect(table.guest.locator("[data-fair]")).to_have_text(fair)
     winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
@@ -741,8 +734,8 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     takes its seat back from the host's next link, and plays on.
 
     Closed (its sessionStorage with it): a new tab opens the new invite; it gets the
-    guest seat and the deal goes on, and it says honestly that it could not check a
-    deal it did not see from the start.
+    guest seat and the deal goes on, and it says the deal is not fair for it: it was
+    dealt without its part of the shuffle.
 
     Deal 2: the guest asks for it and leads it; its tab reloads with deal 1's scores."""
     table.open_host("first-to-100")
@@ -787,7 +780,8 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     h, g = table.play()
     assert h["result"] == g["result"]
     expect(table.guest.locator("[data-fair]")).to_have_text(
-        "Deal 1 could not be checked: this page did not see all of it played.", timeout=10_000)
+        "Deal 1 is not fair for this page: it was dealt without its part of the shuffle (this page "
+        "was not at the table when the parts were fixed).", timeout=10_000)
     table.collect_wire()
     replayed = table.replay("first-to-100")
     table.check_secrets(replayed)
@@ -830,11 +824,11 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
 
     # The guest's page sends junk straight down its data channel, as a tampered page could.
     send = "(messages) => messages.forEach((m) => window.__wire.send(m))"
-    junk = [EVIL, "{}", "x" * 5000, json.dumps({"v": 2, "game": "pishe-pasha", "type": "act", "seq": 0,
+    junk = [EVIL, "{}", "x" * 5000, json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 0,
                                                 "action": "give"}),
-            json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
-            json.dumps({"v": 2, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
-            json.dumps({"v": 2, "game": "pishe-pasha", "type": "fly", "seq": 1})]
+            json.dumps({"v": 4, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
+            json.dumps({"v": 3, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
+            json.dumps({"v": 3, "game": "pishe-pasha", "type": "fly", "seq": 1})]
     table.guest.evaluate(send, junk)
     table.guest.wait_for_function(
         "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length >= n", arg=len(junk))
@@ -843,7 +837,7 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
                                            "replayed-message", "unsupported-version", "wrong-game",
                                            "unknown-message-type"]
     # An intent out of turn, with the right number: the host's engine refuses it.
-    table.guest.evaluate(send, [json.dumps({"v": 2, "game": "pishe-pasha", "type": "act",
+    table.guest.evaluate(send, [json.dumps({"v": 3, "game": "pishe-pasha", "type": "act",
                                             "seq": errors[-1]["next_seq"], "action": "turn"})])
     table.guest.wait_for_function(
         "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length > n", arg=len(junk))
@@ -854,7 +848,7 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     assert shared(h2) == shared(h) and h2["error"] == ""   # nothing changed on the host's table
 
     # The host's page sends the guest an error whose reason is HTML, then junk.
-    table.host.evaluate(send, [json.dumps({"v": 2, "game": "pishe-pasha", "type": "error", "reason": EVIL,
+    table.host.evaluate(send, [json.dumps({"v": 3, "game": "pishe-pasha", "type": "error", "reason": EVIL,
                                            "code": "x", "ref": None, "next_seq": None})])
     # The guest's page words the refusal itself: the host's text is never shown.
     expect(table.guest.locator(PASHA + " [data-error]")).to_have_text("The host refused a message of yours.")

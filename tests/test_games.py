@@ -16,9 +16,10 @@ import pytest
 
 from pishe.cards import DECK
 from pishe.errors import IllegalActionError, NotYourTurnError, UnknownActionError
-from pishe.table.game import GAME_IDS, get_game, names_card
+from pishe.table.game import game_ids, get_game, names_card
 from pishe.table.match import Match, shuffled_deck
 
+GAME_IDS = game_ids()
 GAMES = [get_game(game_id) for game_id in GAME_IDS]
 # Every action text of every game, and some that are none.
 TEXTS = ["give", "turn", "keep", *(str(c) for c in DECK), "", "GIVE", "11H", "play"]

@@ -482,6 +482,17 @@ def test_a_first_visit_remembers_high_contrast_alone_and_works_offline_after_it(
         press_and_wait(page, page.get_by_role("button", name="Turn a card", exact=True).click)
         expected, _ = settle(local("act", "turn"))
         assert_shows(read_table(page), expected["view"])
+        # The language switch works offline too: its words were kept, gettext is in Python.
+        press_and_wait(page, lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
+        assert page.evaluate("document.documentElement.lang") == "tr"
+        expect(page.get_by_role("button", name="Kart çevir", exact=True)).to_be_visible()
+        local("set_language", "tr")
+        try:
+            assert_shows(read_table(page), local("current")["view"])
+        finally:
+            local("set_language", "en")
+        press_and_wait(page, lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
+        assert_shows(read_table(page), expected["view"])
     finally:
         site.start()
     assert [e for e in errors if "offline support" not in e] == []

@@ -89,7 +89,7 @@ def test_game_object():
     assert GAME.lengths["101"] == Length("First to 101", 101, 99)
     assert GAME.lengths["51"] == Length("First to 51", 51, 99)
     assert GAME.lengths["151"] == Length("First to 151", 151, 99)
-    assert set(GAME.bots) == {"random", "greedy", "sampler"}
+    assert set(GAME.bots) == {"random", "easy", "greedy", "skipper", "sampler"}
     assert GAME.computer == "sampler"
     assert [[s for s in range(4) if s in team] for team in GAME.teams] == [[0, 2], [1, 3]]
     bot = GAME.new_bot("greedy", 1, random.Random(1))
@@ -585,27 +585,27 @@ def test_play_out_plays_and_errors():
         plays.append(str(card))
         deck.apply(card)
     texts = [str(c) for c in shuffled]
-    answer = play_out_line({"game": "pisti", "deck": texts, "dealer": 1, "plays": plays})
+    answer = play_out_line({"deck": texts, "dealer": 1, "plays": plays})
     assert answer["over"] and answer["points"] == deck.team_points()
     assert answer["cards"] == [len(t) for t in deck.taken]
     assert answer["pishti"] == [len(p) for p in deck.pishti]
     assert answer["jack_pishti"] == [len(p) for p in deck.jack_pishti]
     assert len(answer["steps"]) == len(deck.log)
     assert any(s.startswith("Seat 2: plays the ") for s in answer["steps"])
-    part = play_out_line({"game": "pisti", "deck": texts, "dealer": 1, "plays": plays[:5]})
+    part = play_out_line({"deck": texts, "dealer": 1, "plays": plays[:5]})
     assert part["over"] is False and part["turn"] == (1 + 1 + 5) % 4 and part["points"] is None
     with pytest.raises(DealOverError):
-        play_out_line({"game": "pisti", "deck": texts, "dealer": 1, "plays": plays + plays[:1]})
+        play_out_line({"deck": texts, "dealer": 1, "plays": plays + plays[:1]})
     wrong = [c for c in texts if C(c) not in deck_hand(shuffled, 1)][0]
     with pytest.raises(CardNotInHandError, match="play 1"):
-        play_out_line({"game": "pisti", "deck": texts, "dealer": 1, "plays": [wrong]})
+        play_out_line({"deck": texts, "dealer": 1, "plays": [wrong]})
     for bad in (texts[:51], texts[:51] + texts[:1], texts[:51] + ["XX"]):
         with pytest.raises(InvalidDeckError):
-            play_out_line({"game": "pisti", "deck": bad, "dealer": 1, "plays": []})
+            play_out_line({"deck": bad, "dealer": 1, "plays": []})
     with pytest.raises(UnknownBotError):
-        play_out_line({"game": "pisti", "deck": texts, "dealer": 1, "bots": ["greedy", "x", "random", "greedy"]})
+        play_out_line({"deck": texts, "dealer": 1, "bots": ["greedy", "x", "random", "greedy"]})
     with pytest.raises(PisheError):
-        play_out_line({"game": "pisti", "deck": texts, "dealer": 1})
+        play_out_line({"deck": texts, "dealer": 1})
 
 
 def deck_hand(shuffled, dealer):
@@ -614,10 +614,10 @@ def deck_hand(shuffled, dealer):
 
 def test_play_out_with_bots():
     texts = [str(c) for c in random_deck(random.Random(14))]
-    answer = play_out_line({"game": "pisti", "deck": texts, "dealer": 3,
+    answer = play_out_line({"deck": texts, "dealer": 3,
                             "bots": ["greedy", "random", "sampler", "greedy"]})
     assert answer["over"] and sum(answer["cards"]) == 52 and answer["turn"] is None
-    again = play_out_line({"game": "pisti", "deck": texts, "dealer": 3,
+    again = play_out_line({"deck": texts, "dealer": 3,
                            "bots": ["greedy", "random", "sampler", "greedy"]})
     assert again == answer
 

@@ -8,7 +8,9 @@ import re
 
 from pishe.cards import DECK, Card
 from pishe.games.pisti import GAME, Deck
-from pishe.games.pisti.bots import GreedyBot, Memory, SamplerBot, greedy_card
+from pishe.games.pisti.bots import BOTS, EasyBot, GreedyBot, Memory, SamplerBot, SkipperBot, greedy_card
+from pishe.games.pisti import sampler as sampler_module
+from pishe.games.pisti.sampler import holds_despite_passing
 from pishe.games.pisti.cli import new_bots, play_deck
 from pishe.games.pisti.deal import CAPTURE, PACKET
 from pishe.games.pisti.view import seat_view, show_step
@@ -210,7 +212,7 @@ def test_sampler_memory_and_samples_agree_with_the_deck():
     """Against greedy seats the sampler's memory matches the deck (pile, takings, lacked
     ranks) and every sampled deck holds the 52 cards with what the seat knows in place."""
     rng = random.Random(24)
-    checked = 0
+    checked = dealt = doubted = 0
     for n in range(40):
         deck = GAME.new_deal(random_deck(rng), n & 3)
         bots = new_bots(["sampler", "greedy", "greedy", "greedy"], rng)
@@ -232,6 +234,7 @@ def test_sampler_memory_and_samples_agree_with_the_deck():
                 for other in (1, 2, 3):
                     for c in deck.hands[other]:
                         assert c.rank not in memory.lacks[other]     # greedy seats never bluff
+                    assert memory.skips[other] == 0
                 samples = bots[0].sample(view, 4)
                 assert samples is not None
                 for sample in samples:
@@ -244,10 +247,13 @@ def test_sampler_memory_and_samples_agree_with_the_deck():
                     assert sample.seen == deck.seen and sample.played == deck.played
                     assert sample.last_capture == deck.last_capture
                     for other in (1, 2, 3):
-                        assert not {c.rank for c in sample.hands[other]} & memory.lacks[other]
+                        dealt += 1
+                        doubted += bool({c.rank for c in sample.hands[other]} & set(memory.lacks[other]))
                 checked += 1
             deck.apply(card, seat)
     assert checked > 400
+    # Seats that never passed up a capture are believed: rarely dealt a rank they passed on.
+    assert doubted < 0.02 * dealt
 
 
 def test_memory_resets_at_a_new_deck_and_notes_gaps():
@@ -273,18 +279,163 @@ def test_memory_resets_at_a_new_deck_and_notes_gaps():
     assert isinstance(late.memory, Memory)
 
 
-def test_sampler_is_reproducible_and_fast_enough():
-    import time
+def test_sampler_is_reproducible_and_keeps_to_its_budget(monkeypatch):
+    """The same seeds give the same deck; each decision plays out at most ``max_samples``
+    deals per candidate, and no more engine plays than its budget allows (its cost, counted
+    in steps rather than seconds)."""
+    counted = []
+    playout = sampler_module.playout_points
+
+    def counting(deck, team):
+        before = deck.played
+        points = playout(deck, team)
+        counted[-1][0] += 1
+        counted[-1][1] += deck.played - before + 1      # the candidate's own play too
+        return points
+    monkeypatch.setattr(sampler_module, "playout_points", counting)
     shuffled = random_deck(random.Random(26))
     runs = []
     for _ in range(2):
         deck = GAME.new_deal(shuffled, 3)
         bots = [SamplerBot(0, random.Random(5)), GreedyBot(1), SamplerBot(2, random.Random(6)), GreedyBot(3)]
-        start = time.perf_counter()
+        for seat in (0, 2):
+            choose = bots[seat].choose
+
+            def choose_counted(view, choose=choose):
+                counted.append([0, 0])
+                return choose(view)
+            bots[seat].choose = choose_counted
         play_deck(deck, bots)
-        runs.append((deck.log, time.perf_counter() - start))
-    assert runs[0][0] == runs[1][0]
-    assert runs[0][1] < 5.0
+        runs.append(deck.log)
+    assert runs[0] == runs[1]
+    bot = SamplerBot(0, random.Random(0))
+    assert any(playouts for playouts, _ in counted)
+    for playouts, plays in counted:
+        assert playouts <= 4 * bot.max_samples
+        assert plays <= max(bot.budget, 4 * bot.samples * 48) and plays <= 4 * bot.max_samples * 48
+
+
+# -- the levels and the other bots ---------------------------------------------------------------
+
+def test_levels_are_easy_medium_hard_and_name_known_bots():
+    assert GAME.levels == {"easy": "Easy", "greedy": "Medium", "sampler": "Hard"}
+    assert GAME.computer == "sampler"      # chosen at first, the computer before levels
+    assert all(name in BOTS for name in GAME.levels)
+
+
+def hand_view(hand, top=None, count=0):
+    """What EasyBot reads of a view: its hand and the pile."""
+    from types import SimpleNamespace
+    return SimpleNamespace(hand=tuple(C(t) for t in hand), pile_top=None if top is None else C(top),
+                           pile_count=count)
+
+
+def test_easy_sometimes_throws_a_jack_away():
+    """Onto an empty pile, greedy would shed the 5; Easy sometimes throws its jack instead,
+    but mostly not, and always the same way for the same generator."""
+    view = hand_view(["5C", "JD", "KS"])
+    cards = [EasyBot(0, random.Random(n)).choose(view) for n in range(400)]
+    jacks = cards.count(C("JD"))
+    assert 40 <= jacks <= 130
+    assert set(cards) == {C("JD"), C("5C")}
+    assert cards == [EasyBot(0, random.Random(n)).choose(view) for n in range(400)]
+
+
+def test_easy_forgets_what_was_played():
+    """Greedy sheds the rank most of whose copies were seen; Easy, remembering nothing, sheds
+    by its hand alone: here the pair of 4s it holds, whatever was played."""
+    seen = [0] * 14
+    seen[9] = 3                                     # three 9s played: greedy's 9 is safe to shed
+    assert greedy_card([C("4C"), C("4D"), C("9S")], C("KH"), 1, seen) is C("9S")
+    cards = {EasyBot(0, random.Random(n), throw=0.0).choose(hand_view(["4C", "4D", "9S"], "KH", 1))
+             for n in range(50)}
+    assert cards == {C("4C")}
+
+
+def test_easy_sometimes_overlooks_a_capture():
+    view = hand_view(["7C", "9D"], "7H", 3)
+    cards = [EasyBot(0, random.Random(n), throw=0.0).choose(view) for n in range(1000)]
+    assert 0 < cards.count(C("9D")) < 150 and cards.count(C("7C")) > 850
+
+
+def test_skipper_passes_up_about_one_capture_in_six():
+    rng = random.Random(30)
+    chances = skipped = 0
+    for n in range(60):
+        deck = GAME.new_deal(random_deck(rng), n & 3)
+        bots = [SkipperBot(s, random.Random(100 * n + s)) for s in range(4)]
+        while not deck.over:
+            seat = deck.turn
+            view = seat_view(deck, seat)
+            card = bots[seat].choose(view)
+            greedy = greedy_card(view.hand, view.pile_top, view.pile_count, bots[seat].memory.seen)
+            top = view.pile_top
+            if top is not None and (greedy.rank in (top.rank, 11)) and any(
+                    c.rank not in (top.rank, 11) for c in view.hand):
+                chances += 1
+                skipped += card != greedy
+                if card != greedy:
+                    assert card.rank not in (top.rank, 11)
+            else:
+                assert card == greedy
+            deck.apply(card, seat)
+    assert chances > 400 and 0.12 < skipped / chances < 0.22
+
+
+def play(seat, card, pile):
+    return {"kind": "play", "seat": seat, "card": card, "pile": pile}
+
+
+def test_memory_sees_a_skipped_capture_when_the_rank_is_played():
+    """A seat that did not take a 2 with a 2 is noted as lacking 2s; when it plays a 2
+    before its next packet, it had passed the capture up: counted as a skip, no longer lacking."""
+    from types import SimpleNamespace
+    steps = [{"kind": "opening", "seat": 3, "card": "7H", "count": 4},
+             play(0, "2C", 5), play(1, "3C", 6), play(2, "4C", 7), play(3, "5C", 8),
+             play(0, "6C", 9), play(1, "2D", 10)]
+    memory = Memory()
+    memory.update(SimpleNamespace(first_step=0, steps=steps[:3], hand_counts=(3, 3, 4, 4)))
+    assert memory.lacks[1] == {2: 1} and memory.skips == [0, 0, 0, 0]
+    memory.update(SimpleNamespace(first_step=0, steps=steps, hand_counts=(2, 2, 3, 3)))
+    assert memory.lacks[1] == {6: 1} and memory.skips[1] == 1 and memory.takes == [0, 0, 0, 0]
+    # A new packet wipes what the seat lacked; skips stay with the seat, deck after deck.
+    memory.update(SimpleNamespace(first_step=0, steps=steps[:1] + [{"kind": "packet", "seat": 1, "count": 4}],
+                                  hand_counts=(4, 4, 4, 4)))
+    assert memory.lacks[1] == {} and memory.skips[1] == 1
+
+
+def test_inference_doubts_a_pass_by_how_often_the_seat_skips():
+    """A seat that has never skipped is believed; one that skips one capture in six is
+    dealt the rank it passed on about as often as Bayes' rule says."""
+    never = holds_despite_passing(0, 40, 1, unseen=30, copies=2, hand=3)
+    often = holds_despite_passing(8, 40, 1, unseen=30, copies=2, hand=3)
+    twice = holds_despite_passing(8, 40, 2, unseen=30, copies=2, hand=3)
+    assert never < 0.005 < twice < often < 0.1
+    assert holds_despite_passing(8, 40, 1, unseen=30, copies=0, hand=3) == 0.0
+    # Played against skippers, the sampler learns their rate and deals them passed-on ranks.
+    rng = random.Random(31)
+    doubted = 0
+    bot = SamplerBot(0, random.Random(3))
+    for n in range(30):
+        deck = GAME.new_deal(random_deck(rng), n & 3)
+        bots = [bot] + [SkipperBot(s, random.Random(s + 10 * n)) for s in (1, 2, 3)]
+        while not deck.over:
+            seat = deck.turn
+            view = seat_view(deck, seat)
+            if seat == 0:
+                bot.memory.update(view)
+                samples = bot.sample(view, 8) or []
+                for sample in samples:
+                    for other in (1, 2, 3):
+                        doubted += bool({c.rank for c in sample.hands[other]} & set(bot.memory.lacks[other]))
+            deck.apply(bots[seat].choose(view), seat)
+    assert sum(bot.memory.skips) > 10
+    assert doubted > 0
+    # The certain sampler, as before, never deals a seat a rank it passed on.
+    certain = SamplerBot(0, random.Random(3), certain=True)
+    certain.memory = bot.memory
+    assert all(v == 0.0 for seat in certain.doubts(None, list(DECK[:20]), {1: 3, 2: 3, 3: 3}).values()
+               for v in seat.values())
 
 
 def test_views_json_is_stable_for_bots_too():

@@ -369,3 +369,27 @@ def test_phone_and_high_contrast_look(pisti_page: Page):
     page.get_by_role("switch", name="High contrast").uncheck()
     page.set_viewport_size({"width": 1280, "height": 900})
     assert page.errors == []
+
+
+def test_levels_easy_plays_a_whole_deck(pisti_page: Page):
+    """Pişti's levels sit with its settings, Hard (the computer before levels) chosen; with
+    Easy chosen, every view of a whole deck is the one pishe computes with Easy's bots."""
+    page = pisti_page
+    choose_pisti(page)
+    levels = page.get_by_role("group", name="Computer", exact=True)
+    for name in ("Easy", "Medium", "Hard"):
+        expect(levels.get_by_role("radio", name=name, exact=True)).to_be_visible()
+    expect(levels.get_by_role("radio", name="Hard", exact=True)).to_be_checked()
+    expect(levels).to_contain_text("sometimes throws a jack away")
+    levels.get_by_role("radio", name="Easy", exact=True).check()
+    new_match(page)
+    expected = settle(local("new_match", "101", SEED, "pisti", None, "easy"))
+    while not expected["view"]["deck_result"]:
+        view = expected["view"]
+        assert_shows(page.evaluate(READ_TABLE), view)
+        card = next(c for c in view["hand"] if c["code"] in view["legal"])
+        press_and_wait(page, page.get_by_role("button", name=f"Play {card['label']}", exact=True).click)
+        expected = settle(local("act", card["code"]))
+    assert_shows(page.evaluate(READ_TABLE), expected["view"])
+    levels.get_by_role("radio", name="Hard", exact=True).check()
+    assert page.errors == []

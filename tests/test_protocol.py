@@ -22,6 +22,7 @@ from pishe import (
     BOTS, DECK, Card, InvalidMatchLengthError, InvalidStepError, MatchOverError, UnknownActionError,
     UnknownGameError, seat_view,
 )
+from pishe.table.fair import derive_deck, part_commitment
 from pishe.games.pasha.view import step_from_json, step_to_json
 from pishe.table.protocol.guest import REFUSALS
 from pishe.table.protocol import (
@@ -217,12 +218,19 @@ def test_a_deal_waits_for_the_guest_and_both_parts_of_the_shuffle():
                                             {"seat": 1, "role": "guest", "connected": True, **here}]
     assert guest.receive(welcome).send == []
     assert guest.phase == "dealing" and guest.game.id == "pishe-pasha" and guest.seat == GUEST_SEAT
-    (seed_message,) = guest.receive(commit).send
+    (part_message,) = guest.receive(commit).send
+    committed = json.loads(part_message)          # first its commitment to its part...
+    assert committed["type"] == "deal-part" and committed["deal"] == 1 and committed["v"] == VERSION == 3
+    (parts,) = texts(host.receive(part_message, CONN).send)
+    assert json.loads(parts)["parts"] == [[GUEST_SEAT, committed["commitment"]]]
+    (seed_message,) = guest.receive(parts).send   # ...then, every part fixed, the part itself
     sent = json.loads(seed_message)
-    assert sent["type"] == "deal-seed" and sent["deal"] == 1 and sent["v"] == VERSION == 2
+    assert sent["type"] == "deal-seed" and sent["deal"] == 1 and sent["seq"] == 1
+    assert part_commitment(sent["contribution"], "pishe-pasha", host.match_id, 1, GUEST_SEAT) == committed["commitment"]
     (view,) = texts(host.receive(seed_message, CONN).send)
     message = json.loads(view)
     assert message["fair"]["contributions"] == [sent["contribution"]]
+    assert message["fair"]["parts"] == [[GUEST_SEAT, committed["commitment"]]]
     assert (message["from"], message["actions"], message["dealt"], message["steps"]) == (0, [], [], [])
     guest.receive(view)
     assert host.phase == guest.phase == "playing"
@@ -277,39 +285,51 @@ def test_a_deck_not_from_the_contribution_fails_the_check():
     host, guest = link.host, link.guest
     welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     guest.receive(welcome)
-    (seed_message,) = guest.receive(commit).send
-    honest = json.loads(seed_message)
-    # The host claims the guest's contribution but deals from one it chose.
-    forged = json.dumps({**honest, "contribution": "cd" * 32})
-    assert host.receive(forged, CONN).error is None
-    host._played.contributions = {GUEST_SEAT: honest["contribution"]}
+    (part,) = guest.receive(commit).send
+    (parts,) = texts(host.receive(part, CONN).send)
+    (seed_message,) = guest.receive(parts).send
+    forged = json.dumps({**json.loads(seed_message), "contribution": "cd" * 32})
+    assert host.receive(forged, CONN).error == "That part of the shuffle is not the one you committed to."
+    # The host names the guest's part but deals from a deck it chose.
+    host.receive(seed_message, CONN)
+    host.match.deal = host.game.new_deal(derive_deck(host._played.seed, ["cd" * 32]), host.match.dealer)
+    host._played.steps = [list(host.game.deal_steps(host.match.deal))]
     link.deliver([(CONN, text) for text in host._state(GUEST_SEAT, None)])
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification.startswith("Deal 1 is not fair: ")
 
 
-def test_a_changed_commitment_is_flagged_at_once():
+def test_a_new_commitment_before_the_reveal_costs_nothing_after_it_is_an_abort():
     host, guest = Host(rng=random.Random(6)), Guest(rng=random.Random(7))
     welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     guest.receive(welcome)
     (first,) = guest.receive(commit).send
-    assert guest.receive(commit).send == [first.replace('"seq":0', '"seq":1')]     # the same part again
+    assert guest.receive(commit).send == [first.replace('"seq":0', '"seq":1')]     # the same answer again
     other = json.dumps({**json.loads(commit), "commitment": "ef" * 32})
-    assert guest.receive(other).send == []          # never a second part for the deal
-    assert guest.verification.startswith("Deal 1 is not fair: the host asked for your part of the "
-                                         "shuffle again, with another commitment")
+    (fresh,) = guest.receive(other).send            # the host saw nothing: a fresh part, no harm
+    assert json.loads(fresh)["commitment"] != json.loads(first)["commitment"]
+    assert guest.status()["verification"] is None and guest.status()["aborts"] == 0
+    parts = _message(type="deal-parts", deal=1, parts=[[GUEST_SEAT, json.loads(fresh)["commitment"]]])
+    (reveal,) = guest.receive(parts).send
+    again = json.dumps({**json.loads(commit), "commitment": "12" * 32})
+    (third,) = guest.receive(again).send            # the part was seen and not dealt: an abort
+    assert json.loads(reveal)["contribution"] not in third
+    assert guest.status()["aborts"] == 1
+    assert guest.verification == ("Deal 1 was aborted: the host shuffled it again after seeing your "
+                                  "part (aborted shuffles at this table: 1).")
 
 
 def test_a_deal_dealt_without_the_guests_part_is_flagged():
     host, guest = Host(rng=random.Random(8)), Guest(rng=random.Random(9))
     welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     guest.receive(welcome)
-    guest.receive(commit)
-    assert host.receive(json.dumps({"v": 2, "game": "pishe-pasha", "type": "deal-seed", "seq": 0,
-                                    "deal": 1, "contribution": "01" * 32}), CONN).error is None
+    guest.receive(commit)                           # its commitment never reaches the host
+    made_up = part_commitment("01" * 32, "pishe-pasha", host.match_id, 1, GUEST_SEAT)
+    assert host.receive(_message(type="deal-part", seq=0, deal=1, commitment=made_up), CONN).error is None
+    assert host.receive(_message(type="deal-seed", seq=1, deal=1, contribution="01" * 32), CONN).error is None
     (view,) = host._state(GUEST_SEAT, None)[1:]
     guest.receive(view)
-    assert "without using your part of the shuffle" in guest.verification
+    assert "without using your part of the shuffle, while you were connected" in guest.verification
 
 
 def test_an_unrevealed_deal_is_flagged_when_the_next_begins():
@@ -431,7 +451,14 @@ def test_a_drop_while_dealing_reuses_the_same_contribution():
     welcome, commit = texts(host.receive(guest.hello(), CONN).send)      # a new channel
     guest.receive(welcome)
     (again,) = guest.receive(commit).send
-    assert json.loads(again) == json.loads(lost)  # the same seq (from the welcome), the same part
+    assert json.loads(again) == json.loads(lost)  # the same seq (from the welcome), the same commitment
+    (parts,) = texts(host.receive(again, CONN).send)
+    (lost,) = guest.receive(parts).send           # the part itself is lost too
+    host.disconnect(CONN)
+    welcome, parts = texts(host.receive(guest.hello(), CONN).send)
+    guest.receive(welcome)
+    (again,) = guest.receive(parts).send
+    assert json.loads(again) == json.loads(lost)
     (view,) = texts(host.receive(again, CONN).send)
     guest.receive(view)
     assert host.phase == guest.phase == "playing"
@@ -446,7 +473,9 @@ def test_a_fresh_page_with_the_token_resumes_but_cannot_check_that_deal():
     link.connect()
     assert link.guest.seat == GUEST_SEAT
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
-    assert link.guest.verification == "Deal 1 could not be checked: this page did not see all of it played."
+    assert link.guest.verification == ("Deal 1 is not fair for this page: it was dealt without its part "
+                                       "of the shuffle (this page was not at the table when the parts "
+                                       "were fixed).")
     link.deliver(host.next_deal().send)
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert link.guest.verification == VERIFIED and link.guest.verification_deal == 2
@@ -501,11 +530,12 @@ def test_a_reloaded_page_takes_its_seat_back_on_a_new_connection():
 
 
 def _message(**fields) -> str:
-    return json.dumps({"v": 2, "game": "pishe-pasha", **fields})
+    return json.dumps({"v": 3, "game": "pishe-pasha", **fields})
 
 
 def _ready_link() -> Link:
-    """A deal in progress with the guest to move (seq 1 next)."""
+    """A deal in progress with the guest to move (seq 2 next: its part's commitment and
+    the part itself were 0 and 1)."""
     for seed in range(100):
         link = new_link(seed=seed)
         if link.host.view()["turn"] == HOST_SEAT:
@@ -518,47 +548,47 @@ def _ready_link() -> Link:
 BAD = {
     "too long": ("x" * (MAX_GUEST_MESSAGE + 1), "message-too-long", None),
     "too long in bytes": (_message(type="hello", token=None, pad="♠" * 1400), "message-too-long", None),
-    "not JSON": ('{"v": 2, "game"', "malformed-message", None),
+    "not JSON": ('{"v": 3, "game"', "malformed-message", None),
     "not an object": ("[1, 2]", "malformed-message", None),
     "NaN": ('{"v": NaN}', "malformed-message", None),
     "deep": ("[" * 2000 + "]" * 2000, "message-too-deep", None),
-    "deep in a field": (_message(type="act", seq=1, action=json.loads("[" * 17 + "]" * 17)), "message-too-deep", None),
-    "duplicate key": ('{"v": 2, "v": 2, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}',
+    "deep in a field": (_message(type="act", seq=2, action=json.loads("[" * 17 + "]" * 17)), "message-too-deep", None),
+    "duplicate key": ('{"v": 3, "v": 3, "game": "pishe-pasha", "type": "act", "seq": 2, "action": "turn"}',
                       "malformed-message", None),
-    "no version": (json.dumps({"game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
+    "no version": (json.dumps({"game": "pishe-pasha", "type": "act", "seq": 2, "action": "turn"}),
                    "malformed-message", None),
-    "version true": (json.dumps({"v": True, "game": "pishe-pasha", "type": "act", "seq": 1,
+    "version true": (json.dumps({"v": True, "game": "pishe-pasha", "type": "act", "seq": 2,
                                  "action": "turn"}), "malformed-message", None),
-    "old version": (json.dumps({"v": 1, "game": "pishe-pasha", "type": "act", "seq": 1,
+    "old version": (json.dumps({"v": 1, "game": "pishe-pasha", "type": "act", "seq": 2,
                                 "action": "turn"}), "unsupported-version", None),
-    "wrong version": (json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 1,
+    "wrong version": (json.dumps({"v": 4, "game": "pishe-pasha", "type": "act", "seq": 2,
                                   "action": "turn"}), "unsupported-version", None),
-    "wrong game": (json.dumps({"v": 2, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
+    "wrong game": (json.dumps({"v": 3, "game": "pisti", "type": "act", "seq": 2, "action": "turn"}),
                    "wrong-game", None),
-    "no game": (json.dumps({"v": 2, "game": None, "type": "act", "seq": 1, "action": "turn"}),
+    "no game": (json.dumps({"v": 3, "game": None, "type": "act", "seq": 2, "action": "turn"}),
                 "wrong-game", None),
-    "game missing": (json.dumps({"v": 2, "type": "act", "seq": 1, "action": "turn"}), "wrong-game", None),
-    "hello without its game": (json.dumps({"v": 2, "type": "hello", "token": None, "have": None}),
+    "game missing": (json.dumps({"v": 3, "type": "act", "seq": 2, "action": "turn"}), "wrong-game", None),
+    "hello without its game": (json.dumps({"v": 3, "type": "hello", "token": None, "have": None}),
                                "wrong-game", None),
-    "hello of another game": (json.dumps({"v": 2, "game": "pisti", "type": "hello", "token": None,
+    "hello of another game": (json.dumps({"v": 3, "game": "pisti", "type": "hello", "token": None,
                                           "have": None}), "wrong-game", None),
-    "unknown type": (_message(type="cheat", seq=1), "unknown-message-type", None),
-    "host's type": (_message(type="view", seq=1), "unknown-message-type", None),
+    "unknown type": (_message(type="cheat", seq=2), "unknown-message-type", None),
+    "host's type": (_message(type="view", seq=2), "unknown-message-type", None),
     "replayed": (_message(type="act", seq=0, action="turn"), "replayed-message", 0),
-    "out of order": (_message(type="act", seq=2, action="turn"), "out-of-order-message", 2),
-    "seq as text": (_message(type="act", seq="1", action="turn"), "malformed-message", None),
-    "unknown field": (_message(type="act", seq=1, action="turn", card="AS"), "malformed-message", 1),
-    "a seat named": (_message(type="act", seq=1, action="turn", seat=0), "malformed-message", 1),
-    "missing field": (_message(type="act", seq=1), "malformed-message", 1),
-    "unknown action": (_message(type="act", seq=1, action="steal"), "unknown-action", 1),
-    "another game's action": (_message(type="act", seq=1, action="7H"), "unknown-action", 1),
-    "illegal keep": (_message(type="act", seq=1, action="keep"), "keep-not-allowed", 1),
-    "seed mid-deal": (_message(type="deal-seed", seq=1, deal=1, contribution="00" * 32),
-                      "wrong-phase", 1),
-    "next deal mid-deal": (_message(type="next-deal", seq=1, deal=1), "deal-not-over", 1),
+    "out of order": (_message(type="act", seq=3, action="turn"), "out-of-order-message", 3),
+    "seq as text": (_message(type="act", seq="2", action="turn"), "malformed-message", None),
+    "unknown field": (_message(type="act", seq=2, action="turn", card="AS"), "malformed-message", 2),
+    "a seat named": (_message(type="act", seq=2, action="turn", seat=0), "malformed-message", 2),
+    "missing field": (_message(type="act", seq=2), "malformed-message", 2),
+    "unknown action": (_message(type="act", seq=2, action="steal"), "unknown-action", 2),
+    "another game's action": (_message(type="act", seq=2, action="7H"), "unknown-action", 2),
+    "illegal keep": (_message(type="act", seq=2, action="keep"), "keep-not-allowed", 2),
+    "seed mid-deal": (_message(type="deal-seed", seq=2, deal=1, contribution="00" * 32),
+                      "wrong-phase", 2),
+    "next deal mid-deal": (_message(type="next-deal", seq=2, deal=1), "deal-not-over", 2),
     "bad token": (_message(type="hello", token="not a token", have=None), "malformed-message", None),
     "old have": (_message(type="hello", token=None, have={"deal": 1, "steps": 0}), "malformed-message", None),
-    "not text": (b'{"v": 2}', "malformed-message", None),
+    "not text": (b'{"v": 3}', "malformed-message", None),
 }
 
 
@@ -573,11 +603,11 @@ def test_bad_input_gets_an_error_and_changes_nothing(name):
     error = json.loads(reply)
     assert conn == CONN
     assert error["type"] == "error" and error["code"] == code, error
-    assert error["ref"] == ref and error["next_seq"] == 1
+    assert error["ref"] == ref and error["next_seq"] == 2
     assert error["reason"] == outcome.error and error["reason"][0].isupper()
     assert snapshot(host) == before and host.save() == saved
     # The guest takes the error in its stride and plays on, saying it in its own words.
-    assert link.guest.receive(reply).error == REFUSALS[code]
+    assert link.guest.receive(reply).error == {**REFUSALS, **host.game.refusals}[code]
 
 
 def test_out_of_turn_is_refused():
@@ -640,7 +670,7 @@ def test_the_guest_refuses_what_a_host_should_never_send():
             guest.receive(text)
         assert guest.save() == saved
     with pytest.raises(NotConnectedError):
-        Guest().receive(_message(type="deal-commit", deal=1, commitment="00" * 32))
+        Guest().receive(_message(type="deal-commit", deal=1, commitment="00" * 32, aborted=[]))
     welcome = json.loads(texts(Host(rng=random.Random(20)).receive(Guest().hello(), CONN).send)[0])
     for game in ("chess", None, "missing"):
         data = {k: v for k, v in welcome.items() if k != "game" or game != "missing"}
@@ -661,11 +691,8 @@ def test_a_gap_in_the_steps_leaves_the_deal_unchecked_but_playable(resumed):
     view["from"] = 99
     assert guest.receive(json.dumps(view)).send == []
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
-    if resumed:
-        assert guest.verification == "Deal 1 could not be checked: this page did not see all of it played."
-    else:                                           # on a live connection, a gap is the host's doing
-        assert guest.verification == ("Deal 1 is not fair: the host skipped moves it had not shown you, "
-                                      "while you were connected.")
+    # The host sends every move a page lacks, even back from away: a gap is the host's doing.
+    assert guest.verification == "Deal 1 is not fair: the host skipped moves it had not shown you."
 
 
 def test_a_resuming_guest_gets_only_the_moves_it_lacks():
@@ -821,8 +848,8 @@ def test_a_host_that_rewrites_a_move_is_flagged():
 def test_a_commitment_after_the_deal_is_flagged():
     link = new_link(seed=28)
     host, guest = link.host, link.guest
-    guest.receive(json.dumps({"v": 2, "game": "pishe-pasha", "type": "deal-commit", "deal": 1,
-                              "commitment": host._played.commitment}))
+    guest.receive(json.dumps({"v": 3, "game": "pishe-pasha", "type": "deal-commit", "deal": 1,
+                              "commitment": host._played.commitment, "aborted": []}))
     assert guest.verification == ("Deal 1 is not fair: the host asked for your part of the shuffle after "
                                   "dealing the cards.")
 

@@ -65,7 +65,7 @@ class Fuzzer:
 
     def mutate(self, message: dict) -> dict:
         rng = self.rng
-        message = {"v": 2, "game": "pishe-pasha", **message}
+        message = {"v": 3, "game": "pishe-pasha", **message}
         for _ in range(rng.randrange(1, 4)):
             key = rng.choice(list(message) or ["v"])
             kind = rng.randrange(10)
@@ -97,7 +97,7 @@ class Fuzzer:
         if pick < 8 and self.accepted:
             return rng.choice(self.accepted)                            # a replay
         if pick < 30:
-            return json.dumps({"v": 2, "game": "pishe-pasha", **self.template()})
+            return json.dumps({"v": 3, "game": "pishe-pasha", **self.template()})
         if pick < 70:
             return json.dumps(self.mutate(self.template()))
         text = json.dumps(self.mutate(self.template()) if rng.random() < 0.8 else self.template())

@@ -125,7 +125,7 @@ WORDLESS = ("tables", "games")
 #: Python's words cannot be had then. (file under web/, the literal as written)
 FALLBACKS = {
     ("tables/computer.js", '"No answer from the game."'),
-    ("tables/computer.js", "`The game could not start: ${err.message || err}`"),
+    ("tables/computer.js", '"The game could not start: {reason}"'),
     ("tables/friend/session.js", '"No answer from the game."'),
 }
 
@@ -208,7 +208,7 @@ def test_every_page_word_the_scripts_use_is_worded_in_python():
     from pishe.table.words import PAGE
     from pishe.web import page_words
 
-    assert json.loads(page_words()) == {"words": PAGE}
+    assert json.loads(page_words()) == {"words": PAGE, "language": "en"}
     used = set()
     for p in scripts():
         source = strip_comments(p.read_text(encoding="utf-8"))

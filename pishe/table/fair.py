@@ -45,7 +45,7 @@ from .match import Match
 
 __all__ = [
     "SECRET_BYTES", "InvalidSecretError", "DealVerificationError",
-    "new_secret", "check_secret", "commitment", "derive_deck", "replay", "shown_steps", "board_digest",
+    "new_secret", "check_secret", "commitment", "part_commitment", "derive_deck", "replay", "shown_steps", "board_digest",
     "verify_deal",
 ]
 
@@ -90,6 +90,15 @@ def commitment(seed: str, game_id: str = "pishe-pasha") -> str:
     return hashlib.sha256(f"{game_id}:commit:v1:{seed}".encode("ascii")).hexdigest()
 
 
+def part_commitment(part: str, game_id: str, match_id: str, deal: int, seat: int) -> str:
+    """A guest's commitment to its ``part`` of deal ``deal``'s shuffle, for ``seat`` in match
+    ``match_id``: hex SHA-256 of ``game_id + ":part:v1:" + match_id + ":" + deal + ":" + seat
+    + ":" + part``. Sent before any seat's part is seen, so no seat (a host sitting at a
+    guest seat of its own included) can choose its part after seeing another's."""
+    check_secret(part, "contribution")
+    return hashlib.sha256(f"{game_id}:part:v1:{match_id}:{deal}:{seat}:{part}".encode("ascii")).hexdigest()
+
+
 def _words(prefix: str) -> Iterator[int]:
     """The stream of big-endian 32-bit numbers, SHA-256 in counter mode."""
     counter = 0
@@ -101,10 +110,11 @@ def _words(prefix: str) -> Iterator[int]:
 
 
 def derive_deck(seed: str, contributions: Sequence[str], game_id: str = "pishe-pasha") -> list[Card]:
-    """The deck (bottom to top) fixed by ``seed`` and the guests' ``contributions`` (in seat order)."""
+    """The deck (bottom to top) fixed by ``seed`` and the guests' ``contributions`` (in seat
+    order; none when no guest was at the table to shuffle with: the host's deck alone)."""
     check_secret(seed, "seed")
-    if isinstance(contributions, str) or not contributions:
-        raise InvalidSecretError("contributions must be a non-empty list of hex texts")
+    if isinstance(contributions, str):
+        raise InvalidSecretError("contributions must be a list of hex texts")
     for c in contributions:
         check_secret(c, "contribution")
     words = _words(f"{game_id}:deck:v1:{seed}" + "".join(":" + c for c in contributions) + ":")
@@ -156,7 +166,8 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
     that dealt, ``actions`` every action of the deal (``[seat, text]``, a mark
     after them allowed) and ``shown`` what ``seat`` was shown: the dealing's
     steps, then one list of steps per action, each step as the game's
-    ``show_step`` gave it. ``boards`` are ``[moves, digest]`` pairs: the
+    ``show_step`` gave it (``None`` for a move whose steps it was not shown, played while
+    it was away: the move is still replayed). ``boards`` are ``[moves, digest]`` pairs: the
     :func:`board_digest` of the seat's view as shown after that many moves;
     checking them needs ``match``, ``{"length", "results", "names"}``: the
     match's length, each earlier deal's points by team and the seats' names
@@ -194,6 +205,8 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
                 raise DealVerificationError(f"A move you were shown is not possible in the deal fixed at "
                                             f"the start: {e}") from None
         (theirs,) = shown_steps(game, [group], seat)
+        if mine is None:        # a move played while this page was away: replayed, its steps not shown
+            mine = theirs
         for was, should in zip(mine, theirs):
             if was != should:
                 raise DealVerificationError(

@@ -1,11 +1,15 @@
-"""What the table needs of a game, and the games it knows by id.
+"""What the table needs of a game, and the registry that finds the games.
 
 A game is data plus pure functions, in the spirit of OpenSpiel's
 Game/State/observer and boardgame.io's game object: the table (match, seats,
-protocol, fair deck, the page's bridge) takes a game by its id and calls only
-what :class:`Game` lists here; it never imports a game's own modules. A game
-lives in ``pishe/games/<name>/`` and its package exposes ``GAME``, an
-instance of a :class:`Game` subclass.
+protocol, fair deck, the page's bridge, the command line) takes a game by its
+id and calls only what :class:`Game` lists here; it never imports a game's own
+modules. A game lives in ``pishe/games/<package>/`` and registers itself: the
+package exposes ``GAMES``, a tuple of :class:`Game` instances, one per variant
+(Pişti for four and Pişti for two are two variants of one package, each with
+its own id and its :attr:`Game.params`). Nothing else names a game: the
+registry finds the packages by scanning ``pishe/games/``, and the build makes
+the page's markup from ``web/games/<package>/``.
 
 A deal's **state** (whatever the game's ``new_deal`` returns) offers:
 
@@ -34,13 +38,15 @@ first steps of each deal, so it may remember what the views do not keep.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import random
 from typing import Any, NamedTuple, Optional, Sequence
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
+from .lang import N_, TABLE, Catalog
 
-__all__ = ["Game", "Length", "GAME_IDS", "get_game", "names_card"]
+__all__ = ["Game", "Length", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
 
 
 class Length(NamedTuple):
@@ -55,12 +61,20 @@ class Length(NamedTuple):
 class Game:
     """The interface between the table and one game (subclass it; see the module docs)."""
 
-    #: The id in views, messages and saves ("pishe-pasha", "pisti").
+    #: The id in views, messages and saves ("pishe-pasha", "pisti", "pisti-2"): unique
+    #: among all variants of all games.
     id: str
+    #: The id the command line names the game by ("pisti" for both Pişti variants);
+    #: ``None``: the game's own id.
+    family: Optional[str] = None
+    #: The variant's parameters, by name (``{"seats": 2}``): what picks this variant of its
+    #: family on the command line (``{"game": "pisti", "seats": 2}``).
+    params: dict = {}
     #: The name players read ("Pishe Pasha", "Pişti").
     name: str
-    #: What players call one deal of a match ("Deal"; Pişti's players say "Deck").
-    deal_name: str = "Deal"
+    #: What players call one deal of a match ("Deal"; Pişti's players say "Deck"), in English:
+    #: :meth:`deal_word` says it in the page's language.
+    deal_name: str = N_("Deal")
     #: Seats, numbered 0 … seats - 1 in order of play.
     seats: int
     #: Seats by team number: ``((0,), (1,))`` when every seat plays for itself.
@@ -73,9 +87,58 @@ class Game:
     computer: str
     #: Bot factories by name: ``factory(seat, rng) -> bot``.
     bots: dict
-    #: The computer's levels a page offers: bot name -> the level's name there (the first
-    #: is the default); none: the computer plays ``computer``.
+    #: The computer's levels a page offers, in the order shown: bot name -> the level's name
+    #: there (``computer``'s is chosen at first, or else the first); none: the computer
+    #: plays ``computer``.
     levels: dict = {}
+    #: A sentence on how the levels play, shown under them on the page ("" : none).
+    levels_note: str = ""
+    #: Refusal words by error code (a host's ``"code"``, see
+    #: :func:`~pishe.table.protocol.wire.error_code`): what a guest reads when the host
+    #: refuses a move of this game's for a cause of its own ("give-not-allowed").
+    refusals: dict = {}
+    #: Whether a deal may score negative points for a team.
+    negative_points: bool = False
+
+    @property
+    def package(self) -> str:
+        """The game's package under ``pishe/games/`` (and folder under ``web/games/``)."""
+        return type(self).__module__.split(".")[2]
+
+    @property
+    def family_id(self) -> str:
+        """The id the command line names the game by (:attr:`family`, else :attr:`id`)."""
+        return self.family or self.id
+
+    def match_over(self, length: Length, scores: Sequence[int], deals: int) -> bool:
+        """Whether a match of ``length`` is over after its deal number ``deals`` has ended
+        with ``scores`` by team. By default: when the length's most deals have been played,
+        or a team is at or past the target with no other team level with it at the top.
+        A game with its own end rule overrides this."""
+        if length.max_deals is not None and deals >= length.max_deals:
+            return True
+        if length.target is None:
+            return False
+        best = max(scores)
+        return best >= length.target and list(scores).count(best) == 1
+
+    def check_points(self, points: Sequence) -> bool:
+        """Whether ``points`` can be one deal's score by team in this game (used to check
+        a saved or a host's match before it is resumed)."""
+        return (len(points) == len(self.teams)
+                and all(type(p) is int and (p >= 0 or self.negative_points) for p in points))
+
+    #: The game's own words (its package's ``locale`` folder, :func:`~pishe.table.lang.catalog`):
+    #: its lengths', levels' and deal's names are translated there.
+    catalog: Catalog = TABLE
+
+    def word(self, message: str) -> str:
+        """``message`` (one of the game's names: a length's, a level's) in the page's language."""
+        return self.catalog.gettext(message)
+
+    def deal_word(self) -> str:
+        """What players call one deal of a match, in the page's language."""
+        return self.word(self.deal_name)
 
     @property
     def default_length(self) -> str:
@@ -162,18 +225,94 @@ class Game:
             raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(self.bots)}") from None
         return factory(seat, rng if rng is not None else random.Random())
 
+    # -- the command line (``python -m pishe``) ------------------------------------------
 
-#: Every game the table knows, by id, and the module whose ``GAME`` it is.
-_MODULES = {"pishe-pasha": "pishe.games.pasha", "pisti": "pishe.games.pisti"}
-GAME_IDS = tuple(_MODULES)
+    def tournament(self, a: str, b: str, deals: int, seed: Optional[int] = None, progress=None) -> dict:
+        """Bot ``a`` against bot ``b`` over ``deals`` deals, as JSON data; raises
+        :class:`UnknownBotError` or ``ValueError`` for arguments it cannot play."""
+        raise NotImplementedError
+
+    def tournament_lines(self, result: dict) -> list:
+        """A :meth:`tournament` result in lines of text, a line per bot first."""
+        raise NotImplementedError
+
+    def play_out(self, data: dict) -> dict:
+        """Answer one ``play-out`` line, ``data`` without its ``game`` and :attr:`params`
+        keys; raises a :class:`~pishe.errors.PisheError` or ``ValueError`` saying what is wrong."""
+        raise NotImplementedError
+
+
+# -- The registry: every package under pishe/games/ that exposes GAMES ----------------
+
+_found: dict = {}       # game id -> Game, of the packages imported so far
+_imported: list = []    # those packages, in order
+
+
+def _packages() -> list:
+    folder = importlib.import_module("pishe.games").__path__
+    return sorted(name for _, name, is_package in pkgutil.iter_modules(folder) if is_package)
+
+
+def _import(package: str) -> None:
+    for game in importlib.import_module(f"pishe.games.{package}").GAMES:
+        if game.id in _found:
+            raise RuntimeError(f"two games have the id {game.id!r}")
+        _found[game.id] = game
+    _imported.append(package)
 
 
 def get_game(game_id: str) -> Game:
-    """The game ``game_id``, its package imported only now (start-up imports one game)."""
-    module = _MODULES.get(game_id) if isinstance(game_id, str) else None
-    if module is None:
-        raise UnknownGameError(f"unknown game {game_id!r}: choose one of {', '.join(GAME_IDS)}")
-    return importlib.import_module(module).GAME
+    """The game (variant) ``game_id``. Packages are imported only as far as needed to
+    find it (start-up imports one game's)."""
+    if isinstance(game_id, str):
+        for package in [None, *(p for p in _packages() if p not in _imported)]:
+            if package is not None:
+                _import(package)
+            if game_id in _found:
+                return _found[game_id]
+    raise UnknownGameError(f"unknown game {str(game_id)[:40]!r}: choose one of {', '.join(game_ids())}")
+
+
+def is_game(game_id) -> bool:
+    """Whether ``game_id`` is a registered game's id (imports no more than :func:`get_game`)."""
+    try:
+        get_game(game_id)
+    except UnknownGameError:
+        return False
+    return True
+
+
+def games() -> tuple:
+    """Every registered game and variant: by package name, then in its package's order.
+    The first is the one a page and the command line play by default."""
+    for package in _packages():
+        if package not in _imported:
+            _import(package)
+    order = {package: n for n, package in enumerate(_packages())}
+    return tuple(sorted(_found.values(), key=lambda g: order[g.package]))
+
+
+def game_ids() -> tuple:
+    """The ids of :func:`games`, in order."""
+    return tuple(game.id for game in games())
+
+
+def find_game(name: str, params: dict) -> Game:
+    """The game the command line names: ``name`` is a game's id or its family's
+    (``"pisti"``), ``params`` the variant's parameters given with it (``{"seats": 2}``;
+    none: the variant whose id is ``name``)."""
+    family = [g for g in games() if g.family_id == name] if isinstance(name, str) else []
+    if not family:
+        raise UnknownGameError(f"unknown game {str(name)[:40]!r}: choose one of "
+                               f"{', '.join(dict.fromkeys(g.family_id for g in games()))}")
+    if not params:
+        return next((g for g in family if g.id == name), family[0])
+    for game in family:
+        if all(game.params.get(key, object()) == value for key, value in params.items()):
+            return game
+    offered = "; ".join(", ".join(f"{k} {v}" for k, v in g.params.items()) for g in family if g.params)
+    raise UnknownGameError(f"{name} has no variant with {', '.join(f'{k} {v!r}' for k, v in params.items())}"
+                           + (f": choose one of {offered}" if offered else ""))
 
 
 def names_card(shown, codes) -> bool:

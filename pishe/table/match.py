@@ -8,6 +8,7 @@ from typing import Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import DealNotOverError, InvalidMatchLengthError, MatchOverError
+from .lang import _
 from .game import Game
 
 __all__ = ["Match", "shuffled_deck"]
@@ -25,9 +26,10 @@ class Match:
 
     Deal 1 is dealt by ``game.first_dealer``, and the deal moves one seat on
     after every deal. Decks come from ``rng`` (an explicit generator) unless
-    given. The match is over after a deal when a team is at or past the
-    target with no other team level with it at the top, or when the length's
-    most deals have been played (then level scores are a drawn match).
+    given. When the match is over the game says (:meth:`Game.match_over`: by
+    default when a team is at or past the target with no other team level
+    with it at the top, or when the length's most deals have been played,
+    then level scores are a drawn match).
     """
 
     def __init__(self, game: Game, length: Optional[str] = None, rng: Optional[random.Random] = None,
@@ -52,10 +54,10 @@ class Match:
         """A match whose earlier deals scored ``results`` (points by team, one list a deal),
         its current deal new from ``deck``: what a saved match is rebuilt from."""
         match = cls(game, length, deck=deck)
-        teams = len(game.teams)
         finished = [list(r) for r in results]
-        if not all(len(r) == teams and all(type(p) is int and p >= 0 for p in r) for r in finished):
-            raise ValueError(f"each finished deal needs {teams} team scores")
+        if not all(game.check_points(r) for r in finished):
+            raise ValueError(f"each finished deal needs {len(game.teams)} team scores "
+                             f"({'whole numbers' if game.negative_points else 'whole numbers, none negative'})")
         match._finished = finished
         match.deal_number = len(finished) + 1
         match.deal = game.new_deal(list(deck), match.dealer)
@@ -68,8 +70,8 @@ class Match:
 
     @property
     def length_name(self) -> str:
-        """The match length as players read it ("First to 101")."""
-        return self.game.lengths[self.length].name
+        """The match length as players read it ("First to 101"), in the page's language."""
+        return self.game.word(self.game.lengths[self.length].name)
 
     @property
     def dealer(self) -> int:
@@ -101,14 +103,7 @@ class Match:
         """Whether the match has been decided (or drawn at the cap)."""
         if not self.deal.over:
             return False
-        length = self.game.lengths[self.length]
-        if length.max_deals is not None and self.deal_number >= length.max_deals:
-            return True
-        if length.target is None:
-            return False
-        scores = self.scores
-        best = max(scores)
-        return best >= length.target and scores.count(best) == 1
+        return self.game.match_over(self.game.lengths[self.length], self.scores, self.deal_number)
 
     @property
     def in_progress(self) -> bool:
@@ -142,9 +137,9 @@ class Match:
     def next_deal(self, deck: Optional[Sequence[Card]] = None) -> None:
         """Deal again once the current deal is over and the match is not."""
         if not self.deal.over:
-            raise DealNotOverError("The deal is still being played.")
+            raise DealNotOverError(_("The deal is still being played."))
         if self.over:
-            raise MatchOverError("The match is over: start a new match.")
+            raise MatchOverError(_("The match is over: start a new match."))
         self._start_deal(deck)
 
     def to_json(self) -> dict:

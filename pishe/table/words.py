@@ -24,117 +24,142 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .lang import N_, _, ngettext
+
 __all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
-           "match_score", "LOADING"]
+           "match_score", "LOADING", "page", "waiting"]
 
 #: The page's sentences, by key.
 PAGE = {
     # The friend panel's status line.
-    "preparing": "Making the invite…",
-    "answering": "Making your reply code…",
-    "waiting": "Waiting for your friend…",
-    "connecting": "Connecting…",
-    "connected": "Connected",
-    "host_lost": "Connection lost — invite again",
-    "guest_lost": "Connection lost — ask for a new invite link",
-    "link_used": "This invite link was used already — ask your friend for a new one",
-    "failed": "Could not reach your friend's page — invite again",
-    "invite_failed": "The invite could not be made: {reason}",
-    "link_broken": "This invite link does not work ({reason}): ask your friend for a new one.",
+    "preparing": N_("Making the invite…"),
+    "answering": N_("Making your reply code…"),
+    "waiting": N_("Waiting for your friend…"),
+    "connecting": N_("Connecting…"),
+    "connected": N_("Connected"),
+    "host_lost": N_("Connection lost — invite again"),
+    "guest_lost": N_("Connection lost — ask for a new invite link"),
+    "link_used": N_("This invite link was used already — ask your friend for a new one"),
+    "failed": N_("Could not reach your friend's page — invite again"),
+    "invite_failed": N_("The invite could not be made: {reason}"),
+    "link_broken": N_("This invite link does not work ({reason}): ask your friend for a new one."),
     # The Copy buttons.
-    "copied": "Copied.",
-    "copy_by_hand": "Select it and copy it by hand.",
+    "copied": N_("Copied."),
+    "copy_by_hand": N_("Select it and copy it by hand."),
     # The host's reply code box and Connect.
-    "paste_reply": "Paste the reply code your friend's page shows.",
-    "not_a_code": "This is not a connection code from this game.",
-    "code_damaged": "The connection code is damaged (check it was copied whole).",
-    "connect_failed": "Could not connect with this reply code: {reason}",
+    "paste_reply": N_("Paste the reply code your friend's page shows."),
+    "not_a_code": N_("This is not a connection code from this game."),
+    "code_damaged": N_("The connection code is damaged (check it was copied whole)."),
+    "connect_failed": N_("Could not connect with this reply code: {reason}"),
     # Who deals, once connected.
-    "host_deals": "Your page deals the cards and keeps the match; your friend's page checks each deal.",
-    "friend_deals": "Your friend's page deals; this page checks each deal when it ends.",
+    "host_deals": N_("Your page deals the cards and keeps the match; your friend's page checks each deal."),
+    "friend_deals": N_("Your friend's page deals; this page checks each deal when it ends."),
     # The friend's table's status and error lines.
-    "paused": "Paused until you are connected again.",
-    "friend_away": "Your friend is away: their turn waits for them.",
-    "refused": "Your friend's page sent something this page cannot accept: {reason}",
-    "not_brought_back": "The table could not be brought back: {reason}",
+    "paused": N_("Paused until you are connected again."),
+    "friend_away": N_("Your friend is away: their turn waits for them."),
+    "refused": N_("Your friend's page sent something this page cannot accept: {reason}"),
+    "not_brought_back": N_("The table could not be brought back: {reason}"),
     # A table with several friends: the host's status line, and each invited seat's state.
-    "waiting_friends": "Waiting for your friends: {here} of {all} here…",
-    "seat_waiting": "waiting",
-    "seat_connected": "here",
-    "seat_lost": "connection lost",
-    "seat_away": "away: a computer plays",
-    "seat_left": "left: a computer plays",
-    "seat_reconnecting": "reconnecting…",
+    "waiting_friends": N_("Waiting for your friends: {here} of {all} here…"),
+    "seat_waiting": N_("waiting"),
+    "seat_connected": N_("here"),
+    "seat_lost": N_("connection lost"),
+    "seat_away": N_("away: a computer plays"),
+    "seat_left": N_("left: a computer plays"),
+    "seat_reconnecting": N_("reconnecting…"),
     # The host's Share button (the Web Share API), beside Copy link.
-    "share_title": "Come and play at my table",
-    "shared": "Shared.",
+    "share_title": N_("Come and play at my table"),
+    "shared": N_("Shared."),
     # The host's status line while a friend's page is coming back ({name}: the seat's name, Python's).
-    "reconnecting": "{name} is reconnecting…",
+    "reconnecting": N_("{name} is reconnecting…"),
     # Any table.
-    "unknown_game": "This page cannot show the game {game}.",
+    "unknown_game": N_("This page cannot show the game {game}."),
     # Asked before a match in progress is thrown away (the keys are what asks: new_match, invite, game).
-    "leave_title": "Leave the match you are playing?",
-    "leave_new_match": "A new match starts from nothing: this one is lost.",
-    "leave_invite": "Inviting a friend ends this match against the computer: it is lost.",
-    "leave_game": "Another game starts a new match: this one is lost.",
-    "leave_ok_new_match": "Start a new match",
-    "leave_ok_invite": "Invite a friend",
-    "leave_ok_game": "Change the game",
-    "leave_cancel": "Keep playing",
+    "leave_title": N_("Leave the match you are playing?"),
+    "leave_new_match": N_("A new match starts from nothing: this one is lost."),
+    "leave_invite": N_("Inviting a friend ends this match against the computer: it is lost."),
+    "leave_game": N_("Another game starts a new match: this one is lost."),
+    "leave_ok_new_match": N_("Start a new match"),
+    "leave_ok_invite": N_("Invite a friend"),
+    "leave_ok_game": N_("Change the game"),
+    "leave_cancel": N_("Keep playing"),
     # What a connection to another page is (web/tables/friend/route.js): its path and round trip.
-    "path_direct": "Direct connection",
-    "path_turn": "Through a TURN server",
-    "path_relays": "Through relays (slower)",
-    "path_line": "{path} · {ms} ms round trip",
+    "path_direct": N_("Direct connection"),
+    "path_turn": N_("Through a TURN server"),
+    "path_relays": N_("Through relays (slower)"),
+    "path_line": N_("{path} · {ms} ms round trip"),
     # No connection could be made, though both pages had each other's codes.
-    "no_path_host": "No connection could be made between your two networks. Press Invite again; "
-                    "if it fails again, try both on the same Wi-Fi, or one of you on mobile data, "
-                    "or ask whoever hosts this page to add a TURN server.",
-    "no_path_guest": "No connection could be made to your friend's page from this network. "
-                     "Try another network (Wi-Fi or mobile data), then ask your friend for a new invite link.",
-    "seat_no_path": "could not connect",
+    "no_path_host": N_("No connection could be made between your two networks. Press Invite again; "
+                       "if it fails again, try both on the same Wi-Fi, or one of you on mobile data, "
+                       "or ask whoever hosts this page to add a TURN server."),
+    "no_path_guest": N_("No connection could be made to your friend's page from this network. "
+                        "Try another network (Wi-Fi or mobile data), then ask your friend for a new invite link."),
+    "seat_no_path": N_("could not connect"),
     # The relays of signaling.json that did not answer ({list}: their addresses, from that file).
-    "relays_failed": "Relays not reached: {list}",
+    "relays_failed": N_("Relays not reached: {list}"),
     # A message the relays brought that the host's page ignored (web/tables/friend/relay.js).
-    "relay_unreadable": "A message that was not from your friend came through the relay; it was ignored.",
-    "relay_other_offer": "An answer to another invite came through the relay; it was ignored.",
-    "relay_stale": "An out-of-date message came through the relay; it was ignored.",
+    "relay_unreadable": N_("A message that was not from your friend came through the relay; it was ignored."),
+    "relay_other_offer": N_("An answer to another invite came through the relay; it was ignored."),
+    "relay_stale": N_("An out-of-date message came through the relay; it was ignored."),
 }
 
 #: The loading line while the page starts, by the worker's start-up milestone
 #: (web/core/worker.js). Python is not running yet then, so build.py writes these
 #: into the page (``start`` is index.html's first line) and into its worker.
-LOADING = {"start": "Opening a new deck", "runtime": "Shuffling the deck",
-           "python": "Dealing the cards", "wheels": "Laying out the table"}
+LOADING = {"start": N_("Opening a new deck"), "runtime": N_("Shuffling the deck"),
+           "python": N_("Dealing the cards"), "wheels": N_("Laying out the table")}
 
 #: What a friend's table says before its cards are dealt, by the page's role.
-WAITING = {"host": "The cards are dealt when your friend joins.",
-           "guest": "The cards are dealt once you are connected."}
+WAITING = {"host": N_("The cards are dealt when your friend joins."),
+           "guest": N_("The cards are dealt once you are connected.")}
+
+
+def page() -> dict:
+    """:data:`PAGE` in the page's language, by key."""
+    return {key: _(sentence) for key, sentence in PAGE.items()}
+
+
+def deal_word() -> str:
+    """The table's word for a deal, "Deal", in the page's language (a game has its own:
+    :meth:`~pishe.table.game.Game.deal_word`)."""
+    return _("Deal")
+
+
+def waiting(role: str) -> str:
+    """What a friend's table says before its cards are dealt, for ``role`` (a key of :data:`WAITING`)."""
+    return _(WAITING[role])
 
 
 def clock_label(seconds: int) -> str:
     """The running clock's accessible name: "Clock: 15 seconds a card"."""
-    return f"Clock: {seconds} seconds a card"
+    return ngettext("Clock: {seconds} second a card", "Clock: {seconds} seconds a card", seconds).format(
+        seconds=seconds)
 
 
 def dealing_lines(deal: Optional[int]) -> dict:
     """A friend's table's status line while deal ``deal`` is being dealt: ``"dealing"``
     ("Dealing deal 2…"), and the host's ``"when_back"`` while its friend is away."""
     if deal is None:
-        return {"dealing": "Dealing the cards…", "when_back": "The cards are dealt when your friend is back."}
-    return {"dealing": f"Dealing deal {deal}…", "when_back": f"Deal {deal} is dealt when your friend is back."}
+        return {"dealing": _("Dealing the cards…"), "when_back": _("The cards are dealt when your friend is back.")}
+    return {"dealing": _("Dealing deal {deal}…").format(deal=deal),
+            "when_back": _("Deal {deal} is dealt when your friend is back.").format(deal=deal)}
 
 
 def fairness(verification: Optional[str], deal: Optional[int], verified: str,
-             deal_name: str = "Deal") -> Optional[dict]:
+             deal_name: str = "Deal", aborts: int = 0) -> Optional[dict]:
     """The guest's check of its last finished deal, for its page: ``{"ok", "line"}``
     ("Deal 1 verified", or the warning in the check's own words), or ``None`` before
     any deal was checked. ``verified`` is the value ``verification`` has for a deal
-    that passed; ``deal_name`` is the game's word for a deal (Pişti's "Deck 1 verified")."""
+    that passed; ``deal_name`` is the game's word for a deal, in the page's language
+    (Pişti's "Deck 1 verified"). ``aborts``: shuffles this page showed its part to that were
+    never dealt, at this table; a verified deal's line says how many, so that they never go unseen."""
     if not verification:
         return None
     if verification == verified:
-        return {"ok": True, "line": f"{deal_name} {deal} verified"}
+        line = _("{deal_name} {deal} verified").format(deal_name=deal_name, deal=deal)
+        if aborts:
+            line += " " + _("(aborted shuffles at this table: {aborts})").format(aborts=aborts)
+        return {"ok": not aborts, "line": line}
     return {"ok": False, "line": verification}
 
 
@@ -145,19 +170,19 @@ def presence(seats: list, seat: int) -> list:
     flags = []
     for s in seats:
         if s.get("role") == "computer":
-            flags.append("Computer")
+            flags.append(_("Computer"))
         elif s.get("left"):
-            flags.append("Left: computer")
+            flags.append(_("Left: computer"))
         elif s.get("away"):
-            flags.append("Away: computer")
+            flags.append(_("Away: computer"))
         elif s.get("autopilot"):
-            flags.append("Computer for now")
+            flags.append(_("Computer for now"))
         elif s.get("seat") == seat:
             flags.append("")
         elif not s.get("connected"):
-            flags.append("Not here")
+            flags.append(_("Not here"))
         else:
-            flags.append("Host" if s.get("role") == "host" else "Friend")
+            flags.append(_("Host") if s.get("role") == "host" else _("Friend"))
     return flags
 
 
@@ -166,8 +191,9 @@ def waiting_for(names: list) -> Optional[str]:
     for Right and Left…"), by the seats' names from the reader's side; ``None`` for none."""
     if not names:
         return None
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"Waiting for {listed}…"
+    if len(names) == 1:
+        return _("Waiting for {name}…").format(name=names[0])
+    return _("Waiting for {names} and {last}…").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def sides(teams: tuple, seat: int) -> list:
@@ -175,18 +201,20 @@ def sides(teams: tuple, seat: int) -> list:
     (this seat, or a game where every seat plays for itself)."""
     team_of = {s: n for n, members in enumerate(teams) for s in members}
     if all(len(members) == 1 for members in teams):
-        return ["" for _ in team_of]
-    return ["" if s == seat else "your partner" if team_of[s] == team_of[seat] else "other team"
+        return ["" for s in team_of]
+    return ["" if s == seat else _("your partner") if team_of[s] == team_of[seat] else _("other team")
             for s in sorted(team_of)]
 
 
 def dealt(deal_name: str, number: int, dealer: str) -> str:
-    """What the live region says when a deal is dealt: "Deal 2 is dealt. Dealer: You."."""
-    return f"{deal_name} {number} is dealt. Dealer: {dealer}."
+    """What the live region says when a deal is dealt: "Deal 2 is dealt. Dealer: You."
+    (``deal_name`` in the page's language)."""
+    return _("{deal_name} {number} is dealt. Dealer: {dealer}.").format(
+        deal_name=deal_name, number=number, dealer=dealer)
 
 
 def match_score(names: list, scores: list, over: bool) -> str:
     """The match score as the live region says it after a deal, each side by its name
     ("Match score: You 12, Computer 0."; "Match over. Final score: …" once it is over)."""
     line = ", ".join(f"{name} {points}" for name, points in zip(names, scores))
-    return f"Match over. Final score: {line}." if over else f"Match score: {line}."
+    return (_("Match over. Final score: {scores}.") if over else _("Match score: {scores}.")).format(scores=line)

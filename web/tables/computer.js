@@ -17,9 +17,10 @@
 // table) share the Python worker and stop the computer while a friend plays.
 
 import { startWorker, registerOffline } from "../core/boot.js";
-import { painter, tableOf } from "../games/registry.js";
+import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
 import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
+import { onLanguage, pageWord, setupLanguage } from "../lang.js";
 import { announce, list, setText } from "../text.js";
 import { runClock, stopClock } from "./clock.js";
 import { loadWords, say, word } from "./words.js";
@@ -41,7 +42,7 @@ export function settings(search = location.search) {
  *   py        the worker ({call, ready}), to share with the friend's table;
  *   active    whether the computer table owns the board and its buttons;
  *   stop()    stop the computer (drops its timer and answers in flight) and
- *             show Pishe Pasha's table, the one a friend's table plays on;
+ *             show the first game's table, the one a friend's table waits on;
  *   start()   take the board back and deal a new match of the chosen game;
  *   confirmLeave(cause)  a promise of whether to throw away the match in progress
  *             (true at once when none is): cause "new_match", "invite" or "game".
@@ -54,7 +55,7 @@ export const computerTable = {
 /** The chosen game and its match settings, from the page's radio buttons. */
 function choice() {
   const checked = (name) => document.querySelector(`input[name="${name}"]:checked`);
-  const game = checked("game") ? checked("game").value : "pishe-pasha";
+  const game = checked("game") ? checked("game").value : FIRST_GAME;
   const box = document.querySelector(`[data-settings="${game}"]`);
   const length = box && box.querySelector('input[data-setting="length"]:checked');
   const clock = box && box.querySelector('input[data-setting="clock"]:checked');
@@ -76,6 +77,7 @@ function showGame(game) {
 
 async function startComputerTable() {
   setupContrast();
+  setupLanguage();
   const { delay, seed } = settings();
   const body = document.body;
   const loader = document.querySelector("[data-loader]");
@@ -90,7 +92,7 @@ async function startComputerTable() {
   let timer = null;
   let ready = false;
   let computerMoves = false;
-  let game = "pishe-pasha"; // the game being played
+  let game = FIRST_GAME; // the game being played
   let lastTurn; // whose turn the last painted view said (to announce the turn coming to you)
   let active = true; // false while another controller (a friend's table) owns the board
   let inProgress = false; // Python's word: leaving now throws a match in progress away
@@ -106,12 +108,14 @@ async function startComputerTable() {
     setText(table && table.querySelector("[data-error]"), message);
   }
 
+  let stageLine = stage.textContent; // the loading line, in English ("…" added)
   const py = startWorker((fraction, label) => {
     const pct = Math.round(Math.max(0, Math.min(1, Number(fraction) || 0)) * 100);
     progress.setAttribute("aria-valuenow", String(pct));
     progressBar.style.transform = `scaleX(${pct / 100})`;
-    // The boot's stages, worded by the worker: Python is not running yet.
-    if (label) setText(stage, `${label}…`);
+    // The boot's stages, worded by the worker in English: Python is not running yet.
+    if (label) stageLine = `${label}…`;
+    setText(stage, pageWord(stageLine));
   });
   loadWords(py); // the page's words, the first call once Python is ready
 
@@ -120,7 +124,7 @@ async function startComputerTable() {
     if (!answer || answer.error) {
       computerMoves = false; // nothing moves on its own after a refusal: the page waits for you
       // No answer at all: Python could not run the call, so this one is worded here.
-      showError(answer ? answer.error : "No answer from the game.");
+      showError(answer ? answer.error : pageWord("No answer from the game."));
       return;
     }
     const view = answer.view || {};
@@ -291,7 +295,7 @@ async function startComputerTable() {
     halt();
     delete body.dataset.inProgress;
     for (const button of document.querySelectorAll("[data-result-new-match]")) button.hidden = true;
-    game = "pishe-pasha";
+    game = FIRST_GAME;
     showGame(game);
   };
   computerTable.start = () => {
@@ -305,11 +309,21 @@ async function startComputerTable() {
   // A page opened on a friend's invite shows the invited game already (web/core/invited.js).
   if (!document.documentElement.dataset.invited) showGame(choice().game);
   setIdle();
+  // Another language: the same table, its view worded anew (Python's language is set first:
+  // web/tables/words.js); the tab's title, the loading line.
+  onLanguage(async () => {
+    showGame(ready && active ? game : choice().game);
+    if (!loader.hidden) setText(stage, pageWord(stageLine));
+    if (ready && active) {
+      showError("");
+      await send("current");
+    }
+  });
   try {
     await py.ready;
   } catch (err) {
     // Python could not start: its words cannot be had, so this line is worded here.
-    setText(stage, `The game could not start: ${err.message || err}`);
+    setText(stage, pageWord("The game could not start: {reason}").replace("{reason}", err.message || String(err)));
     loader.classList.add("failed");
     return;
   }

@@ -4,27 +4,38 @@
 // them, one place to translate them. A sentence's {name}s are filled with values
 // (an error's own text, a game id), never with words made here.
 //
-// They come from the worker once Python is ready. A line asked for before then
-// (a guest's page makes its reply code while Python starts) shows as soon as
-// they come. If Python cannot run, they never come: the boot's own line says so.
+// They come from the worker once Python is ready, in the page's language (web/lang.js:
+// the first call sets Python's), and again after the switch, which says again every line
+// said so far. A line asked for before then (a guest's page makes its reply code while
+// Python starts) shows as soon as they come. If Python cannot run, they never come: the
+// boot's own line says so.
 
+import { currentLanguage, onLanguage } from "../lang.js";
 import { setText, text } from "../text.js";
 
 let words = null;
 let loading = null;
-const waiting = new Map(); // node -> [key, values]: lines asked for before the words came
+const shown = new Map(); // node -> [key, values]: every line said, said again in a new language
 
-/** Fetch the page's words from the worker `py` once Python is ready (once; later calls share it). */
+/** Set Python's language to the page's and take its words in it; the lines already said are said again. */
+async function fetchWords(py) {
+  const answer = await py.call("set_language", currentLanguage());
+  words = answer && answer.words && typeof answer.words === "object" ? answer.words : {};
+  for (const [node, [key, values]] of shown) {
+    if (node.isConnected) setText(node, word(key, values));
+    else shown.delete(node);
+  }
+}
+
+/**
+ * Fetch the page's words from the worker `py` once Python is ready, in the page's
+ * language (once; later calls share it); again after every change of language.
+ */
 export function loadWords(py) {
   if (!loading) {
-    loading = py.ready
-      .then(() => py.call("page_words"))
-      .then((answer) => {
-        words = answer && answer.words && typeof answer.words === "object" ? answer.words : {};
-        for (const [node, [key, values]] of waiting) setText(node, word(key, values));
-        waiting.clear();
-      });
+    loading = py.ready.then(() => fetchWords(py));
     loading.catch(() => {}); // Python could not run: the boot's own line says so
+    onLanguage(() => loading.then(() => fetchWords(py)));
   }
   return loading;
 }
@@ -43,7 +54,7 @@ export function word(key, values = {}) {
 /** Show the sentence `key` in `node` (a null key: nothing), now or as soon as the words come. */
 export function say(node, key, values = {}) {
   if (!node) return;
-  if (key && !words) waiting.set(node, [key, values]);
-  else waiting.delete(node);
-  setText(node, key ? word(key, values) : "");
+  if (key) shown.set(node, [key, values]);
+  else shown.delete(node);
+  setText(node, key && words ? word(key, values) : "");
 }

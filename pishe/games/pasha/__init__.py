@@ -12,12 +12,13 @@ from typing import Optional, Sequence
 
 from ...errors import InvalidStepError, UnknownActionError
 from ...table.game import Game, Length
+from .words import N_, WORDS
 from .bots import FACTORIES
 from .deal import ACTIONS, Deal
 from .memory import Memory
 from .view import GAME_ID, blank_view, seat_view, seen_json, step_from_json, step_to_json, view_from_json
 
-__all__ = ["GAME", "PishePasha"]
+__all__ = ["GAME", "GAMES", "PishePasha"]
 
 
 class PishePasha(Game):
@@ -29,14 +30,22 @@ class PishePasha(Game):
     teams = ((0,), (1,))
     first_dealer = 1
     lengths = {
-        "one-deal": Length("One deal", None, 1),
-        "first-to-50": Length("First to 50", 50, None),
-        "first-to-100": Length("First to 100", 100, None),
+        "one-deal": Length(N_("One deal"), None, 1),
+        "first-to-50": Length(N_("First to 50"), 50, None),
+        "first-to-100": Length(N_("First to 100"), 100, None),
     }
+    catalog = WORDS
     computer = "always-give"
     bots = FACTORIES
     #: The computer's levels on the page: the bot each plays, and its name there.
-    levels = {"always-give": "Easy", "memory-4": "Medium", "memory-deep": "Hard"}
+    levels = {"always-give": N_("Easy"), "memory-4": N_("Medium"), "memory-deep": N_("Hard")}
+    levels_note = N_("Easy gives whenever it can. Hard remembers every card it has seen, as you could, "
+                     "and looks ahead to the end of the deal. Medium remembers too, but looks only four turns ahead.")
+    refusals = {
+        "give-not-allowed": N_("You cannot give now."),
+        "keep-not-allowed": N_("You cannot keep now."),
+        "turn-not-allowed": N_("You cannot turn a card now."),
+    }
 
     def new_deal(self, deck, dealer: int) -> Deal:
         """Seat 0's stock is the deck's first 26 cards, seat 1's the rest; the non-dealer leads."""
@@ -83,5 +92,22 @@ class PishePasha(Game):
         """Every stock card, the seat's own included: nobody sees a stock card."""
         return set(state.stocks[0]) | set(state.stocks[1])
 
+    def tournament(self, a: str, b: str, deals: int, seed=None, progress=None) -> dict:
+        """Bot ``a`` against bot ``b``, alternating as leader (see :func:`.cli.tournament`)."""
+        from .cli import tournament
+        return tournament(a, b, deals, seed, progress)
+
+    def tournament_lines(self, result: dict) -> list:
+        """Each bot's wins and points (see :func:`.cli.report`)."""
+        from .cli import report
+        return report(result)
+
+    def play_out(self, data: dict) -> dict:
+        """A deal from stocks or a position, played on (see :func:`.cli.play_out_line`)."""
+        from .cli import play_out_line
+        return play_out_line(data)
+
 
 GAME = PishePasha()
+#: The variants the table's registry finds (:func:`pishe.table.game.games`).
+GAMES = (GAME,)

@@ -12,6 +12,7 @@ import random
 from typing import Callable, NamedTuple, NoReturn, Optional
 
 from ...cards import DECK, SUITS, Card
+from .words import N_, _, ngettext
 from ...errors import (
     DealOverError,
     GiveNotAllowedError,
@@ -75,29 +76,38 @@ class Step(NamedTuple):
         """
         mine = viewer is None or viewer == self.seat
         text = _describe(self, mine)
-        return f"Seat {self.seat}: {text}" if viewer is None else text
+        return _("Seat {seat}: {step}").format(seat=self.seat, step=text) if viewer is None else text
+
+
+#: A step's words by kind and outcome (a turned card's: where it went), from its seat's side and the other's.
+_WORDS = {
+    (HOME, None): (N_("Your {card} goes to its suit pile"), N_("Their {card} goes to its suit pile")),
+    (GIVE_STEP, None): (N_("You give the {card} onto their {onto}"), N_("They give you the {card}, onto your {onto}")),
+    (TURNED, TO_HOME): (N_("You turn the {card}; it goes to its suit pile"),
+              N_("They turn the {card}; it goes to its suit pile")),
+    (TURNED, TO_PILE): (N_("You turn the {card}; it goes on your pile"), N_("They turn the {card}; it goes on their pile")),
+    (TURNED, TO_CHOICE): (N_("You turn the {card}; you may give it or keep it"),
+                N_("They turn the {card}; they may give it or keep it")),
+    (KEPT, None): (N_("You keep the {card} on your pile"), N_("They keep the {card} on their pile")),
+}
 
 
 def _describe(step: Step, mine: bool) -> str:
     # One name for each pile, the page's own: "suit pile", "your pile"/"their pile", "stock".
-    card = step.card.display() if step.card else ""
-    who, own = ("You", "your") if mine else ("They", "their")
-    if step.kind == HOME:
-        return f"{own.capitalize()} {card} goes to its suit pile"
-    if step.kind == GIVE_STEP:
-        onto = step.onto.display()
-        return f"You give the {card} onto their {onto}" if mine else f"They give you the {card}, onto your {onto}"
-    if step.kind == TURNED:
-        where = {TO_HOME: "it goes to its suit pile", TO_PILE: f"it goes on {own} pile",
-                 TO_CHOICE: f"{who.lower()} may give it or keep it"}[step.outcome]
-        return f"{who} turn the {card}; {where}"
-    if step.kind == KEPT:
-        return f"{who} keep the {card} on {own} pile"
-    if step.kind == RECYCLE:
-        return f"{own.capitalize()} stock is empty: {own} pile ({step.count} cards) turns over as {own} stock"
-    if step.kind == WIN:
-        return f"{who} win the deal: {step.count} points"
-    raise AssertionError(step.kind)
+    kind, count = step.kind, step.count
+    if kind == RECYCLE:
+        return (ngettext("Your stock is empty: your pile ({count} card) turns over as your stock",
+                         "Your stock is empty: your pile ({count} cards) turns over as your stock", count) if mine else
+                ngettext("Their stock is empty: their pile ({count} card) turns over as their stock",
+                         "Their stock is empty: their pile ({count} cards) turns over as their stock", count)
+                ).format(count=count)
+    if kind == WIN:
+        return (ngettext("You win the deal: {count} point", "You win the deal: {count} points", count) if mine else
+                ngettext("They win the deal: {count} point", "They win the deal: {count} points", count)
+                ).format(count=count)
+    words = _WORDS[kind, step.outcome]
+    return _(words[0 if mine else 1]).format(card=step.card.display(),
+                                             onto=step.onto.display() if step.onto else "")
 
 
 #: Each card's neighbours: the cards it may be given onto (one rank above or below, any
@@ -145,11 +155,12 @@ def give_problem_words(card: Optional[Card], theirs: Optional[Card]) -> Optional
     ``theirs`` (the other pile's top), as a reason ("Can't give: your pile is empty.");
     ``None`` if it can. A seat's view words its problem with it too, from the view's own cards."""
     if card is None:
-        return "Can't give: your pile is empty."
+        return _("Can't give: your pile is empty.")
     if theirs is None:
-        return "Can't give: their pile is empty."
+        return _("Can't give: their pile is empty.")
     if not _neighbours(card, theirs):
-        return f"Can't give: your {card.display()} is not one above or below their {theirs.display()}."
+        return _("Can't give: your {card} is not one above or below their {onto}.").format(
+            card=card.display(), onto=theirs.display())
     return None
 
 
@@ -337,7 +348,7 @@ class Deal:
         Turns nothing when there is a choice.
         """
         if self.winner is not None:
-            raise DealOverError("The deal is over.")
+            raise DealOverError(_("The deal is over."))
         start = len(self.steps)
         self._play(None)
         return self.steps[start:]
@@ -356,14 +367,14 @@ class Deal:
         if action not in ACTIONS:
             raise UnknownActionError(f"unknown action {action!r}: the actions are give, turn and keep")
         if self.winner is not None:
-            raise DealOverError("The deal is over.")
+            raise DealOverError(_("The deal is over."))
         if seat is not None and seat != self.turn:
-            raise NotYourTurnError("It is not your turn.")
+            raise NotYourTurnError(_("It is not your turn."))
         if action == GIVE:
             raise GiveNotAllowedError(self.give_problem())
         if action == KEEP:
-            raise KeepNotAllowedError("There is no turned card to keep.")
-        raise TurnNotAllowedError(f"The turned {self.turned.display()} waits: give it or keep it.")
+            raise KeepNotAllowedError(_("There is no turned card to keep."))
+        raise TurnNotAllowedError(_("The turned {card} waits: give it or keep it.").format(card=self.turned.display()))
 
     def _play(self, action: Optional[str], choose: Optional[Callable[[int], str]] = None) -> None:
         """The one loop that moves a deal. Take ``action`` (legal: the caller checked it) and

@@ -14,6 +14,7 @@ from typing import NamedTuple, Optional
 from ...cards import SUITS, Card
 from ...errors import InvalidCardError, InvalidStepError
 from ...table.match import Match
+from .words import N_, _, ngettext
 from .deal import ACTIONS, GIVE, GIVE_STEP, HOME, KEEP, KEPT, RECYCLE, TO_CHOICE, TO_HOME, TO_PILE, \
     TURN, TURNED, WIN, Deal, Step, give_problem_words
 
@@ -23,21 +24,24 @@ __all__ = ["SeatView", "seat_view", "view_from_json", "blank_view", "seen_json",
 #: The game's id in views and messages.
 GAME_ID = "pishe-pasha"
 #: Seat names from a seat's own side when the table gives none: its own, the other's.
-DEFAULT_NAMES = ("You", "Opponent")
+DEFAULT_NAMES = (N_("You"), N_("Opponent"))
 #: Suit pile names, by suit letter.
-_SUIT_PILE_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
+_SUIT_PILE_LABELS = {"C": (N_("Clubs suit pile: empty"), N_("Clubs suit pile: {card} on top, {cards}")),
+                     "D": (N_("Diamonds suit pile: empty"), N_("Diamonds suit pile: {card} on top, {cards}")),
+                     "H": (N_("Hearts suit pile: empty"), N_("Hearts suit pile: {card} on top, {cards}")),
+                     "S": (N_("Spades suit pile: empty"), N_("Spades suit pile: {card} on top, {cards}"))}
 #: The game's goal, said on the table before the first move.
-GOAL = "Be first to get rid of all your cards: onto the suit piles, or onto their pile."
+GOAL = N_("Be first to get rid of all your cards: onto the suit piles, or onto their pile.")
 #: A newcomer's hints, by the moment they apply to (the page shows each once, in its first deal).
 HINTS = {
-    "give_or_keep": "Click the turned card (or Give) to give it onto their pile, or click your pile (or Keep) "
-                    "to keep it and end your turn.",
-    "give": "Your pile's top is one above or below theirs: click it (or Give) to give it onto their pile, "
-            "or turn a card instead.",
-    "recycle": "Your stock is empty: the next card you turn turns your pile over as your new stock, in the "
-               "order it went down.",
-    "turn": "Click your stock (or Turn a card) to turn its top card. Cards that fit a suit pile go there "
-            "by themselves.",
+    "give_or_keep": N_("Click the turned card (or Give) to give it onto their pile, or click your pile (or Keep) "
+                       "to keep it and end your turn."),
+    "give": N_("Your pile's top is one above or below theirs: click it (or Give) to give it onto their pile, "
+               "or turn a card instead."),
+    "recycle": N_("Your stock is empty: the next card you turn turns your pile over as your new stock, in the "
+                  "order it went down."),
+    "turn": N_("Click your stock (or Turn a card) to turn its top card. Cards that fit a suit pile go there "
+               "by themselves."),
 }
 
 
@@ -67,6 +71,11 @@ class SeatView(NamedTuple):
     names: tuple = DEFAULT_NAMES
 
     @property
+    def seat_names(self) -> tuple:
+        """The seats' names in the page's language (the default ones translated; a table's own as given)."""
+        return tuple(_(n) for n in DEFAULT_NAMES) if self.names is DEFAULT_NAMES else self.names
+
+    @property
     def give_problem(self) -> Optional[str]:
         """Why this seat cannot give now, in plain words (``None`` if it can): worded when
         asked for, not at each of the many views bots and invariant checks make."""
@@ -74,15 +83,16 @@ class SeatView(NamedTuple):
             return None
         winner, seat = self.deal_winner, self.seat
         if winner is not None:
-            return "The deal is over."
+            return _("The deal is over.")
         if self.turn != seat:
-            return "It is not your turn."
+            return _("It is not your turn.")
         return give_problem_words(self.give_card, self.discard_tops[1 - seat])
 
     def to_json(self) -> dict:
         """The view as plain JSON data, every sentence in this seat's words, each made
         from its other data (:func:`view_from_json` gets this view back from it)."""
-        seat, names, turn, match = self.seat, self.names, self.turn, self.match
+        seat, turn, match = self.seat, self.turn, self.match
+        names = self.seat_names
         card = _card_json
         winner, problem = self.deal_winner, self.give_problem
         this_seat = turn if turn is not None else winner
@@ -102,16 +112,16 @@ class SeatView(NamedTuple):
             "give_card": card(self.give_card),
             "give_problem": problem,
             "status": self._status(),
-            "why": ({"text": f"You may give your {self.give_card.display()} "
-                             f"onto their {self.discard_tops[1 - seat].display()}.", "kind": "hint"}
+            "why": ({"text": _("You may give your {card} onto their {onto}.").format(
+                        card=self.give_card.display(), onto=self.discard_tops[1 - seat].display()), "kind": "hint"}
                     if GIVE in self.legal else {"text": problem, "kind": "problem"}),
-            "goal": GOAL,
+            "goal": _(GOAL),
             "hint": self._hint(),
-            "this_turn": {"seat": this_seat, "title": "This turn",
+            "this_turn": {"seat": this_seat, "title": _("This turn"),
                           "who": names[this_seat] if this_seat is not None else "",
                           "steps": [s.describe(seat) for s in self.this_turn],
                           "shown": [step_to_json(s) for s in self.this_turn]},
-            "other_last_turn": {"seat": 1 - seat, "title": f"{names[1 - seat]}'s last turn",
+            "other_last_turn": {"seat": 1 - seat, "title": _last_turn_title(names[1 - seat]),
                                 "steps": [s.describe(seat) for s in self.other_last_turn],
                                 "shown": [step_to_json(s) for s in self.other_last_turn]},
             "deal_result": (None if winner is None else {"winner": winner, "points": self.deal_points}),
@@ -119,45 +129,55 @@ class SeatView(NamedTuple):
             "match": match,
         }
 
-    def _whose(self, seat: int) -> str:
-        return "Your" if seat == self.seat else f"{self.names[seat]}'s"
-
     def _status(self) -> str:
-        names, winner = self.names, self.deal_winner
+        names, winner = self.seat_names, self.deal_winner
         if winner is not None:
-            who = "You win" if winner == self.seat else f"{names[winner]} wins"
-            return f"{who} the deal: {self.deal_points} points."
+            points = self.deal_points
+            if winner == self.seat:
+                return ngettext("You win the deal: {points} point.", "You win the deal: {points} points.",
+                                points).format(points=points)
+            return ngettext("{name} wins the deal: {points} point.", "{name} wins the deal: {points} points.",
+                            points).format(name=names[winner], points=points)
         if self.turn is None:
             return ""
         if self.turn != self.seat:
-            return f"{names[self.turn]} to play…"
+            return _("{name} to play…").format(name=names[self.turn])
         if self.turned is not None and KEEP in self.legal:
-            return f"Your turn: give or keep the {self.turned.display()}?"
-        return "Your turn."
+            return _("Your turn: give or keep the {card}?").format(card=self.turned.display())
+        return _("Your turn.")
 
     def _place(self, seat: int) -> dict:
         """One seat's part of the table in words: name, flag and the piles' labels."""
-        whose, winner, match = self._whose(seat), self.deal_winner, self.match
+        winner, match = self.deal_winner, self.match
         if winner is not None:
-            flag, kind = ("Wins the deal" if winner == seat else ""), "winner"
+            flag, kind = (_("Wins the deal") if winner == seat else ""), "winner"
         elif self.turn == seat:
-            flag, kind = ("Your turn" if seat == self.seat else "To play"), "turn"
+            flag, kind = (_("Your turn") if seat == self.seat else _("To play")), "turn"
         else:
-            flag, kind = ("Dealer" if match is not None and match["dealer"] == seat else ""), "dealer"
+            flag, kind = (_("Dealer") if match is not None and match["dealer"] == seat else ""), "dealer"
         top, count = self.discard_tops[seat], self.discard_counts[seat]
         turned = self.turned if self.turn == seat else None
         mine = seat == self.seat
         given = mine and top is not None and self._given(top)
+        name = self.seat_names[seat]
+        if top is None:
+            pile = _("Your pile: empty") if mine else _("{name}'s pile: empty")
+        elif given:
+            pile = _("Your pile: {card} on top, just given to you, {cards}")
+        else:
+            pile = _("Your pile: {card} on top, {cards}") if mine else _("{name}'s pile: {card} on top, {cards}")
         return {
-            "name": self.names[seat],
+            "name": name,
             "flag": flag,
             "flag_kind": kind,
-            "stock_label": f"{whose} stock: {_cards(self.stock_counts[seat])}",
-            "pile_label": (f"{whose} pile: {top.display()} on top{', just given to you' if given else ''}, "
-                           f"{_cards(count)}" if top is not None else f"{whose} pile: empty"),
+            "stock_label": (_("Your stock: {cards}") if mine else _("{name}'s stock: {cards}")).format(
+                name=name, cards=_cards(self.stock_counts[seat])),
+            "pile_label": pile.format(name=name, card=top.display() if top else "", cards=_cards(count)),
             "turned": _card_json(turned),
             "turned_label": (None if turned is None else
-                             f"{whose} turned card, waiting to be given or kept: {turned.display()}"),
+                             (_("Your turned card, waiting to be given or kept: {card}") if mine else
+                              _("{name}'s turned card, waiting to be given or kept: {card}")).format(
+                                 name=name, card=turned.display())),
             "clicks": self._clicks(mine),
             "target": not mine and GIVE in self.legal,
             "given": given,
@@ -193,22 +213,23 @@ class SeatView(NamedTuple):
             key = "give"
         else:
             key = "recycle" if self.stock_counts[self.seat] == 0 else "turn"
-        return {"key": key, "text": HINTS[key]}
+        return {"key": key, "text": _(HINTS[key])}
 
     def _result(self) -> Optional[dict]:
-        winner, names, match = self.deal_winner, self.names, self.match
+        winner, names, match = self.deal_winner, self.seat_names, self.match
         if winner is None:
             return None
         line = ""
         if match is not None:
             scores = " · ".join(f"{names[s]} {p}" for s, p in enumerate(match["scores"]))
             if match["over"]:
-                line = f"Match over. Final score: {scores}"
+                line = _("Match over. Final score: {scores}").format(scores=scores)
             elif match["next_deal"]:
-                line = f"Match score: {scores}. {match['length_name']}."
+                line = _("Match score: {scores}. {length}.").format(scores=scores, length=match["length_name"])
         points = self.deal_points
-        return {"title": "You win the deal!" if winner == self.seat else f"{names[winner]} wins the deal",
-                "points": "1 point" if points == 1 else f"{points} points",
+        return {"title": (_("You win the deal!") if winner == self.seat else
+                          _("{name} wins the deal").format(name=names[winner])),
+                "points": ngettext("{points} point", "{points} points", points).format(points=points),
                 "match": line}
 
 
@@ -216,7 +237,11 @@ _new_view = tuple.__new__
 
 
 def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
+    return ngettext("{count} card", "{count} cards", n).format(count=n)
+
+
+def _last_turn_title(name: str) -> str:
+    return _("{name}'s last turn").format(name=name)
 
 
 def _card_json(card: Optional[Card]) -> Optional[dict]:
@@ -224,12 +249,12 @@ def _card_json(card: Optional[Card]) -> Optional[dict]:
 
 
 def _suit_pile(suit: str, rank: int) -> dict:
-    name = _SUIT_PILE_NAMES[suit]
+    empty, label = _SUIT_PILE_LABELS[suit]
     if not rank:
-        return {"suit": suit, "count": 0, "top": None, "label": f"{name} suit pile: empty"}
+        return {"suit": suit, "count": 0, "top": None, "label": _(empty)}
     top = Card(rank, suit)
     return {"suit": suit, "count": rank, "top": top.to_json(),
-            "label": f"{name} suit pile: {top.display()} on top, {_cards(rank)}"}
+            "label": _(label).format(card=top.display(), cards=_cards(rank))}
 
 
 def seat_view(game, seat: int, names=None) -> SeatView:
@@ -289,7 +314,7 @@ def view_from_json(game, data: dict, names=None) -> SeatView:
         # What Match.to_json reads of a match, from the match's own data.
         length = match["length"]
         match = _match_json(SimpleNamespace(
-            length=length, length_name=game.lengths[length].name, target=game.lengths[length].target,
+            length=length, length_name=game.word(game.lengths[length].name), target=game.lengths[length].target,
             deal_number=match["deal"], dealer=match["dealer"], scores=list(match["scores"]),
             over=bool(match["over"]), winner=match["winner"], deal=SimpleNamespace(over=winner is not None)))
     return SeatView(
@@ -305,12 +330,14 @@ def view_from_json(game, data: dict, names=None) -> SeatView:
 def blank_view(seat: int, names, status: str) -> dict:
     """The view JSON of ``seat`` at a table whose cards are not dealt yet: empty piles,
     the seats' names, and ``status`` saying what the table waits for."""
-    names = list(DEFAULT_NAMES if names is None else names)
+    names = [_(n) for n in DEFAULT_NAMES] if names is None else list(names)
 
     def place(s: int) -> dict:
-        whose = "Your" if s == seat else f"{names[s]}'s"
+        mine = s == seat
         return {"name": names[s], "flag": "", "flag_kind": "dealer",
-                "stock_label": f"{whose} stock: not dealt yet", "pile_label": f"{whose} pile: empty",
+                "stock_label": (_("Your stock: not dealt yet") if mine else
+                                _("{name}'s stock: not dealt yet").format(name=names[s])),
+                "pile_label": _("Your pile: empty") if mine else _("{name}'s pile: empty").format(name=names[s]),
                 "turned": None, "turned_label": None,
                 "clicks": {"stock": None, "turned": None, "pile": None}, "target": False, "given": False}
 
@@ -320,9 +347,9 @@ def blank_view(seat: int, names, status: str) -> dict:
         "stocks": [{"count": None}, {"count": None}],
         "discards": [{"count": 0, "top": None}, {"count": 0, "top": None}],
         "turned": None, "places": [place(0), place(1)], "legal": [], "give_card": None,
-        "give_problem": None, "status": status, "why": {"text": "", "kind": "problem"}, "goal": GOAL, "hint": None,
-        "this_turn": {"seat": None, "title": "This turn", "who": "", "steps": []},
-        "other_last_turn": {"seat": 1 - seat, "title": f"{names[1 - seat]}'s last turn", "steps": []},
+        "give_problem": None, "status": status, "why": {"text": "", "kind": "problem"}, "goal": _(GOAL), "hint": None,
+        "this_turn": {"seat": None, "title": _("This turn"), "who": "", "steps": []},
+        "other_last_turn": {"seat": 1 - seat, "title": _last_turn_title(names[1 - seat]), "steps": []},
         "deal_result": None, "result": None, "match": None,
     }
 
@@ -332,23 +359,32 @@ def seen_json(memory, seat: int, names=None) -> dict:
     ``seat``'s words, for the page's "Show what you have seen": each seat's stock in the
     order it will be turned, once known, and its discard pile in the order it will turn
     over as its next stock (``{"title", "places": [{"seat", "stock", "next_stock"}]}``)."""
-    names = DEFAULT_NAMES if names is None else tuple(names)
+    names = tuple(_(n) for n in DEFAULT_NAMES) if names is None else tuple(names)
+    title = _("What you have seen")
     if not memory.complete:
-        return {"title": "What you have seen", "places": [],
-                "note": "This page saw the deal from its middle: it remembers nothing of it."}
+        return {"title": title, "places": [],
+                "note": _("This page saw the deal from its middle: it remembers nothing of it.")}
     places = []
     for s, (stock, pile) in enumerate(zip(memory.stocks, memory.discards)):
-        whose, own = ("Your", "your") if s == seat else (f"{names[s]}'s", "their")
+        mine = s == seat
         if stock is None:
-            stock_line = f"{whose} stock: unknown until {own} pile turns over"
+            stock_line = (_("Your stock: unknown until your pile turns over") if mine else
+                          _("{name}'s stock: unknown until their pile turns over"))
         elif stock:
-            stock_line = f"{whose} stock, next card first: {_card_list(reversed(stock))}"
+            stock_line = (_("Your stock, next card first: {cards}") if mine else
+                          _("{name}'s stock, next card first: {cards}"))
         else:
-            stock_line = f"{whose} stock: empty"
-        places.append({"seat": s, "stock": stock_line,
-                       "next_stock": (f"{whose} next stock, first card first: {_card_list(pile)}" if pile
-                                      else f"{whose} next stock: none yet (the pile is empty)")})
-    return {"title": "What you have seen", "places": places, "note": ""}
+            stock_line = _("Your stock: empty") if mine else _("{name}'s stock: empty")
+        if pile:
+            next_line = (_("Your next stock, first card first: {cards}") if mine else
+                         _("{name}'s next stock, first card first: {cards}"))
+        else:
+            next_line = (_("Your next stock: none yet (the pile is empty)") if mine else
+                         _("{name}'s next stock: none yet (the pile is empty)"))
+        places.append({"seat": s,
+                       "stock": stock_line.format(name=names[s], cards=_card_list(reversed(stock or ()))),
+                       "next_stock": next_line.format(name=names[s], cards=_card_list(pile))})
+    return {"title": title, "places": places, "note": ""}
 
 
 def _card_list(cards) -> str:

@@ -12,12 +12,13 @@ from typing import Any, Optional, Sequence
 from ...cards import Card
 from ...errors import InvalidCardError, UnknownActionError
 from ...table.game import Game, Length
-from .bots import BOTS, COMPUTER
+from .words import N_, WORDS
+from .bots import BOTS, COMPUTER, LEVELS
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
 from .view import (PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
                    view_from_json)
 
-__all__ = ["GAME", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
+__all__ = ["GAME", "GAMES", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
 
 
 class PistiGame(Game):
@@ -26,17 +27,23 @@ class PistiGame(Game):
 
     id = "pisti"
     name = "Pişti"
-    deal_name = "Deck"
+    deal_name = N_("Deck")
     seats = 4
     teams = ((0, 2), (1, 3))
     first_dealer = 3
     lengths = {
-        "101": Length("First to 101", 101, 99),
-        "51": Length("First to 51", 51, 99),
-        "151": Length("First to 151", 151, 99),
+        "101": Length(N_("First to 101"), 101, 99),
+        "51": Length(N_("First to 51"), 51, 99),
+        "151": Length(N_("First to 151"), 151, 99),
     }
+    catalog = WORDS
     computer = COMPUTER
     bots = BOTS
+    levels = LEVELS
+    levels_note = N_("All three computers play at this level, your partner too. Easy forgets the cards played "
+                     "and sometimes throws a jack away; Medium takes whenever it can; Hard also guesses what "
+                     "the others hold and looks ahead to the end of the deck.")
+    refusals = {"card-not-in-hand": N_("That card is not in your hand.")}
 
     def new_deal(self, deck: Sequence[Card], dealer: int) -> Deck:
         """A new deck's state from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``."""
@@ -81,6 +88,23 @@ class PistiGame(Game):
         """The cards ``seat`` may not see now (see :func:`.view.hidden_cards`)."""
         return hidden_cards(state, seat)
 
+    def tournament(self, a: str, b: str, deals: int, seed=None, progress=None) -> dict:
+        """Bot ``a``'s team against bot ``b``'s, each shuffle twice (see :func:`.cli.tournament`)."""
+        from .cli import tournament
+        return tournament(a, b, deals, seed, progress)
+
+    def tournament_lines(self, result: dict) -> list:
+        """Each team's points and piştis, and A's gain a deck (see :func:`.cli.report`)."""
+        from .cli import report
+        return report(result)
+
+    def play_out(self, data: dict) -> dict:
+        """A deck with its plays or its bots (see :func:`.cli.play_out_line`)."""
+        from .cli import play_out_line
+        return play_out_line(data)
+
 
 #: The game, as :func:`pishe.table.game.get_game` finds it.
 GAME = PistiGame()
+#: The variants the table's registry finds (:func:`pishe.table.game.games`).
+GAMES = (GAME,)

@@ -18,23 +18,25 @@ from .bots import BOTS
 from .deal import Deck, InvalidDeckError
 from .view import describe, seat_view, show_step
 
-__all__ = ["play_deck", "tournament", "interval", "play_out_line", "PlayOutError"]
+__all__ = ["play_deck", "tournament", "report", "interval", "play_out_line", "PlayOutError"]
 
 
 class PlayOutError(PisheError, ValueError):
     """A play-out request that is not one (a missing or malformed field)."""
 
 
-def new_bots(names, rng: random.Random) -> list:
-    """Bots for seats 0–3 by name, each with its own generator drawn from ``rng``."""
-    bots = []
+def new_bots(names, rng: random.Random, bots: Optional[dict] = None) -> list:
+    """Bots for the seats by name (from ``bots``, by default :data:`.bots.BOTS`), each with
+    its own generator drawn from ``rng``."""
+    factories = BOTS if bots is None else bots
+    made = []
     for seat, name in enumerate(names):
         try:
-            factory = BOTS[name]
+            factory = factories[name]
         except (KeyError, TypeError):
-            raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
-        bots.append(factory(seat, random.Random(rng.getrandbits(64))))
-    return bots
+            raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(factories)}") from None
+        made.append(factory(seat, random.Random(rng.getrandbits(64))))
+    return made
 
 
 def play_deck(deck: Deck, bots) -> list:
@@ -60,20 +62,22 @@ def interval(pairs) -> tuple:
     return mean / 2, [(mean - half) / 2, (mean + half) / 2]
 
 
-def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=None) -> dict:
+def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=None,
+               bots: Optional[dict] = None) -> dict:
     """Play bot ``a``'s team against bot ``b``'s over ``decks`` decks.
 
     Each of ``decks // 2`` shuffles is played twice: once with A in seats 0
     and 2, once with the teams swapped (the dealer moves on from shuffle to
     shuffle). Returns ``{"game", "a", "b", "decks", "points": [A, B],
     "pishti": [A, B], "gain", "ci95"}``: totals, then A's mean gain per deck
-    and its 95% interval. ``progress(done)`` is called every 100 decks.
+    and its 95% interval. ``progress(done)`` is called every 100 decks. ``bots``: the
+    bot factories by name (by default :data:`.bots.BOTS`).
     """
     if not isinstance(decks, int) or decks < 0 or decks % 2:
         raise ValueError("the number of decks must be even and not negative (each shuffle is played twice)")
     rng = random.Random(seed)
     bot_rng = random.Random(rng.getrandbits(64))
-    seatings = [new_bots([a, b, a, b], bot_rng), new_bots([b, a, b, a], bot_rng)]
+    seatings = [new_bots([a, b, a, b], bot_rng, bots), new_bots([b, a, b, a], bot_rng, bots)]
     points, pishti = [0, 0], [0, 0]
     pairs = []
     for n in range(decks // 2):
@@ -81,9 +85,9 @@ def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=
         rng.shuffle(cards)
         dealer = (3 + n) & 3
         pair = 0
-        for a_team, bots in ((0, seatings[0]), (1, seatings[1])):
+        for a_team, seated in ((0, seatings[0]), (1, seatings[1])):
             deck = Deck.deal(cards, dealer)
-            play_deck(deck, bots)
+            play_deck(deck, seated)
             got = deck.team_points()
             points[0] += got[a_team]
             points[1] += got[1 - a_team]
@@ -96,6 +100,15 @@ def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=
     gain, ci = interval(pairs)
     return {"game": "pisti", "a": a, "b": b, "decks": decks, "points": points, "pishti": pishti,
             "gain": round(gain, 3), "ci95": [round(ci[0], 3), round(ci[1], 3)]}
+
+
+def report(result: dict) -> list:
+    """A tournament's result in lines: each team's points and piştis, then A's gain a deck."""
+    width = max(len(result["a"]), len(result["b"]))
+    low, high = result["ci95"]
+    return [*(f"  {name:<{width}}  {result['points'][i]:>8} points  {result['pishti'][i]:>6} piştis"
+              for i, name in enumerate((result["a"], result["b"]))),
+            f"  {result['a']} gains {result['gain']:+.2f} points a deck (95% interval {low:+.2f} to {high:+.2f})"]
 
 
 def _deck_of(data: dict) -> list:
@@ -121,9 +134,7 @@ def play_out_line(data: dict) -> dict:
     """
     if not isinstance(data, dict):
         raise PlayOutError("a play-out request must be a JSON object")
-    if data.get("game", "pisti") != "pisti":
-        raise PlayOutError(f"this is Pişti's play-out, not {data.get('game')!r}")
-    extra = set(data) - {"game", "deck", "dealer", "plays", "bots", "seed"}
+    extra = set(data) - {"deck", "dealer", "plays", "bots", "seed"}
     if extra:
         raise PlayOutError(f"unexpected keys: {', '.join(sorted(extra))}")
     if ("plays" in data) == ("bots" in data):

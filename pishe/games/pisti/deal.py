@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple, Optional, Sequence
 
 from ...cards import DECK, SUITS, Card
+from .words import _
 from ...errors import (
     DealNotOverError,
     DealOverError,
@@ -244,7 +245,7 @@ class Deck:
     def team_points(self) -> list:
         """Each team's points from this deck, by team (only once it is over)."""
         if not self.over:
-            raise DealNotOverError("The deck is still being played.")
+            raise DealNotOverError(_("The deck is still being played."))
         return list(self._points)
 
     def tally(self) -> list:
@@ -280,15 +281,15 @@ class Deck:
         """
         # The hot path of every playout: tests and bookkeeping written out.
         if self.over:
-            raise DealOverError("The deck is over: all 48 cards have been played.")
+            raise DealOverError(_("The deck is over: all 48 cards have been played."))
         me = self.turn
         if seat is not None and seat != me:
-            raise NotYourTurnError("It is not your turn.")
+            raise NotYourTurnError(_("It is not your turn."))
         hand = self.hands[me]
         if card not in hand:
             if not isinstance(card, Card):
                 raise UnknownActionError(f"not a card: {card!r}")
-            raise CardNotInHandError(f"You do not hold the {card.display()}.")
+            raise CardNotInHandError(_("You do not hold the {card}.").format(card=card.display()))
         hand.remove(card)
         log = self.log
         start = len(log)

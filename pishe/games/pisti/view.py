@@ -12,6 +12,8 @@ from types import SimpleNamespace
 from typing import NamedTuple, Optional, Sequence
 
 from ...cards import Card
+from ...table.lang import language, lower
+from .words import N_, _, ngettext
 from .deal import (
     CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, SEATS, UNDER, JACK, Deck, Step,
 )
@@ -21,26 +23,28 @@ __all__ = ["PistiView", "seat_view", "view_from_json", "match_info", "show_step"
 
 GAME_ID = "pisti"
 #: Seat names from a seat's own side, by (other seat - own seat) % 4.
-SEAT_WORDS = ("You", "Right", "Partner", "Left")
-_TEAM_WORDS = ("Your team", "Their team")
+SEAT_WORDS = (N_("You"), N_("Right"), N_("Partner"), N_("Left"))
+_TEAM_WORDS = (N_("Your team"), N_("Their team"))
 #: The game's goal, said on the table before the first card is played.
-GOAL = ("Take the pile with a card of the same rank, or a jack: your team scores for aces, jacks, the 2♣, "
-        "the 10♦, most cards and piştis.")
+GOAL = N_("Take the pile with a card of the same rank, or a jack: your team scores for aces, jacks, the 2♣, "
+          "the 10♦, most cards and piştis.")
 #: A newcomer's hints, by the moment they apply to (the page shows each once, in its first deck).
-HINTS = {"play": "Your turn: click a card of your hand to play it onto the pile. The same rank, or a jack, "
-                 "takes the whole pile for your team."}
+_PLAY = "play"
+HINTS = {_PLAY: N_("Your turn: click a card of your hand to play it onto the pile. The same rank, or a jack, "
+                    "takes the whole pile for your team.")}
 _NEUTRAL_NAMES = ("Seat 0", "Seat 1", "Seat 2", "Seat 3")
 
 _CARD_JSON = {}
 
 
 def _card_json(card: Optional[Card]) -> Optional[dict]:
-    """``card.to_json()``, made once per card and copied (a view is built at every turn)."""
+    """``card.to_json()``, made once per card and language and copied (a view is built at every turn)."""
     if card is None:
         return None
-    data = _CARD_JSON.get(card)
+    key = (card, language())
+    data = _CARD_JSON.get(key)
     if data is None:
-        data = _CARD_JSON[card] = card.to_json()
+        data = _CARD_JSON[key] = card.to_json()
     return dict(data)
 
 
@@ -48,8 +52,14 @@ _DEFAULT_NAMES = tuple(tuple(SEAT_WORDS[(s - seat) & 3] for s in range(4)) for s
 
 
 def default_names(seat: int) -> tuple:
-    """The seats' names by seat number from ``seat``'s side: "You", "Right", "Partner", "Left"."""
+    """The seats' names by seat number from ``seat``'s side: "You", "Right", "Partner", "Left"
+    (in English: :func:`seat_names` says them in the page's language)."""
     return _DEFAULT_NAMES[seat]
+
+
+def seat_names(names: Sequence[str]) -> tuple:
+    """``names`` in the page's language when they are a seat's default ones; a table's own as given."""
+    return tuple(_(n) for n in names) if names in _DEFAULT_NAMES else tuple(names)
 
 
 class PistiView(NamedTuple):
@@ -100,10 +110,10 @@ class PistiView(NamedTuple):
             if match is not None and match["over"]:
                 return match["result"] + "."
             mine, theirs = self.tally[self.team]["points"], self.tally[1 - self.team]["points"]
-            return f"The deck is over: your team {mine}, their team {theirs}."
+            return _("The deck is over: your team {mine}, their team {theirs}.").format(mine=mine, theirs=theirs)
         if self.turn == self.seat:
-            return "Your turn: play a card."
-        return f"{self.names[self.turn]} to play."
+            return _("Your turn: play a card.")
+        return _("{name} to play.").format(name=seat_names(self.names)[self.turn])
 
     def places(self) -> list:
         """Each seat's place at the table in words, by seat number: ``{"name", "label",
@@ -111,11 +121,13 @@ class PistiView(NamedTuple):
         holds 4 cards", "You hold 1 card"); ``turn_flag`` is "Your turn" (this seat's
         own), "To play" or "", ``dealer_flag`` "Dealer" or "": the page shows a flag
         exactly when its text is not empty."""
-        seat, names, counts = self.seat, self.names, self.hand_counts
+        seat, names, counts = self.seat, seat_names(self.names), self.hand_counts
         return [{"name": names[s],
-                 "label": f"{names[s]} {'hold' if s == seat else 'holds'} {_cards(counts[s])}",
-                 "turn_flag": ("Your turn" if s == seat else "To play") if self.turn == s else "",
-                 "dealer_flag": "Dealer" if self.dealer == s else ""}
+                 "label": (ngettext("You hold {count} card", "You hold {count} cards", counts[s]) if s == seat else
+                           ngettext("{name} holds {count} card", "{name} holds {count} cards", counts[s])
+                           ).format(name=names[s], count=counts[s]),
+                 "turn_flag": (_("Your turn") if s == seat else _("To play")) if self.turn == s else "",
+                 "dealer_flag": _("Dealer") if self.dealer == s else ""}
                 for s in range(4)]
 
     def to_json(self) -> dict:
@@ -125,7 +137,7 @@ class PistiView(NamedTuple):
         return self._json(self.status())
 
     def _json(self, status: str) -> dict:
-        seat, names, card = self.seat, self.names, _card_json
+        seat, names, card = self.seat, seat_names(self.names), _card_json
         team = seat & 1
         steps = self.steps[1:] if self.own_first else self.steps
         tally = self.tally
@@ -136,10 +148,10 @@ class PistiView(NamedTuple):
             "names": list(names),
             "team": team,
             "teams": [[0, 2], [1, 3]],
-            "team_names": [_TEAM_WORDS[t ^ team] for t in (0, 1)],
+            "team_names": [_(_TEAM_WORDS[t ^ team]) for t in (0, 1)],
             "turn": self.turn,
             "dealer": self.dealer,
-            "hand": [{**c.to_json(), "play_label": f"Play {c.display()}"} for c in self.hand],
+            "hand": [{**card(c), "play_label": _("Play {card}").format(card=c.display())} for c in self.hand],
             "hand_counts": list(self.hand_counts),
             "places": self.places(),
             "deck_count": self.deck_count,
@@ -151,8 +163,8 @@ class PistiView(NamedTuple):
             "opening": None if self.opening is None else [card(c) for c in self.opening],
             "legal": [str(c) for c in self.legal],
             "status": status,
-            "goal": GOAL,
-            "hint": {"key": "play", "text": HINTS["play"]} if self.legal else None,
+            "goal": _(GOAL),
+            "hint": {"key": _PLAY, "text": _(HINTS[_PLAY])} if self.legal else None,
             "since_last_turn": [_describe(s, seat, names) for s in steps],
             "since_last_turn_steps": list(steps),
             "tally": tally,
@@ -161,19 +173,16 @@ class PistiView(NamedTuple):
         }
 
 
-def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
-
-
-_ROWS = (("Cards", "cards"), ("Aces", "aces"), ("Jacks", "jacks"), ("2♣", "two_clubs"),
-         ("10♦", "ten_diamonds"), ("Most cards", "most_cards"), ("Pişti", "pishti"),
-         ("Jack pişti", "jack_pishti"), ("Points", "points"))
+_ROWS = ((N_("Cards"), "cards"), (N_("Aces"), "aces"), (N_("Jacks"), "jacks"), ("2♣", "two_clubs"),
+         ("10♦", "ten_diamonds"), (N_("Most cards"), "most_cards"), (N_("Pişti"), "pishti"),
+         (N_("Jack pişti"), "jack_pishti"), (N_("Points"), "points"))
 
 
 def _deck_result(tally: list, team: int) -> dict:
-    return {"rows": [{"what": what, "values": [str(tally[0][key]), str(tally[1][key])]}
+    return {"rows": [{"what": _(what) if what[0].isalpha() else what,
+                      "values": [str(tally[0][key]), str(tally[1][key])]}
                      for what, key in _ROWS],
-            "teams": [_TEAM_WORDS[t ^ team] for t in (0, 1)]}
+            "teams": [_(_TEAM_WORDS[t ^ team]) for t in (0, 1)]}
 
 
 _new_view = tuple.__new__
@@ -265,13 +274,14 @@ def match_info(match, seat: int) -> dict:
     if over:
         high, low = max(scores), min(scores)
         if winner is None:
-            result = f"The match is drawn at {high} to {low}"
+            result = _("The match is drawn at {high} to {low}").format(high=high, low=low)
+        elif winner == (seat & 1):
+            result = _("Your team wins the match {high} to {low}").format(high=high, low=low)
         else:
-            who = "Your team" if winner == (seat & 1) else "Their team"
-            result = f"{who} wins the match {high} to {low}"
+            result = _("Their team wins the match {high} to {low}").format(high=high, low=low)
     return {
         "length": match.length,
-        "length_name": match.game.lengths[match.length].name,
+        "length_name": match.game.word(match.game.lengths[match.length].name),
         "target": match.target,
         "deal": match.deal_number,
         "dealer": match.dealer,
@@ -343,44 +353,66 @@ def _describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] =
     kind = shown["kind"]
     if seat is None:
         # An onlooker's words: every seat and team by number.
-        names, teams, team = [f"Seat {s}:" for s in SEATS], ("Team 0", "Team 1"), 0
+        names = [_("Seat {seat}:").format(seat=s) for s in SEATS]
+        teams, team = (_("Team 0"), _("Team 1")), 0
     else:
-        names = default_names(seat) if names is None else names
+        names = seat_names(default_names(seat) if names is None else names)
         team = seat & 1
-        teams = (_TEAM_WORDS[0 ^ team], _TEAM_WORDS[1 ^ team])  # by team number: yours or theirs
+        teams = (_(_TEAM_WORDS[0 ^ team]), _(_TEAM_WORDS[1 ^ team]))  # by team number: yours or theirs
     who = shown.get("seat")
     mine = who == seat
     name = names[who] if who is not None else ""
 
-    def verb(second: str, third: str) -> str:
-        return f"You {second}" if mine else f"{name} {third}"
+    def say(yours: str, theirs: str, **values) -> str:
+        return (_(yours) if mine else _(theirs)).format(name=name, **values)
 
     if kind == PLAY:
-        return verb("play", "plays") + f" the {_label(shown['card'])}"
+        return say(N_("You play the {card}"), N_("{name} plays the {card}"), card=_label(shown["card"]))
     if kind == CAPTURE:
-        text = verb("play", "plays") + f" the {_label(shown['card'])} and take{'' if mine else 's'} {shown['count']} cards"
+        count = shown["count"]
+        text = (ngettext("You play the {card} and take {count} card", "You play the {card} and take {count} cards",
+                         count) if mine else
+                ngettext("{name} plays the {card} and takes {count} card",
+                         "{name} plays the {card} and takes {count} cards", count)
+                ).format(name=name, card=_label(shown["card"]), count=count)
         if "opening" in shown:
-            text += f", the face-down {_labels(shown['opening'])} among them"
+            text += _(", the face-down {cards} among them").format(cards=_labels(shown["opening"]))
         return text
     if kind == PISHTI:
-        what = "jack pişti" if Card.parse(shown["card"]).rank == JACK else "pişti"
-        return verb("play", "plays") + f" the {_label(shown['card'])}: {what}! {shown['points']} points"
+        points, card = shown["points"], _label(shown["card"])
+        if Card.parse(shown["card"]).rank == JACK:
+            return say(N_("You play the {card}: jack pişti! {points} points"),
+                       N_("{name} plays the {card}: jack pişti! {points} points"), card=card, points=points)
+        return say(N_("You play the {card}: pişti! {points} points"),
+                   N_("{name} plays the {card}: pişti! {points} points"), card=card, points=points)
     if kind == PACKET:
+        count = shown["count"]
         if "cards" in shown:
-            return verb("get", "gets") + f" {shown['count']} cards: {_labels(shown['cards'])}"
-        return verb("get", "gets") + f" {shown['count']} cards"
+            return (ngettext("You get {count} card: {cards}", "You get {count} cards: {cards}", count) if mine else
+                    ngettext("{name} gets {count} card: {cards}", "{name} gets {count} cards: {cards}", count)
+                    ).format(name=name, count=count, cards=_labels(shown["cards"]))
+        return (ngettext("You get {count} card", "You get {count} cards", count) if mine else
+                ngettext("{name} gets {count} card", "{name} gets {count} cards", count)).format(name=name, count=count)
     if kind == OPENING:
         down = f" ({_labels(shown['face_down'])})" if "face_down" in shown else ""
-        return (verb("deal", "deals") + f": {shown['count'] - 1} cards face down{down} in the middle,"
-                f" the {_label(shown['card'])} face up on them")
+        count = shown["count"] - 1
+        return (ngettext("You deal: {count} card face down{down} in the middle, the {card} face up on them",
+                         "You deal: {count} cards face down{down} in the middle, the {card} face up on them",
+                         count) if mine else
+                ngettext("{name} deals: {count} card face down{down} in the middle, the {card} face up on them",
+                         "{name} deals: {count} cards face down{down} in the middle, the {card} face up on them",
+                         count)).format(name=name, count=count, down=down, card=_label(shown["card"]))
     if kind == UNDER:
-        return f"The {_label(shown['card'])} is turned up and goes under the deck"
+        return _("The {card} is turned up and goes under the deck").format(card=_label(shown["card"]))
     if kind == LEFTOVER:
-        return f"{teams[shown['team']]} takes the last {shown['count']} cards"
+        count = shown["count"]
+        return ngettext("{team} takes the last {count} card", "{team} takes the last {count} cards", count).format(
+            team=teams[shown["team"]], count=count)
     if kind == COUNT:
         points = shown["points"]
-        return (f"The deck is counted: {teams[team].lower()} {points[team]} points, "
-                f"{teams[1 - team].lower()} {points[1 - team]}")
+        return _("The deck is counted: {mine} {mine_points} points, {theirs} {theirs_points}").format(
+            mine=lower(teams[team]), mine_points=points[team], theirs=lower(teams[1 - team]),
+            theirs_points=points[1 - team])
     raise AssertionError(kind)
 
 

@@ -2,20 +2,22 @@
 
 A :class:`Guest` keeps what its seat was shown of each deal (the moves, which
 are public, the steps as the host showed them to this seat, and a fingerprint
-of every board) and, once the host reveals the deal's seed, replays the deal
-with the game's own rules to check that the deck was the one fixed before
-this page sent its part of the shuffle and that every step and board it was
-shown is that deal's (:func:`pishe.table.fair.verify_deal`).
+of every board: :mod:`.audit` holds that record and the checks) and, once the
+host reveals the deal's seed, replays the deal with the game's own rules to
+check that the deck was the one fixed before any part of the shuffle was seen
+and that every step and board it was shown is that deal's.
 
-It trusts the host with nothing it can check itself. It gives one part of the
-shuffle per deal of a match, to one commitment and for one seat, and
-remembers it for the whole match (:meth:`Guest.ledger`, kept by the page in
-its tab after every call), so a host cannot ask again until it likes the deck. Every move
-of its own seat must be one it asked for, or one the table made for it that
-this page saw coming (its clock had run out, or it was away). A gap in the
-moves, a deal dealt without its part, a seed never revealed: on a live
-connection each is the host's doing and reads "Deal N is not fair: …".
-Every sentence it shows is its own: steps are worded from their data and the
+It trusts the host with nothing it can check itself. It commits to a fresh part
+of the shuffle and reveals it only once every seat's commitment is fixed, and
+keeps count of every shuffle it revealed a part to that was never dealt (an
+abort, shown; :meth:`Guest.ledger`, kept by the page in its tab after every
+call, carries the count across reloads and matches). Every move of its own seat
+must be one it asked for, or one the table made for it that this page saw
+coming (its clock had run out, and then the first legal move of its own view;
+or it was away, or on autopilot). A gap in the moves, a deal dealt without its
+part, a seed never revealed, a changed clock, a board changed after the check:
+each reads "Deal N is not fair: …". Every sentence it shows is its own: steps
+and views are worded from their data (whose numbers must be numbers) and the
 host's refusals by their code, never with the host's text.
 """
 
@@ -24,14 +26,15 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ...errors import PisheError
-from ..fair import board_digest, new_secret, verify_deal
-from ..game import GAME_IDS, get_game
-from . import wire
-from .host import COMPUTER, TIMEOUT, TIMEOUTS_TO_AUTOPILOT, friend_names
+from ..lang import N_, _
+from ..fair import board_digest, new_secret, part_commitment
+from ..game import get_game, is_game
+from . import audit, wire
+from .audit import DealRecord
+from .host import COMPUTER, TIMEOUT, TIMEOUTS_TO_AUTOPILOT, friend_names, timeout_action
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
                    VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
                    UnknownTokenError, WrongPhaseError)
@@ -45,68 +48,30 @@ CLOCK_SLACK = 2.0
 #: The guest's own sentence for each refusal the host may answer, by the error's code
 #: (the host's own words are never shown: a host could print anything in them).
 REFUSALS = {
-    "not-your-turn": "It is not your turn.",
-    "give-not-allowed": "You cannot give now.",
-    "keep-not-allowed": "You cannot keep now.",
-    "turn-not-allowed": "You cannot turn a card now.",
-    "card-not-in-hand": "That card is not in your hand.",
-    "unknown-action": "The host does not know that move.",
-    "illegal-action": "That move is not allowed now.",
-    "deal-over": "The deal is over.",
-    "deal-not-over": "The deal is still being played.",
-    "match-over": "The match is over.",
-    "wrong-phase": "The table is not ready for that yet.",
-    "replayed-message": "The host had that message already.",
-    "out-of-order-message": "A message of yours reached the host out of order.",
-    "not-connected": "The host does not count this page as connected: say hello again.",
-    "seat-taken": "Every seat for a friend is taken.",
-    "unknown-token": "The host does not know this page's seat: joining the table afresh.",
-    "message-too-long": "A message of yours was too long for the host.",
-    "message-too-deep": "A message of yours was too deeply nested for the host.",
-    "malformed-message": "The host could not read a message of yours.",
-    "unsupported-version": "The host's page runs another version of the game: both pages need the same.",
-    "wrong-game": "The host's table plays another game.",
-    "unknown-message-type": "The host does not know a message of yours.",
+    "not-your-turn": N_("It is not your turn."),
+    "unknown-action": N_("The host does not know that move."),
+    "illegal-action": N_("That move is not allowed now."),
+    "deal-over": N_("The deal is over."),
+    "deal-not-over": N_("The deal is still being played."),
+    "match-over": N_("The match is over."),
+    "wrong-phase": N_("The table is not ready for that yet."),
+    "part-mismatch": N_("The host says your part of the shuffle is not the one you committed to."),
+    "replayed-message": N_("The host had that message already."),
+    "out-of-order-message": N_("A message of yours reached the host out of order."),
+    "not-connected": N_("The host does not count this page as connected: say hello again."),
+    "seat-taken": N_("Every seat for a friend is taken."),
+    "unknown-token": N_("The host does not know this page's seat: joining the table afresh."),
+    "message-too-long": N_("A message of yours was too long for the host."),
+    "message-too-deep": N_("A message of yours was too deeply nested for the host."),
+    "malformed-message": N_("The host could not read a message of yours."),
+    "unsupported-version": N_("The host's page runs another version of the game: both pages need the same."),
+    "wrong-game": N_("The host's table plays another game."),
+    "unknown-message-type": N_("The host does not know a message of yours."),
 }
-_REFUSED = "The host refused a message of yours."
+_REFUSED = N_("The host refused a message of yours.")
 #: What a game's wording functions may raise on data that is not a step or view of theirs
 #: (they check the data they read, not data they were never meant to read).
 _UNREADABLE = (PisheError, KeyError, TypeError, ValueError, AttributeError, IndexError, AssertionError)
-
-
-@dataclass
-class _GuestDeal:
-    """What the guest knows of one deal: enough to check it once the seed is revealed."""
-
-    number: int
-    commitment: str
-    contribution: Optional[str]      # None: this page gave no part of this deal's shuffle
-    late: bool = False               # first seen already under way: it cannot be checked
-    dealt: bool = False              # a view of it has come
-    dealer: Optional[int] = None
-    contributions: Optional[list] = None
-    actions: list = field(default_factory=list)    # [seat, action text, mark if any]
-    shown: list = field(default_factory=list)      # the dealing's steps, then one list per action
-    boards: list = field(default_factory=list)     # [moves, board_digest] of every view shown
-    scores: Optional[list] = None    # the match's scores as the deal began, as shown
-    problem: Optional[str] = None    # the first thing found wrong with it
-    checked: bool = False
-
-    _FIELDS = ("number", "commitment", "contribution", "late", "dealt", "dealer", "contributions",
-               "actions", "shown", "boards", "scores", "problem", "checked")
-
-    def to_json(self) -> dict:
-        return {name: getattr(self, name) for name in self._FIELDS}
-
-    @classmethod
-    def from_json(cls, data: dict) -> _GuestDeal:
-        return cls(wire.deal_number(data["number"], "number"), wire.secret(data["commitment"], "commitment"),
-                   wire.optional(wire.secret)(data["contribution"], "contribution"), bool(data["late"]),
-                   bool(data["dealt"]), wire.optional(wire.whole)(data["dealer"], "dealer"),
-                   wire.optional(wire.items)(data["contributions"], "contributions"),
-                   wire.items(data["actions"], "actions"), wire.items(data["shown"], "shown"),
-                   wire.items(data["boards"], "boards"), wire.optional(wire.items)(data["scores"], "scores"),
-                   wire.optional(wire.text)(data["problem"], "problem"), bool(data["checked"]))
 
 
 class Guest:
@@ -148,11 +113,17 @@ class Guest:
         self._now = clock
         self._seq: Optional[int] = None
         self._view: Optional[dict] = None
-        self._deals: dict[int, _GuestDeal] = {}
+        self._deals: dict[int, DealRecord] = {}
         self._unfair = False                 # a warning that the host cheated is showing
         self._match_id: Optional[str] = None
-        # Every part of the shuffle given in this match: deal -> [seat, commitment, part, revealed].
+        # Every part of the shuffle made in this match: deal -> [seat, commitment, part,
+        # revealed (the deal's seed came), sent (this part was shown to the host), dealt (a
+        # deal was dealt with it)].
         self._ledger: dict[int, list] = {}
+        # Every shuffle this page showed its part to and that was never dealt, in any match
+        # at this table: [deal, seats named as the cause, or None for the host].
+        self._aborts: list = []
+        self._clock: Optional[list] = None    # [match id, seconds per move]: fixed for the match
         self._results: Optional[list] = None  # each checked deal's points by team, while unbroken
         # The moves of the deal in play this page asked for and the host did not refuse:
         # [deal, [[seq, action], …]]. Its seat's k-th move (unless the table's) is the k-th.
@@ -160,6 +131,7 @@ class Guest:
         self._resuming = False               # this page said hello: the next state may skip moves
         self._turn_since: Optional[float] = None   # when the view giving this seat the turn came
         self._timeouts = 0                   # this seat's clock ran out so many times in a row
+        self._taking_over = False            # asked to take the seat back; the host has not shown it yet
         self._left = False                   # this page left the table
         if ledger is not None:
             self._read_ledger(ledger)
@@ -197,7 +169,7 @@ class Guest:
                                                                 "the seed it committed to."), record.number
         return {"game": self.game.id if self.game else None, "seat": self.seat, "phase": self.phase,
                 "deal": max(self._deals, default=None), **(self.table or {}),
-                "verification": verification, "verification_deal": deal}
+                "verification": verification, "verification_deal": deal, "aborts": len(self._aborts)}
 
     def ledger(self) -> str:
         """What this page gave and asked for in the match (its parts of the shuffle, the
@@ -208,8 +180,8 @@ class Guest:
         says the match is not fair."""
         warning = [self.verification_deal, self.verification] if self._unfair else None
         return json.dumps({"v": VERSION, "match_id": self._match_id, "asked": self._asked, "warning": warning,
-                           "deals": [[n, *entry] for n, entry in sorted(self._ledger.items())]},
-                          separators=(",", ":"))
+                           "deals": [[n, *entry] for n, entry in sorted(self._ledger.items())],
+                           "aborts": self._aborts, "clock": self._clock}, separators=(",", ":"))
 
     def _read_ledger(self, text: str) -> None:
         try:
@@ -224,12 +196,19 @@ class Guest:
             if warning is not None:
                 warning = [wire.deal_number(warning[0], "deal"), wire.text(warning[1], "warning")]
             ledger = {}
-            for n, seat, commitment, part, revealed in wire.items(data["deals"], "deals"):
+            for n, seat, commitment, part, revealed, sent, dealt in wire.items(data["deals"], "deals"):
                 ledger[wire.deal_number(n, "deal")] = [wire.whole(seat, "seat"), wire.secret(commitment, "c"),
-                                                       wire.secret(part, "part"), revealed is True]
+                                                       wire.secret(part, "part"), revealed is True,
+                                                       sent is True, dealt is True]
+            aborts = [[wire.deal_number(n, "deal"), wire.optional(wire.seats)(who, "who")]
+                      for n, who in wire.items(data["aborts"], "aborts")]
+            clock = data["clock"]
+            if clock is not None:
+                clock = [wire.match_id(clock[0], "match_id"), wire.optional(wire.whole)(clock[1], "clock")]
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
             raise CorruptSaveError(f"the page's ledger cannot be read ({e})") from None
         self._match_id, self._ledger, self._asked = match_id, ledger, asked
+        self._aborts, self._clock = aborts, clock
         if warning is not None:
             self._unfair = True
             self.verification_deal, self.verification = warning
@@ -289,7 +268,11 @@ class Guest:
         return self._numbered("next-deal", deal=self._view_deal())
 
     def take_over(self) -> str:
-        """The message saying this person plays their seat again (a computer was playing it)."""
+        """The message saying this person plays their seat again (a computer was playing it).
+
+        The count of timeouts starts again: once the host shows the seat taken back, a
+        computer's move for it is the host's doing (unless three more timeouts come)."""
+        self._timeouts, self._taking_over = 0, True
         return self._numbered("take-over")
 
     def leave(self) -> str:
@@ -322,13 +305,15 @@ class Guest:
         if self._seq is None:
             raise NotConnectedError("The host sent a message before its welcome.")
         if kind == "deal-commit":
-            return self._commit(values["deal"], values["commitment"])
+            return self._commit(values["deal"], values["commitment"], values["aborted"])
+        if kind == "deal-parts":
+            return self._parts(values["deal"], values["parts"])
         if kind == "view":
             return self._receive_view(values)
         return self._reveal(values["deal"], values["seed"])
 
     def _welcome(self, game_id, values: dict) -> Outcome:
-        wire.check(game_id in GAME_IDS, f"the welcome names no game this page knows ({wire.quote(game_id)})")
+        wire.check(is_game(game_id), f"the welcome names no game this page knows ({wire.quote(game_id)})")
         game = get_game(game_id)
         wire.check(values["token"] is not None, "the welcome lacks the seat token")
         wire.check(0 < values["seat"] < game.seats, "the welcome gives no guest seat")
@@ -338,6 +323,11 @@ class Guest:
                    f"the welcome names no match length of {game.name}")
         if values["match_id"] != self._match_id or (self.game is not None and self.game.id != game_id):
             self._new_match(values["match_id"])
+        if self._clock is not None and self._clock[0] == values["match_id"] and self._clock[1] != values["clock"]:
+            number = max([*self._ledger, *self._deals], default=1)
+            self._warn(self._deals.get(number), number, "the host changed the clock in the middle of the match.")
+            values = {**values, "clock": self._clock[1]}      # the match's clock stays the one it began with
+        self._clock = [values["match_id"], values["clock"]]
         self.game = game
         self.token, self.seat, self._seq = values["token"], values["seat"], values["seq"]
         # Intents the host never received were lost with the connection: they will not be played.
@@ -348,11 +338,15 @@ class Guest:
         return Outcome([], [])
 
     def _new_match(self, match_id: str) -> None:
-        """Another match at the table: its deals are another's, but a deal of the old one
-        that this page gave its part to and never saw revealed is the host's leaving it."""
-        unrevealed = [n for n, (_, _, _, revealed) in self._ledger.items() if not revealed]
-        if self._match_id is not None and unrevealed:
-            self._warn(None, min(unrevealed), "the host left it unfinished and started another match.")
+        """Another match at the table: its deals are another's, but a shuffle of the old one
+        that this page showed its part to and that was never dealt is an abort (counted for
+        good: a new match wipes nothing of it), and a deal it was dealt and never saw revealed
+        is the host's leaving it."""
+        for n, (_, _, _, revealed, sent, dealt) in sorted(self._ledger.items()):
+            if sent and not dealt:
+                self._abort(n, None, "started another match")
+            elif dealt and not revealed and self._match_id is not None:
+                self._warn(None, n, "the host left it unfinished and started another match.")
         self._match_id, self._ledger, self._results = match_id, {}, []
         self._deals, self._view, self._asked = {}, None, [None, []]
 
@@ -375,41 +369,88 @@ class Guest:
                                                             "while it was connected.")
             self.token = None
             send.append(self._hello())
-        return Outcome(send, [], REFUSALS.get(values["code"], _REFUSED))
+        code = values["code"]
+        if self.game is not None and code in self.game.refusals:
+            # A refusal for a cause of the game's own, in the game's words.
+            return Outcome(send, [], self.game.word(self.game.refusals[code]))
+        return Outcome(send, [], _(REFUSALS.get(code, _REFUSED)))
 
-    def _commit(self, number: int, commitment_hex: str) -> Outcome:
+    def _commit(self, number: int, commitment_hex: str, aborted: list) -> Outcome:
+        """The host's commitment to its seed for deal ``number``: this page commits to a
+        fresh part of its own. Before this page has shown its part nothing is lost by asking
+        again (the host has seen nothing of it). A shuffle it showed its part to and that the
+        host starts again is an **abort**, counted and shown (the host saw a deck it did not
+        deal): the seats the host names as having left before revealing theirs, or the host."""
         record = self._deals.get(number)
         if record is not None and record.dealt:
             self._warn(record, number, "the host asked for your part of the shuffle after dealing the cards.")
             return Outcome([], [])
         given = self._ledger.get(number)
-        if given is not None:
-            seat, committed, part, _ = given
-            if committed != commitment_hex:
-                self._warn(record, number, "the host asked for your part of the shuffle again, with "
-                                           "another commitment: it could keep the deck it liked best.")
-                return Outcome([], [])
-            if seat != self.seat:
-                self._warn(record, number, "the host asked for your part of the shuffle again, for "
-                                           "another seat: it could keep the deck it liked best.")
-                return Outcome([], [])
-            if record is None:
-                self._keep(_GuestDeal(number, commitment_hex, part))
-            # The same part to the same commitment: asking again gains the host nothing.
-            return Outcome([self._numbered("deal-seed", deal=number, contribution=part)], [])
-        self._check_before(number)
+        if given is not None and given[4]:
+            seats = [s for s in aborted if s != self.seat and 0 <= s < self.game.seats] or None
+            self._abort(number, seats, "shuffled it again after seeing your part")
+        elif given is None:
+            self._check_before(number)
+        elif given[1] == commitment_hex and given[0] == self.seat:
+            # The same commitment again (a message lost on the way): the same answer.
+            return Outcome([self._part_message(number, given[2])], [])
         self._resuming = False
         part = new_secret(self.rng)
-        self._ledger[number] = [self.seat, commitment_hex, part, False]
-        self._keep(_GuestDeal(number, commitment_hex, part))
-        return Outcome([self._numbered("deal-seed", deal=number, contribution=part)], [])
+        self._ledger[number] = [self.seat, commitment_hex, part, False, False, False]
+        self._keep(DealRecord(number, commitment_hex, part))
+        return Outcome([self._part_message(number, part)], [])
+
+    def _part_message(self, number: int, part: str) -> str:
+        return self._numbered("deal-part", deal=number,
+                              commitment=part_commitment(part, self.game.id, self._match_id, number, self.seat))
+
+    def _parts(self, number: int, parts: list) -> Outcome:
+        """Every seat's commitment to its part, fixed: this page reveals its part, unless the
+        list leaves it out (it was away when the list was fixed) or is not one to reveal to."""
+        given, record = self._ledger.get(number), self._deals.get(number)
+        if given is None or record is None or record.dealt or given[1] != record.commitment:
+            return Outcome([], [])           # not a shuffle this page committed to: nothing to reveal
+        mine = part_commitment(given[2], self.game.id, self._match_id, number, self.seat)
+        problem = audit.check_parts(self.table["seats"], self.seat, mine, parts)
+        if problem is None and record.parts is not None and record.parts != parts:
+            problem = "the host changed the list of parts of the shuffle it had fixed."
+        if problem is not None:
+            self._warn(record, number, problem)
+            return Outcome([], [])
+        record.parts = parts
+        if [self.seat, mine] not in parts:
+            if not self._resuming:
+                self._warn(record, number, "the host left your part of the shuffle out while you were "
+                                           "connected.")
+            return Outcome([], [])
+        given[4] = record.sent = True
+        return Outcome([self._numbered("deal-seed", deal=number, contribution=given[2])], [])
+
+    def _abort(self, number: int, seats: Optional[list], how: str) -> None:
+        """A shuffle this page showed its part to was never dealt: counted for good, and shown."""
+        self._aborts.append([number, seats])
+        given = self._ledger.get(number)
+        if given is not None:
+            given[4] = False
+        who = "the host" if not seats else " and ".join(self._seat_name(s) for s in seats)
+        reason = (f"{who} did not reveal their part of the shuffle" if seats else f"the host {how}")
+        self._record(number, f"Deal {number} was aborted: {reason} (aborted shuffles at this table: "
+                             f"{len(self._aborts)}).")
+
+    def _seat_name(self, seat: int) -> str:
+        """A seat's name as this page words it (its own view's names, never the host's)."""
+        names = self._view.get("names") if self._view is not None else None
+        name = names[seat] if isinstance(names, list) and seat < len(names) else None
+        return name if isinstance(name, str) and name else f"seat {seat}"
 
     def _check_before(self, number: int) -> None:
         """A new deal's commitment: the deals before it must have been revealed, and none skipped."""
-        for n, (_, _, _, revealed) in sorted(self._ledger.items()):
+        for n, (_, _, _, revealed, sent, dealt) in sorted(self._ledger.items()):
             record = self._deals.get(n)
             away = record is not None and record.late
-            if n < number and not revealed and not away:
+            if n < number and sent and not dealt:
+                self._abort(n, None, f"began deal {number} without dealing it")
+            elif n < number and dealt and not revealed and not away:
                 self._warn(record, n, f"the host began deal {number} without revealing the seed of "
                                       f"deal {n}, so it cannot be checked.")
         known = max([*self._ledger, *self._deals], default=None)
@@ -418,7 +459,8 @@ class Guest:
 
     def _words(self, groups: list) -> list:
         try:
-            return [self.game.describe(shown, self.seat) for group in groups for shown in group]
+            return [self.game.describe(shown, self.seat) for group in groups if group is not None
+                    for shown in group]
         except _UNREADABLE as e:
             raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
 
@@ -426,18 +468,22 @@ class Guest:
         game, seat = self.game, self.seat
         number, start, view, fair = values["deal"], values["from"], values["view"], values["fair"]
         actions = [self._action(a) for a in values["actions"]]
-        steps = [wire.items(group, "steps") for group in values["steps"]]
+        # A move's steps are null when they were played while this page was away and name a
+        # card it may not see now: the move is still replayed and checked at the reveal.
+        steps = [wire.optional(wire.items)(group, "steps") for group in values["steps"]]
         dealt = values["dealt"]
         wire.check(len(steps) == len(actions), "a view needs one list of steps per move")
-        wire.check(set(fair) == {"commitment", "contributions"}, "fair must give commitment and contributions")
         wire.check(len(values["seats"]) == game.seats, "a view must list every seat")
-        fair_commitment = wire.secret(fair["commitment"], "commitment")
-        contributions = [wire.secret(c, "contribution") for c in wire.items(fair["contributions"], "contributions")]
         match = wire.obj(view.get("match"), "the view's match")
         wire.check(view.get("seat") == seat, "the view is not of this page's seat")
         wire.check(match.get("deal") == number, "the view is of another deal")
         dealer = match.get("dealer")
         wire.check(type(dealer) is int and 0 <= dealer < game.seats, "the view's dealer must be a seat")
+        record = self._deals.get(number)
+        probe = record or DealRecord(number, wire.secret(fair.get("commitment"), "commitment"), None)
+        contributions, unfair = audit.check_fair(game.id, self._match_id, probe, seat, wire.obj(fair, "fair"))
+        unreadable = audit.check_numbers(game, seat, view, [dealt, *steps])
+        wire.check(unreadable is None, unreadable or "")
         words = self._words([dealt, *steps])
         try:
             # Every sentence and card label shown is this page's own, from the view's data.
@@ -445,34 +491,48 @@ class Guest:
         except _UNREADABLE as e:
             raise MalformedMessageError(f"the view cannot be read ({wire.quote(str(e))})") from None
         resuming, self._resuming = self._resuming, False
-        record = self._deals.get(number)
+        self.table = {**(self.table or {}), "seats": values["seats"]}
+        if self._taking_over and not values["seats"][seat]["autopilot"]:
+            self._taking_over = False          # the host shows the seat taken back
         if record is None:
             given = self._ledger.get(number)
-            record = _GuestDeal(number, fair_commitment, None if given is None else given[2], late=True)
-            if not resuming:
+            record = DealRecord(number, probe.commitment, None if given is None else given[2], late=True)
+            if resuming:
+                record.away = True             # dealt while this page was not at the table
+            else:
                 self._warn(record, number, "the host dealt the cards without asking for your part "
                                            "of the shuffle.")
             for n, entry in self._ledger.items():
                 if n < number:
                     entry[3] = True     # revealed while this page was away, if ever: none to wait for
+        elif record.checked and not record.late:
+            problem = audit.check_final_board(record, view, actions[len(record.actions) - start:])
+            if problem is not None:
+                self._warn(record, number, problem)
+            self._view = view
+            return Outcome([], [])
         if dealer != (game.first_dealer + number - 1) % game.seats:
             self._warn(record, number, f"the host has seat {dealer} deal it, and with it who leads: "
                                        f"deal {number} is seat {(game.first_dealer + number - 1) % game.seats}'s "
                                        f"to deal.")
-        if record.contribution is not None and not record.late and (
-                fair_commitment != record.commitment or record.contribution not in contributions):
-            if resuming and not record.dealt:
-                # Back from away: its part may have been lost on the way, and the host does
-                # not wait past the hold. It cannot tell; the deal cannot be checked.
-                record.late = True
-            else:
-                self._warn(record, number, "the host dealt the cards without using your part of the "
-                                           "shuffle or its commitment.")
-        self.table = {**(self.table or {}), "seats": values["seats"]}
+        if not record.late and not record.dealt:
+            given = self._ledger.get(number)
+            if not record.sent:
+                # Dealt without this page's part: it was away when the parts were fixed, or
+                # the host left it out on a live connection.
+                record.late = record.away = True
+                if not resuming:
+                    self._warn(record, number, "the host dealt the cards without using your part of the "
+                                               "shuffle, while you were connected.")
+            elif unfair is not None:
+                self._warn(record, number, unfair)
+            if given is not None:
+                given[5] = True
+        elif not record.late and unfair is not None:
+            self._warn(record, number, unfair)
         if record.late or start > len(record.actions):
-            if not resuming and not record.late:
-                self._warn(record, number, "the host skipped moves it had not shown you, while you "
-                                           "were connected.")
+            if not record.late:
+                self._warn(record, number, "the host skipped moves it had not shown you.")
             # Moves this page never saw: the deal cannot be checked, but play goes on.
             record.late, record.dealer, record.dealt = True, dealer, True
             record.actions, record.shown, record.boards = [], [], []
@@ -481,13 +541,16 @@ class Guest:
             self._view = view
             self._note_turn(view, True)
             return Outcome([], words)
+        if not resuming and any(group is None for group in steps):
+            self._warn(record, number, "the host hid the steps of moves played while you were connected.")
         if start == 0:
             if record.shown and record.shown[0] != dealt:
                 self._warn(record, number, "the host changed the account of the deal.")
             record.shown[:1] = [dealt]
         known = len(record.actions)
-        if record.actions[start:] != actions[:known - start] or \
-                record.shown[start + 1:] != steps[:known - start]:
+        if record.actions[start:] != actions[:known - start] or any(
+                was is not None and now is not None and was != now
+                for was, now in zip(record.shown[start + 1:], steps[:known - start])):
             self._warn(record, number, "the host changed the account of moves it had sent.")
         new = actions[known - start:]
         self._check_own_moves(record, new, resuming)
@@ -506,7 +569,7 @@ class Guest:
         new_words = self._words([dealt] if start == 0 else []) + self._words(steps[known - start:])
         return Outcome([], new_words)
 
-    def _check_own_moves(self, record: _GuestDeal, new: list, resuming: bool) -> None:
+    def _check_own_moves(self, record: DealRecord, new: list, resuming: bool) -> None:
         """Each new move of this seat is one this page asked for, in order, or one the table
         made for it that this page saw coming: its clock had run out, or it was away (the
         move came as it came back), left the table, or saw its clock run out three times in
@@ -530,12 +593,17 @@ class Guest:
                 if not ran_out:
                     self._warn(record, record.number, f"the host played {text} for you, saying your time "
                                                       f"was up when it was not.")
+                elif not resuming and text != timeout_action(self._view):
+                    # The view that gave this seat the turn fixes the move made when time is up.
+                    self._warn(record, record.number, f"the host played {text} for you when your time was "
+                                                      f"up, not {timeout_action(self._view)}.")
                 self._timeouts += 1
-            elif not (resuming or self._left or (self._timeouts >= TIMEOUTS_TO_AUTOPILOT and mine["autopilot"])):
+            elif not (resuming or self._left or ((self._timeouts >= TIMEOUTS_TO_AUTOPILOT or self._taking_over)
+                                                 and mine["autopilot"])):
                 self._warn(record, record.number, f"the host had a computer play {text} for you while "
                                                   f"you were at the table.")
 
-    def _played_asked(self, record: Optional[_GuestDeal]) -> int:
+    def _played_asked(self, record: Optional[DealRecord]) -> int:
         """How many of this seat's moves in ``record`` are its own (the table's are marked)."""
         if record is None:
             return 0
@@ -565,10 +633,17 @@ class Guest:
         given = self._ledger.get(number)
         if given is not None:
             given[3] = True
-        if record is None or record.dealer is None:
+        if given is not None and given[4] and (record is None or not record.dealt):
+            # A deal this page revealed its part to, revealed without being dealt: the host saw
+            # its deck and did not deal it.
+            self._abort(number, None, "revealed it without dealing it")
+        elif record is None or record.dealer is None:
             self._record(number, f"Deal {number} could not be checked: this page did not see it played.")
         elif record.problem is not None:
             self._record(number, record.problem)
+        elif record.away:
+            self._record(number, f"Deal {number} is not fair for this page: it was dealt without its part "
+                                 f"of the shuffle (this page was not at the table when the parts were fixed).")
         elif record.late:
             self._record(number, f"Deal {number} could not be checked: this page did not see "
                                  f"all of it played.")
@@ -578,7 +653,7 @@ class Guest:
             record.checked = True
         return Outcome([], [])
 
-    def _check(self, record: _GuestDeal, seed: str) -> None:
+    def _check(self, record: DealRecord, seed: str) -> None:
         """Replay the deal from the revealed seed: its steps and every board shown."""
         number, teams = record.number, len(self.game.teams)
         results = self._results
@@ -589,8 +664,7 @@ class Guest:
             results = [] if number == 1 else [list(scores)] + [[0] * teams] * (number - 2)
         table = {"length": self.table["length"], "results": results, "names": friend_names(self.game, self.seat)}
         try:
-            state = verify_deal(self.game, record.commitment, seed, record.contributions, record.dealer,
-                                record.actions, record.shown, self.seat, record.boards, table)
+            state = audit.check_deal(self.game, record, seed, self.seat, table)
         except (PisheError, ValueError, TypeError) as e:
             self._warn(record, number, str(e))
             self._results = None
@@ -598,7 +672,7 @@ class Guest:
         self._results = [*results, list(state.team_points())]
         self._record(number, VERIFIED)
 
-    def _keep(self, record: _GuestDeal) -> None:
+    def _keep(self, record: DealRecord) -> None:
         """Hold ``record`` and the deal before it; older ones are done with (the parts given
         to every deal of the match stay in the ledger)."""
         self._deals = {n: d for n, d in self._deals.items() if n >= record.number - 1}
@@ -608,7 +682,7 @@ class Guest:
     def _not_fair(number: int, reason: str) -> str:
         return f"Deal {number} is not fair: {reason[:1].lower()}{reason[1:]}"
 
-    def _warn(self, record: Optional[_GuestDeal], number: int, reason: str) -> None:
+    def _warn(self, record: Optional[DealRecord], number: int, reason: str) -> None:
         """The host cheated in deal ``number``: say so, and keep saying so for the match."""
         warning = self._not_fair(number, reason)
         if record is not None and record.problem is None:
@@ -631,6 +705,7 @@ class Guest:
                            "verification": self.verification,
                            "verification_deal": self.verification_deal, "unfair": self._unfair,
                            "ledger": self.ledger(), "results": self._results, "left": self._left, "timeouts": self._timeouts,
+                           "taking_over": self._taking_over,
                            "deals": [d.to_json() for d in self._deals.values()]},
                           separators=(",", ":"))
 
@@ -657,7 +732,8 @@ class Guest:
             guest._unfair = data["unfair"] is True
             guest._results = wire.optional(wire.items)(data["results"], "results")
             guest._left, guest._timeouts = data["left"] is True, wire.whole(data["timeouts"], "timeouts")
-            deals = [_GuestDeal.from_json(d) for d in wire.items(data["deals"], "deals")]
+            guest._taking_over = data["taking_over"] is True
+            deals = [DealRecord.from_json(d) for d in wire.items(data["deals"], "deals")]
             # Last: the page's ledger is newer than its save, and its warning stays.
             guest._read_ledger(ledger or data["ledger"])
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:

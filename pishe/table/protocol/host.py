@@ -1,9 +1,11 @@
 """The host's side of a friends' table: the one engine, and what each guest is sent.
 
 The host's page runs the one authoritative match of any game in a
-:class:`Host`: it deals with a provably fair deck (it commits to its seed
-before any guest contributes, and the deck is derived from the seed and every
-guest's part), applies the host's own moves, the guests' intents and the
+:class:`Host`: it deals with a provably fair deck (it commits to its seed,
+every guest commits to its part, the list of parts is fixed and sent to all
+before any part is revealed, and the deck is derived from the seed and every
+part in seat order; a committed part never revealed aborts that shuffle, and
+the deal is shuffled anew), applies the host's own moves, the guests' intents and the
 computers' moves for the other seats, and sends each guest only what its
 seat sees (the game's view and ``show_step``), step by step.
 
@@ -23,15 +25,16 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ...errors import DealNotOverError, MatchOverError, NotYourTurnError, PisheError
-from ..fair import commitment, derive_deck, new_secret, replay, shown_steps
+from ..fair import commitment, derive_deck, new_secret, part_commitment, replay, shown_steps
 from ..game import get_game, names_card
 from ..match import Match
+from ..lang import _
 from . import wire
 from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST_MESSAGE, VERSION,
-                   CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError,
+                   CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError, PartMismatchError,
                    ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError)
 
-__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "friend_names"]
+__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "friend_names", "timeout_action"]
 
 
 class NotAGuestSeatError(wire.ProtocolError):
@@ -47,7 +50,14 @@ def friend_names(game, seat: int) -> Optional[list]:
     and "Friend"; in a larger one ``None``, the game's own (where each seat sits)."""
     if game.seats != 2:
         return None
-    return ["You" if s == seat else "Friend" for s in range(2)]
+    return [_("You") if s == seat else _("Friend") for s in range(2)]
+
+
+def timeout_action(view: Optional[dict]) -> Optional[str]:
+    """The move the table makes for a person whose clock ran out: the first of the legal
+    actions in that seat's own view, so that the seat's page can redo it and check it."""
+    legal = view.get("legal") if isinstance(view, dict) else None
+    return legal[0] if isinstance(legal, list) and legal and isinstance(legal[0], str) else None
 
 
 @dataclass
@@ -57,7 +67,10 @@ class _HostDeal:
     number: int
     seed: str
     commitment: str
+    committed: dict = field(default_factory=dict)       # guest seat -> its commitment to its part
+    locked: Optional[list] = None       # the seats whose parts make the deck, fixed before any is seen
     contributions: dict = field(default_factory=dict)   # guest seat -> its part of the shuffle
+    aborted: list = field(default_factory=list)         # seats that left the last try of this deal unrevealed
     actions: list = field(default_factory=list)         # [seat, action text]: the deal replays from them
     steps: list = field(default_factory=list)           # the dealing's steps, then one list per action
 
@@ -67,13 +80,19 @@ class _HostDeal:
         return cls(number, seed, commitment(seed, game_id))
 
     def parts(self) -> list:
-        """The contributions in seat order: how the deck is derived. With no guest at the
-        table to shuffle with (all away or gone), nobody can check the deal, and the seed
-        stands in for the missing part."""
-        return [self.contributions[s] for s in sorted(self.contributions)] or [self.seed]
+        """The contributions of the locked seats, in seat order: how the deck is derived
+        (none when no guest was at the table: the deck is the host's alone)."""
+        return [self.contributions[s] for s in self.locked or ()]
+
+    def fair(self) -> dict:
+        """The ``fair`` of a view: the commitment, the parts in seat order and what each
+        seat committed to first."""
+        return {"commitment": self.commitment, "contributions": self.parts(),
+                "parts": [[s, self.committed[s]] for s in self.locked or ()]}
 
     def to_json(self) -> dict:
-        return {"number": self.number, "seed": self.seed,
+        return {"number": self.number, "seed": self.seed, "locked": self.locked, "aborted": self.aborted,
+                "committed": [[s, c] for s, c in sorted(self.committed.items())],
                 "contributions": [[s, c] for s, c in sorted(self.contributions.items())],
                 "actions": self.actions}
 
@@ -86,6 +105,7 @@ class _GuestSeat:
     conn: Optional[object] = None        # None: no page connected now
     next_seq: int = 0
     sent: int = 0                        # actions of the deal in play sent to it
+    unseen: int = 0                      # moves before this one were played while it was away
     away: bool = False                   # gone (or silent) longer than the hold, or never came and the
     #                                      host dealt without it: a computer plays the seat
     left: bool = False                   # left the table: a computer plays the seat for good
@@ -181,11 +201,15 @@ class Host:
 
     def waiting_for(self) -> list:
         """The guests' seats the table waits on, in seat order: while a deal is dealt, those
-        at the table whose part of the shuffle has not come (connected or not); in play, the
-        guest to move, unless a computer plays its seat. Empty when nothing waits on a guest."""
-        if self._pending is not None:
-            return [s for s, g in self.guests.items()
-                    if not (g.away or g.left) and s not in self._pending.contributions]
+        at the table (connected or not) whose commitment to their part of the shuffle has not
+        come, then those locked in whose part has not; in play, the guest to move, unless a
+        computer plays its seat. Empty when nothing waits on a guest."""
+        pending = self._pending
+        if pending is not None:
+            here = [s for s, g in self.guests.items() if not (g.away or g.left)]
+            if pending.locked is None:
+                return [s for s in here if s not in pending.committed]
+            return [s for s in pending.locked if s in here and s not in pending.contributions]
         if self.match.deal.over:
             return []
         turn = self.match.deal.turn
@@ -257,7 +281,7 @@ class Host:
         seat = self.clock_seat() if self.match is not None else None
         if seat is None:
             raise WrongPhaseError("No clock is running.")
-        outcome = self._play(seat, self._computer_action(seat), TIMEOUT)
+        outcome = self._play(seat, timeout_action(self.view(seat)), TIMEOUT)
         self._timeouts[seat] = self._timeouts.get(seat, 0) + 1
         if self._timeouts[seat] >= TIMEOUTS_TO_AUTOPILOT:
             self._autopilot.add(seat)
@@ -376,6 +400,8 @@ class Host:
                 guest.left, guest.token = True, None
                 self.take_over(seat)
                 outcome = self._seat_given_up()
+            elif kind == "deal-part":
+                outcome = self._commit_part(seat, values["deal"], values["commitment"])
             elif kind == "deal-seed":
                 outcome = self._contribute(seat, values["deal"], values["contribution"])
             else:
@@ -461,24 +487,56 @@ class Host:
         self._pending = _HostDeal.new(self._played.number + 1, self.rng, self.game.id)
         return self._commit_message()
 
-    def _contribute(self, seat: int, number: int, contribution: str) -> Outcome:
+    def _dealing(self, number: int) -> _HostDeal:
         pending = self._pending
         if pending is None:
             raise WrongPhaseError("No deal is waiting for your part of the shuffle.")
         if number != pending.number:
             raise WrongPhaseError(f"Deal {pending.number} is being dealt, not deal {number}.")
+        return pending
+
+    def _commit_part(self, seat: int, number: int, committed: str) -> Outcome:
+        pending = self._dealing(number)
+        if seat in pending.committed or pending.locked is not None:
+            raise WrongPhaseError(f"The parts of the shuffle of deal {number} are committed already.")
+        pending.committed[seat] = committed
+        return self._deal_when_ready()
+
+    def _contribute(self, seat: int, number: int, contribution: str) -> Outcome:
+        pending = self._dealing(number)
+        if pending.locked is None or seat not in pending.locked:
+            raise WrongPhaseError(f"Deal {number} is not waiting for your part of the shuffle.")
         if seat in pending.contributions:
             raise WrongPhaseError(f"Your part of the shuffle of deal {number} has come already.")
+        if part_commitment(contribution, self.game.id, self.match_id, number, seat) != pending.committed[seat]:
+            raise PartMismatchError("That part of the shuffle is not the one you committed to.")
         pending.contributions[seat] = contribution
         return self._deal_when_ready()
 
     def _deal_when_ready(self) -> Outcome:
-        """Deal the pending deal once every guest who is at the table has sent its part of
-        the shuffle (a guest away or gone is not waited for: its seat is the computer's)."""
+        """Move the pending deal on: once every guest at the table has committed to its part
+        (a guest away or gone is not waited for: its seat is the computer's), lock the list
+        of parts and send it to every guest, who then reveals its part; once every locked
+        part has come, deal. A locked seat gone before revealing takes the shuffle with it:
+        this try is aborted, naming that seat, and the deal is shuffled anew."""
         pending = self._pending
-        here = {s for s, g in self.guests.items() if not (g.away or g.left)}
-        if pending is None or not here <= set(pending.contributions):
+        if pending is None:
             return Outcome([], [])
+        here = {s for s, g in self.guests.items() if not (g.away or g.left)}
+        send = []
+        if pending.locked is None:
+            if not here <= set(pending.committed):
+                return Outcome([], [])
+            pending.locked = sorted(s for s in pending.committed if s in here)
+            send = self._to_connected(self._parts_message())
+        missing = [s for s in pending.locked if s not in pending.contributions]
+        gone = [s for s in missing if s not in here]
+        if gone:
+            self._pending = _HostDeal.new(pending.number, self.rng, self.game.id)
+            self._pending.aborted = gone
+            return Outcome(send + self._to_connected(self._commit_message()), [])
+        if missing:
+            return Outcome(send, [])
         deck = derive_deck(pending.seed, pending.parts(), self.game.id)
         if self.match is None:
             self.match = Match(self.game, self.length, deck=deck)
@@ -488,7 +546,7 @@ class Host:
         self._played, self._pending, self._bots = pending, None, {}
         for guest in self.guests.values():
             guest.sent = 0
-        return Outcome(self._views(), [])
+        return Outcome(send + self._views(), [])
 
     # -- messages to the guests -------------------------------------------------------
 
@@ -539,42 +597,50 @@ class Host:
             messages.append(self._view_message(seat))
             if self.match.deal.over:
                 messages.append(self._reveal_message())
-        if self._pending is not None and seat not in self._pending.contributions:
-            messages.append(self._commit_message())     # not asked again for a part it has sent
+        pending = self._pending
+        if pending is not None and seat not in pending.committed and pending.locked is None:
+            messages.append(self._commit_message())
+        elif pending is not None and pending.locked is not None and seat not in pending.contributions:
+            messages.append(self._parts_message())      # never asked again for a part it has sent
         return messages
 
     def _resume_point(self, seat: int, have: Optional[dict]) -> int:
-        """From which move of the deal to resend, for the guest in ``seat`` holding ``have``.
-
-        Only the moves it lacks, and none at all whose steps name a card the
-        seat may not see now (a card back in a stock, say): no message ever
-        names a hidden card. A guest left with a gap cannot check that deal,
-        and says so.
+        """From which move of the deal to resend, for the guest in ``seat`` holding ``have``:
+        the moves it lacks, every one of them (moves are public), so that it can still
+        replay and check the whole deal. The steps of those moves that name a card the seat
+        may not see now (a card back in a stock, say) go as ``null`` (see
+        :meth:`_view_message`): no message ever names a hidden card.
         """
         played = self._played
         done = len(played.actions)
         if have is None or have["deal"] != played.number or have["actions"] > done:
             return done
-        hidden = {str(c) for c in self.game.hidden_cards(self.match.deal, seat)}
-        later = shown_steps(self.game, played.steps[have["actions"] + 1:], seat)
-        if any(names_card(shown, hidden) for group in later for shown in group):
-            return done
+        self.guests[seat].unseen = done
         return have["actions"]
 
     def _commit_message(self) -> str:
         return wire.write(self.game.id, "deal-commit", deal=self._pending.number,
-                          commitment=self._pending.commitment)
+                          commitment=self._pending.commitment, aborted=self._pending.aborted)
+
+    def _parts_message(self) -> str:
+        pending = self._pending
+        return wire.write(self.game.id, "deal-parts", deal=pending.number,
+                          parts=[[s, pending.committed[s]] for s in pending.locked])
 
     def _view_message(self, seat: int) -> str:
         played, guest = self._played, self.guests[seat]
         start, guest.sent = guest.sent, len(played.actions)
         # Only the groups sent: showing every step of the deal for each message is quadratic.
         dealt = shown_steps(self.game, played.steps[:1], seat)[0] if start == 0 else []
+        steps = shown_steps(self.game, played.steps[start + 1:], seat)
+        if guest.unseen > start:
+            hidden = {str(c) for c in self.game.hidden_cards(self.match.deal, seat)}
+            steps = [None if start + k < guest.unseen and names_card(group, hidden) else group
+                     for k, group in enumerate(steps)]
+        guest.unseen = 0
         return wire.write(self.game.id, "view", deal=played.number, view=self.view(seat),
-                          actions=played.actions[start:], dealt=dealt,
-                          steps=shown_steps(self.game, played.steps[start + 1:], seat),
-                          fair={"commitment": played.commitment,
-                                "contributions": played.parts()},
+                          actions=played.actions[start:], dealt=dealt, steps=steps,
+                          fair=played.fair(),
                           seats=self.seats(), **{"from": start})
 
     def _reveal_message(self) -> str:
@@ -642,9 +708,15 @@ class Host:
     def _deal_from_json(self, data: dict) -> _HostDeal:
         seed = wire.secret(data["seed"], "seed")
         deal = _HostDeal(wire.deal_number(data["number"], "deal"), seed, commitment(seed, self.game.id))
+        for s, c in wire.items(data["committed"], "committed"):
+            wire.check(s in self.guests, "a commitment from a seat that is not a guest's")
+            deal.committed[s] = wire.secret(c, "commitment")
         for s, c in wire.items(data["contributions"], "contributions"):
-            wire.check(s in self.guests, "a contribution from a seat that is not a guest's")
+            wire.check(s in deal.committed, "a contribution from a seat that did not commit")
             deal.contributions[s] = wire.secret(c, "contribution")
+        locked = wire.optional(wire.seats)(data["locked"], "locked")
+        wire.check(locked is None or set(locked) <= set(deal.committed), "a locked seat that did not commit")
+        deal.locked, deal.aborted = locked, wire.seats(data["aborted"], "aborted")
         deal.actions = [[wire.whole(s, "seat"), wire.action_text(a, "action"), *self._mark(mark)]
                         for s, a, *mark in wire.items(data["actions"], "actions")]
         return deal

@@ -1,6 +1,6 @@
 """The messages between pages: their envelope, their fields, and the errors that refuse them.
 
-Every message is a JSON object ``{"v": 1, "game": <game id>, "type": …}``
+Every message is a JSON object ``{"v": 3, "game": <game id>, "type": …}``
 plus the fields of its type; ``docs/PROTOCOL.md`` lists them all. This
 module reads and writes them for any game; :mod:`.host` and :mod:`.guest`
 decide what they mean.
@@ -23,11 +23,11 @@ __all__ = [
     "ProtocolError", "MessageTooLongError", "MessageTooDeepError", "MalformedMessageError", "UnsupportedVersionError",
     "WrongGameError", "UnknownMessageTypeError", "ReplayedMessageError", "OutOfOrderMessageError",
     "NotConnectedError", "SeatTakenError", "UnknownTokenError", "WrongPhaseError",
-    "CorruptSaveError",
+    "PartMismatchError", "CorruptSaveError",
 ]
 
 #: The protocol version every message carries as ``"v"``.
-VERSION = 2
+VERSION = 3
 #: The longest message a guest may send, in bytes of UTF-8 (checked before parsing).
 MAX_GUEST_MESSAGE = 4096
 #: The longest message a host may send (a whole deal's steps fit many times over).
@@ -113,6 +113,10 @@ class UnknownTokenError(ProtocolError):
 
 class WrongPhaseError(ProtocolError):
     """A message that does not fit what the table is doing (dealing, playing, between deals)."""
+
+
+class PartMismatchError(ProtocolError):
+    """A guest's part of the shuffle that is not the one it committed to."""
 
 
 class CorruptSaveError(ProtocolError, ValueError):
@@ -238,6 +242,22 @@ def seat_list(value, name: str) -> list:
     return value
 
 
+def seats(value, name: str) -> list:
+    """A list of seat numbers (whole numbers below 16), each at most once."""
+    check(isinstance(value, list) and all(type(s) is int and 0 <= s < 16 for s in value)
+          and len(set(value)) == len(value), f"{name} must list seat numbers")
+    return value
+
+
+def part_list(value, name: str) -> list:
+    """The guests' commitments to their parts of a shuffle: ``[[seat, commitment], …]``,
+    seats strictly increasing (the one canonical order)."""
+    check(isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 and type(p[0]) is int
+                                          for p in value), f"{name} must be [seat, commitment] pairs")
+    check(all(a[0] < b[0] for a, b in zip(value, value[1:])), f"{name} must be in seat order")
+    return [[whole(s, "seat"), secret(c, "commitment")] for s, c in value]
+
+
 def optional(checker: Callable) -> Callable:
     """``checker``, letting ``None`` through."""
     return lambda value, name: None if value is None else checker(value, name)
@@ -322,6 +342,9 @@ def action_text(value, name: str) -> str:
 GUEST_MESSAGES = {
     "hello": {"token": token, "have": have},
     "act": {"seq": whole, "action": action_text},
+    # This guest's commitment to its part of the shuffle (answering deal-commit)...
+    "deal-part": {"seq": whole, "deal": deal_number, "commitment": secret},
+    # ...and the part itself, once every seat's commitment is fixed (answering deal-parts).
     "deal-seed": {"seq": whole, "deal": deal_number, "contribution": secret},
     "next-deal": {"seq": whole, "deal": deal_number},
     # The person is back at a seat a computer was playing for them.
@@ -334,7 +357,8 @@ GUEST_MESSAGES = {
 HOST_MESSAGES = {
     "welcome": {"seat": whole, "token": token, "seq": whole, "seats": seat_list,
                 "length": text, "length_name": text, "target": optional(whole), "clock": optional(whole), "match_id": match_id},
-    "deal-commit": {"deal": deal_number, "commitment": secret},
+    "deal-commit": {"deal": deal_number, "commitment": secret, "aborted": seats},
+    "deal-parts": {"deal": deal_number, "parts": part_list},
     "view": {"deal": deal_number, "view": obj, "from": whole, "actions": items, "dealt": items,
              "steps": items, "fair": obj, "seats": seat_list},
     "deal-reveal": {"deal": deal_number, "seed": secret},

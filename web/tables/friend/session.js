@@ -14,8 +14,9 @@
 
 import { computerTable, settings } from "../computer.js";
 import { runClock, stopClock } from "../clock.js";
-import { painter, tableOf } from "../../games/registry.js";
+import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { announce, list, setText } from "../../text.js";
+import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
 import { knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
@@ -25,7 +26,10 @@ import { watchRoute } from "./route.js";
  * Said when the worker gave no answer at all: Python could not run the call, so
  * its words cannot be had. The one sentence of the friend's table worded here.
  */
-export const NO_ANSWER = "No answer from the game.";
+/** What the page says when Python gave no answer at all (it cannot word it then). */
+export function noAnswer() {
+  return pageWord("No answer from the game.");
+}
 
 export const TOKEN_KEY = "pishe.friend.token";
 export const SAVED_KEY = "pishe.friend.saved";
@@ -82,7 +86,7 @@ export const state = {
 
 /** The friend's table's markup: the game's table. */
 export function table() {
-  return tableOf(state.game || "pishe-pasha");
+  return tableOf(state.game || FIRST_GAME);
 }
 
 /** Play `game` at this table: its painter is loaded now, so that views paint at once. */
@@ -169,7 +173,7 @@ export function show(answer, announced) {
   state.lastTurn = view ? view.turn : undefined;
   announce(yourTurn ? [...list(announced), view.status] : announced);
   const role = state.role;
-  const game = status.game || state.game || "pishe-pasha";
+  const game = status.game || state.game || FIRST_GAME;
   if (view && state.paint && game === state.game) {
     paintTable(state.paint, view, status, answer);
     return;
@@ -209,7 +213,7 @@ function paintTable(paint, view, status, answer) {
     setText(tableStatus, host && !state.connected ? status.when_back : status.dealing);
   } else if (state.view && !state.connected && state.role === "guest") {
     setText(tableStatus, word("paused"));
-  } else if (state.view && !state.connected && view.turn !== null && view.turn !== view.seat && !view.result &&
+  } else if (state.view && !state.connected && view.turn !== null && view.turn !== view.seat && !dealOver(view) &&
              !answer.computer_moves) {
     setText(tableStatus, word("friend_away"));
   }
@@ -261,11 +265,16 @@ function showFairness() {
   if (!resultFair) return;
   const view = state.view;
   const deal = view && view.match ? view.match.deal : null;
-  const over = view && (view.result || view.deck_result);
+  const over = dealOver(view);
   const here = fair && over && state.status.verification_deal === deal ? fair : null;
   resultFair.hidden = !here;
   setText(resultFair, here ? here.line : "");
   if (here) resultFair.dataset.kind = here.ok ? "ok" : "warning";
+}
+
+/** Whether `view`'s deal has ended, from the match keys every game's view has. */
+function dealOver(view) {
+  return Boolean(view && view.match && (view.match.over || view.match.next_deal));
 }
 
 /** Forget the fairness line of the deal-end box (a new table). */
@@ -282,7 +291,7 @@ export function clearResultFair() {
 /** A host_* answer (its messages already sent by the worker): paint it. */
 export function hostAnswer(answer) {
   if (!answer || !("send" in answer)) {
-    showError(answer ? answer.error : NO_ANSWER);
+    showError(answer ? answer.error : noAnswer());
     return;
   }
   if (answer.saved) store(HOST_KEY, answer.saved);
@@ -361,7 +370,7 @@ export function guestAnswer(answer, { paintIt = true } = {}) {
   if (!answer || !("send" in answer)) {
     // A message the host should never send (or a call that could not run): nothing changed.
     state.awaiting = false;
-    showError(answer ? word("refused", { reason: answer.error }) : NO_ANSWER);
+    showError(answer ? word("refused", { reason: answer.error }) : noAnswer());
     if (state.view) show({ view: state.view, status: state.status }, []);
     return;
   }

@@ -10,15 +10,18 @@
 // the data channels is in session.js; the panel's look in panel.js. Every
 // sentence shown is Python's (the page's words by key, ../words.js).
 
+import { FIRST_GAME } from "../../games/registry.js";
 import { computerTable } from "../computer.js";
+import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
 import { forgetJoinCode, inviteLink, joinCode, joinGame, knockOn, relay } from "./signaling.js";
 import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, showRelays, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
 import {
-  GUEST_KEYS, HOST_KEY, LEDGER_KEY, NO_ANSWER, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed,
-  expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue,
+  GUEST_KEYS, HOST_KEY, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
+  expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink,
+  openSeatLink, queue,
   setIdle, show, showError, state, stored, table, useGame,
 } from "./session.js";
 
@@ -89,7 +92,7 @@ function leave() {
 /** The chosen game and its settings for a friend's table, from the page's radio buttons. */
 function chosen() {
   const checked = document.querySelector('input[name="game"]:checked');
-  const game = checked ? checked.value : "pishe-pasha";
+  const game = checked ? checked.value : FIRST_GAME;
   const box = document.querySelector(`[data-settings="${CSS.escape(game)}"]`);
   const value = (name) => {
     const input = box && box.querySelector(`input[data-setting="${name}"]:checked`);
@@ -148,13 +151,13 @@ async function openTable() {
  */
 async function reopenTable(saved) {
   let answer = null;
-  enter("host", state.game || "pishe-pasha");
+  enter("host", state.game || FIRST_GAME);
   await queue(async () => {
     answer = await call("host_open", null, saved);
   });
   if (!answer || !("send" in answer)) {
     leave(); // what the tab kept cannot be read: the computer's table, and why
-    queue(async () => showError(answer ? word("not_brought_back", { reason: answer.error }) : NO_ANSWER));
+    queue(async () => showError(answer ? word("not_brought_back", { reason: answer.error }) : noAnswer()));
     return;
   }
   enter("host", answer.status.game);
@@ -245,7 +248,7 @@ async function accept(seat, code, relayed = false) {
  * table shown in the same task as the computer's table is put away: never painted between.
  */
 function enterInvited() {
-  const game = joinGame() || state.game || "pishe-pasha";
+  const game = joinGame() || state.game || FIRST_GAME;
   enter("guest", game);
   useGame(game);
 }
@@ -475,6 +478,11 @@ function start() {
     reopenTable(stored(HOST_KEY));
   }
   loadWords(computerTable.py);
+  // Another language: this page's own view of the table, worded anew (nothing goes to the others).
+  onLanguage(() => {
+    if (state.role === "host") queue(async () => hostAnswer(await call("host_current")));
+    else if (state.role === "guest") queue(async () => guestAnswer(await call("guest_saved")));
+  });
   computerTable.py.ready.then(
     () => invite.setAttribute("aria-disabled", "false"),
     () => {},

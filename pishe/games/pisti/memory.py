@@ -1,0 +1,110 @@
+"""What a Pişti seat has seen of the deck, and of how the other seats play, from its views' steps.
+
+Written for any number of seats (four in partnerships, two head to head): the
+seats are the view's ``hand_counts``, a seat's team is its number's parity.
+"""
+
+from __future__ import annotations
+
+from ...cards import Card
+from .deal import CAPTURE, OPENING, PACKET, PISHTI, PLAY
+
+__all__ = ["Memory"]
+
+
+class Memory:
+    """What a seat has seen of the current deck, and how often each seat passed up a capture.
+
+    Read ``complete`` before trusting it: it is ``False`` when the seat missed
+    steps (a bot that took a seat in the middle of a deck). ``pile`` holds the
+    pile's cards, ``None`` for a face-down opening card; ``taken`` the cards
+    each team took, ``None`` likewise; ``lacks`` by seat maps each rank a seat
+    did not take the pile with, since its last packet, to how many times it
+    did not (it played another card on a top of that rank: it holds none, or
+    it passed the capture up).
+
+    A seat plays its whole packet before it gets the next one, so a passed-up
+    capture always shows before then: the seat plays the rank it did not take
+    with. ``skips`` and ``takes`` count, by seat and over every deck this
+    memory saw, the captures passed up that way and the ones made with the
+    top's rank: how far to believe a seat's ``lacks``.
+    """
+
+    __slots__ = ("next_step", "complete", "seen", "known", "up", "pile", "taken",
+                 "last_capture", "opening_team", "lacks", "skips", "takes")
+
+    def __init__(self):
+        self.skips = self.takes = None
+        self.reset(complete=False)
+
+    def reset(self, complete: bool = True) -> None:
+        """Forget the deck: a new one, seen from its deal (``skips`` and ``takes`` stay)."""
+        self.next_step = 0
+        self.complete = complete
+        self.seen = [0] * 14
+        self.known = set()
+        self.up = None
+        self.pile = []
+        self.taken = [[], []]
+        self.last_capture = None
+        self.opening_team = None
+        self.lacks = None
+
+    def update(self, view) -> None:
+        """Take in the steps of ``view`` not taken in yet."""
+        first = view.first_step
+        if first == 0:
+            self.reset()
+        elif first > self.next_step:
+            self.complete = False
+        seats = len(view.hand_counts)
+        if self.lacks is None or len(self.lacks) != seats:
+            self.lacks = [{} for _ in range(seats)]
+        if self.skips is None or len(self.skips) != seats:
+            self.skips, self.takes = [0] * seats, [0] * seats
+        steps = view.steps
+        skip = self.next_step - first
+        for shown in steps[skip if skip > 0 else 0:]:
+            self._take(shown)
+        self.next_step = first + len(steps)
+
+    def _take(self, shown: dict) -> None:
+        kind = shown["kind"]
+        if kind == PLAY or kind == CAPTURE or kind == PISHTI:
+            card = Card.parse(shown["card"])
+            seat = shown["seat"]
+            pile = self.pile
+            self.seen[card.rank] += 1
+            self.known.add(card)
+            lacks = self.lacks[seat]
+            passed = lacks.pop(card.rank, 0)
+            if passed:
+                # It held this rank when it did not take with it: every such pass was a skip.
+                self.skips[seat] += passed
+            top = pile[-1] if pile else None
+            if top is not None:
+                if top.rank == card.rank:
+                    self.takes[seat] += 1
+                else:
+                    lacks[top.rank] = lacks.get(top.rank, 0) + 1
+            if kind == PLAY:
+                pile.append(card)
+                return
+            team = seat & 1
+            pile.append(card)
+            if "opening" in shown:
+                opening = [Card.parse(c) for c in shown["opening"]]
+                self.known.update(opening)
+                pile = [opening.pop(0) if c is None else c for c in pile]
+            if self.opening_team is None:
+                self.opening_team = team
+            self.taken[team] += pile
+            self.pile = []
+            self.last_capture = team
+        elif kind == PACKET:
+            self.lacks[shown["seat"]] = {}
+        elif kind == OPENING:
+            up = self.up = Card.parse(shown["card"])
+            self.seen[up.rank] += 1
+            self.known.add(up)
+            self.pile = [None, None, None, up]

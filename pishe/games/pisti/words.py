@@ -1,0 +1,10 @@
+"""The game's own catalog (its package's locale folder): ``_`` and ``ngettext`` for its modules."""
+
+from ...table.lang import N_, catalog
+
+__all__ = ["WORDS", "N_", "_", "ngettext"]
+
+#: The game's words in the page's language (pishe/games/pisti/locale/<lang>/LC_MESSAGES/pisti.po).
+WORDS = catalog(__file__, "pisti")
+_ = WORDS.gettext
+ngettext = WORDS.ngettext

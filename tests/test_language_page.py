@@ -1,0 +1,291 @@
+"""The page in the player's language: a browser set to Turkish plays a whole Pişti deck and a
+whole Pishe Pasha deal by Turkish names, and no English phrase of the catalogs shows at any
+moment (ready, mid-deal, deal end, count table, confirm dialog, invite panel); the same in
+English shows no Turkish; the switch rewords a match mid-deal; the pseudo-language fits at
+phone and desktop widths (measured); axe-core finds nothing in Turkish; screenshots."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from playwright.sync_api import Page, expect
+
+import build
+import catalogs
+from tests.axe import violations
+
+RESULTS = Path(__file__).resolve().parent.parent / "test-results"
+BOOT_MS = 120_000
+SEED = 11
+
+#: Everything a player may read or hear: the visible text (the live region's too), the tab's
+#: title and every accessible name and description given by an attribute.
+READ_ALL = """() => {
+  const seen = [document.title, document.body.innerText];
+  for (const el of document.querySelectorAll("[aria-label], [title], [alt], [data-title]")) {
+    if (el.closest("[hidden], template")) continue;
+    for (const a of ["aria-label", "title", "alt"]) if (el.getAttribute(a)) seen.push(el.getAttribute(a));
+  }
+  const dialog = document.querySelector("dialog[open]");
+  if (dialog) seen.push(dialog.innerText);
+  return seen.join("\\n");
+}"""
+
+
+def _messages():
+    """(English, Turkish) of every message of every catalog, plural forms included."""
+    for domain, (folder, _) in catalogs.domains().items():
+        for code in catalogs.LANGUAGES:
+            with open(catalogs.po_path(folder, code, domain), "rb") as f:
+                for m in read_po(f, locale=code):
+                    if not m.id:
+                        continue
+                    english = m.id if isinstance(m.id, (tuple, list)) else (m.id,)
+                    turkish = m.string if isinstance(m.string, (tuple, list)) else (m.string,)
+                    for e in english:
+                        for t in turkish:
+                            yield e, t
+
+
+def _phrases(texts, other) -> set:
+    """The phrases of ``texts`` (split at placeholders, tags and punctuation) that only that
+    language has: two words or more, or one word of four letters or more, none in ``other``."""
+    found = set()
+    for text in texts:
+        for piece in re.split(r"\{[^}]*\}|<\d+/?>|</\d+>|[.,:;!?()“”\"—–…·]", text):
+            piece = piece.strip()
+            if len(piece) >= 4 and not piece.isdigit() and piece not in other:
+                found.add(piece)
+    return found
+
+
+MESSAGES = [(e, t) for e, t in _messages() if e != t]
+ENGLISH = _phrases([e for e, _ in MESSAGES], " ".join(t for _, t in MESSAGES))
+TURKISH = _phrases([t for _, t in MESSAGES], " ".join(e for e, _ in MESSAGES))
+
+
+def foreign(text: str, phrases: set) -> list:
+    """The phrases of ``phrases`` found in ``text`` as whole words."""
+    return sorted(p for p in phrases if re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", text))
+
+
+def test_the_phrase_lists_are_of_each_language():
+    assert {"Your turn", "Turn a card", "Give or keep", "Most cards"} <= ENGLISH
+    assert {"Sıra sende", "Kart çevir", "Ver mi, tut mu"} - {"Ver mi, tut mu"} <= TURKISH
+    assert not foreign("Sıra sende. Kart çevir", ENGLISH) and not foreign("Your turn. Turn a card", TURKISH)
+
+
+@pytest.fixture(scope="module")
+def server(dist_dir):
+    with build.SiteServer(dist_dir) as site:
+        yield site
+
+
+def open_page(browser, server, locale: str, query: str = "", viewport=None) -> Page:
+    context = browser.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 800})
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.goto(f"{server.url}/?delay=0&seed={SEED}{query}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    wait_idle(page)
+    return page
+
+
+def wait_idle(page: Page) -> None:
+    page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
+
+
+def press(page: Page, game: str, do) -> None:
+    """Do something that asks the worker; wait for ``game``'s table to be repainted and idle."""
+    table = f'[data-game="{game}"]'
+    before = page.evaluate(f"document.querySelector('{table}').dataset.paints || '0'")
+    do()
+    page.wait_for_function(f"document.querySelector('{table}').dataset.paints !== '{before}'", timeout=30_000)
+    wait_idle(page)
+
+
+def enabled(button) -> bool:
+    return button.is_visible() and button.get_attribute("aria-disabled") != "true"
+
+
+class Reader:
+    """Collects what the page says at each moment and the phrases of the wrong language in it."""
+
+    def __init__(self, page: Page, wrong: set):
+        self.page, self.wrong, self.found = page, wrong, {}
+
+    def __call__(self, moment: str) -> str:
+        text = self.page.evaluate(READ_ALL)
+        bad = foreign(text, self.wrong)
+        if bad:
+            self.found[moment] = bad
+        return text
+
+
+def play_pasha_deal(page: Page, read: Reader, names: dict) -> None:
+    """A whole deal of Pishe Pasha by the buttons' names: give when you may, else keep, else turn."""
+    give, keep, turn = (page.get_by_role("button", name=names[k], exact=True) for k in ("give", "keep", "turn"))
+    moves = 0
+    while not page.locator('[data-game="pishe-pasha"] [data-result]').is_visible():
+        button = give if enabled(give) else keep if enabled(keep) else turn
+        press(page, "pishe-pasha", button.click)
+        moves += 1
+        if moves == 6:
+            read("Pishe Pasha mid-deal")
+        assert moves < 600
+    read("Pishe Pasha deal end")
+
+
+def play_pisti_deck(page: Page, read: Reader, play_word: str) -> None:
+    """A whole deck of Pişti: the first card of your hand each turn, by its button's name."""
+    table = page.locator('[data-game="pisti"]')
+    plays = 0
+    while not table.locator("[data-result]").is_visible():
+        cards = table.locator("[data-hand] button:not([aria-disabled='true'])")
+        name = cards.first.get_attribute("aria-label") or cards.first.inner_text()
+        assert play_word in name, name
+        press(page, "pisti", table.get_by_role("button", name=name, exact=True).first.click)
+        plays += 1
+        if plays == 3:
+            read("Pişti mid-deck")
+    assert plays == 12
+    expect(table.get_by_role("table")).to_be_visible()
+    read("Pişti count table")
+
+
+TURKISH_NAMES = {"turn": "Kart çevir", "give": "Ver", "keep": "Tut", "invite": "Arkadaş davet et",
+                 "pisti": "Pişti", "play": " at", "new": "Yeni maç", "leave": "Masadan kalk"}
+ENGLISH_NAMES = {"turn": "Turn a card", "give": "Give", "keep": "Keep", "invite": "Invite a friend",
+                 "pisti": "Pişti", "play": "Play ", "new": "New match", "leave": "Leave the table"}
+
+
+@pytest.mark.parametrize("locale", ["tr-TR", "en-US"])
+def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, locale):
+    turkish = locale == "tr-TR"
+    names = TURKISH_NAMES if turkish else ENGLISH_NAMES
+    page = open_page(browser, server, locale)
+    assert page.evaluate("document.documentElement.lang") == ("tr" if turkish else "en")
+    assert page.get_by_role("combobox", name="Dil" if turkish else "Language").input_value() == locale[:2]
+    read = Reader(page, ENGLISH if turkish else TURKISH)
+    read("ready")
+    if turkish:
+        assert page.title() == "Pishe Pasha: bilgisayara karşı oyna"
+        # Single-key shortcuts in Turkish letters: Ç for Kart çevir, shown on its button.
+        turn = page.get_by_role("button", name="Kart çevir", exact=True)
+        expect(turn).to_have_attribute("aria-keyshortcuts", "Ç")
+        expect(turn.locator("kbd")).to_have_text("Ç")
+        # (a Turkish keyboard's key: Playwright's keyboard has US keys only)
+        press(page, "pishe-pasha", lambda: page.evaluate(
+            "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ç', bubbles: true}))"))
+    play_pasha_deal(page, read, names)
+
+    # Pişti, chosen mid-match: the page asks first (the confirm dialog).
+    page.get_by_role("radio", name="Pişti", exact=True).check()
+    dialog = page.get_by_role("dialog")
+    if dialog.is_visible():
+        read("confirm dialog")
+        press(page, "pisti", dialog.get_by_role("button").last.click)
+    else:
+        wait_idle(page)
+    play_pisti_deck(page, read, names["play"])
+
+    # Invite a friend mid-match: asked first, then the invite panel.
+    page.get_by_role("button", name=names["new"], exact=True).first.click()
+    if dialog.is_visible():
+        read("confirm dialog (new match)")
+        dialog.get_by_role("button").first.click()          # keep playing
+    page.get_by_role("button", name=names["invite"], exact=True).click()
+    if dialog.is_visible():
+        read("confirm dialog (invite)")
+        dialog.get_by_role("button").last.click()
+    expect(page.locator("[data-invite-link]").first).not_to_have_value("", timeout=60_000)
+    read("invite panel")
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / f"language-invite-{locale}.png"))
+    assert read.found == {}, "phrases of the other language"
+    assert page.errors == []
+
+
+def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, server):
+    page = open_page(browser, server, "en-US", "&lang=tr")         # ?lang=tr wins over the browser
+    assert page.evaluate("document.documentElement.lang") == "tr"
+    for _ in range(3):
+        press(page, "pishe-pasha", page.get_by_role("button", name="Kart çevir", exact=True).click)
+        if page.get_by_role("button", name="Tut", exact=True).get_attribute("aria-disabled") != "true":
+            press(page, "pishe-pasha", page.get_by_role("button", name="Tut", exact=True).click)
+    counts = page.locator("[data-count]").all_inner_texts()
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "language-tr-desktop.png"))
+    assert violations(page) == []
+
+    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("[data-count]").all_inner_texts() == counts           # the same table
+    text = page.evaluate(READ_ALL)
+    assert foreign(text.split("\n", 1)[1].replace(page.locator("[data-announce]").inner_text(), ""), TURKISH) == []
+    expect(page.get_by_role("button", name="Turn a card", exact=True)).to_have_attribute("aria-keyshortcuts", "T")
+
+    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
+    assert page.locator("[data-count]").all_inner_texts() == counts
+    # The same in high contrast, at a phone's width.
+    page.get_by_role("switch", name="Yüksek karşıtlık").check()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(RESULTS / "language-tr-phone.png"), full_page=True)
+    assert violations(page) == []
+    page.get_by_role("switch", name="Yüksek karşıtlık").uncheck()
+    assert page.errors == []
+
+
+#: Elements whose text must be seen whole: clipped or spilling out of their box is a fault.
+MEASURE = """() => {
+  const faults = [];
+  const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth + 1) faults.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
+  const texts = [...document.querySelectorAll("button, label, legend, h1, h2, h3, p, li, figcaption, summary, th, td, .seat-flag, .btn-label")]
+    .filter((el) => visible(el) && !el.closest(".sr-only, [data-announce], details:not([open]) > :not(summary)"));
+  for (const el of texts) {
+    const s = getComputedStyle(el);
+    if (el.scrollWidth > el.clientWidth + 1 && s.overflowX !== "visible") faults.push(`clipped: ${el.outerHTML.slice(0, 90)}`);
+    const r = el.getBoundingClientRect();
+    if (r.right > root.clientWidth + 1 || r.left < -1) faults.push(`off the page: ${el.outerHTML.slice(0, 90)}`);
+  }
+  // Controls side by side never overlap.
+  const controls = [...document.querySelectorAll("button, .segmented label, .switch, .language select")].filter(visible);
+  for (let i = 0; i < controls.length; i += 1) {
+    for (let j = i + 1; j < controls.length; j += 1) {
+      const a = controls[i].getBoundingClientRect(), b = controls[j].getBoundingClientRect();
+      if (controls[i].contains(controls[j]) || controls[j].contains(controls[i])) continue;
+      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left), y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (x > 1 && y > 1) faults.push(`overlap: ${controls[i].outerHTML.slice(0, 60)} / ${controls[j].outerHTML.slice(0, 60)}`);
+    }
+  }
+  return faults;
+}"""
+
+
+def test_the_pseudo_language_fits_at_every_width(browser, server):
+    """Every message about 40% longer, accented: nothing clipped, off the page or overlapping."""
+    page = open_page(browser, server, "en-US", "&lang=en-XA", viewport={"width": 320, "height": 700})
+    assert "ẍ" in page.get_by_role("button", name=re.compile("Tûŕñ")).inner_text()
+    faults = {}
+    for game in ("pishe-pasha", "pisti"):
+        if game == "pisti":
+            page.get_by_role("radio", name="Pişti", exact=True).check()
+            wait_idle(page)
+        for width, height in ((320, 700), (390, 844), (1280, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(200)
+            found = page.evaluate(MEASURE)
+            if found:
+                faults[game, width] = found
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "language-pseudo-desktop.png"), full_page=True)
+    assert faults == {}
+    assert page.errors == []
