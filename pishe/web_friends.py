@@ -185,6 +185,12 @@ def host_hold_over(seat: int) -> str:
     return _hosting(lambda: _host.hold_over(seat))
 
 
+def host_name(name: Optional[str]) -> str:
+    """The name the host gives its own seat (``None``: none): at most 20 characters, player
+    text (shown as text, in a seat's name places only)."""
+    return _hosting(lambda: _host.set_name(name))
+
+
 def host_play_again() -> str:
     """After the match: a new one with the same friends in the same seats."""
     return _hosting(lambda: _host.play_again())
@@ -267,6 +273,11 @@ def guest_next_deal() -> str:
 def guest_take_over() -> str:
     """Play this seat again after a computer played it (timeouts)."""
     return _guesting(lambda: Outcome([_guest.take_over()], []))
+
+
+def guest_name(name: Optional[str]) -> str:
+    """The message giving this guest's seat the name ``name`` (``None``: none), checked here first."""
+    return _guesting(lambda: Outcome([_guest.name(name)], []))
 
 
 def guest_leave() -> str:

@@ -698,6 +698,7 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     # meanwhile, as null), so it replays and checks the whole deal.
     assert h["result"] == g["result"]
     table.collect_wire()
+    replayed = table.replay("one-deal")
     fair = "Deal 1 verified"
     expect(table.guest.locator("[data-result-fair]")).to_have_text(fair, timeout=10_000)
     expect(table.guest.locator("[data-fair]")).to_have_text(fair)

@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from pishe.errors import PisheError
 from pishe.table.protocol import HOST_SEAT, VERIFIED, Guest, Host
 from pishe.table.protocol.host import COMPUTER, TIMEOUT, NotAGuestSeatError
 from pishe.table.protocol.wire import VERSION, WrongPhaseError
@@ -170,6 +171,7 @@ def test_fuzz_from_every_guest_changes_nothing_when_refused():
             {"type": "next-deal", "seq": seq, "deal": host.status()["deal"] + rng.choice([0, 1, -1])},
             {"type": "deal-seed", "seq": seq, "deal": host.status()["deal"], "contribution": "ab" * 32},
             {"type": "hello", "token": rng.choice([None, "ab" * 16]), "have": None},
+            {"type": "name", "seq": seq, "name": rng.choice([None, "Ayşe", "x" * 21, " Ali", "<b>", 5, ""])},
         ])
         message = {"v": 3, "game": "pisti", **message}
         pick = rng.randrange(10)
@@ -303,3 +305,28 @@ def test_play_again_starts_a_new_match_with_the_same_friends_in_the_same_seats()
     table.play_deck()
     table.assert_in_step()
     assert all(page.verification == VERIFIED for page in pages.values())
+
+
+def test_friends_name_their_seats_as_player_text_checked_and_shown_to_everyone():
+    table = seated("pisti", [1, 2], seed=23)
+    host = table.host
+    page = table.page(1)
+    assert table.send(table.conn_of(1), page.name("Ayşe <b>")).error is None
+    table.deliver(host.set_name("Mehmet").send)
+    assert [s["name"] for s in host.seats()] == ["Mehmet", "Ayşe <b>", None, None]
+    assert [s["name"] for s in table.page(2).status()["seats"]] == ["Mehmet", "Ayşe <b>", None, None]
+    # Never inside the table's own sentences: the views name seats by where they sit.
+    assert "Ayşe" not in json.dumps(host.view(2)) and "Mehmet" not in json.dumps(table.page(2).view())
+    # Too long, blank, padded, a line break, not text: refused by the page itself, and by the host.
+    for bad in ("x" * 21, "", " Ali", "a\nb", 5):
+        with pytest.raises(PisheError):
+            page.name(bad)
+        before = host.save(), host.seats()
+        message = json.dumps({"v": VERSION, "game": "pisti", "type": "name", "seq": host.guests[1].next_seq,
+                              "name": bad})
+        refused = host.receive(message, table.conn_of(1))
+        assert json.loads(refused.send[0][1])["code"] == "malformed-message"
+        assert (host.save(), host.seats()) == before
+    with pytest.raises(PisheError):
+        host.set_name("x" * 21)
+    assert table.send(table.conn_of(1), page.name(None)).error is None and host.seats()[1]["name"] is None

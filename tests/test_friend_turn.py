@@ -70,4 +70,22 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     assert len([m for m in received if '"welcome"' in m]) == welcomes + 1
     expect(table.host.get_by_role("textbox", name="Invite link", exact=True)).to_be_hidden()
     expect(table.host.locator("[data-friend-status]")).to_have_text("Connected")
+
+    # The friend names their seat: player text, shown as text beside the seat on both pages,
+    # never in the table's sentences.
+    name = '<b>Ayşe</b> & co'
+    table.guest.get_by_role("textbox", name="Your name at the table", exact=True).fill(name)
+    table.guest.get_by_role("button", name="Save name", exact=True).click()
+    expect(table.guest.locator("[data-name-note]")).to_have_text("Saved: the others see it beside your seat.")
+    for page in (table.host, table.guest):
+        chosen = page.locator('[data-game="pishe-pasha"] [data-seat="1"] [data-chosen-name]')
+        expect(chosen).to_have_text(name, timeout=10_000)
+        expect(chosen).to_have_attribute("title", "Name chosen by this player")
+        assert page.evaluate("document.querySelectorAll('[data-chosen-name] *').length") == 0
+        assert name not in page.locator('[data-game="pishe-pasha"] [data-status]').text_content()
+    table.host.get_by_role("textbox", name="Your name at the table", exact=True).fill("Mehmet")
+    table.host.get_by_role("button", name="Save name", exact=True).click()
+    expect(table.guest.locator('[data-game="pishe-pasha"] [data-seat="0"] [data-chosen-name]')).to_have_text(
+        "Mehmet", timeout=10_000)
+    table.host.screenshot(path=str(RESULTS / "friend-host-names.png"))
     no_errors(table)

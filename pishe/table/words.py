@@ -67,6 +67,9 @@ PAGE = {
     "seat_away": N_("away: a computer plays"),
     "seat_left": N_("left: a computer plays"),
     "seat_reconnecting": N_("reconnecting…"),
+    # Beside a seat's name, the name its player chose (player text), and the field to choose one.
+    "chosen_name": N_("Name chosen by this player"),
+    "name_saved": N_("Saved: the others see it beside your seat."),
     # The host's Share button (the Web Share API), beside Copy link.
     "share_title": N_("Come and play at my table"),
     "shared": N_("Shared."),

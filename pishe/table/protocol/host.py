@@ -110,6 +110,7 @@ class _GuestSeat:
     #                                      host dealt without it: a computer plays the seat
     left: bool = False                   # left the table: a computer plays the seat for good
     joining: bool = False                # came while a computer plays the seat: theirs from the next deal
+    name: Optional[str] = None           # the name its person chose (wire.player_name)
 
 
 #: Timeouts in a row after which a computer plays a person's seat until they take over.
@@ -158,6 +159,8 @@ class Host:
         #: The match, once its first deal is dealt.
         self.match: Optional[Match] = None
         self.guests: dict[int, _GuestSeat] = {s: _GuestSeat() for s in sorted(set(seats))}
+        #: The name the host chose for its seat (:meth:`set_name`), or ``None``.
+        self.host_name: Optional[str] = None
         self._timeouts: dict[int, int] = {}      # a person's seat -> its timeouts in a row
         self._autopilot: set = set()             # people's seats a computer plays until they take over
         self._bots: dict = {}
@@ -225,7 +228,8 @@ class Host:
             out.append({"seat": s, "role": "host" if s == HOST_SEAT else "guest" if guest else "computer",
                         "connected": s == HOST_SEAT or (guest is not None and guest.conn is not None),
                         "autopilot": s in self._autopilot,
-                        "away": guest is not None and guest.away, "left": guest is not None and guest.left})
+                        "away": guest is not None and guest.away, "left": guest is not None and guest.left,
+                        "name": self.host_name if s == HOST_SEAT else guest.name if guest else None})
         return out
 
     def _table(self) -> dict:
@@ -302,6 +306,12 @@ class Host:
             return Outcome([], [])
         guest.away = True
         return self._seat_given_up()
+
+    def set_name(self, name: Optional[str]) -> Outcome:
+        """The name the host gives its own seat (``None``: none), checked as
+        :func:`~.wire.player_name`; every guest is told who sits where."""
+        self.host_name = wire.optional(wire.player_name)(name, "name")
+        return self._presence()
 
     def play_again(self) -> Outcome:
         """Once the match is over, a new match of the same game, length and clock with the
@@ -395,6 +405,9 @@ class Host:
                 outcome = self._play(seat, values["action"])
             elif kind == "take-over":
                 self.take_over(seat)
+                outcome = self._presence()
+            elif kind == "name":
+                guest.name = values["name"]
                 outcome = self._presence()
             elif kind == "leave":
                 guest.left, guest.token = True, None

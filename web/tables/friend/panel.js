@@ -43,6 +43,9 @@ export const ui = {
   leave: $("[data-leave]"),
   dealNow: $("[data-deal-now]"),
   playAgain: $("[data-play-again]"),
+  nameForm: $("[data-name-form]"),
+  nameInput: $("[data-name-input]"),
+  nameNote: $("[data-name-note]"),
 };
 
 /**

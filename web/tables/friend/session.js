@@ -220,8 +220,10 @@ function paintTable(paint, view, status, answer) {
   if ((!state.view || dealing) && status.length_name) {
     setText(document.querySelector(`[data-match-line="${state.game}"] [data-match-length]`), status.length_name);
   }
-  // Who plays each seat (a friend, a computer, someone away), as Python words it.
+  // Who plays each seat (a friend, a computer, someone away), as Python words it, and the
+  // name its player chose: player text, shown as text in its own place, never in a sentence.
   const flags = list(status.presence);
+  const people = list(status.seats);
   for (const area of root.querySelectorAll("[data-seat]")) {
     const flag = area.querySelector("[data-flag-who]");
     const line = flags[Number(area.dataset.seat)] || "";
@@ -229,6 +231,8 @@ function paintTable(paint, view, status, answer) {
       setText(flag, line);
       flag.hidden = !line;
     }
+    const person = people[Number(area.dataset.seat)];
+    showChosenName(area.querySelector("[data-chosen-name]"), person && typeof person.name === "string" ? person.name : "");
   }
   const takeOver = root.querySelector("[data-take-over]");
   if (takeOver) takeOver.hidden = !answer.autopilot;
@@ -239,6 +243,15 @@ function paintTable(paint, view, status, answer) {
   }
   lockButtons();
   showFairness();
+}
+
+/** A seat's chosen name (player text) in `node`, marked as the player's own; "" for none. */
+export function showChosenName(node, name) {
+  if (!node) return;
+  setText(node, name);
+  node.hidden = !name;
+  if (name) node.title = word("chosen_name");
+  else node.removeAttribute("title");
 }
 
 /** The guest cannot act while its last intent is unanswered or the channel is closed. */

@@ -14,6 +14,7 @@ import { FIRST_GAME } from "../../games/registry.js";
 import { computerTable } from "../computer.js";
 import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
+import { setText } from "../../text.js";
 import { forgetJoinCode, inviteLink, joinCode, joinGame, knockOn, relay } from "./signaling.js";
 import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, showRelays, ui, seatInvite, wireCopyButtons,
@@ -22,7 +23,7 @@ import {
   GUEST_KEYS, HOST_KEY, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
   expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink,
   openSeatLink, queue,
-  setIdle, show, showError, state, stored, table, useGame,
+  setIdle, show, showChosenName, showError, state, stored, table, useGame,
 } from "./session.js";
 
 const body = document.body;
@@ -49,6 +50,7 @@ function enter(role, game) {
   const radio = document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`);
   if (radio) radio.checked = true;
   document.title = radio && radio.dataset.friendTitle ? radio.dataset.friendTitle : ui.panel.dataset.title;
+  ui.nameForm.hidden = false;
   showError("");
   setIdle();
 }
@@ -77,6 +79,9 @@ function leave() {
     showRelays([]);
     ui.dealNow.hidden = true;
     ui.playAgain.hidden = true;
+    ui.nameForm.hidden = true;
+    setText(ui.nameNote, "");
+    for (const node of document.querySelectorAll("[data-chosen-name]")) showChosenName(node, "");
     forgetJoinCode();
     try {
       for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) sessionStorage.removeItem(key);
@@ -412,6 +417,22 @@ function takeOver() {
   else if (state.connected) queue(async () => guestAnswer(await call("guest_take_over")));
 }
 
+/**
+ * The name this player gives their seat (null: none). Python checks it (20 characters at
+ * most, text only) and says why it refuses one; the others see it beside this seat.
+ */
+function nameSeat(name) {
+  if (!state.role || (state.role === "guest" && !state.connected)) return;
+  queue(async () => {
+    const answer = await call(state.role === "host" ? "host_name" : "guest_name", name);
+    const refused = !answer || !("send" in answer);
+    setText(ui.nameNote, refused ? (answer ? answer.error : noAnswer()) : word("name_saved"));
+    if (refused) return;
+    if (state.role === "host") hostAnswer(answer);
+    else guestAnswer(answer, { paintIt: false });
+  });
+}
+
 /** Host: a seat invite's buttons. */
 function wireSeat(seat) {
   const card = seat.invite;
@@ -450,6 +471,10 @@ function wire() {
   });
   ui.playAgain.addEventListener("click", () => {
     if (state.role === "host") hostMove("host_play_again");
+  });
+  ui.nameForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    nameSeat(ui.nameInput.value.trim() || null);
   });
   wireCopyButtons();
   window.addEventListener("hashchange", () => {
