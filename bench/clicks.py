@@ -37,10 +37,12 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 
 import build  # noqa: E402
+import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 
-FLAGS = build.CHROMIUM_QUIET_FLAGS + build.CHROMIUM_OFFLINE_FLAGS
+FLAGS = machinery.CHROMIUM_QUIET_FLAGS + machinery.CHROMIUM_OFFLINE_FLAGS
 BUTTONS = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
 
 # Installed before the page's scripts. A click on one of the move buttons starts
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=2, help="one-deal matches to play (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
-    parser.add_argument("--chromium", default=build.CHROMIUM)
+    parser.add_argument("--chromium", default=machinery.CHROMIUM)
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,7 +8,7 @@ server (tests/turn.py starts coturn on 127.0.0.1; the pages forced to
 iceTransportPolicy "relay"), with the TURN/direct ratio of the connect medians.
 
 Builds the site into a temp dir, serves it on 127.0.0.1, starts a local Nostr
-relay (build.LocalRelay; .ci/run installs it) and opens the built index.html in
+relay (machinery.LocalRelay; .ci/run installs it) and opens the built index.html in
 two contexts of headless Chromium (the flags of tests/conftest.py), whose
 signaling.json lists that relay only. Each round, with web/core/rtc.js and
 web/tables/friend/relay.js as the pages load them: the host makes an offer and a
@@ -53,9 +53,10 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 
 import build  # noqa: E402
-sys.path.insert(0, str(ROOT / "tests"))
+import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 from turn import LocalTurn, turnserver_executable  # noqa: E402  (tests/turn.py: coturn on 127.0.0.1)
 from friend import FLAGS, disabled_features, line, percentile  # noqa: E402  (bench/friend.py)
 
@@ -68,7 +69,7 @@ def site_with_relay(chromium: str):
     headless Chromium (bench/friend.py's flags, no mDNS host names): yields
     ``(server, relay, pw, browser, features)``, ``features`` Playwright's own
     --disable-features list. Exits the program when there is no nostr-relay."""
-    executable = build.nostr_relay_executable()
+    executable = machinery.nostr_relay_executable()
     if executable is None:
         sys.exit("no nostr-relay: run .ci/run once, or set PISHE_NOSTR_RELAY")
     with tempfile.TemporaryDirectory() as tmp:
@@ -76,7 +77,7 @@ def site_with_relay(chromium: str):
         build.build(dist)
         relay_dir = Path(tmp) / "relay"
         relay_dir.mkdir()
-        with build.SiteServer(dist) as server, build.LocalRelay(executable, relay_dir) as relay, \
+        with build.SiteServer(dist) as server, machinery.LocalRelay(executable, relay_dir) as relay, \
                 sync_playwright() as pw:
             features = disabled_features(pw, chromium)
             browser = pw.chromium.launch(executable_path=chromium, args=FLAGS + [
@@ -172,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stun", metavar="URL", help="a STUN server for both pages (default: none)")
     parser.add_argument("--origin", default="https://pishe-pasha.example.org/",
                         help="the site's address for the link's length")
-    parser.add_argument("--chromium", default=build.CHROMIUM)
+    parser.add_argument("--chromium", default=machinery.CHROMIUM)
     args = parser.parse_args(argv)
     with site_with_relay(args.chromium) as (server, relay, pw, browser, features):
         pages = []

@@ -50,7 +50,7 @@ answer 1.6-1.8 ms before its message leaves, the guest's reading of it 2.1-3.7 m
 paint 0.8-1.2 ms, the rest the hops. So a give's <= 5 ms in-page leaves our Python
 1.8 ms for all three calls, where the guest's reading alone takes more.
 Then (--deals 3 --in-page-deals 4 --pause 60, three pairs back to back, before ->
-after: Python sends each message itself as soon as it is made, pishe.web.outbox; the
+after: Python sends each message itself as soon as it is made, pishe.page.outbox; the
 guest's move answers no view; wire._depth splits at quotes): a give in-page p50 16.9,
 13.5, 16.0 -> 12.8, 12.0, 14.2 ms; with real clicks 21.8, 20.3, 22.5 -> 21.1, 19.4,
 20.2 ms (floor 11.2-11.4 ms). connect -> open p50 15 ms; the first connection's open
@@ -70,12 +70,14 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 
 import bare_channel  # noqa: E402  (bench/, this script's folder)
 import build  # noqa: E402
+import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 
-QUIET = build.CHROMIUM_QUIET_FLAGS
-FLAGS = QUIET + build.CHROMIUM_OFFLINE_FLAGS + ["--allow-loopback-in-peer-connection"]
+QUIET = machinery.CHROMIUM_QUIET_FLAGS
+FLAGS = QUIET + machinery.CHROMIUM_OFFLINE_FLAGS + ["--allow-loopback-in-peer-connection"]
 BUTTONS = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
 
 # On the guest's page, before its scripts: a click on a move button starts a
@@ -250,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bare-moves", type=int, default=200,
                         help="moves of the bare pipeline, real clicks then in-page (bench/bare_channel.py; "
                              "default 200, 0: not measured)")
-    parser.add_argument("--chromium", default=build.CHROMIUM)
+    parser.add_argument("--chromium", default=machinery.CHROMIUM)
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp:

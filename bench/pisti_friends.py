@@ -4,7 +4,7 @@
     python bench/pisti_friends.py [--friends N] [--chromium PATH]
 
 Builds the site into a temp dir, serves it on 127.0.0.1 with a local Nostr
-relay (build.LocalRelay; .ci/run installs it) and opens four pages in four
+relay (machinery.LocalRelay; .ci/run installs it) and opens four pages in four
 contexts of headless Chromium (bench/friend.py's flags): the host opens a Pişti
 table with friends in seats 1, 2 and 3 (--friends 1: in seat 2 alone), and each
 guest's page opens its link, all at once; they connect through the relay with
@@ -33,9 +33,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "tests"))  # machinery.py
 sys.path.insert(0, str(HERE))
 
 import build  # noqa: E402
+import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 from connect import relay_page, site_with_relay  # noqa: E402
 from friend import PROBE, line  # noqa: E402
 
@@ -103,7 +105,7 @@ def trips(guests: dict) -> tuple[list, list]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--friends", type=int, choices=(1, 3), default=3)
-    parser.add_argument("--chromium", default=build.CHROMIUM)
+    parser.add_argument("--chromium", default=machinery.CHROMIUM)
     args = parser.parse_args(argv)
     seats = SEATS if args.friends == 3 else {2: SEATS[2]}
     with site_with_relay(args.chromium) as (server, relay, _, browser, _):

@@ -1,13 +1,15 @@
 """The page's Python side, called by its worker with plain values; answers JSON text.
 
 The computer table (any game, you in seat 0, computers in the other seats):
-:func:`new_match`, :func:`act`, :func:`computer_step`, :func:`timeout`,
+:func:`new_match`, :func:`restore_match`, :func:`act`, :func:`computer_step`, :func:`timeout`,
 :func:`take_over`, :func:`next_deal`, :func:`current` answer ``{"view": …,
 "steps": […], "news": […], "in_progress": bool, "computer_moves": bool, "clock": null |
-{"seat", "seconds"}, "autopilot": bool}`` (the steps this call caused, in your words;
+{"seat", "seconds"}, "autopilot": bool, "settings": {"game", "length", "clock", "level"},
+"saved": text}`` (the steps this call caused, in your words;
 ``news``, what the live region says besides: a deal dealt, a deal's result and the match
 score; ``in_progress``, whether a match is being played that leaving would throw away, for
-the page to ask first) or ``{"error": "…"}`` with nothing changed. :func:`new_match` takes the computer's
+the page to ask first; ``saved``, the match as the tab keeps it in sessionStorage, for
+:func:`restore_match` after a reload) or ``{"error": "…"}`` with nothing changed. :func:`new_match` takes the computer's
 level (a bot of the game's ``levels``); for a game that remembers for you, the
 view carries ``seen``, what your seat has been shown (Pishe Pasha's "Show what
 you have seen"). The page paints the view and asks
@@ -23,7 +25,8 @@ functions, the guest's page the ``guest_*`` ones. Each answers ``{"send": […],
 answer to its own move, ``guest_intent``, has no view or status); the status
 carries the table's own words for the page (see :func:`_friend_status`); the
 host's ``send`` holds ``{"to": connection, "text": message}`` objects, the guest's
-plain messages. In the page's worker those messages go out through :data:`outbox`
+plain messages. In the page's worker those messages go out through
+:data:`pishe.page.outbox`
 as soon as the call has made them, and ``send`` is empty. The page keeps
 ``saved`` (and the token) in sessionStorage to come back to the table after a
 reload; a guest's page also keeps ``ledger`` after every call, however it joins
@@ -48,8 +51,10 @@ from typing import Optional
 from .errors import NotYourTurnError, PisheError, UnknownBotError
 from .table.game import get_game
 from .table.match import Match
+from .table.seating import Seating
 from .table import lang, words
 from .table.lang import _
+from .page import CLOCKS, error as _error, run as _run
 
 #: The game the page deals first, imported with this module: its first match imports
 #: nothing more, and a returning visitor's page restores it with the rest of Python's
@@ -67,14 +72,7 @@ _FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_de
             "guest_take_over", "guest_name", "guest_leave", "guest_saved")
 
 
-#: Set by the page's worker: ``outbox(to, text)`` puts a friend's table's message on its
-#: data channel at once (``to``: the host's connection; 0 on a guest's page, its one
-#: channel). A peer's answer then waits on the move alone, not on this page's own view
-#: and save. ``None`` (here, in tests): the messages wait in the answer's ``send``.
-outbox = None
-
-
-__all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
+__all__ = ["new_match", "restore_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
            *_FRIENDS, "qr_matrix", "page_words", "set_language"]
 
 
@@ -88,10 +86,14 @@ def __getattr__(name: str):
 
 
 YOU = 0
-#: Timeouts in a row after which a computer plays your seat until you take over.
-TIMEOUTS_TO_AUTOPILOT = 3
-#: The clocks a table may run, in seconds per card.
-CLOCKS = (60, 30, 15)
+#: The version of :meth:`_ComputerTable.save`'s text; a tab holding another is dealt anew.
+SAVE_VERSION = 1
+#: A match's seed, drawn when none is given: whole numbers a page's JavaScript holds exactly.
+SEED_BITS = 53
+
+
+class CorruptSaveError(PisheError, ValueError):
+    """A saved match that :meth:`_ComputerTable.save` did not make (or another version's)."""
 
 
 class _ComputerTable:
@@ -106,18 +108,28 @@ class _ComputerTable:
         if level != game.computer and level not in game.levels:
             raise UnknownBotError(f"no such computer level: {str(level)[:40]!r}"
                                   f" (choose one of {', '.join(game.levels) or game.computer})")
+        # A seed is always drawn, so that the tab can keep the match as its seed and moves.
+        self.seed = random.SystemRandom().getrandbits(SEED_BITS) if seed is None else seed
         self.game = game
-        self.match = Match(game, length, random.Random(seed))
-        self.clock = clock
-        self.timeouts = 0
-        self.autopilot = False
-        rng = random.Random(seed)
-        self.bots = {seat: game.new_bot(level, seat, random.Random(rng.getrandbits(64)))
-                     for seat in range(game.seats)}
+        self.level = level
+        self.match = Match(game, length, random.Random(self.seed))
+        #: You in seat 0, computers elsewhere: the policy a friend's table's host uses too.
+        self.seating = Seating([YOU], clock)
+        # Each computer draws from its own generator, seeded again at every deal from the
+        # match's seed: a deal replayed from its moves leaves every computer as it was.
+        self._rngs = {seat: random.Random() for seat in range(game.seats)}
+        self.bots = {seat: game.new_bot(level, seat, rng) for seat, rng in self._rngs.items()}
         self.memory = game.new_memory(YOU)
         # A table of two is you and "Computer"; a larger one names seats where they sit.
         self.two = game.seats == 2
-        self._show(game.deal_steps(self.match.deal), new_deal=True)
+        self.moves: list = [[]]                       # each deal's moves: [seat, action text]
+        self._deal_dealt()
+
+    def _deal_dealt(self) -> None:
+        """A deal was dealt: seed the computers for it and show them its dealing."""
+        for seat, rng in self._rngs.items():
+            rng.seed(f"{self.seed}:{self.match.deal_number}:{seat}")
+        self._show(self.game.deal_steps(self.match.deal), new_deal=True)
         self._dealt = True                            # a deal dealt, not yet told (news)
 
     def _show(self, steps, new_deal: bool = False) -> None:
@@ -127,15 +139,59 @@ class _ComputerTable:
     def apply(self, action, seat: int) -> list:
         """Apply ``action`` for ``seat`` and show its steps around the table."""
         steps = self.match.apply(action, seat)
+        self.moves[-1].append([seat, self.game.action_text(action)])
         self._show(steps)
         return steps
 
     def next_deal(self) -> tuple:
         """Deal the next deal, its dealing shown to the memories; it brings you no steps to read."""
         self.match.next_deal()
-        self._show(self.game.deal_steps(self.match.deal), new_deal=True)
-        self._dealt = True
+        self.moves.append([])
+        self._deal_dealt()
         return ()
+
+    # -- surviving a reload -----------------------------------------------------------
+
+    def save(self) -> str:
+        """The match as text for the tab's sessionStorage: its settings, seed and moves."""
+        return json.dumps({"v": SAVE_VERSION, "game": self.game.id, "length": self.match.length,
+                           "seed": self.seed, "clock": self.seating.clock, "level": self.level,
+                           "timeouts": self.seating.timeouts(YOU), "autopilot": self.seating.autopilot(YOU),
+                           "moves": self.moves}, separators=(",", ":"))
+
+    @classmethod
+    def restore(cls, saved) -> "_ComputerTable":
+        """The match :meth:`save` kept, replayed from its seed and moves: the same deals and
+        the same computers. Raises :class:`CorruptSaveError` for anything else."""
+        try:
+            data = json.loads(saved)
+            if data.get("v") != SAVE_VERSION:
+                raise ValueError("another version")
+            seed, moves, timeouts = data["seed"], data["moves"], data["timeouts"]
+            if type(seed) is not int or not 0 <= seed < 2 ** SEED_BITS:
+                raise ValueError("no seed")
+            if not isinstance(moves, list) or not moves or not all(isinstance(d, list) for d in moves):
+                raise ValueError("no moves")
+            if type(timeouts) is not int or timeouts < 0:
+                raise ValueError("no timeouts")
+            table = cls(get_game(data["game"]), data["length"], seed, data["clock"], data["level"])
+            for number, deal in enumerate(moves):
+                if number:
+                    table.next_deal()
+                current = number == len(moves) - 1
+                for seat, text in deal:
+                    if type(seat) is not int or not isinstance(text, str):
+                        raise ValueError("a move is a seat and an action")
+                    if current and seat != YOU:
+                        # The computers of the deal in play decide again, as they did, so that
+                        # what they remember of it is what they had; the move kept is played.
+                        table.bots[seat].choose(table.game.view(table.match, seat))
+                    table.apply(table.game.parse_action(text), seat)
+            table.seating.resume(YOU, timeouts, data["autopilot"] is True)
+        except (PisheError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
+            raise CorruptSaveError(f"the saved match cannot be read ({e})") from None
+        table._dealt = False                          # nothing new to tell: the match goes on
+        return table
 
     @property
     def names(self) -> Optional[list]:
@@ -148,17 +204,19 @@ class _ComputerTable:
         view = game.view(self.match, YOU, names).to_json()
         if self.memory is not None:
             view["seen"] = game.seen(self.memory, YOU, names)
-        playing = not deal.over
-        computer = playing and (deal.turn != YOU or self.autopilot)
+        playing, clock = not deal.over, self.seating.clock
+        computer = playing and self.seating.by_computer(deal.turn)
         return json.dumps({
             "view": view,
             "steps": game.words(steps, YOU),
             "news": self._news(view, steps),
             "in_progress": self.match.in_progress,
             "computer_moves": computer,
-            "clock": ({"seat": deal.turn, "seconds": self.clock, "label": words.clock_label(self.clock)}
-                      if playing and not computer and self.clock is not None else None),
-            "autopilot": self.autopilot,
+            "clock": ({"seat": deal.turn, "seconds": clock, "label": words.clock_label(clock)}
+                      if playing and self.seating.clock_runs(deal.turn) else None),
+            "autopilot": self.seating.autopilot(YOU),
+            "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level},
+            "saved": self.save(),
         })
 
     def _news(self, view: dict, steps) -> list:
@@ -175,7 +233,7 @@ class _ComputerTable:
 
     def act(self, text) -> list:
         steps = self.apply(self.game.parse_action(text), YOU)
-        self.timeouts, self.autopilot = 0, False      # playing a card yourself takes over
+        self.seating.take_over(YOU)                   # playing a card yourself takes over
         return steps
 
     def computer_step(self, yours: bool = False) -> list:
@@ -186,29 +244,14 @@ class _ComputerTable:
         return self.apply(self.bots[seat].choose(self.game.view(self.match, seat)), seat)
 
     def timeout(self) -> list:
-        if self.clock is None:
+        if self.seating.clock is None:
             raise PisheError(_("This table has no clock."))
         steps = self.computer_step(yours=True)
-        self.timeouts += 1
-        self.autopilot = self.timeouts >= TIMEOUTS_TO_AUTOPILOT
+        self.seating.timed_out(YOU)
         return steps
 
 
 _table: Optional[_ComputerTable] = None
-
-
-def _error(e: Exception) -> str:
-    return json.dumps({"error": str(e)})
-
-
-def _run(party, missing: str, answer, call) -> str:
-    """``answer(call())`` if ``party`` exists; any PisheError becomes ``{"error"}``, changing nothing."""
-    if party is None:
-        return _error(PisheError(missing))
-    try:
-        return answer(call())
-    except PisheError as e:
-        return _error(e)
 
 
 def _playing(call) -> str:
@@ -228,6 +271,17 @@ def new_match(length: Optional[str] = None, seed: Optional[int] = None, game: st
     return _table.answer()
 
 
+def restore_match(saved: str) -> str:
+    """The match against the computer that an answer's ``saved`` held (kept in the tab's
+    sessionStorage), where it was: after a reload, Back and Forward, or a discarded tab."""
+    global _table
+    try:
+        _table = _ComputerTable.restore(saved)
+    except PisheError as e:
+        return _error(e)
+    return _table.answer()
+
+
 def act(action: str) -> str:
     """Your action in seat 0, in its text form (``give``, ``turn``, ``keep``; ``7H``)."""
     return _playing(lambda: _table.act(action))
@@ -236,7 +290,8 @@ def act(action: str) -> str:
 def computer_step() -> str:
     """One move of the computer whose turn it is (one flip or one give; one card); on your
     turn too while a computer plays your seat after timeouts."""
-    return _playing(lambda: _table.computer_step(yours=_table.match.deal.turn == YOU and _table.autopilot))
+    return _playing(lambda: _table.computer_step(
+        yours=_table.match.deal.turn == YOU and _table.seating.autopilot(YOU)))
 
 
 def timeout() -> str:
@@ -248,7 +303,7 @@ def timeout() -> str:
 def take_over() -> str:
     """Play your seat yourself again after timeouts."""
     def call():
-        _table.timeouts, _table.autopilot = 0, False
+        _table.seating.take_over(YOU)
         return ()
     return _playing(call)
 

@@ -15,8 +15,8 @@ from .table.game import get_game
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
 from .table.protocol.host import friend_names
 from .table.protocol.wire import VERIFIED
-from . import web
-from .web import CLOCKS, _error, _run
+from . import page
+from .page import CLOCKS, error as _error, run as _run
 
 _host: Optional[Host] = None
 _guest: Optional[Guest] = None
@@ -57,14 +57,14 @@ def _waiting_line(status: dict) -> Optional[str]:
 
 
 def _send_now(messages: list) -> list:
-    """Send ``messages`` through :data:`pishe.web.outbox` if the page set one (the host's
+    """Send ``messages`` through :data:`pishe.page.outbox` if the page set one (the host's
     are ``(connection, text)``, the guest's text for its host), first thing in an answer,
     before this page's own view and save: what is left for the answer's ``send``."""
-    if web.outbox is None:
+    if page.outbox is None:
         return messages
     for message in messages:
         to, text = message if isinstance(message, tuple) else (0, message)
-        web.outbox(to, text)
+        page.outbox(to, text)
     return []
 
 

@@ -29,11 +29,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, outside the package
 
 import build  # noqa: E402
+import machinery  # noqa: E402  (beside this file: pytest puts tests/ on sys.path)
 from turn import LocalTurn, turnserver_executable  # noqa: E402
 
-CHROMIUM = build.CHROMIUM
-QUIET_FLAGS = build.CHROMIUM_QUIET_FLAGS
-OFFLINE_FLAGS = build.CHROMIUM_OFFLINE_FLAGS
+CHROMIUM = machinery.CHROMIUM
+QUIET_FLAGS = machinery.CHROMIUM_QUIET_FLAGS
+OFFLINE_FLAGS = machinery.CHROMIUM_OFFLINE_FLAGS
 # Two local pages open a WebRTC data channel only with real host candidates
 # (not mDNS names) and loopback candidates allowed.
 WEBRTC_FLAGS = ["--allow-loopback-in-peer-connection"]
@@ -123,12 +124,12 @@ def console_errors():
 
 @pytest.fixture(scope="session")
 def nostr_relay(tmp_path_factory):
-    """A real Nostr relay on a free 127.0.0.1 port for the session (build.LocalRelay):
+    """A real Nostr relay on a free 127.0.0.1 port for the session (machinery.LocalRelay):
     yields its ws:// address, then stops it by its process id."""
-    executable = build.nostr_relay_executable()
+    executable = machinery.nostr_relay_executable()
     if executable is None:
         pytest.skip("no nostr-relay executable: run .ci/run once (it installs one) or set PISHE_NOSTR_RELAY")
-    with build.LocalRelay(executable, tmp_path_factory.mktemp("nostr-relay")) as relay:
+    with machinery.LocalRelay(executable, tmp_path_factory.mktemp("nostr-relay")) as relay:
         yield relay.url
 
 

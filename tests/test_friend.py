@@ -236,6 +236,7 @@ def test_a_guest_saves_only_when_asked():
     """The page's worker answers the host's messages and the guest's moves without
     saving (keep=False: saving is most of such a call), and saves once the view is
     painted (guest_saved); a move made so is counted, and the host takes it."""
+    import pishe.page
     import pishe.web as web
 
     def call(name, *args):
@@ -264,16 +265,17 @@ def test_a_guest_saves_only_when_asked():
 
 
 def test_with_an_outbox_messages_leave_as_they_are_made(monkeypatch):
-    """The page's worker sets pishe.web.outbox: each call's messages go through it, in
+    """The page's worker sets pishe.page.outbox: each call's messages go through it, in
     order, before the call's answer is built (which then sends nothing more), and a
     refused move sends nothing."""
+    import pishe.page
     import pishe.web as web
 
     def call(name, *args):
         return json.loads(getattr(web, name)(*args))
 
     out: list = []
-    monkeypatch.setattr(web, "outbox", lambda to, text: out.append((to, text)))
+    monkeypatch.setattr(pishe.page, "outbox", lambda to, text: out.append((to, text)))
     call("host_open", "one-deal")
     assert call("guest_open", None, None)["send"] == []
     queue = [text for _, text in out]
@@ -699,9 +701,8 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     assert h["result"] == g["result"]
     table.collect_wire()
     replayed = table.replay("one-deal")
-    fair = "Deal 1 verified"
-    expect(table.guest.locator("[data-result-fair]")).to_have_text(fair, timeout=10_000)
-    expect(table.guest.locator("[data-fair]")).to_have_text(fair)
+    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
+    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified")
     winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
     assert winners == [s for s in (0, 1) if g["seats"][s]["flag"] == "Wins the deal"] and len(winners) == 1
     winner = winners[0]

@@ -38,7 +38,7 @@ def clocked(guest_seats, seed: int) -> tuple:
 
     time = Time()
     table = Table("pisti", guest_seats, seed)
-    table.host.clock = CLOCK
+    table.host.seating.clock = CLOCK
     for _ in guest_seats:
         table.join(Guest(rng=random.Random(table.rng.random()), clock=time))
     return table, time
@@ -65,13 +65,13 @@ def test_a_timeout_plays_for_the_seat_and_three_hand_it_to_a_computer_until_take
         assert host.clock_seat() == 2
         time.now += CLOCK
         table.deliver(host.timeout().send)
-        assert host.match.deal.log and host._played.actions[-1][2] == TIMEOUT
+        assert host.match.deal.log and host.actions[-1][2] == TIMEOUT
         assert seat_info(host, 2)["autopilot"] == (n == 3)
     # A computer keeps the seat: no clock runs for it, and its moves are marked as the computer's.
     to_turn(table, 2)
     assert host.computer_seat() == 2 and host.clock_seat() is None
     table.move()
-    assert host._played.actions[-1][2] == COMPUTER
+    assert host.actions[-1][2] == COMPUTER
     # Everyone sees it: each guest's page was sent who sits where.
     assert table.page(1).status()["seats"][2]["autopilot"] is True
     # Take over: the person plays the seat again.

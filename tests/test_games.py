@@ -16,7 +16,7 @@ import pytest
 
 from pishe.cards import DECK
 from pishe.errors import IllegalActionError, NotYourTurnError, UnknownActionError
-from pishe.table.game import game_ids, get_game, names_card
+from pishe.table.game import MATCH_KEYS, VIEW_KEYS, Bot, State, View, Watcher, game_ids, get_game, names_card
 from pishe.table.match import Match, shuffled_deck
 
 GAME_IDS = game_ids()
@@ -146,3 +146,46 @@ def test_a_match_moves_the_deal_on_and_ends_by_its_length(game):
         assert scores == [sum(r[t] for r in match.results) for t in range(len(game.teams))]
         if spec.max_deals is None or len(dealers) < spec.max_deals:
             assert max(scores) >= spec.target and match.winner == scores.index(max(scores))
+
+
+def _has_the_keys(data: dict, keys: dict, what: str) -> None:
+    for key, kind in keys.items():
+        assert key in data, f"{what} lacks {key!r}"
+        value = data[key]
+        fits = isinstance(value, bool) if kind is bool else isinstance(value, kind) and not isinstance(value, bool)
+        assert fits, (what, key, value)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_the_contracts_hold_and_views_carry_the_keys_the_table_reads(game):
+    """Every game's state, views and bots satisfy the table's Protocol classes, and every view
+    (blank, dealt, mid-deal, over) carries VIEW_KEYS and its match MATCH_KEYS."""
+    for seat in range(game.seats):
+        blank = game.blank_view(seat, None, "Waiting.")
+        _has_the_keys(blank, VIEW_KEYS, "a blank view")
+        assert blank["game"] == game.id and blank["turn"] is None and blank["legal"] == []
+        assert len(blank["names"]) == game.seats
+    for name in game.bots:
+        bot = game.new_bot(name, 1, random.Random(1))
+        assert isinstance(bot, Bot)
+    memory = game.new_memory(0)
+    assert memory is None or isinstance(memory, Watcher)
+    for seed in range(5):
+        match = Match(game, None, random.Random(seed))
+        rng = random.Random(seed)
+        assert isinstance(match.deal, State)
+        while True:
+            for seat in range(game.seats):
+                view = game.view(match, seat)
+                assert isinstance(view, View)
+                data = view.to_json()
+                _has_the_keys(data, VIEW_KEYS, "a view")
+                _has_the_keys(data["match"], MATCH_KEYS, "a view's match")
+                assert len(data["names"]) == game.seats
+                assert data["turn"] == (None if match.deal.over else match.deal.turn)
+                assert data["legal"] == ([] if data["turn"] != seat else
+                                         [game.action_text(a) for a in match.deal.legal_actions()])
+                assert (data["match"]["over"] or data["match"]["next_deal"]) == match.deal.over
+            if match.deal.over:
+                break
+            match.apply(rng.choice(match.deal.legal_actions()), match.deal.turn)

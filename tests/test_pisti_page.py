@@ -216,7 +216,7 @@ def test_game_choice_settings_and_rules(pisti_page: Page):
     rules = page.locator("details.rules:visible")
     rules.locator("summary").click()
     expect(rules).to_contain_text("Pişti")
-    for variant in ("two-player Pişti", "every player for themselves", "bluffing", "bottom card shown"):
+    for variant in ("three players", "every player for themselves", "bluffing", "bottom card shown"):
         expect(rules).to_contain_text(variant)
     rules.locator("summary").click()
     assert page.errors == []

@@ -70,7 +70,7 @@ def as_seat_view(view: dict) -> SimpleNamespace:
 
 def logged(host: Host) -> list:
     """Every step of the deal in play, in order (the dealing's, then each action's)."""
-    return [step for group in host._played.steps for step in group]
+    return [step for group in host.deal_steps for step in group]
 
 
 def texts(send) -> list:

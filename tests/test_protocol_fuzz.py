@@ -196,7 +196,8 @@ def test_the_host_survives_fuzz_and_refusals_change_nothing():
             for reply in texts(outcome.send):       # keep the guest's page in step
                 link.check(reply)
                 link.guest.receive(reply)
-    assert refused + accepted == MESSAGES and refused > 0.8 * MESSAGES
+    # Mostly junk is refused, yet the valid messages among it were heard.
+    assert refused > 0.8 * MESSAGES and accepted > 0
     assert codes >= {"message-too-long", "malformed-message", "unsupported-version", "wrong-game",
                      "unknown-message-type", "replayed-message", "out-of-order-message",
                      "seat-taken", "unknown-token", "wrong-phase", "unknown-action",

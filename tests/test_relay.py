@@ -148,11 +148,14 @@ def harness_site(dist_dir, tmp_path_factory):
 
 @pytest.fixture
 def new_page(browser, harness_site):
-    """new_page(relays) -> a harness page at the site's root whose signaling.json
-    lists `relays` (a list of addresses, or None for a signaling.json that is missing)."""
+    """new_page(relays, paused=False) -> a harness page at the site's root whose
+    signaling.json lists `relays` (a list of addresses, or None for a signaling.json that
+    is missing). With `paused`, the page's clock (timers, Date, performance.now) is
+    Playwright's, stopped once the page has loaded: its time moves only by
+    page.clock.run_for, so a test counts the page's own milliseconds, not the machine's."""
     contexts = []
 
-    def make(relays) -> Page:
+    def make(relays, paused: bool = False) -> Page:
         context = browser.new_context(service_workers="block")
         contexts.append(context)
         page = context.new_page()
@@ -160,8 +163,12 @@ def new_page(browser, harness_site):
             page.route("**/signaling.json", lambda route: route.fulfill(status=404, body=""))
         else:
             page.route("**/signaling.json", lambda route: route.fulfill(json={"relays": relays}))
+        if paused:
+            page.clock.install()
         page.goto(harness_site.url + HARNESS)
         page.wait_for_selector("body[data-loaded=true]", state="attached")
+        if paused:
+            page.clock.pause_at(page.evaluate("Date.now()") + 1000)
         return page
 
     yield make
@@ -176,16 +183,18 @@ def closed_port() -> int:
         return probe.getsockname()[1]
 
 
-POST_TIMED = """async () => {
+# postAnswer of a made-up answer under a new key, started and left running: window.posting
+# is {posted, ms} once it has ended (ms: the page's own milliseconds).
+POST_STARTED = """() => {
+    window.posting = null;
     const t = performance.now();
-    const posted = await relay.postAnswer({key: relay.newKey(), offer: "p1~x", answer: "p1~y"});
-    return {posted, ms: performance.now() - t};
+    relay.postAnswer({key: relay.newKey(), offer: "p1~x", answer: "p1~y"})
+        .then((posted) => { window.posting = {posted, ms: performance.now() - t}; });
 }"""
 
 
-def post_timed(page: Page) -> dict:
-    """postAnswer of a made-up answer under a new key: {posted, ms}."""
-    return page.evaluate(POST_TIMED)
+def posting(page: Page):
+    return page.evaluate("window.posting")
 
 
 def heard(page: Page) -> dict:
@@ -261,28 +270,33 @@ def test_join_by_link_alone_through_the_relay(new_page, nostr_relay, console_err
 
 
 def test_a_relay_that_is_down_leaves_the_reply_code_quickly(new_page, nostr_relay):
+    """A refused connection is known at once: on a stopped clock, the listener says
+    "unreachable" and a post gives up with no time passing in the page (no timer waited on)."""
     down = f"ws://127.0.0.1:{closed_port()}"
-    page = new_page([down])
+    page = new_page([down], paused=True)
     page.evaluate("host()")
-    started = time.monotonic()
-    page.wait_for_function("heard.states.length > 0", timeout=10_000)
-    assert heard(page)["states"] == ["unreachable"]
-    assert time.monotonic() - started < 4
-    out = post_timed(page)
-    assert out["posted"] is False and out["ms"] < 3500, out
+    page.wait_for_function("heard.states.length > 0", timeout=10_000, polling=50)
+    assert heard(page)["states"] == ["unreachable"] and page.evaluate("heard.firstStateMs") == 0
+    page.evaluate(POST_STARTED)
+    page.wait_for_function("window.posting", timeout=10_000, polling=50)
+    assert posting(page) == {"posted": False, "ms": 0}
 
-    # A relay that takes the connection and never answers: the same, after ~3 s. The
-    # listener and a post wait for it side by side (each timed in the page).
+    # A relay that takes the connection and never answers: the same once the page's 3 s
+    # have passed, and not before. The listener and a post wait for it side by side.
     with socket.socket() as mute:
         mute.bind(("127.0.0.1", 0))
         mute.listen()
-        page = new_page([f"ws://127.0.0.1:{mute.getsockname()[1]}"])
+        page = new_page([f"ws://127.0.0.1:{mute.getsockname()[1]}"], paused=True)
         page.evaluate("host()")
-        out = post_timed(page)
-        assert out["posted"] is False and 2900 < out["ms"] < 4000, out
-        page.wait_for_function("heard.states.length > 0", timeout=10_000)
+        page.evaluate(POST_STARTED)
+        page.clock.run_for(2900)
+        assert posting(page) is None and heard(page)["states"] == []
+        page.clock.run_for(200)
+        page.wait_for_function("window.posting && heard.states.length > 0", timeout=10_000, polling=50)
+        out = posting(page)
+        assert out["posted"] is False and 2900 < out["ms"] <= 3100, out
         assert heard(page)["states"] == ["unreachable"]
-        assert 2000 < page.evaluate("heard.firstStateMs") < 5000
+        assert 2900 < page.evaluate("heard.firstStateMs") <= 3100
 
     # One relay down and one up: the one that is up is enough, both ways.
     both = new_page([down, nostr_relay])
@@ -295,13 +309,14 @@ def test_a_relay_that_is_down_leaves_the_reply_code_quickly(new_page, nostr_rela
 
 @pytest.mark.parametrize("listed", [[], None, ["https://not-a-relay.example", 7]], ids=["empty", "missing", "invalid"])
 def test_no_relay_listed_means_the_reply_code_at_once(new_page, listed):
-    page = new_page(listed)
+    page = new_page(listed, paused=True)
     assert page.evaluate("relay.relayList()") == []
     page.evaluate("host()")
-    page.wait_for_function("heard.states.length > 0", timeout=2_000)
-    assert heard(page)["states"] == ["unreachable"]
-    out = post_timed(page)
-    assert out["posted"] is False and out["ms"] < 1000, out
+    page.wait_for_function("heard.states.length > 0", timeout=10_000, polling=50)
+    assert heard(page)["states"] == ["unreachable"] and page.evaluate("heard.firstStateMs") == 0
+    page.evaluate(POST_STARTED)
+    page.wait_for_function("window.posting", timeout=10_000, polling=50)
+    assert posting(page) == {"posted": False, "ms": 0}     # no time passed in the page
 
 
 FORGED = """async ([url, kind, invite, cases]) => {

@@ -172,7 +172,7 @@ def seated(game_id: str, guest_seats, seed: int, length=None) -> Table:
 
 
 @pytest.mark.parametrize("game_id,guest_seats,decks", [
-    ("pisti", [2], 3), ("pisti", [1], 3), ("pisti", [1, 2, 3], 3), ("pishe-pasha", [1], 2),
+    ("pisti", [2], 3), ("pisti", [1], 3), ("pisti", [1, 2, 3], 3), ("pishe-pasha", [1], 2), ("pisti-2", [1], 3),
 ])
 def test_whole_decks_through_the_messages(game_id, guest_seats, decks):
     table = seated(game_id, guest_seats, seed=len(guest_seats) * 10 + guest_seats[0],

@@ -88,7 +88,7 @@ def test_a_whole_deal_by_the_cards_alone_with_hints_and_highlights(page: Page, s
     expect(table.locator("[data-result]")).to_be_visible()
 
     # Pişti, in the same page: its goal, and its first hint at your first turn.
-    page.get_by_role("radio", name="Pişti").check()
+    page.get_by_role("radio", name="Pişti", exact=True).check()
     pisti = page.locator('[data-game="pisti"]')
     page.wait_for_function("document.body.dataset.idle === 'true'")
     expect(pisti.locator("[data-goal]")).to_have_text(PISTI_GOAL)

@@ -11,28 +11,14 @@ its own id and its :attr:`Game.params`). Nothing else names a game: the
 registry finds the packages by scanning ``pishe/games/``, and the build makes
 the page's markup from ``web/games/<package>/``.
 
-A deal's **state** (whatever the game's ``new_deal`` returns) offers:
-
-- ``turn``: the seat to move (meaningless once ``over``);
-- ``over``: whether the deal (a deck, in Pişti) has ended;
-- ``legal_actions()``: the actions the seat to move may take now, as a tuple:
-  the one source of legality;
-- ``apply(action, seat)``: apply ``action`` for ``seat`` (which must be the
-  seat to move), return the list of steps it caused (forced ones included);
-  an illegal action raises :class:`~pishe.errors.IllegalActionError` (a
-  subclass naming the cause) and changes nothing;
-- ``team_points()``: once over, each team's points from this deal, by team.
-
-Steps are the game's own values; :meth:`Game.show_step` says how each one
-reads to each seat (or that a seat does not see it at all).
-
-A **bot** is an object with ``choose(view) -> action``, ``view`` being the
-game's view object for the bot's seat (never the state). The table asks it
-at every turn of its seat, even when only one action is legal, so a bot may
-keep a memory of what its views showed it. A bot that also has
-``observe(shown, new_deal)`` is shown every step as :meth:`Game.show_step`
-shows it to its seat (:meth:`Game.show_steps`), ``new_deal`` true for the
-first steps of each deal, so it may remember what the views do not keep.
+The contracts are typed: :class:`Game` is the base class a game subclasses;
+:class:`State` (a deal's state, what ``new_deal`` returns), :class:`View` (what
+``view`` returns), :class:`Bot` and :class:`Watcher` are ``typing.Protocol``
+classes a game's own types satisfy by their shape. Steps are the game's own values;
+:meth:`Game.show_step` says how each one reads to each seat (or that a seat does not
+see it at all). :data:`VIEW_KEYS` and :data:`MATCH_KEYS` are the keys of a view's JSON
+that the table and the page read, whatever the game (the conformance tests check
+every registered game's views for them).
 """
 
 from __future__ import annotations
@@ -40,13 +26,76 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
 from .lang import N_, TABLE, Catalog
 
-__all__ = ["Game", "Length", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
+__all__ = ["Game", "Length", "State", "View", "Bot", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
+
+
+@runtime_checkable
+class State(Protocol):
+    """A deal's state, as :meth:`Game.new_deal` makes it: the one place its rules live."""
+
+    #: The seat to move (meaningless once ``over``).
+    turn: int
+    #: Whether the deal (a deck, in Pişti) has ended.
+    over: bool
+
+    def legal_actions(self) -> tuple:
+        """The actions the seat to move may take now: the one source of legality."""
+
+    def apply(self, action: Any, seat: Optional[int] = None) -> list:
+        """Apply ``action`` for ``seat`` (which must be the seat to move); return the steps it
+        caused (forced ones included). An illegal action raises an
+        :class:`~pishe.errors.IllegalActionError` subclass naming the cause and changes nothing."""
+
+    def team_points(self) -> list:
+        """Once over, each team's points from this deal, by team."""
+
+
+@runtime_checkable
+class View(Protocol):
+    """What one seat sees (:meth:`Game.view`): the game's own value, and its JSON for the page."""
+
+    def to_json(self) -> dict:
+        """The view as JSON data, every sentence in it in the seat's words; it holds
+        :data:`VIEW_KEYS` (and its ``match``, :data:`MATCH_KEYS`)."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player (:meth:`Game.new_bot`). The table asks it at every turn of its seat,
+    even when only one action is legal, so that it may keep a memory of what its views showed."""
+
+    def choose(self, view: Any) -> Any:
+        """The action to take, from ``view`` (the game's view object for its seat, never the state)."""
+
+
+@runtime_checkable
+class Watcher(Protocol):
+    """A bot (or the page's memory) that is shown every step as its seat sees it
+    (:meth:`Game.show_steps`), so it may remember what the views do not keep."""
+
+    def observe(self, shown: list, new_deal: bool) -> None:
+        """``shown``: the steps as :meth:`Game.show_step` shows them to its seat; ``new_deal``
+        true for the first steps of each deal."""
+
+
+#: The keys of a view's JSON (:meth:`View.to_json`, :meth:`Game.blank_view`) that the table
+#: and the page read, whatever the game, with their types: the game's id, this seat, the
+#: seats' names by seat, the seat to move (``None``: nobody, the deal over or not dealt),
+#: the legal actions' texts (empty unless it is this seat's turn), the status sentence, and
+#: the match (``None`` before the first deal).
+VIEW_KEYS = {"game": str, "seat": int, "names": list, "turn": (int, type(None)), "legal": list,
+             "status": str, "match": (dict, type(None))}
+#: The keys of a view's ``match`` the table and the page read: the length's id and name, the
+#: deal's number and dealer, the scores by team, whether the match is over, and whether the
+#: deal is over with another to come (a deal has ended: ``over or next_deal``).
+MATCH_KEYS = {"length": str, "length_name": str, "deal": int, "dealer": int, "scores": list, "over": bool,
+              "next_deal": bool}
 
 
 class Length(NamedTuple):
@@ -145,7 +194,7 @@ class Game:
         """The match length a new match has when none is chosen."""
         return next(iter(self.lengths))
 
-    def new_deal(self, deck: Sequence[Card], dealer: int) -> Any:
+    def new_deal(self, deck: Sequence[Card], dealer: int) -> State:
         """A new deal's state from ``deck`` (all 52 cards, bottom to top) dealt by ``dealer``."""
         raise NotImplementedError
 
@@ -162,7 +211,7 @@ class Game:
         """The text form of ``action`` (the inverse of :meth:`parse_action`)."""
         return str(action)
 
-    def view(self, match, seat: int, names: Optional[Sequence[str]] = None) -> Any:
+    def view(self, match, seat: int, names: Optional[Sequence[str]] = None) -> View:
         """``seat``'s view of ``match``'s current deal: the one function that makes
         what a seat sees. Its ``to_json()`` is what a page paints; ``names`` are the
         seats' names from this seat's side (``None``: the game's own)."""
@@ -217,7 +266,7 @@ class Game:
         """The cards ``seat`` may not see now: no view or message to it names one."""
         raise NotImplementedError
 
-    def new_bot(self, name: str, seat: int, rng: Optional[random.Random] = None):
+    def new_bot(self, name: str, seat: int, rng: Optional[random.Random] = None) -> Bot:
         """A new bot called ``name`` for ``seat``; raises :class:`UnknownBotError`."""
         try:
             factory = self.bots[name]

@@ -4,7 +4,7 @@
 // here and Python's messages straight out, with no hop through the page's main
 // thread, which after a click runs nothing until its next frame.
 //
-// Python sends its messages itself (send, below, is pishe.web.outbox).
+// Python sends its messages itself (send, below, is pishe.page.outbox).
 //
 // Page -> worker:
 //   {link, channel, to, receive: [name, ...args]}   (channel transferred) the page's
@@ -39,7 +39,7 @@ export function attach({ link, channel, to, receive }, run) {
 
 /**
  * Send `text` on the channel to seat `to` (the host's; 0 on a guest's page, its one
- * channel, to its host), if that channel is open. Python calls it (pishe.web.outbox)
+ * channel, to its host), if that channel is open. Python calls it (pishe.page.outbox)
  * as soon as a call has made a message, before it builds the rest of its answer.
  */
 export function send(to, text) {

@@ -1,4 +1,5 @@
-"""Pişti, four seats in two partnerships (SPEC-PISHTI.md): the game the table plays by id ``"pisti"``.
+"""Pişti (SPEC-PISHTI.md): four seats in two partnerships, the game the table plays by id
+``"pisti"``, and pagat's two-player game, id ``"pisti-2"``: two variants of one package.
 
 Modules: :mod:`.deal` (one deck's state and its rules), :mod:`.view` (what a
 seat sees and the words for it), :mod:`.bots` (computer players),
@@ -15,22 +16,20 @@ from ...table.game import Game, Length
 from .words import N_, WORDS
 from .bots import BOTS, COMPUTER, LEVELS
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
-from .view import (PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
+from .view import (GAME_IDS, PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
                    view_from_json)
 
 __all__ = ["GAME", "GAMES", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
 
 
 class PistiGame(Game):
-    """Pişti at our table: actions are :class:`~pishe.cards.Card` values, states are
-    :class:`~.deal.Deck`, views are :class:`~.view.PistiView`."""
+    """Pişti at our table for ``seats`` players (4: two partnerships; 2: pagat's game for
+    two, the same rules with six rounds of packets): actions are :class:`~pishe.cards.Card`
+    values, states are :class:`~.deal.Deck`, views are :class:`~.view.PistiView`. The
+    seat before seat 0 deals deck 1, so that seat 0 leads it."""
 
-    id = "pisti"
-    name = "Pişti"
+    family = "pisti"
     deal_name = N_("Deck")
-    seats = 4
-    teams = ((0, 2), (1, 3))
-    first_dealer = 3
     lengths = {
         "101": Length(N_("First to 101"), 101, 99),
         "51": Length(N_("First to 51"), 51, 99),
@@ -45,13 +44,25 @@ class PistiGame(Game):
                      "the others hold and looks ahead to the end of the deck.")
     refusals = {"card-not-in-hand": N_("That card is not in your hand.")}
 
+    def __init__(self, seats: int = 4):
+        self.seats = seats
+        self.id = GAME_IDS[seats]
+        self.name = "Pişti" if seats == 4 else N_("Pişti for two")
+        self.params = {"seats": seats}
+        if seats == 2:
+            self.levels_note = N_("The computer plays at this level. Easy forgets the cards played and sometimes "
+                                  "throws a jack away; Medium takes whenever it can; Hard also guesses what you "
+                                  "hold and looks ahead to the end of the deck.")
+        self.teams = ((0, 2), (1, 3)) if seats == 4 else ((0,), (1,))
+        self.first_dealer = seats - 1
+
     def new_deal(self, deck: Sequence[Card], dealer: int) -> Deck:
         """A new deck's state from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``."""
-        return Deck.deal(deck, dealer)
+        return Deck.deal(deck, dealer, self.seats)
 
     def deal_steps(self, state: Deck) -> list:
-        """The dealing's steps: jacks sent under, the opening cards, the first four packets."""
-        return state.log[:len(state.sent_under) + 5]
+        """The dealing's steps: jacks sent under, the opening cards, the first packets."""
+        return state.log[:len(state.sent_under) + 1 + self.seats]
 
     def parse_action(self, text: Any) -> Card:
         """The card written ``text`` ("7H"); raises :class:`~pishe.errors.UnknownActionError` otherwise."""
@@ -66,11 +77,11 @@ class PistiGame(Game):
 
     def view(self, match, seat: int, names: Optional[Sequence[str]] = None) -> PistiView:
         """``seat``'s view of ``match``'s current deck (see :func:`.view.seat_view`)."""
-        return seat_view(match.deal, seat, match_info(match, seat), names)
+        return seat_view(match.deal, seat, match_info(match, seat, names), names)
 
     def blank_view(self, seat: int, names: Optional[Sequence[str]], status: str) -> dict:
         """``seat``'s view before the first deck is dealt (see :func:`.view.blank_view`)."""
-        return blank_view(seat, names, status)
+        return blank_view(seat, names, status, self.seats)
 
     def reword(self, data: dict, names: Optional[Sequence[str]] = None) -> dict:
         """The view JSON made anew from its data (see :func:`.view.view_from_json`)."""
@@ -82,7 +93,7 @@ class PistiGame(Game):
 
     def describe(self, shown: dict, seat: int) -> str:
         """Plain words for ``shown`` from ``seat``'s side (see :func:`.view.describe`)."""
-        return describe(shown, seat)
+        return describe(shown, seat, None, self.seats)
 
     def hidden_cards(self, state: Deck, seat: int) -> set:
         """The cards ``seat`` may not see now (see :func:`.view.hidden_cards`)."""
@@ -91,7 +102,7 @@ class PistiGame(Game):
     def tournament(self, a: str, b: str, deals: int, seed=None, progress=None) -> dict:
         """Bot ``a``'s team against bot ``b``'s, each shuffle twice (see :func:`.cli.tournament`)."""
         from .cli import tournament
-        return tournament(a, b, deals, seed, progress)
+        return tournament(a, b, deals, seed, progress, seats=self.seats)
 
     def tournament_lines(self, result: dict) -> list:
         """Each team's points and piştis, and A's gain a deck (see :func:`.cli.report`)."""
@@ -101,10 +112,10 @@ class PistiGame(Game):
     def play_out(self, data: dict) -> dict:
         """A deck with its plays or its bots (see :func:`.cli.play_out_line`)."""
         from .cli import play_out_line
-        return play_out_line(data)
+        return play_out_line(data, self.seats)
 
 
-#: The game, as :func:`pishe.table.game.get_game` finds it.
-GAME = PistiGame()
-#: The variants the table's registry finds (:func:`pishe.table.game.games`).
-GAMES = (GAME,)
+#: The game for four, as :func:`pishe.table.game.get_game` finds it by ``"pisti"``.
+GAME = PistiGame(4)
+#: The variants the table's registry finds (:func:`pishe.table.game.games`): for four, for two.
+GAMES = (GAME, PistiGame(2))

@@ -16,7 +16,7 @@ from ...cards import DECK, Card
 from ...errors import DealOverError, IllegalActionError, InvalidCardError, PisheError, UnknownBotError
 from .bots import BOTS
 from .deal import Deck, InvalidDeckError
-from .view import describe, seat_view, show_step
+from .view import GAME_IDS, describe, seat_view, show_step
 
 __all__ = ["play_deck", "tournament", "report", "interval", "play_out_line", "PlayOutError"]
 
@@ -26,7 +26,7 @@ class PlayOutError(PisheError, ValueError):
 
 
 def new_bots(names, rng: random.Random, bots: Optional[dict] = None) -> list:
-    """Bots for the seats by name (from ``bots``, by default :data:`.bots.BOTS`), each with
+    """Bots for seats 0, 1, … by name (from ``bots``, by default :data:`.bots.BOTS`), each with
     its own generator drawn from ``rng``."""
     factories = BOTS if bots is None else bots
     made = []
@@ -63,12 +63,12 @@ def interval(pairs) -> tuple:
 
 
 def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=None,
-               bots: Optional[dict] = None) -> dict:
-    """Play bot ``a``'s team against bot ``b``'s over ``decks`` decks.
+               bots: Optional[dict] = None, seats: int = 4) -> dict:
+    """Play bot ``a``'s team against bot ``b``'s over ``decks`` decks of ``seats`` players.
 
     Each of ``decks // 2`` shuffles is played twice: once with A in seats 0
-    and 2, once with the teams swapped (the dealer moves on from shuffle to
-    shuffle). Returns ``{"game", "a", "b", "decks", "points": [A, B],
+    and 2 (two players: seat 0), once with the sides swapped (the dealer moves on
+    from shuffle to shuffle). Returns ``{"game", "a", "b", "decks", "points": [A, B],
     "pishti": [A, B], "gain", "ci95"}``: totals, then A's mean gain per deck
     and its 95% interval. ``progress(done)`` is called every 100 decks. ``bots``: the
     bot factories by name (by default :data:`.bots.BOTS`).
@@ -77,16 +77,16 @@ def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=
         raise ValueError("the number of decks must be even and not negative (each shuffle is played twice)")
     rng = random.Random(seed)
     bot_rng = random.Random(rng.getrandbits(64))
-    seatings = [new_bots([a, b, a, b], bot_rng, bots), new_bots([b, a, b, a], bot_rng, bots)]
+    seatings = [new_bots([a, b, a, b][:seats], bot_rng, bots), new_bots([b, a, b, a][:seats], bot_rng, bots)]
     points, pishti = [0, 0], [0, 0]
     pairs = []
     for n in range(decks // 2):
         cards = list(DECK)
         rng.shuffle(cards)
-        dealer = (3 + n) & 3
+        dealer = (seats - 1 + n) % seats
         pair = 0
         for a_team, seated in ((0, seatings[0]), (1, seatings[1])):
-            deck = Deck.deal(cards, dealer)
+            deck = Deck.deal(cards, dealer, seats)
             play_deck(deck, seated)
             got = deck.team_points()
             points[0] += got[a_team]
@@ -98,7 +98,7 @@ def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=
         if progress is not None and (2 * n + 2) % 100 == 0:
             progress(2 * n + 2)
     gain, ci = interval(pairs)
-    return {"game": "pisti", "a": a, "b": b, "decks": decks, "points": points, "pishti": pishti,
+    return {"game": GAME_IDS[seats], "a": a, "b": b, "decks": decks, "points": points, "pishti": pishti,
             "gain": round(gain, 3), "ci95": [round(ci[0], 3), round(ci[1], 3)]}
 
 
@@ -122,12 +122,13 @@ def _deck_of(data: dict) -> list:
     return cards
 
 
-def play_out_line(data: dict) -> dict:
-    """Answer one play-out request.
+def play_out_line(data: dict, seats: int = 4) -> dict:
+    """Answer one play-out request for ``seats`` players (the table's command line has
+    taken its ``game`` and ``seats`` keys away).
 
-    ``{"game": "pisti", "deck": [52 cards, bottom to top], "dealer": d, "plays": [cards]}``
-    applies the plays in order; with ``"bots": [B0, B1, B2, B3]`` instead the
-    bots play the deck out. The answer: ``"over"``, ``"turn"`` (``None`` once
+    ``{"deck": [52 cards, bottom to top], "dealer": d, "plays": [cards]}``
+    applies the plays in order; with ``"bots": [B0, B1, B2, B3]`` (two players:
+    ``[B0, B1]``) instead the bots play the deck out. The answer: ``"over"``, ``"turn"`` (``None`` once
     over), ``"played"``, ``"points"`` (``None`` until over), ``"cards"``,
     ``"pishti"``, ``"jack_pishti"`` (by team) and ``"steps"`` in neutral
     words. Raises a :class:`~pishe.errors.PisheError` subclass saying what is wrong.
@@ -140,8 +141,8 @@ def play_out_line(data: dict) -> dict:
     if ("plays" in data) == ("bots" in data):
         raise PlayOutError('a play-out request needs either "plays" or "bots"')
     cards = _deck_of(data)
-    dealer = data.get("dealer", 3)
-    deck = Deck.deal(cards, dealer)
+    dealer = data.get("dealer", seats - 1)
+    deck = Deck.deal(cards, dealer, seats)
     steps = list(deck.log)
     if "plays" in data:
         plays = data["plays"]
@@ -157,8 +158,8 @@ def play_out_line(data: dict) -> dict:
                 raise type(e)(f"play {i + 1} ({text!r}) by seat {deck.turn}: {e}") from None
     else:
         names = data["bots"]
-        if not isinstance(names, list) or len(names) != 4:
-            raise PlayOutError("bots must be a list of four bot names, by seat")
+        if not isinstance(names, list) or len(names) != seats:
+            raise PlayOutError(f"bots must be a list of {seats} bot names, by seat")
         seed = data.get("seed", 0)
         steps += play_deck(deck, new_bots(names, random.Random(seed)))
     return {
@@ -169,5 +170,5 @@ def play_out_line(data: dict) -> dict:
         "cards": [len(deck.taken[0]), len(deck.taken[1])],
         "pishti": [len(deck.pishti[0]), len(deck.pishti[1])],
         "jack_pishti": [len(deck.jack_pishti[0]), len(deck.jack_pishti[1])],
-        "steps": [describe(show_step(s, None), None) for s in steps],
+        "steps": [describe(show_step(s, None), None, None, seats) for s in steps],
     }

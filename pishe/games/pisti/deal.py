@@ -30,9 +30,10 @@ __all__ = [
     "PISHTI_POINTS", "JACK_PISHTI_POINTS",
 ]
 
-#: Seats in order of play.
+#: Seats in order of play, four players (the two-player game has seats 0 and 1).
 SEATS = (0, 1, 2, 3)
-#: Seats by team: partners sit opposite.
+#: Seats by team: partners sit opposite (two players: each seat is its own team, seat & 1
+#: either way).
 TEAMS = ((0, 2), (1, 3))
 JACK = 11
 PISHTI_POINTS = 10
@@ -103,7 +104,9 @@ class Deck:
     legal with :meth:`legal_actions`. An illegal action raises an
     :class:`~pishe.errors.IllegalActionError` subclass and changes nothing.
 
-    Attributes (read them, never write them): ``dealer``; ``turn`` (the seat to
+    Four players in two partnerships, or two players (pagat's two-player game: the
+    same rules, six rounds of packets instead of three). Attributes (read them,
+    never write them): ``seats`` (4 or 2); ``dealer``; ``turn`` (the seat to
     move); ``over``; ``hands`` (by seat, each in card order); ``stock`` (cards
     to be dealt, bottom to top); ``pile`` (bottom to top); ``face_down`` (the
     three face-down opening cards); ``up`` (the opening card turned face up);
@@ -117,22 +120,25 @@ class Deck:
     play, or ``None``).
     """
 
-    __slots__ = ("dealer", "turn", "over", "hands", "stock", "pile", "face_down", "up",
+    __slots__ = ("seats", "dealer", "turn", "over", "hands", "stock", "pile", "face_down", "up",
                  "sent_under", "taken", "pishti", "jack_pishti", "opening_team", "last_capture",
                  "played", "seen", "log", "marks", "_points")
 
     # -- construction -----------------------------------------------------------------
 
     @classmethod
-    def deal(cls, deck: Sequence[Card], dealer: int) -> Deck:
-        """A new deck from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``.
+    def deal(cls, deck: Sequence[Card], dealer: int, seats: int = 4) -> Deck:
+        """A new deck from ``deck`` (the 52 cards, bottom to top) dealt by ``dealer``
+        for ``seats`` players (4 or 2).
 
         Raises :class:`InvalidDeckError` unless ``deck`` holds each card once
         and ``dealer`` is a seat.
         """
         check_deck(deck)
-        if isinstance(dealer, bool) or dealer not in SEATS:
-            raise InvalidDeckError(f"the dealer must be a seat from 0 to 3, not {dealer!r}")
+        if seats not in (2, 4) or isinstance(seats, bool):
+            raise InvalidDeckError(f"Pişti is played by 4 or 2 players, not {seats!r}")
+        if isinstance(dealer, bool) or dealer not in range(seats):
+            raise InvalidDeckError(f"the dealer must be a seat from 0 to {seats - 1}, not {dealer!r}")
         self = object.__new__(cls)
         stock = list(deck)
         log = []
@@ -148,10 +154,11 @@ class Deck:
         log.append(Step(OPENING, dealer, None, up, 4, 0, face_down))
         seen = [0] * 14
         seen[up.rank] = 1
+        self.seats = seats
         self.dealer = dealer
-        self.turn = (dealer + 1) & 3
+        self.turn = (dealer + 1) % seats
         self.over = False
-        self.hands = [[], [], [], []]
+        self.hands = [[] for _ in range(seats)]
         self.stock = stock
         self.pile = [*face_down, up]
         self.face_down = face_down
@@ -165,7 +172,7 @@ class Deck:
         self.played = 0
         self.seen = seen
         self.log = log
-        self.marks = [None, None, None, None]
+        self.marks = [None] * seats
         self._points = None
         self._deal_packets()
         return self
@@ -176,9 +183,10 @@ class Deck:
         """A deck in the middle of play, from its parts (a bot's guess at what it cannot see).
 
         Nothing is checked (bots build thousands): :meth:`check` does it when
-        wanted. The lists are copied; the log starts empty.
+        wanted. The lists are copied; the log starts empty; ``hands`` say how many seats.
         """
         self = object.__new__(cls)
+        self.seats = len(hands)
         self.dealer = dealer
         self.turn = turn
         self.over = False
@@ -196,18 +204,18 @@ class Deck:
         self.played = played
         self.seen = list(seen)
         self.log = []
-        self.marks = [None, None, None, None]
+        self.marks = [None] * self.seats
         self._points = None
         return self
 
     def copy(self) -> Deck:
         """An independent copy to play on; its log starts empty (bots play on copies)."""
         other = object.__new__(Deck)
+        other.seats = self.seats
         other.dealer = self.dealer
         other.turn = self.turn
         other.over = self.over
-        h = self.hands
-        other.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
+        other.hands = [h[:] for h in self.hands]
         other.stock = self.stock[:]
         other.pile = self.pile[:]
         other.face_down = self.face_down
@@ -224,7 +232,7 @@ class Deck:
         other.played = self.played
         other.seen = self.seen[:]
         other.log = []
-        other.marks = [None, None, None, None]
+        other.marks = [None] * self.seats
         other._points = self._points
         return other
 
@@ -327,8 +335,9 @@ class Deck:
             pile.append(card)
             log.append(_new_step(Step, (PLAY, me, team, card, len(pile), 0, ())))
         self.marks[me] = start
-        self.turn = (me + 1) & 3
-        if not (played & 15):
+        seats = self.seats
+        self.turn = (me + 1) % seats
+        if not played % (4 * seats):
             # The dealer has played the last card of a round of packets.
             if self.stock:
                 self._deal_packets()
@@ -338,9 +347,9 @@ class Deck:
 
     def _deal_packets(self) -> None:
         stock, hands, log = self.stock, self.hands, self.log
-        seat = self.dealer
-        for _ in SEATS:
-            seat = (seat + 1) & 3
+        seat, seats = self.dealer, self.seats
+        for _ in range(seats):
+            seat = (seat + 1) % seats
             packet = sorted((stock.pop(), stock.pop(), stock.pop(), stock.pop()), key=_order)
             hands[seat] = packet
             log.append(_new_step(Step, (PACKET, seat, None, None, 4, 0, tuple(packet))))

@@ -15,24 +15,30 @@ from ...cards import Card
 from ...table.lang import language, lower
 from .words import N_, _, ngettext
 from .deal import (
-    CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, SEATS, UNDER, JACK, Deck, Step,
+    CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, UNDER, JACK, Deck, Step,
 )
 
 __all__ = ["PistiView", "seat_view", "view_from_json", "match_info", "show_step", "describe",
-           "hidden_cards", "SEAT_WORDS", "GAME_ID", "GOAL", "HINTS"]
+           "hidden_cards", "SEAT_WORDS", "GAME_ID", "GAME_IDS", "GOAL", "HINTS", "GOAL_TWO", "HINTS_TWO"]
 
-GAME_ID = "pisti"
-#: Seat names from a seat's own side, by (other seat - own seat) % 4.
+#: The game's id by number of seats: Pişti for four, and pagat's Pişti for two.
+GAME_IDS = {4: "pisti", 2: "pisti-2"}
+GAME_ID = GAME_IDS[4]
+#: Seat names from a seat's own side, by (other seat - own seat) % 4; two players: % 2.
 SEAT_WORDS = (N_("You"), N_("Right"), N_("Partner"), N_("Left"))
+_TWO_SEAT_WORDS = (N_("You"), N_("Opponent"))
 _TEAM_WORDS = (N_("Your team"), N_("Their team"))
 #: The game's goal, said on the table before the first card is played.
 GOAL = N_("Take the pile with a card of the same rank, or a jack: your team scores for aces, jacks, the 2♣, "
           "the 10♦, most cards and piştis.")
+GOAL_TWO = N_("Take the pile with a card of the same rank, or a jack: you score for aces, jacks, the 2♣, "
+              "the 10♦, most cards and piştis.")
 #: A newcomer's hints, by the moment they apply to (the page shows each once, in its first deck).
 _PLAY = "play"
 HINTS = {_PLAY: N_("Your turn: click a card of your hand to play it onto the pile. The same rank, or a jack, "
                     "takes the whole pile for your team.")}
-_NEUTRAL_NAMES = ("Seat 0", "Seat 1", "Seat 2", "Seat 3")
+HINTS_TWO = {_PLAY: N_("Your turn: click a card of your hand to play it onto the pile. The same rank, or a jack, "
+                        "takes the whole pile.")}
 
 _CARD_JSON = {}
 
@@ -48,18 +54,30 @@ def _card_json(card: Optional[Card]) -> Optional[dict]:
     return dict(data)
 
 
-_DEFAULT_NAMES = tuple(tuple(SEAT_WORDS[(s - seat) & 3] for s in range(4)) for seat in range(4))
+_DEFAULT_NAMES = {
+    4: tuple(tuple(SEAT_WORDS[(s - seat) & 3] for s in range(4)) for seat in range(4)),
+    2: tuple(tuple(_TWO_SEAT_WORDS[(s - seat) & 1] for s in range(2)) for seat in range(2)),
+}
 
 
-def default_names(seat: int) -> tuple:
+def default_names(seat: int, seats: int = 4) -> tuple:
     """The seats' names by seat number from ``seat``'s side: "You", "Right", "Partner", "Left"
-    (in English: :func:`seat_names` says them in the page's language)."""
-    return _DEFAULT_NAMES[seat]
+    (two players: "You", "Opponent"; in English: :func:`seat_names` says them in the page's
+    language)."""
+    return _DEFAULT_NAMES[seats][seat]
 
 
 def seat_names(names: Sequence[str]) -> tuple:
     """``names`` in the page's language when they are a seat's default ones; a table's own as given."""
-    return tuple(_(n) for n in names) if names in _DEFAULT_NAMES else tuple(names)
+    return tuple(_(n) for n in names) if tuple(names) in _DEFAULT_NAMES[len(names)] else tuple(names)
+
+
+def _team_names(team: int, names: Sequence[str]) -> tuple:
+    """Each team's name by team number from ``team``'s side, in the page's language:
+    "Your team", "Their team"; two players, each their own team: the players' names."""
+    if len(names) == 2:
+        return seat_names(names)
+    return (_(_TEAM_WORDS[team]), _(_TEAM_WORDS[1 - team]))
 
 
 class PistiView(NamedTuple):
@@ -103,6 +121,11 @@ class PistiView(NamedTuple):
         """This seat's team."""
         return self.seat & 1
 
+    @property
+    def seats(self) -> int:
+        """How many play: 4, or 2 (pagat's Pişti for two)."""
+        return len(self.hand_counts)
+
     def status(self) -> str:
         """One sentence about whose turn it is, or the deck's end, in this seat's words."""
         if self.turn is None:
@@ -110,6 +133,9 @@ class PistiView(NamedTuple):
             if match is not None and match["over"]:
                 return match["result"] + "."
             mine, theirs = self.tally[self.team]["points"], self.tally[1 - self.team]["points"]
+            if self.seats == 2:
+                return _("The deck is over: you {mine}, {name} {theirs}.").format(
+                    mine=mine, name=seat_names(self.names)[1 - self.seat], theirs=theirs)
             return _("The deck is over: your team {mine}, their team {theirs}.").format(mine=mine, theirs=theirs)
         if self.turn == self.seat:
             return _("Your turn: play a card.")
@@ -128,7 +154,7 @@ class PistiView(NamedTuple):
                            ).format(name=names[s], count=counts[s]),
                  "turn_flag": (_("Your turn") if s == seat else _("To play")) if self.turn == s else "",
                  "dealer_flag": _("Dealer") if self.dealer == s else ""}
-                for s in range(4)]
+                for s in range(len(counts))]
 
     def to_json(self) -> dict:
         """The view as plain JSON data, steps in this seat's words (``places``: see
@@ -139,16 +165,17 @@ class PistiView(NamedTuple):
     def _json(self, status: str) -> dict:
         seat, names, card = self.seat, seat_names(self.names), _card_json
         team = seat & 1
+        seats = self.seats
         steps = self.steps[1:] if self.own_first else self.steps
         tally = self.tally
         return {
-            "game": GAME_ID,
+            "game": GAME_IDS[seats],
             "seat": seat,
-            "seats": 4,
+            "seats": seats,
             "names": list(names),
             "team": team,
-            "teams": [[0, 2], [1, 3]],
-            "team_names": [_(_TEAM_WORDS[t ^ team]) for t in (0, 1)],
+            "teams": [[0, 2], [1, 3]] if seats == 4 else [[0], [1]],
+            "team_names": list(_team_names(team, names)),
             "turn": self.turn,
             "dealer": self.dealer,
             "hand": [{**card(c), "play_label": _("Play {card}").format(card=c.display())} for c in self.hand],
@@ -163,12 +190,12 @@ class PistiView(NamedTuple):
             "opening": None if self.opening is None else [card(c) for c in self.opening],
             "legal": [str(c) for c in self.legal],
             "status": status,
-            "goal": _(GOAL),
-            "hint": {"key": _PLAY, "text": _(HINTS[_PLAY])} if self.legal else None,
+            "goal": _(GOAL if seats == 4 else GOAL_TWO),
+            "hint": {"key": _PLAY, "text": _((HINTS if seats == 4 else HINTS_TWO)[_PLAY])} if self.legal else None,
             "since_last_turn": [_describe(s, seat, names) for s in steps],
             "since_last_turn_steps": list(steps),
             "tally": tally,
-            "deck_result": None if tally is None else _deck_result(tally, team),
+            "deck_result": None if tally is None else _deck_result(tally, team, names),
             "match": self.match,
         }
 
@@ -178,22 +205,22 @@ _ROWS = ((N_("Cards"), "cards"), (N_("Aces"), "aces"), (N_("Jacks"), "jacks"), (
          (N_("Jack pişti"), "jack_pishti"), (N_("Points"), "points"))
 
 
-def _deck_result(tally: list, team: int) -> dict:
+def _deck_result(tally: list, team: int, names: Sequence[str]) -> dict:
     return {"rows": [{"what": _(what) if what[0].isalpha() else what,
                       "values": [str(tally[0][key]), str(tally[1][key])]}
                      for what, key in _ROWS],
-            "teams": [_(_TEAM_WORDS[t ^ team]) for t in (0, 1)]}
+            "teams": list(_team_names(team, names))}
 
 
 _new_view = tuple.__new__
 
 
-def blank_view(seat: int, names: Optional[Sequence[str]], status: str) -> dict:
-    """The view JSON of ``seat`` at a table whose cards are not dealt yet: no cards, the
-    seats' names, and ``status`` saying what the table waits for."""
+def blank_view(seat: int, names: Optional[Sequence[str]], status: str, seats: int = 4) -> dict:
+    """The view JSON of ``seat`` at a table of ``seats`` whose cards are not dealt yet: no
+    cards, the seats' names, and ``status`` saying what the table waits for."""
     nobody = ((), ())
     return _new_view(PistiView, (
-        seat, default_names(seat) if names is None else tuple(names), None, None, (), (0, 0, 0, 0), 0, 0,
+        seat, default_names(seat, seats) if names is None else tuple(names), None, None, (), (0,) * seats, 0, 0,
         None, (), (0, 0), nobody, nobody, None, (), (), 0, False, None, None)
     )._json(status)
 
@@ -212,11 +239,11 @@ def seat_view(deck: Deck, seat: int, match: Optional[dict] = None,
     # Bots build a view at every turn: fields in order, through the C-level tuple constructor.
     return _new_view(PistiView, (
         seat,
-        default_names(seat) if names is None else tuple(names),
+        default_names(seat, deck.seats) if names is None else tuple(names),
         None if over else deck.turn,
         deck.dealer,
         tuple(hands[seat]),
-        (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
+        tuple([len(h) for h in hands]),
         len(deck.stock),
         len(pile),
         pile[-1] if pile else None,
@@ -241,6 +268,9 @@ def view_from_json(game, data: dict, names: Optional[Sequence[str]] = None) -> P
     Raises ``KeyError``, ``TypeError``, ``ValueError`` or a :class:`~pishe.errors.PisheError`
     for data that is not such a view."""
     seat, turn, pile = data["seat"], data["turn"], data["pile"]
+    if len(data["hand_counts"]) != game.seats or data["game"] != game.id:
+        raise ValueError(f"the view is not one of {game.name}'s")
+    names = default_names(seat, game.seats) if names is None else tuple(names)
     cards = lambda items: tuple(Card.parse(c["code"]) for c in items)      # noqa: E731
     taken = data["taken"]
     match = data["match"]
@@ -250,10 +280,10 @@ def view_from_json(game, data: dict, names: Optional[Sequence[str]] = None) -> P
         match = match_info(SimpleNamespace(
             game=game, length=match["length"], target=game.lengths[match["length"]].target,
             deal_number=match["deal"], dealer=match["dealer"], scores=list(match["scores"]), over=over,
-            winner=match["winner"], deal=SimpleNamespace(over=turn is None)), seat)
+            winner=match["winner"], deal=SimpleNamespace(over=turn is None)), seat, names)
     opening = data["opening"]
     return PistiView(
-        seat, default_names(seat) if names is None else tuple(names), turn, data["dealer"],
+        seat, names, turn, data["dealer"],
         cards(data["hand"]), tuple(data["hand_counts"]), data["deck_count"], pile["count"],
         None if pile["top"] is None else Card.parse(pile["top"]["code"]), cards(data["sent_under"]),
         (taken[0]["count"], taken[1]["count"]),
@@ -263,10 +293,11 @@ def view_from_json(game, data: dict, names: Optional[Sequence[str]] = None) -> P
         tuple(data["since_last_turn_steps"]), 0, False, data["tally"], match)
 
 
-def match_info(match, seat: int) -> dict:
+def match_info(match, seat: int, names: Optional[Sequence[str]] = None) -> dict:
     """The ``"match"`` part of a view from ``match`` (read only through the attributes the
     table's match offers: ``game``, ``deal``, ``deal_number``, ``dealer``, ``scores``,
-    ``over``, ``winner``, ``length``, ``target``), the result in ``seat``'s words."""
+    ``over``, ``winner``, ``length``, ``target``), the result in ``seat``'s words
+    (``names``: the seats' names, as for :func:`seat_view`)."""
     scores = list(match.scores)
     over = bool(match.over)
     winner = match.winner
@@ -275,6 +306,11 @@ def match_info(match, seat: int) -> dict:
         high, low = max(scores), min(scores)
         if winner is None:
             result = _("The match is drawn at {high} to {low}").format(high=high, low=low)
+        elif match.game.seats == 2 and winner == seat:
+            result = _("You win the match {high} to {low}").format(high=high, low=low)
+        elif match.game.seats == 2:
+            name = seat_names(names or default_names(seat, 2))[winner]
+            result = _("{name} wins the match {high} to {low}").format(name=name, high=high, low=low)
         elif winner == (seat & 1):
             result = _("Your team wins the match {high} to {low}").format(high=high, low=low)
         else:
@@ -339,26 +375,27 @@ def _labels(codes) -> str:
     return " ".join(_label(c) for c in codes)
 
 
-def describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] = None) -> str:
+def describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] = None, seats: int = 4) -> str:
     """Plain words for ``shown`` (a step as :func:`show_step` showed it to ``seat``).
 
     From a seat's side: "You play the 7♥", "Right plays the J♣ and takes 6
     cards", "Partner plays the 9♦: pişti! 10 points". With ``seat`` ``None``,
-    neutral words: "Seat 1: plays the 7♥".
+    neutral words: "Seat 1: plays the 7♥". ``seats``: how many play, when ``names`` are not given.
     """
-    return _describe(shown, seat, names)
+    return _describe(shown, seat, names, seats)
 
 
-def _describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] = None) -> str:
+def _describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] = None, seats: int = 4) -> str:
     kind = shown["kind"]
+    two = (len(names) if names else seats) == 2
     if seat is None:
         # An onlooker's words: every seat and team by number.
-        names = [_("Seat {seat}:").format(seat=s) for s in SEATS]
+        names = [_("Seat {seat}:").format(seat=s) for s in range(2 if two else 4)]
         teams, team = (_("Team 0"), _("Team 1")), 0
     else:
-        names = seat_names(default_names(seat) if names is None else names)
+        names = seat_names(default_names(seat, 2 if two else 4) if names is None else names)
         team = seat & 1
-        teams = (_(_TEAM_WORDS[0 ^ team]), _(_TEAM_WORDS[1 ^ team]))  # by team number: yours or theirs
+        teams = _team_names(team, names)    # by team number: yours or theirs
     who = shown.get("seat")
     mine = who == seat
     name = names[who] if who is not None else ""
@@ -406,10 +443,16 @@ def _describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] =
         return _("The {card} is turned up and goes under the deck").format(card=_label(shown["card"]))
     if kind == LEFTOVER:
         count = shown["count"]
+        if two and seat is not None and shown["team"] == team:
+            return ngettext("You take the last {count} card", "You take the last {count} cards", count).format(
+                count=count)
         return ngettext("{team} takes the last {count} card", "{team} takes the last {count} cards", count).format(
             team=teams[shown["team"]], count=count)
     if kind == COUNT:
         points = shown["points"]
+        if two and seat is not None:
+            return _("The deck is counted: you {mine_points} points, {name} {theirs_points}").format(
+                mine_points=points[team], name=teams[1 - team], theirs_points=points[1 - team])
         return _("The deck is counted: {mine} {mine_points} points, {theirs} {theirs_points}").format(
             mine=lower(teams[team]), mine_points=points[team], theirs=lower(teams[1 - team]),
             theirs_points=points[1 - team])
@@ -421,7 +464,7 @@ def hidden_cards(deck: Deck, seat: int) -> set:
     deck and the face-down opening cards unless its team took them; never the
     jacks sent under the deck (everyone saw them turned up)."""
     hidden = set(deck.stock)
-    for s in range(4):
+    for s in range(deck.seats):
         if s != seat:
             hidden.update(deck.hands[s])
     if deck.opening_team != (seat & 1):

@@ -34,7 +34,8 @@ from ..fair import board_digest, new_secret, part_commitment
 from ..game import get_game, is_game
 from . import audit, wire
 from .audit import DealRecord
-from .host import COMPUTER, TIMEOUT, TIMEOUTS_TO_AUTOPILOT, friend_names, timeout_action
+from ..seating import TIMEOUTS_TO_AUTOPILOT
+from .host import COMPUTER, TIMEOUT, friend_names, timeout_action
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
                    VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
                    UnknownTokenError, WrongPhaseError)

@@ -29,6 +29,7 @@ from ..fair import commitment, derive_deck, new_secret, part_commitment, replay,
 from ..game import get_game, names_card
 from ..match import Match
 from ..lang import _
+from ..seating import Seating
 from . import wire
 from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST_MESSAGE, VERSION,
                    CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError, PartMismatchError,
@@ -113,8 +114,6 @@ class _GuestSeat:
     name: Optional[str] = None           # the name its person chose (wire.player_name)
 
 
-#: Timeouts in a row after which a computer plays a person's seat until they take over.
-TIMEOUTS_TO_AUTOPILOT = 3
 #: How the action log marks a move the table made for a person's seat (the guest's page
 #: checks that every unmarked move of its seat is one it sent).
 TIMEOUT, COMPUTER = "timeout", "computer"
@@ -150,8 +149,6 @@ class Host:
             raise ValueError(f"guest seats must be seats 1 to {self.game.seats - 1}")
         if clock is not None and (type(clock) is not int or not 0 < clock <= LONGEST_CLOCK):
             raise ValueError(f"the clock must be 1 to {LONGEST_CLOCK} seconds per move, or none")
-        #: Seconds per move for the people at the table, or ``None``.
-        self.clock = clock
         #: This match's id in the welcome: a guest's page binds its parts of the shuffle to it.
         #: Not drawn from ``rng``, which fixes the seeds and tokens that tests replay.
         self.match_id = secrets.token_hex(16)
@@ -161,8 +158,8 @@ class Host:
         self.guests: dict[int, _GuestSeat] = {s: _GuestSeat() for s in sorted(set(seats))}
         #: The name the host chose for its seat (:meth:`set_name`), or ``None``.
         self.host_name: Optional[str] = None
-        self._timeouts: dict[int, int] = {}      # a person's seat -> its timeouts in a row
-        self._autopilot: set = set()             # people's seats a computer plays until they take over
+        #: Who plays each seat now and whose clock runs (the policy the computer table uses too).
+        self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._bots: dict = {}
         self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
         self._pending: Optional[_HostDeal] = _HostDeal.new(1, self.rng, self.game.id)
@@ -227,7 +224,7 @@ class Host:
             guest = self.guests.get(s)
             out.append({"seat": s, "role": "host" if s == HOST_SEAT else "guest" if guest else "computer",
                         "connected": s == HOST_SEAT or (guest is not None and guest.conn is not None),
-                        "autopilot": s in self._autopilot,
+                        "autopilot": self.seating.autopilot(s),
                         "away": guest is not None and guest.away, "left": guest is not None and guest.left,
                         "name": self.host_name if s == HOST_SEAT else guest.name if guest else None})
         return out
@@ -249,6 +246,22 @@ class Host:
         self._check_playing()
         return self._play(self.seat, action)
 
+    @property
+    def actions(self) -> list:
+        """The deal in play's actions so far, each ``[seat, action text]`` and the mark of a
+        move the table made for a person's seat (a copy: read only)."""
+        return [list(a) for a in self._played.actions] if self._played is not None else []
+
+    @property
+    def deal_steps(self) -> list:
+        """The deal in play's steps: the dealing's, then one list per action (a copy)."""
+        return [list(group) for group in self._played.steps] if self._played is not None else []
+
+    @property
+    def clock(self) -> Optional[int]:
+        """Seconds per move for the people at the table, or ``None``."""
+        return self.seating.clock
+
     def computer_seat(self) -> Optional[int]:
         """The seat to move if a computer plays it now (no person sits there, or its person
         is on autopilot, away or gone), else ``None``."""
@@ -258,17 +271,18 @@ class Host:
         return seat if self._played_by_computer(seat) else None
 
     def _played_by_computer(self, seat: int) -> bool:
+        return self.seating.by_computer(seat, self._absent(seat))
+
+    def _absent(self, seat: int) -> bool:
         guest = self.guests.get(seat)
-        if seat != HOST_SEAT and guest is None:
-            return True
-        return seat in self._autopilot or (guest is not None and (guest.away or guest.left))
+        return guest is not None and (guest.away or guest.left)
 
     def clock_seat(self) -> Optional[int]:
         """The seat whose clock runs now: a person's, on their turn, at a table with a clock."""
-        if self.clock is None or self._pending is not None or self.match.deal.over:
+        if self._pending is not None or self.match.deal.over:
             return None
         seat = self.match.deal.turn
-        return None if self._played_by_computer(seat) else seat
+        return seat if self.seating.clock_runs(seat, self._absent(seat)) else None
 
     def computer_step(self) -> Outcome:
         """One move of the computer whose turn it is (marked in the log when it plays a person's seat)."""
@@ -286,15 +300,12 @@ class Host:
         if seat is None:
             raise WrongPhaseError("No clock is running.")
         outcome = self._play(seat, timeout_action(self.view(seat)), TIMEOUT)
-        self._timeouts[seat] = self._timeouts.get(seat, 0) + 1
-        if self._timeouts[seat] >= TIMEOUTS_TO_AUTOPILOT:
-            self._autopilot.add(seat)
+        self.seating.timed_out(seat)
         return outcome
 
     def take_over(self, seat: int = HOST_SEAT) -> None:
         """The person at ``seat`` plays it again (after their timeouts)."""
-        self._autopilot.discard(seat)
-        self._timeouts[seat] = 0
+        self.seating.take_over(seat)
 
     def hold_over(self, seat: int) -> Outcome:
         """The hold of guest ``seat``'s lost connection ran out: a computer plays it until
@@ -322,7 +333,7 @@ class Host:
             raise WrongPhaseError("The match is not over.")
         self.match_id = secrets.token_hex(16)
         self.match, self._played, self._bots = None, None, {}
-        self._timeouts, self._autopilot = {}, set()
+        self.seating = Seating([HOST_SEAT, *self.guests], self.seating.clock)
         self._pending = _HostDeal.new(1, self.rng, self.game.id)
         for guest in self.guests.values():
             guest.sent, guest.joining = 0, False
@@ -570,8 +581,8 @@ class Host:
         steps = self.match.apply(action, seat)
         self._played.actions.append([seat, self.game.action_text(action), *([mark] if mark else [])])
         self._played.steps.append(steps)
-        if mark is None and seat in self._timeouts:
-            self.take_over(seat)          # a person who plays a card has taken their seat back
+        if mark is None:
+            self.seating.played(seat)     # a person who plays a card has taken their seat back
         return Outcome(self._views(), self.game.words(steps, self.seat))
 
     def _seat_given_up(self) -> Outcome:

@@ -15,8 +15,9 @@ import { list, record, setText, text } from "../../text.js";
 import { paintHint } from "../hints.js";
 import { paintSteps } from "../steps.js";
 
-/** Places around the table, by seats after yours in order of play. */
+/** Places around the table, by seats after yours in order of play (two players: face to face). */
 const PLACES = ["bottom", "right", "top", "left"];
+const TWO_PLACES = ["bottom", "top"];
 /** The most face-down cards drawn for a seat's hand (its count says the rest). */
 const MOST_BACKS = 4;
 
@@ -52,8 +53,8 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
 
   // Seats around the table.
   for (const area of root.querySelectorAll("[data-place]")) {
-    const k = PLACES.indexOf(area.dataset.place);
-    const seat = k < seatCount ? (me + k) % seatCount : null;
+    const k = (seatCount === 2 ? TWO_PLACES : PLACES).indexOf(area.dataset.place);
+    const seat = k >= 0 && k < seatCount ? (me + k) % seatCount : null;
     area.hidden = seat === null;
     if (seat === null) continue;
     area.dataset.seat = String(seat);
@@ -114,7 +115,7 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
   };
 
   // Match line (in the page's top bar).
-  const line = root.ownerDocument.querySelector('[data-match-line="pisti"]');
+  const line = root.ownerDocument.querySelector(`[data-match-line="${CSS.escape(root.dataset.game)}"]`);
   if (line) {
     setText(line.querySelector("[data-match-length]"), match ? match.length_name : "");
     setText(line.querySelector("[data-deal]"), match ? match.deal : "");

@@ -1,0 +1,109 @@
+"""Machinery the tests and benchmarks share, kept out of build.py (which builds the site):
+the Chromium they drive and its switches, and a real Nostr relay on 127.0.0.1.
+
+Benchmarks import it too (``sys.path`` holds ``tests/``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from build import cache_dir
+
+#: The Chromium the tests and benchmarks drive (Debian's; Playwright cannot download one here).
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+#: Switches that keep Chromium quiet: no background traffic, no first-run work.
+CHROMIUM_QUIET_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+#: Every host but 127.0.0.1 unreachable, so a stray fetch from elsewhere fails loudly.
+CHROMIUM_OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
+class RelayError(Exception):
+    """The local Nostr relay could not be started; the message says why."""
+
+
+def nostr_relay_executable() -> str | None:
+    """PyPI nostr-relay's command: $PISHE_NOSTR_RELAY as it is (set, it must work:
+    CI sets it), else the venv .ci/run makes in the cache (relay-venv), else one
+    on PATH; None when there is none."""
+    if os.environ.get("PISHE_NOSTR_RELAY"):
+        return os.environ["PISHE_NOSTR_RELAY"]
+    candidates = [str(cache_dir() / "relay-venv" / "bin" / "nostr-relay"), shutil.which("nostr-relay")]
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
+class LocalRelay:
+    """A real Nostr relay (PyPI nostr-relay) on a free 127.0.0.1 port, its events
+    in a SQLite file in `folder` (its default in-memory database has no tables and
+    refuses every event); .url is its ws:// address. start() returns once it takes
+    connections (~5 s here); stop() ends it by its process id."""
+
+    # The checks a public relay makes: size, signature, not a year old.
+    CONFIG = """storage:
+  sqlalchemy.url: "sqlite+aiosqlite:///{folder}/nostr.sqlite3"
+  validators:
+    - nostr_relay.validators.is_not_too_large
+    - nostr_relay.validators.is_signed
+    - nostr_relay.validators.is_recent
+gunicorn:
+  bind: 127.0.0.1:{port}
+  workers: 1
+"""
+
+    def __init__(self, executable: str, folder: Path):
+        self.executable, self.folder = executable, Path(folder)
+        self.port = 0
+        self._process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60) -> LocalRelay:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        config = self.folder / "config.yaml"
+        config.write_text(self.CONFIG.format(folder=self.folder, port=self.port))
+        log_path = self.folder / "relay.log"
+        with open(log_path, "wb") as log:
+            try:
+                self._process = subprocess.Popen([self.executable, "-c", str(config), "serve", "--use-uvicorn"],
+                                                 cwd=self.folder, stdin=subprocess.DEVNULL, stdout=log,
+                                                 stderr=subprocess.STDOUT)
+            except OSError as err:
+                raise RelayError(f"could not run the Nostr relay {self.executable}: {err}") from err
+        deadline = time.monotonic() + timeout
+        while True:
+            if self._process.poll() is not None:
+                raise RelayError(f"nostr-relay exited with {self._process.returncode}:\n{log_path.read_text()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RelayError(f"nostr-relay took no connection in {timeout:.0f} s:\n{log_path.read_text()}")
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self._process:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            self._process = None
+
+    def __enter__(self) -> LocalRelay:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

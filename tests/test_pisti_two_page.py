@@ -1,0 +1,217 @@
+"""Pişti for two on the page, in Chromium: a whole deck against the computer by the cards'
+accessible names (every view checked against pishe.web run in this process with the same
+seed), its table at desktop and phone width, and a whole deck with one friend who joins
+by the link alone through a real Nostr relay (every message the friend receives checked
+for hidden cards once the deck's seed is revealed, and the deck verified)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import build
+from pishe.table.fair import derive_deck
+from pishe.table.game import get_game, names_card
+from test_friend import persistent_profiles
+from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, full_log
+from test_pisti_page import READ_TABLE, local, settle, wait_idle
+
+TWO = get_game("pisti-2")
+RESULTS = Path(__file__).resolve().parent.parent / "test-results"
+BOOT_MS = 120_000
+SEED = 21
+TABLE = '[data-game="pisti-2"]'
+READ_TWO = READ_TABLE.replace('"pisti"', '"pisti-2"')
+
+
+def paints(page: Page) -> str:
+    return page.evaluate(f"document.querySelector('{TABLE}').dataset.paints || '0'")
+
+
+def press_and_wait(page: Page, do) -> None:
+    before = paints(page)
+    do()
+    page.wait_for_function(f"document.querySelector('{TABLE}').dataset.paints !== '{before}'", timeout=30_000)
+    wait_idle(page)
+
+
+def assert_shows(table: dict, view: dict) -> None:
+    """The page shows what seat 0's view says, the opponent across the table."""
+    names = view["names"]
+    assert set(table["seats"]) == {"bottom", "top"}
+    for place, seat in (("bottom", 0), ("top", 1)):
+        shown = table["seats"][place]
+        assert shown["seat"] == seat and shown["name"] == names[seat], (place, shown)
+        assert shown["turn"] == (view["turn"] == seat) and shown["dealer"] == (view["dealer"] == seat)
+        assert shown["label"] == view["places"][seat]["label"]
+    assert table["seats"]["top"]["held"] == str(view["hand_counts"][1])
+    assert table["hand"] == [{"name": f"Play {c['label']}", "code": c["code"], "enabled": c["code"] in view["legal"]}
+                             for c in view["hand"]]
+    assert table["deck"] == str(view["deck_count"]) and table["pile"] == str(view["pile"]["count"])
+    assert [t["name"] for t in table["teams"]] == view["team_names"]
+    assert [t["score"] for t in table["teams"]] == [str(s) for s in view["match"]["scores"]]
+    assert table["status"] == view["status"] and table["since"] == view["since_last_turn"]
+    match = view["match"]
+    assert (table["length"], table["deal"], table["dealer"]) == (match["length_name"], str(match["deal"]),
+                                                                names[view["dealer"]])
+    assert table["error"] == ""
+
+
+@pytest.fixture(scope="module")
+def two_page(browser, dist_dir):
+    server = build.SiteServer(dist_dir).start()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    page.goto(f"{server.url}?delay=0&seed={SEED}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    wait_idle(page)
+    page.errors = errors
+    yield page
+    context.close()
+    server.stop()
+
+
+def choose_two(page: Page) -> None:
+    radio = page.get_by_role("radio", name="Pişti for two", exact=True)
+    if not radio.is_checked():
+        press_and_wait(page, radio.check)
+    expect(page.get_by_role("heading", level=1, name="Pişti for two", exact=True)).to_be_visible()
+    assert page.title() == "Pişti for two: play the computer"
+
+
+def shoot(page: Page, name: str) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(RESULTS / name))
+
+
+def test_its_own_settings_and_rules(two_page: Page):
+    page = two_page
+    choose_two(page)
+    for name in ("51", "101", "151", "No clock", "Fast 15 s"):
+        expect(page.get_by_role("radio", name=name, exact=True)).to_be_visible()
+    expect(page.get_by_role("radio", name="101", exact=True)).to_be_checked()
+    expect(page.get_by_role("checkbox")).to_have_count(0)      # no seats to keep: the one other seat is the friend's
+    expect(page.get_by_text("a link for your friend, who plays the other seat")).to_be_visible()
+    rules = page.locator("details.rules:visible")
+    rules.locator("summary").click()
+    expect(rules).to_contain_text("for two players")
+    expect(rules).to_contain_text("six hands of four")
+    expect(rules).to_contain_text("16 points a deck")
+    expect(rules).not_to_contain_text("two-player Pişti")
+    rules.locator("summary").click()
+    assert page.errors == []
+
+
+def test_whole_deck_against_the_computer(two_page: Page):
+    page = two_page
+    choose_two(page)
+    expected = settle(local("new_match", "101", SEED, "pisti-2", None))
+    assert_shows(page.evaluate(READ_TWO), expected["view"])
+    expect(page.locator(f'{TABLE} [data-place="left"]')).to_be_hidden()
+    expect(page.locator(f'{TABLE} [data-place="right"]')).to_be_hidden()
+    expect(page.locator(f'{TABLE} [data-place="top"]')).to_contain_text("Computer")
+    plays = 0
+    while not expected["view"]["deck_result"]:
+        view = expected["view"]
+        assert_shows(page.evaluate(READ_TWO), view)
+        if plays == 3:
+            shoot(page, "pisti-two-desktop.png")
+        card = next(c for c in view["hand"] if c["code"] in view["legal"])
+        press_and_wait(page, page.get_by_role("button", name=f"Play {card['label']}", exact=True).click)
+        plays += 1
+        expected = settle(local("act", card["code"]))
+    assert plays == 24                       # six hands of four
+    view = expected["view"]
+    assert_shows(page.evaluate(READ_TWO), view)
+    expect(page.locator(TABLE).get_by_role("table")).to_be_visible()
+    assert view["deck_result"]["teams"] == ["You", "Computer"]
+    shoot(page, "pisti-two-deck-end.png")
+    # Next deck: the deal passes to you, and the computer leads.
+    press_and_wait(page, page.get_by_role("button", name="Next deck", exact=True).click)
+    expected = settle(local("next_deal"))
+    assert expected["view"]["dealer"] == 0 and expected["view"]["match"]["deal"] == 2
+    assert_shows(page.evaluate(READ_TWO), expected["view"])
+    # At phone width the two seats, the pile and your hand all fit.
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_timeout(300)
+    shoot(page, "pisti-two-360.png")
+    widths = page.evaluate("""(sel) => [...document.querySelectorAll(sel + ' [data-hand] button, ' + sel + ' [data-place]')]
+        .filter((n) => !n.hidden).map((n) => n.getBoundingClientRect().right)""", TABLE)
+    assert widths and max(widths) <= 360
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.errors == []
+
+
+# ---- with a friend -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
+    with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest 1"),
+                             {"**/signaling.json": {"relays": [nostr_relay]}}) as launched:
+        yield launched
+
+
+@pytest.fixture
+def pages(profiles, module_site, console_errors):
+    p = Pages(profiles, module_site, console_errors)
+    yield p
+    p.close()
+
+
+def check_messages(received: list, seat: int) -> int:
+    """Every view message the friend received, against the deck replayed to when it was sent."""
+    messages = [json.loads(t) for t in received]
+    reveals = {m["deal"]: m["seed"] for m in messages if m["type"] == "deal-reveal"}
+    checked = 0
+    for m in messages:
+        if m["type"] != "view" or m["deal"] not in reveals:
+            continue
+        deck = derive_deck(reveals[m["deal"]], m["fair"]["contributions"], TWO.id)
+        state = TWO.new_deal(list(deck), m["view"]["match"]["dealer"])
+        moves = m["from"] + len(m["actions"])
+        for s, text, *_ in full_log(messages, m["deal"])[:moves]:
+            state.apply(TWO.parse_action(text), s)
+        hidden = {str(c) for c in TWO.hidden_cards(state, seat)}
+        assert not [c for c in hidden if names_card(m, {c})], f"hidden cards sent after {moves} moves"
+        checked += 1
+    return checked
+
+
+def test_a_whole_deck_with_a_friend(pages: Pages):
+    host = pages.page("host")
+    host.goto(pages.site.url + "?delay=30")
+    expect(host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    host.get_by_role("radio", name="Pişti for two", exact=True).check()
+    host.get_by_role("button", name="Invite a friend", exact=True).click()
+    box = host.get_by_role("textbox", name="Invite link", exact=True)
+    expect(box).not_to_have_value("", timeout=20_000)
+    guest = pages.page("guest 1")
+    guest.goto(box.input_value())
+    for page in (host, guest):
+        expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+    expect(host.locator(f'{TABLE} [data-place="top"] [data-name]')).to_have_text("Friend", timeout=BOOT_MS)
+    guest.wait_for_function("() => window.pisheFriend.state.view && window.pisheFriend.state.view.seat === 1",
+                            timeout=BOOT_MS)
+    expect(guest.locator(f'{TABLE} [data-place="top"] [data-name]')).to_have_text("Friend")
+    autoplay = AUTOPLAY.replace('[data-game="pisti"]', f'{TABLE}')
+    for page in (host, guest):
+        page.evaluate(autoplay, 99)
+    host.wait_for_function(HOST_DONE, arg=[99], timeout=180_000, polling=50)
+    assert host.evaluate("(" + PLAYED + ")(window.pisheFriend.state.view)") == 48
+    assert [page.evaluate("window.__autoplay.clicks") for page in (host, guest)] == [24, 24]
+    expect(guest.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
+    assert check_messages(guest.evaluate("window.__wire.received"), 1) > 0
+    guest_view = guest.evaluate("window.pisheFriend.state.view")
+    assert guest_view["game"] == "pisti-2" and guest_view["deck_result"]["teams"] == ["Friend", "You"]
+    for name, errors in pages.errors.items():
+        assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)
