@@ -371,7 +371,8 @@ async function startComputerTable() {
     return startMatch();
   };
 
-  showGame(choice().game);
+  // A page opened on a friend's invite shows the invited game already (web/core/invited.js).
+  if (!document.documentElement.dataset.invited) showGame(choice().game);
   setIdle();
   // Another language: the same table, its view worded anew (Python's language is set first:
   // web/tables/words.js); the tab's title, the loading line.
