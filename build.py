@@ -513,12 +513,13 @@ def _game_part(game, part: str, first: bool) -> str:
     """``game``'s markup for ``part`` (from web/games/<package>/), hidden unless ``first``."""
     folder = ROOT / "web" / "games" / game.package
     if part == "title":
-        return f'<span data-for-game="{game.id}"{"" if first else " hidden"} data-i18n>{html.escape(game.name)}</span>'
+        words = " data-i18n" if game.name_is_words else ""     # a proper name stays as it is
+        return f'<span data-for-game="{game.id}"{"" if first else " hidden"}{words}>{html.escape(game.name)}</span>'
     if part == "choice":
         title = html.escape(f"{game.name}: play the computer")
         return (f'<label><input type="radio" name="game" value="{game.id}" autocomplete="off"'
                 f'{" checked" if first else ""} data-i18n-attr="data-title" data-title="{title}">'
-                f'<span data-i18n>{html.escape(game.name)}</span></label>')
+                f'<span{" data-i18n" if game.name_is_words else ""}>{html.escape(game.name)}</span></label>')
     if part == "styles":
         return "".join(f'<link rel="stylesheet" href="web/games/{game.package}/{css.name}">\n'
                        for css in sorted(folder.glob("*.css")))

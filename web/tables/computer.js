@@ -18,6 +18,7 @@
 
 import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
+import { chosenSettings } from "./settings.js";
 import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
 import { onLanguage, pageWord, setupLanguage } from "../lang.js";
@@ -51,22 +52,6 @@ export function settings(search = location.search) {
 export const computerTable = {
   py: null, active: false, stop() {}, start() {}, confirmLeave: () => Promise.resolve(true),
 };
-
-/** The chosen game and its match settings, from the page's radio buttons. */
-function choice() {
-  const checked = (name) => document.querySelector(`input[name="${name}"]:checked`);
-  const game = checked("game") ? checked("game").value : FIRST_GAME;
-  const box = document.querySelector(`[data-settings="${game}"]`);
-  const length = box && box.querySelector('input[data-setting="length"]:checked');
-  const clock = box && box.querySelector('input[data-setting="clock"]:checked');
-  const level = box && box.querySelector('input[data-setting="level"]:checked');
-  return {
-    game,
-    length: length ? length.value : null,
-    clock: clock && clock.value ? Number(clock.value) : null,
-    level: level ? level.value : null,
-  };
-}
 
 /** Show `game`'s table, settings and rules (every [data-for-game]) and hide the other games'. */
 function showGame(game) {
@@ -233,7 +218,7 @@ async function startComputerTable() {
   function startMatch() {
     active = true;
     halt();
-    const chosen = choice();
+    const chosen = chosenSettings();
     game = chosen.game;
     showGame(game);
     return send("new_match", chosen.length, seed, chosen.game, chosen.clock, chosen.level);
@@ -272,7 +257,7 @@ async function startComputerTable() {
   for (const radio of document.querySelectorAll('input[name="game"]')) {
     radio.addEventListener("change", async () => {
       if (!(ready && active)) {
-        showGame(choice().game);
+        showGame(chosenSettings().game);
       } else if (await confirmLeave("game")) {
         startMatch();
       } else {
@@ -306,12 +291,12 @@ async function startComputerTable() {
     return startMatch();
   };
 
-  showGame(choice().game);
+  showGame(chosenSettings().game);
   setIdle();
   // Another language: the same table, its view worded anew (Python's language is set first:
   // web/tables/words.js); the tab's title, the loading line.
   onLanguage(async () => {
-    showGame(ready && active ? game : choice().game);
+    showGame(ready && active ? game : chosenSettings().game);
     if (!loader.hidden) setText(stage, pageWord(stageLine));
     if (ready && active) {
       showError("");
