@@ -22,15 +22,21 @@ dist/ layout:
     ice-servers.json      STUN/TURN servers for a friend's table (self-hosters edit it)
     signaling.json        Nostr relays that carry a friend's answer back (self-hosters edit it)
     sw.js                 service worker, at the root so its scope is the whole site
-    web/...               everything else under web/
-    pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel (as bytecode)
+    web/...               everything else under web/ (manifest.webmanifest, the app's manifest)
+    web/icons/            the app's icons, drawn by the build (icon_png)
+    pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel (as bytecode),
+                          python_stdlib.zip: only the modules the page imports (stripped),
+                          python_stdlib_micropip.zip: what micropip adds, fetched with it,
+                          python_stdlib_rest.zip: the rest, fetched on first import
     wheels/               the pishe wheel (docstrings and comments stripped, as bytecode) and the segno wheel
     vendor/nostr-tools.mjs  nostr-tools' browser bundle as an ES module, for a friend's table only
     *.br, *.gz            precompressed copies (not in the build info's file list)
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "loading": {...}, "downloads": {...}, "games": {...}}. "loading" holds the loading line's words by
+"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...}}.
+"stdlib" lists the zips of the standard library's modules a first visit does not
+download (see split_stdlib) and the modules each holds. "loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
 and index.html's __PISHE_LOADING__ becomes the first of them); "downloads" the
 sizes of the files the worker downloads to start, for its progress bar.
@@ -39,7 +45,8 @@ a self-hoster edits in dist/ (were they kept, an edit would never reach a
 returning visitor) and the Nostr library (a friend's table needs the network anyway, and
 the computer table must not download it).
 "later" lists the files it keeps on their first use instead of at install: micropip
-and segno, which only an invite's QR code needs (a first visit does not download them).
+and segno, which only an invite's QR code needs, the standard library's modules micropip
+adds, and the rest of the standard library (a first visit downloads none of them).
 "games" maps every registered game's id to its folder under web/games/ (its painter).
 """
 
@@ -87,12 +94,61 @@ NOSTR_BUNDLE = "package/lib/nostr.bundle.js"
 NOSTR_MODULE = "vendor/nostr-tools.mjs"
 # Precompressed copies, by the Content-Encoding they are sent with, best first.
 ENCODINGS = {"br": ".br", "gzip": ".gz"}
-# The files that get them: text, the wasm (9.6 MB, 3.5 MB as gzip) and Python's
-# standard library zip (deflated file by file already, yet gzip saves 44 KB of its
-# 2.55 MB, every first visit). Wheels are left plain (gzip saves them 1-2% of a few
-# KB); the settings too, because a host edits them in dist/, and a stale copy would
-# be sent instead.
-COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".zip", ".md", ".txt")
+# The files that get them: text, the wasm (9.6 MB, 3.5 MB as gzip), and the zips of
+# stored entries the build writes (the standard library's, our wheels) or takes (segno's,
+# deflated: its copies gain a little). Not the settings, because a host edits them in
+# dist/, and a stale copy would be sent instead.
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg", ".wasm", ".zip", ".whl",
+                ".md", ".txt")
+
+
+# -- The app's icons (web/manifest.webmanifest names them) ---------------------------
+
+#: Icon sizes in px, written to web/icons/icon-SIZE.png.
+ICON_SIZES = (192, 512)
+ICON_FELT = (0x0B, 0x21, 0x16)     # the page's background (style.css --bg), to the edges
+ICON_CARD = (0xF7, 0xF3, 0xE8)
+ICON_HEART = (0xC6, 0x28, 0x28)
+
+
+def _icon_paint(x: float, y: float) -> tuple[int, int, int]:
+    """The icon's colour at (x, y) in 0..1: a card with a heart on felt. Everything but
+    the felt lies within the centre circle of radius 0.4 that a maskable icon keeps."""
+    dx, dy = abs(x - 0.5) - 0.21, abs(y - 0.5) - 0.3            # a card 0.42 x 0.6, radius 0.05
+    if max(dx, dy) > 0 or (dx > -0.05 and dy > -0.05 and (dx + 0.05) ** 2 + (dy + 0.05) ** 2 > 0.05 ** 2):
+        return ICON_FELT
+    # The heart: two lobes and the lines from its point that touch them, the space between filled.
+    hx, hy = abs(x - 0.5), y - 0.5
+    if (hx - 0.069) ** 2 + (hy + 0.05) ** 2 < 0.0775 ** 2 or (
+            -0.05 <= hy < 0.1625 and hx < 0.787 * (0.1625 - hy) and (hy > -0.0025 or hx < 0.069)):
+        return ICON_HEART
+    return ICON_CARD
+
+
+def icon_png(size: int, samples: int = 2) -> bytes:
+    """The icon as a PNG of `size` px, each pixel the mean of samples² points (smooth edges)."""
+    import struct
+    import zlib
+
+    rows = bytearray()
+    step = 1 / (size * samples)
+    for row in range(size):
+        rows.append(0)                                            # PNG filter: none
+        for column in range(size):
+            total = [0, 0, 0]
+            for i in range(samples):
+                for j in range(samples):
+                    colour = _icon_paint((column * samples + j + 0.5) * step, (row * samples + i + 0.5) * step)
+                    for k in range(3):
+                        total[k] += colour[k]
+            rows.extend(round(t / samples ** 2) for t in total)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(rows), 9)) \
+        + chunk(b"IEND", b"")
 
 
 class BuildError(Exception):
@@ -198,7 +254,8 @@ def fetch_pinned(pin: Pin, cache: Path | None = None) -> Path:
 
 
 # Wheels are written with fixed timestamps (the same sources give the same bytes,
-# so the build id only changes with the content), deflate level 9, and names
+# so the build id only changes with the content), stored entries (the server's
+# brotli copy of the whole wheel is a third smaller than deflating each file), and names
 # flagged as UTF-8: a zip entry without that flag makes Python's zipfile import
 # the cp437 codec, compiled from source in the browser on every start-up.
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -207,6 +264,19 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 class _Utf8ZipInfo(zipfile.ZipInfo):
     def _encodeFilenameFlags(self):  # zipfile resets flag_bits before writing; set the flag here
         return self.filename.encode("utf-8"), self.flag_bits | 0x800
+
+
+#: How write_wheel stores a wheel's files: part of a compiled wheel's cache key.
+WHEEL_ENTRIES = "stored"
+
+
+def write_stored_zip(path: Path, files: dict[str, bytes]) -> None:
+    """A zip of stored (uncompressed) entries, fixed times: the server's brotli copy compresses it whole."""
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in files.items():
+            info = _Utf8ZipInfo(name, ZIP_DATE)
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data, zipfile.ZIP_STORED)
 
 
 def write_wheel(path: Path, files: dict[str, bytes]) -> Path:
@@ -218,17 +288,16 @@ def write_wheel(path: Path, files: dict[str, bytes]) -> Path:
         return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
     record = "".join(f"{name},{digest(data)},{len(data)}\n" for name, data in files.items())
-    with zipfile.ZipFile(path, "w") as wheel:
-        for name, data in [*files.items(), (record_name, f"{record}{record_name},,\n".encode())]:
-            info = _Utf8ZipInfo(name, ZIP_DATE)
-            info.external_attr = 0o644 << 16
-            wheel.writestr(info, data, zipfile.ZIP_DEFLATED, 9)
+    write_stored_zip(path, {**files, record_name: f"{record}{record_name},,\n".encode()})
     return path
 
 
-def strip_source(source: str, filename: str = "<module>") -> str:
-    """A module without its docstrings and comments, as `python -OO` would hold
-    it (asserts stay). The result is checked to parse to the same code."""
+# How docstrings and comments are stripped: run here (pishe's modules) and in Pyodide (the
+# standard library's, whose syntax only Pyodide's newer Python may parse: _PY_TRACE).
+_PY_STRIP = """
+import ast
+
+def stripped(source, filename):
     tree = ast.parse(source, filename)
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -236,10 +305,22 @@ def strip_source(source: str, filename: str = "<module>") -> str:
             if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
                     and isinstance(body[0].value.value, str)):
                 node.body = body[1:] or [ast.Pass()]
-    text = ast.unparse(tree) + "\n"
+    text = ast.unparse(tree) + chr(10)
     if ast.dump(ast.parse(text, filename)) != ast.dump(tree):
-        raise BuildError(f"stripping {filename} changed its code")
+        raise ValueError(f"stripping {filename} changed its code")
     return text
+"""
+_STRIP: dict = {}
+exec(_PY_STRIP, _STRIP)
+
+
+def strip_source(source: str, filename: str = "<module>") -> str:
+    """A module without its docstrings and comments, as `python -OO` would hold
+    it (asserts stay). The result is checked to parse to the same code."""
+    try:
+        return _STRIP["stripped"](source, filename)
+    except ValueError as err:
+        raise BuildError(str(err)) from None
 
 
 # The command line: a page never runs it (`pip install .` still installs it).
@@ -322,7 +403,7 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
     """
     key = hashlib.sha256("\0".join([sha256_file(wheel), sha256_file(runtime / "pyodide.asm.wasm"),
                                      sha256_file(runtime / "python_stdlib.zip"),
-                                     _PY_COMPILE_WHEEL, _NODE_COMPILE]).encode()).hexdigest()[:16]
+                                     _PY_COMPILE_WHEEL, _NODE_COMPILE, WHEEL_ENTRIES]).encode()).hexdigest()[:16]
     cache = cache or cache_dir()
     target = cache / "compiled" / key / wheel.name
     if target.exists():
@@ -356,6 +437,186 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
         write_wheel(scratch / wheel.name, files)
         (scratch / wheel.name).replace(target)
     return target
+
+
+# -- The first visit's standard library -----------------------------------------------
+
+# Pyodide's python_stdlib.zip (2.5 MB, deflated: brotli saves almost nothing of it) holds
+# the whole standard library; the page uses a small part of it. The build traces what
+# is imported, in Pyodide itself under Node, while everything the page's Python does is
+# done: the boot, every pishe module, both games played (and a match restored), a
+# friend's table opened and joined in one process, micropip installing segno and
+# segno drawing a QR code, gettext finding a catalog (the language switch), the
+# fair deal's hashes and secrets, a traceback formatted (every error the worker
+# reports). Those modules ship without docstrings and comments in a zip of stored
+# entries (brotli then compresses it as text). What micropip adds when it runs (email,
+# http, urllib, xml.sax: 90 KB on the wire) travels with micropip instead, which only
+# an invite's QR code loads: in its own zip, fetched when micropip first imports from
+# it and kept by the service worker from then on, as micropip is. The rest of the
+# library, in a third zip, is fetched only when something imports a module from it
+# (pishe/on_demand.py).
+STDLIB_FIRST = "pyodide/python_stdlib.zip"
+STDLIB_MICROPIP = "pyodide/python_stdlib_micropip.zip"
+STDLIB_REST = "pyodide/python_stdlib_rest.zip"
+# Modules imported besides what the trace itself runs into.
+STDLIB_ALWAYS = ("gettext", "locale", "hashlib", "hmac", "secrets", "base64", "traceback", "linecache",
+                 "tokenize", "encodings.idna", "encodings.latin_1", "encodings.ascii", "encodings.utf_8")
+
+_PY_TRACE = """
+import importlib, json, pkgutil, sys, traceback
+for name in STDLIB_ALWAYS:
+    importlib.import_module(name)
+import pishe
+for info in pkgutil.walk_packages(pishe.__path__, "pishe."):
+    importlib.import_module(info.name)
+import pishe.web as web
+from pishe.table.game import game_ids
+
+def call(name, *args):
+    return json.loads(getattr(web, name)(*args))
+
+for language in ("tr", "en"):          # the language switch, every game played in each
+    call("set_language", language)
+    for game in game_ids():
+        answer = call("new_match", None, 1, game, 15, None)
+        for _ in range(150):
+            match = answer["view"].get("match") or {}
+            if match.get("over"):
+                break
+            answer = (call("next_deal") if match.get("next_deal") else call("computer_step")
+                      if answer["computer_moves"] else call("act", str(answer["view"]["legal"][0])))
+        call("timeout")
+        call("restore_match", answer["saved"])
+        call("page_words")
+        # A friend's table, host and guest in this one process.
+        call("host_open", None, None, game)
+        queue = call("guest_open", None, None)["send"]
+        while queue:
+            for message in call("host_receive", queue.pop(0))["send"]:
+                queue += call("guest_receive", message["text"], False)["send"]
+        call("guest_saved")
+        call("host_open", None, call("host_current")["saved"], game)
+import gettext
+gettext.translation("pishe", "/tmp/no-catalogs", languages=["tr", "en"], fallback=True).ngettext("a", "b", 2)
+try:
+    raise ValueError("a traceback, as the worker reports one")
+except ValueError:
+    traceback.format_exc()
+zip_path = next(p for p in sys.path if p.endswith(".zip"))
+
+def library():
+    found = set()
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None) or ""
+        if file.startswith(zip_path + "/"):
+            found.add(file[len(zip_path) + 1:])
+    return found
+
+first = library()
+import micropip
+await micropip.install(["emfs:/tmp/wheels/SEGNO"], deps=False)
+call("qr_matrix", "https://example.org/#a-link")
+used = library()
+# Stripped here, by the Python that parses its own library's syntax (newer than the build's).
+import zipfile
+with zipfile.ZipFile(zip_path) as z:
+    result = json.dumps({"first": sorted(first), "micropip": sorted(used - first),
+                         "stripped": {name: stripped(z.read(name).decode("utf-8"), name)
+                                      for name in sorted(used)} if STRIP else {}})
+result
+"""
+
+_NODE_TRACE = """
+import { loadPyodide } from "./pyodide.mjs";
+import { readFileSync, writeFileSync } from "node:fs";
+const [lock, pishe, segno, target, script, always, strip] = process.argv.slice(2);
+// The library beside this script, named outright: Pyodide would take the one beside
+// the file a symbolic link to pyodide.mjs leads to.
+const stdLibURL = new URL("python_stdlib.zip", import.meta.url).pathname;
+const pyodide = await loadPyodide({ lockFileURL: lock, stdLibURL });
+pyodide.unpackArchive(new Uint8Array(readFileSync(pishe)), "wheel");
+pyodide.FS.mkdirTree("/tmp/wheels");
+const segnoName = segno.split("/").pop();
+pyodide.FS.writeFile(`/tmp/wheels/${segnoName}`, readFileSync(segno));
+await pyodide.loadPackage("micropip");
+pyodide.globals.set("STDLIB_ALWAYS", pyodide.toPy(JSON.parse(always)));
+pyodide.globals.set("STRIP", strip === "strip");
+// {first: [paths], micropip: [paths], stripped: {path: source}}, as JSON text. An error
+// is printed alone: Node would print the line of Pyodide's it came from, 1.2 MB of it.
+try {
+  writeFileSync(target, await pyodide.runPythonAsync(readFileSync(script, "utf8").replace("SEGNO", segnoName)));
+} catch (err) {
+  console.error(String(err.message || err));
+  process.exit(1);
+}
+"""
+
+
+def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: Path,
+                 cache: Path | None = None, strip: bool = True) -> dict:
+    """The standard library files (paths in python_stdlib.zip) the page's Python imports,
+    traced in the Pyodide runtime in folder `runtime` under Node (_PY_TRACE), and each
+    one stripped of docstrings and comments there: {"first": [paths imported before
+    micropip runs], "micropip": [the paths micropip adds], "stripped": {path: source}
+    (empty unless `strip`: stripping imports modules the page does not)}. Kept in the
+    cache under a hash of the inputs."""
+    key = hashlib.sha256("\0".join([sha256_file(p) for p in (runtime / "pyodide.asm.wasm",
+                                                             runtime / "python_stdlib.zip", micropip, pishe, segno)]
+                                   + [_PY_STRIP, _PY_TRACE, _NODE_TRACE, json.dumps(STDLIB_ALWAYS), str(strip)]
+                                   ).encode()).hexdigest()[:16]
+    cache = cache or cache_dir()
+    target = cache / "stdlib" / f"{key}.json"
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=cache, prefix=".trace-") as scratch:
+            scratch = Path(scratch)
+            for name in RUNTIME_FILES:
+                os.symlink(runtime / name, scratch / name)
+            os.symlink(micropip, scratch / micropip.name)
+            (scratch / "trace.mjs").write_text(_NODE_TRACE)
+            (scratch / "trace.py").write_text(_PY_STRIP + _PY_TRACE)
+            (scratch / LOCK_NAME).write_text(json.dumps(trimmed_lock(lock, {"micropip": micropip})))
+            command = ["node", str(scratch / "trace.mjs"), str(scratch / LOCK_NAME), str(pishe), str(segno),
+                       str(scratch / "out.json"), str(scratch / "trace.py"), json.dumps(STDLIB_ALWAYS),
+                       "strip" if strip else "list"]
+            try:
+                result = subprocess.run(command, capture_output=True, text=True)
+            except OSError as err:
+                raise BuildError(f"could not run Node (it comes with npm) to trace the standard library: {err}") from err
+            if result.returncode != 0:
+                raise BuildError(f"tracing the standard library in Pyodide failed:\n{(result.stdout + result.stderr)[-3000:]}")
+            (scratch / "out.json").replace(target)
+    return json.loads(target.read_text())
+
+
+def _module_names(paths) -> list[str]:
+    """The modules that the .py files at `paths` in a zip of the library are."""
+    names = set()
+    for path in paths:
+        if path.endswith(".py"):
+            parts = path[:-3].split("/")
+            if parts[-1] == "__init__":
+                parts.pop()
+            names.add(".".join(parts))
+    return sorted(names)
+
+
+def split_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: Path) -> list[dict]:
+    """Replace `runtime`'s python_stdlib.zip by the modules a first visit imports, stripped,
+    and write beside it STDLIB_MICROPIP (what micropip adds when it runs, stripped) and
+    STDLIB_REST (the rest as it is), all of stored entries. Return the two on-demand
+    parts as [{"url": path in the site, "names": [their modules]}]."""
+    traced = trace_stdlib(runtime, lock, micropip, pishe, segno)
+    stripped = {name: text.encode("utf-8") for name, text in traced["stripped"].items()}
+    full = runtime / "python_stdlib.zip"
+    with zipfile.ZipFile(full) as z:
+        rest = {info.filename: z.read(info) for info in z.infolist()
+                if not info.is_dir() and info.filename not in stripped}
+    parts = {STDLIB_MICROPIP: {name: stripped[name] for name in traced["micropip"]}, STDLIB_REST: rest}
+    write_stored_zip(full, {name: stripped[name] for name in traced["first"]})
+    for site_path, files in parts.items():
+        write_stored_zip(runtime / Path(site_path).name, files)
+    return [{"url": site_path, "names": _module_names(files)} for site_path, files in parts.items()]
 
 
 # Brotli at its best quality, by Node's zlib (Node is needed for the build
@@ -513,13 +774,14 @@ def _game_part(game, part: str, first: bool) -> str:
     """``game``'s markup for ``part`` (from web/games/<package>/), hidden unless ``first``."""
     folder = ROOT / "web" / "games" / game.package
     if part == "title":
-        words = " data-i18n" if game.name_is_words else ""     # a proper name stays as it is
-        return f'<span data-for-game="{game.id}"{"" if first else " hidden"}{words}>{html.escape(game.name)}</span>'
+        return f'<span data-for-game="{game.id}"{"" if first else " hidden"} data-i18n>{html.escape(game.name)}</span>'
     if part == "choice":
         title = html.escape(f"{game.name}: play the computer")
+        # A friends' table's title (web/tables/friend/table.js), from an invite's first paint on.
+        friends = html.escape(f"{game.name}: play a friend" if game.seats == 2 else f"{game.name}: play with friends")
         return (f'<label><input type="radio" name="game" value="{game.id}" autocomplete="off"'
-                f'{" checked" if first else ""} data-i18n-attr="data-title" data-title="{title}">'
-                f'<span{" data-i18n" if game.name_is_words else ""}>{html.escape(game.name)}</span></label>')
+                f'{" checked" if first else ""} data-i18n-attr="data-title data-friend-title" data-title="{title}"'
+                f' data-friend-title="{friends}"><span data-i18n>{html.escape(game.name)}</span></label>')
     if part == "styles":
         return "".join(f'<link rel="stylesheet" href="web/games/{game.package}/{css.name}">\n'
                        for css in sorted(folder.glob("*.css")))
@@ -626,6 +888,9 @@ def build(dist: Path = DIST) -> dict:
     stage.chmod(0o755)  # mkdtemp makes it private; a web server may run as another user
     try:
         _copy_web(stage)
+        (stage / "web" / "icons").mkdir()
+        for size in ICON_SIZES:
+            (stage / "web" / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
         _write_page_words(stage / "web" / "lang")
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")
         micropip = stage / "pyodide" / pinned["micropip"].name
@@ -640,6 +905,7 @@ def build(dist: Path = DIST) -> dict:
             pishe = compile_wheel(build_pishe_wheel(Path(scratch)), stage / "pyodide", lock)
             pishe = Path(shutil.copyfile(pishe, stage / "wheels" / pishe.name))
         shutil.copyfile(pinned["segno"], stage / "wheels" / pinned["segno"].name)
+        on_demand = split_stdlib(stage / "pyodide", lock, micropip, pishe, pinned["segno"])
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
 
         loading = _loading_words()
@@ -655,7 +921,9 @@ def build(dist: Path = DIST) -> dict:
             "wheels": {"pishe": f"wheels/{pishe.name}", "segno": f"wheels/{pinned['segno'].name}"},
             "files": files,
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
-            "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}"],
+            "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}",
+                      STDLIB_MICROPIP, STDLIB_REST],
+            "stdlib": on_demand,
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
             "games": {game.id: game.package for game in games},
@@ -716,6 +984,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         ".json": "application/json",
         ".whl": "application/zip",
         ".svg": "image/svg+xml",
+        ".webmanifest": "application/manifest+json",
     }
 
     def send_head(self):

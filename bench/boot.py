@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """Start-up benchmark of the page (prints figures; no test asserts a time).
 
-    python bench/boot.py [--rounds N] [--chromium PATH]
+    python bench/boot.py [--rounds N] [--first N] [--chromium PATH]
 
-Builds the site into a temp dir, serves it together with bench/, and loads in
-one headless Chromium N times each, in rounds of both pages (which goes first
-alternates):
+Builds the site into a temp dir, serves it together with bench/ and Pyodide as
+its npm package ships it (bench/bare_site.py), and loads in headless Chromium,
+in rounds of both pages (which goes first alternates):
 
-  bare   bench/boot_bare.html: the same Pyodide in a module worker, up to its
-         first Python call (the yardstick);
+  bare   bench/boot_bare.html: Pyodide as shipped (its whole standard library)
+         in a module worker, up to its first Python call (the yardstick);
   table  index.html, until the table is playable (<body data-ready="true">).
+
+First visits (--first rounds, default 3): each load in a new browser profile of
+its own (nothing cached; the table's service worker at work as on a real first
+visit), on this machine's loopback and again throttled to 9 Mbit/s down, 2 up,
+170 ms of latency (DevTools' network emulation); printed: medians and the median
+of the per-round ratios table/bare (target <= 0.8).
 
 Printed: medians of the time from navigation to ready, the ratio table/bare
 (target <= 1.0: the median of the per-round ratios, steadier on a busy machine
@@ -47,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 
 import build  # noqa: E402
+from bare_site import BARE_PAGE, served_folder  # noqa: E402  (bench/, this script's folder)
 import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 
 FLAGS = machinery.CHROMIUM_QUIET_FLAGS + machinery.CHROMIUM_OFFLINE_FLAGS
@@ -76,10 +83,17 @@ MEASURE = """() => {
 }"""
 
 
-def load(context, url: str) -> dict:
-    """Open url in a new page, wait until it is ready, return its figures in ms."""
+#: A first visit's slow network: 9 Mbit/s down, 2 up, 170 ms (bytes per second for DevTools).
+SLOW = {"offline": False, "latency": 170, "downloadThroughput": 9e6 / 8, "uploadThroughput": 2e6 / 8}
+
+
+def load(context, url: str, network: dict | None = None) -> dict:
+    """Open url in a new page (on `network`'s conditions, if given), wait until it is
+    ready, return its figures in ms."""
     page = context.new_page()
     try:
+        if network:
+            context.new_cdp_session(page).send("Network.emulateNetworkConditions", network)
         page.goto(url)
         page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
         return page.evaluate(MEASURE)
@@ -111,6 +125,7 @@ def median(runs: list[dict], key: str) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="measured loads of each page (default 5)")
+    parser.add_argument("--first", type=int, default=3, help="first visits of each page, per network (default 3)")
     parser.add_argument("--chromium", default=machinery.CHROMIUM)
     args = parser.parse_args()
 
@@ -118,18 +133,28 @@ def main() -> int:
         tmp = Path(tmp)
         dist = tmp / "dist"
         build.build(dist)
-        # One origin for both pages: dist/ as it ships, plus bench/ beside it.
-        served = tmp / "served"
-        served.mkdir()
-        for entry in [*dist.iterdir(), ROOT / "bench"]:
-            (served / entry.name).symlink_to(entry)
-        pages = {"bare": "bench/boot_bare.html"}
+        # One origin for both pages: dist/ as it ships, bench/ and Pyodide as shipped beside it.
+        served = served_folder(tmp, dist)
+        pages = {"bare": BARE_PAGE}
         if (dist / "index.html").exists():
             pages["table"] = "index.html"
 
         runs: dict[str, list[dict]] = {name: [] for name in pages}
+        first: dict[str, dict[str, list[dict]]] = {net: {name: [] for name in pages} for net in ("loopback", "slow")}
         with build.SiteServer(served) as server, sync_playwright() as pw:
             raw, wire = payload(dist, server.url)
+            for round_ in range(args.first):
+                order = list(pages.items())
+                for net, conditions in (("loopback", None), ("slow", SLOW)):
+                    for name, path in order if round_ % 2 == 0 else order[::-1]:
+                        profile = tempfile.mkdtemp(dir=tmp)
+                        context = pw.chromium.launch_persistent_context(
+                            profile, executable_path=args.chromium, headless=True, args=FLAGS)
+                        context.add_init_script(PROBE)
+                        try:
+                            first[net][name].append(load(context, server.url + path, conditions))
+                        finally:
+                            context.close()
             context = pw.chromium.launch_persistent_context(
                 tmp / "profile", executable_path=args.chromium, headless=True, args=FLAGS,
                 service_workers="block")
@@ -145,6 +170,14 @@ def main() -> int:
             finally:
                 context.close()
 
+    if args.first:
+        print(f"First visit, ms from navigation to ready, {args.first} each (alternating, a new profile each), medians:")
+        for net, by_page in first.items():
+            line = "   ".join(f"{name} {median(page_runs, 'ready'):6.0f}" for name, page_runs in by_page.items())
+            if "table" in by_page:
+                paired = statistics.median(t["ready"] / b["ready"] for t, b in zip(by_page["table"], by_page["bare"]))
+                line += f"   table/bare {paired:.2f} (target <= 0.8)"
+            print(f"  {net:8s} {line}")
     print(f"Start-up, ms from navigation, {args.rounds} warm loads each (alternating), medians:")
     for name, page_runs in runs.items():
         all_ready = ", ".join(f"{r['ready']:.0f}" for r in page_runs)

@@ -1,13 +1,15 @@
 """The page's Python side, called by its worker with plain values; answers JSON text.
 
 The computer table (any game, you in seat 0, computers in the other seats):
-:func:`new_match`, :func:`act`, :func:`computer_step`, :func:`timeout`,
+:func:`new_match`, :func:`restore_match`, :func:`act`, :func:`computer_step`, :func:`timeout`,
 :func:`take_over`, :func:`next_deal`, :func:`current` answer ``{"view": …,
 "steps": […], "news": […], "in_progress": bool, "computer_moves": bool, "clock": null |
-{"seat", "seconds"}, "autopilot": bool}`` (the steps this call caused, in your words;
+{"seat", "seconds"}, "autopilot": bool, "settings": {"game", "length", "clock", "level"},
+"saved": text}`` (the steps this call caused, in your words;
 ``news``, what the live region says besides: a deal dealt, a deal's result and the match
 score; ``in_progress``, whether a match is being played that leaving would throw away, for
-the page to ask first) or ``{"error": "…"}`` with nothing changed. :func:`new_match` takes the computer's
+the page to ask first; ``saved``, the match as the tab keeps it in sessionStorage, for
+:func:`restore_match` after a reload) or ``{"error": "…"}`` with nothing changed. :func:`new_match` takes the computer's
 level (a bot of the game's ``levels``); for a game that remembers for you, the
 view carries ``seen``, what your seat has been shown (Pishe Pasha's "Show what
 you have seen"). The page paints the view and asks
@@ -64,12 +66,13 @@ get_game(FIRST_GAME)
 #: The friend's table's calls, made in :mod:`pishe.web_friends` and imported on their
 #: first use (module ``__getattr__``): the computer table's start-up never imports the protocol.
 _FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_deal", "host_computer_step",
-            "host_timeout", "host_take_over", "host_hold_over", "host_disconnect", "host_current",
+            "host_timeout", "host_take_over", "host_hold_over", "host_name", "host_play_again", "host_deal_now",
+            "host_silent", "host_disconnect", "host_current",
             "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_next_deal",
-            "guest_take_over", "guest_leave", "guest_saved")
+            "guest_take_over", "guest_name", "guest_leave", "guest_saved")
 
 
-__all__ = ["new_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
+__all__ = ["new_match", "restore_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
            *_FRIENDS, "qr_matrix", "page_words", "set_language"]
 
 
@@ -83,6 +86,14 @@ def __getattr__(name: str):
 
 
 YOU = 0
+#: The version of :meth:`_ComputerTable.save`'s text; a tab holding another is dealt anew.
+SAVE_VERSION = 1
+#: A match's seed, drawn when none is given: whole numbers a page's JavaScript holds exactly.
+SEED_BITS = 53
+
+
+class CorruptSaveError(PisheError, ValueError):
+    """A saved match that :meth:`_ComputerTable.save` did not make (or another version's)."""
 
 
 class _ComputerTable:
@@ -97,17 +108,28 @@ class _ComputerTable:
         if level != game.computer and level not in game.levels:
             raise UnknownBotError(f"no such computer level: {str(level)[:40]!r}"
                                   f" (choose one of {', '.join(game.levels) or game.computer})")
+        # A seed is always drawn, so that the tab can keep the match as its seed and moves.
+        self.seed = random.SystemRandom().getrandbits(SEED_BITS) if seed is None else seed
         self.game = game
-        self.match = Match(game, length, random.Random(seed))
+        self.level = level
+        self.match = Match(game, length, random.Random(self.seed))
         #: You in seat 0, computers elsewhere: the policy a friend's table's host uses too.
         self.seating = Seating([YOU], clock)
-        rng = random.Random(seed)
-        self.bots = {seat: game.new_bot(level, seat, random.Random(rng.getrandbits(64)))
-                     for seat in range(game.seats)}
+        # Each computer draws from its own generator, seeded again at every deal from the
+        # match's seed: a deal replayed from its moves leaves every computer as it was.
+        self._rngs = {seat: random.Random() for seat in range(game.seats)}
+        self.bots = {seat: game.new_bot(level, seat, rng) for seat, rng in self._rngs.items()}
         self.memory = game.new_memory(YOU)
         # A table of two is you and "Computer"; a larger one names seats where they sit.
         self.two = game.seats == 2
-        self._show(game.deal_steps(self.match.deal), new_deal=True)
+        self.moves: list = [[]]                       # each deal's moves: [seat, action text]
+        self._deal_dealt()
+
+    def _deal_dealt(self) -> None:
+        """A deal was dealt: seed the computers for it and show them its dealing."""
+        for seat, rng in self._rngs.items():
+            rng.seed(f"{self.seed}:{self.match.deal_number}:{seat}")
+        self._show(self.game.deal_steps(self.match.deal), new_deal=True)
         self._dealt = True                            # a deal dealt, not yet told (news)
 
     def _show(self, steps, new_deal: bool = False) -> None:
@@ -117,15 +139,59 @@ class _ComputerTable:
     def apply(self, action, seat: int) -> list:
         """Apply ``action`` for ``seat`` and show its steps around the table."""
         steps = self.match.apply(action, seat)
+        self.moves[-1].append([seat, self.game.action_text(action)])
         self._show(steps)
         return steps
 
     def next_deal(self) -> tuple:
         """Deal the next deal, its dealing shown to the memories; it brings you no steps to read."""
         self.match.next_deal()
-        self._show(self.game.deal_steps(self.match.deal), new_deal=True)
-        self._dealt = True
+        self.moves.append([])
+        self._deal_dealt()
         return ()
+
+    # -- surviving a reload -----------------------------------------------------------
+
+    def save(self) -> str:
+        """The match as text for the tab's sessionStorage: its settings, seed and moves."""
+        return json.dumps({"v": SAVE_VERSION, "game": self.game.id, "length": self.match.length,
+                           "seed": self.seed, "clock": self.seating.clock, "level": self.level,
+                           "timeouts": self.seating.timeouts(YOU), "autopilot": self.seating.autopilot(YOU),
+                           "moves": self.moves}, separators=(",", ":"))
+
+    @classmethod
+    def restore(cls, saved) -> "_ComputerTable":
+        """The match :meth:`save` kept, replayed from its seed and moves: the same deals and
+        the same computers. Raises :class:`CorruptSaveError` for anything else."""
+        try:
+            data = json.loads(saved)
+            if data.get("v") != SAVE_VERSION:
+                raise ValueError("another version")
+            seed, moves, timeouts = data["seed"], data["moves"], data["timeouts"]
+            if type(seed) is not int or not 0 <= seed < 2 ** SEED_BITS:
+                raise ValueError("no seed")
+            if not isinstance(moves, list) or not moves or not all(isinstance(d, list) for d in moves):
+                raise ValueError("no moves")
+            if type(timeouts) is not int or timeouts < 0:
+                raise ValueError("no timeouts")
+            table = cls(get_game(data["game"]), data["length"], seed, data["clock"], data["level"])
+            for number, deal in enumerate(moves):
+                if number:
+                    table.next_deal()
+                current = number == len(moves) - 1
+                for seat, text in deal:
+                    if type(seat) is not int or not isinstance(text, str):
+                        raise ValueError("a move is a seat and an action")
+                    if current and seat != YOU:
+                        # The computers of the deal in play decide again, as they did, so that
+                        # what they remember of it is what they had; the move kept is played.
+                        table.bots[seat].choose(table.game.view(table.match, seat))
+                    table.apply(table.game.parse_action(text), seat)
+            table.seating.resume(YOU, timeouts, data["autopilot"] is True)
+        except (PisheError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
+            raise CorruptSaveError(f"the saved match cannot be read ({e})") from None
+        table._dealt = False                          # nothing new to tell: the match goes on
+        return table
 
     @property
     def names(self) -> Optional[list]:
@@ -149,6 +215,8 @@ class _ComputerTable:
             "clock": ({"seat": deal.turn, "seconds": clock, "label": words.clock_label(clock)}
                       if playing and self.seating.clock_runs(deal.turn) else None),
             "autopilot": self.seating.autopilot(YOU),
+            "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level},
+            "saved": self.save(),
         })
 
     def _news(self, view: dict, steps) -> list:
@@ -198,6 +266,17 @@ def new_match(length: Optional[str] = None, seed: Optional[int] = None, game: st
     global _table
     try:
         _table = _ComputerTable(get_game(game), length, seed, clock, level)
+    except PisheError as e:
+        return _error(e)
+    return _table.answer()
+
+
+def restore_match(saved: str) -> str:
+    """The match against the computer that an answer's ``saved`` held (kept in the tab's
+    sessionStorage), where it was: after a reload, Back and Forward, or a discarded tab."""
+    global _table
+    try:
+        _table = _ComputerTable.restore(saved)
     except PisheError as e:
         return _error(e)
     return _table.answer()

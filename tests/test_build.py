@@ -136,11 +136,14 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         "pyodide/pyodide.asm.mjs",
         "pyodide/pyodide.asm.wasm",
         "pyodide/python_stdlib.zip",
+        build.STDLIB_MICROPIP,
+        build.STDLIB_REST,
         "pyodide/pyodide-lock.json",
         f"pyodide/{build.PINS['micropip'].filename}",
         f"wheels/{build.PINS['segno'].filename}",
         build.NOSTR_MODULE,
         pishe_wheel,
+        *(f"web/icons/icon-{size}.png" for size in build.ICON_SIZES),
         # The page's static words in each language but English, and the pseudo-language's.
         *(f"web/lang/{code}.json" for code in (*catalogs.LANGUAGES, PSEUDO)),
     }
@@ -168,11 +171,19 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     if (dist_dir / "index.html").exists():
         page = (dist_dir / "index.html").read_text()
         assert build.LOADING_TOKEN not in page and f"data-loader-stage>{LOADING['start']}…<" in page
-    # Pyodide's own files are shipped untouched.
+    # Pyodide's own files are shipped untouched, but its standard library, split in three
+    # (tests/test_first_visit.py): every module of it in one of them, the same or stripped.
     with tarfile.open(build.fetch_pinned(build.PINS["pyodide"])) as tar:
         for name in build.RUNTIME_FILES:
-            upstream = hashlib.sha256(tar.extractfile(f"package/{name}").read()).hexdigest()
-            assert sha256(dist_dir / "pyodide" / name) == upstream, name
+            upstream = tar.extractfile(f"package/{name}").read()
+            if name != "python_stdlib.zip":
+                assert sha256(dist_dir / "pyodide" / name) == hashlib.sha256(upstream).hexdigest(), name
+                continue
+            with zipfile.ZipFile(io.BytesIO(upstream)) as whole:
+                files = {i.filename for i in whole.infolist() if not i.is_dir()}
+            parts = [build.STDLIB_FIRST, build.STDLIB_MICROPIP, build.STDLIB_REST]
+            shipped_files = [set(zipfile.ZipFile(dist_dir / part).namelist()) for part in parts]
+            assert set.union(*shipped_files) == files and sum(map(len, shipped_files)) == len(files)
 
 
 def test_the_nostr_library_is_the_pinned_bundle_as_a_module_left_to_the_network(dist_dir):
@@ -254,7 +265,7 @@ def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
         metadata = wheel.read(next(n for n in wheel.namelist() if n.endswith("METADATA"))).decode()
         assert "Name: pishe\n" in metadata and "Version: " in metadata
         for info in wheel.infolist():
-            assert info.compress_type == zipfile.ZIP_DEFLATED, info.filename
+            assert info.compress_type == zipfile.ZIP_STORED, info.filename  # the server's brotli copy compresses it
             assert info.flag_bits & 0x800, info.filename  # UTF-8 names: no cp437 codec import
         for name in sorted(modules):
             stripped = wheel.read(name).decode()
@@ -335,17 +346,19 @@ def test_a_corrupted_compiled_wheel_is_compiled_again(dist_dir, tmp_path):
     shipped (the compile is reproducible). The cache's layout is the one the build's own
     cache has: its copy (made by the session's build) tells where the corrupted one goes."""
     micropip = build.fetch_pinned(build.PINS["micropip"])
-    lock = json.loads((dist_dir / "pyodide" / "pyodide-lock.json").read_text())
+    # The runtime as the build compiled with it: Pyodide's, its whole standard library.
+    runtime = tmp_path / "runtime"
+    lock = build._copy_runtime(build.fetch_pinned(build.PINS["pyodide"]), runtime)
     good = (dist_dir / "pyodide" / micropip.name).read_bytes()
-    kept = build.compile_wheel(micropip, dist_dir / "pyodide", lock)  # the build's cache: no compile
+    kept = build.compile_wheel(micropip, runtime, lock)  # the build's cache: no compile
     assert kept.read_bytes() == good
     corrupted = tmp_path / kept.relative_to(build.cache_dir())
     corrupted.parent.mkdir(parents=True)
     corrupted.write_bytes(good[: len(good) // 2])
-    compiled = build.compile_wheel(micropip, dist_dir / "pyodide", lock, tmp_path)
+    compiled = build.compile_wheel(micropip, runtime, lock, tmp_path)
     assert compiled == corrupted and compiled.name == micropip.name
     assert compiled.read_bytes() == good  # compiled again, reproducibly
-    assert [p.name for p in tmp_path.iterdir()] == ["compiled"]  # no scratch folder left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["compiled", "runtime"]  # no scratch folder left behind
 
 
 # --- the local server ---------------------------------------------------------
@@ -361,9 +374,9 @@ def fetch(url: str, **headers) -> tuple[int, "email.message.Message", bytes]:
 
 
 def test_text_and_wasm_have_precompressed_copies_that_decompress_to_them(dist_dir):
-    """Beside each text file, the wasm and the standard library's zip: NAME.br and NAME.gz,
-    the file's own bytes once decoded and smaller than it. Wheels, and the settings a host
-    edits, have none."""
+    """Beside each text file, the wasm, the standard library's zips and the wheels: NAME.br
+    and NAME.gz, the file's own bytes once decoded and smaller than it. The settings a host
+    edits have none."""
     files = set(shipped(dist_dir))
     copies = {rel for rel in files if rel.endswith(COPIES)}
     for rel in sorted(files - copies):
@@ -394,7 +407,8 @@ def test_server_sends_a_precompressed_copy_when_accepted(site, dist_dir):
                       ("web/core/worker.js", "text/javascript"), ("web/style.css", "text/css"),
                       ("pyodide/pyodide-lock.json", "application/json"),
                       ("pyodide/pyodide.asm.wasm", "application/wasm"),
-                      ("pyodide/python_stdlib.zip", "application/zip")):
+                      ("pyodide/python_stdlib.zip", "application/zip"),
+                      (build_info(dist_dir)["wheels"]["pishe"], "application/zip")):
         if not (dist_dir / rel).exists():
             continue
         # Brotli first when both are accepted (Chromium sends "gzip, deflate, br, zstd").
@@ -416,8 +430,8 @@ def test_server_sends_a_precompressed_copy_when_accepted(site, dist_dir):
     assert status == 200 and gzip.decompress(body) == plain("index.html")
     assert headers["Content-Type"].startswith("text/html")
 
-    # Wheels and the settings as they are, without Vary: they have no copies.
-    for rel in (build_info(dist_dir)["wheels"]["pishe"], "signaling.json"):
+    # The settings as they are, without Vary: they have no copies.
+    for rel in ("signaling.json",):
         status, headers, body = fetch(site.url + rel, **{"Accept-Encoding": "gzip, br"})
         assert status == 200 and "Content-Encoding" not in headers and "Vary" not in headers, rel
         assert body == plain(rel), rel
@@ -508,8 +522,9 @@ def draw():
 @pytest.fixture(scope="module")
 def stub_dist(dist_dir, tmp_path_factory) -> Path:
     """A copy of dist/ whose pishe wheel (same file name) holds only STUB_WEB as pishe.web
-    (and a pishe.page for the worker's outbox).
-    The copy's files are hard links to dist/'s (the wheel is unlinked, then written anew)."""
+    (and pishe.on_demand, which the worker installs before it, and a pishe.page for the
+    worker's outbox). The copy's files are hard links to dist/'s (the wheel is unlinked, then
+    written anew)."""
     dist = tmp_path_factory.mktemp("stub") / "dist"
     shutil.copytree(dist_dir, dist, copy_function=os.link)
     wheel = dist / build_info(dist)["wheels"]["pishe"]
@@ -518,6 +533,7 @@ def stub_dist(dist_dir, tmp_path_factory) -> Path:
     build.write_wheel(wheel, {
         "pishe/__init__.py": b"",
         "pishe/web.py": STUB_WEB.encode(),
+        "pishe/on_demand.py": (ROOT / "pishe" / "on_demand.py").read_bytes(),
         "pishe/page.py": b"outbox = None\n",   # where the worker puts a friend's channel
         f"pishe-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: pishe\nVersion: {version}\n".encode(),
         f"pishe-{version}.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
@@ -824,7 +840,7 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     # service worker keeps them when the page first asks for them.
     later = build_info(dist_dir)["later"]
     assert sorted(later) == sorted([f"pyodide/{build.PINS['micropip'].filename}",
-                                    f"wheels/{build.PINS['segno'].filename}"])
+                                    f"wheels/{build.PINS['segno'].filename}", build.STDLIB_MICROPIP, build.STDLIB_REST])
     kept = page.evaluate("""async (later) => {
         const cache = await caches.open((await caches.keys())[0]);
         const scope = (await navigator.serviceWorker.ready).scope;
@@ -833,7 +849,7 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
         for (const f of later) await fetch(new URL(f, scope));
         return {before, after: await held()};
     }""", later)
-    assert kept == {"before": [False, False], "after": [True, True]}
+    assert kept == {"before": [False] * len(later), "after": [True] * len(later)}
 
     site.stop()
     out = page.evaluate("""async (ms) => {

@@ -1,10 +1,18 @@
-"""A cheating host against real guests: every way to game the fair deal ends in "Deal N is not fair".
+"""A cheating host (and cheating guests) against real guests: every way to game the fair
+deal ends in "Deal N is not fair" or an abort the page counts and shows, never "verified"
+and never a silent downgrade.
 
-Each test is an attack a host's page could make on its guests' pages (a real
-:class:`Guest` fed the host's messages, crafted or tampered with on their
-way), at Pishe Pasha's table and at Pişti's with three guests where it
-applies. None may end in "verified", and none in silence: the guest's
-status says the deal is not fair, and keeps saying so.
+Written from docs/PROTOCOL.md's promises, each test is an attack a host's page (or a
+page of its own at a guest seat) could make: crafted messages, or the real host's
+messages tampered with on their way to real :class:`Guest` pages, at Pishe Pasha's table
+and at Pişti's with three guests where it applies. The classes: re-rolling and grinding
+the shuffle (new commitments, refused tokens, new matches, reveals of undealt deals, a
+seat that withholds or swaps its part, parts added, reordered, replaced or left out),
+moves the guest did not make (unasked, a timeout too early or not the view's first legal
+move, a computer after a take-over), false boards and dealers, downgrades and silence (a
+gap, a drop, no commitment, no reveal), the host's words in sentences and numbers,
+nesting, the clock, views after the check, another seat's cards shown. Next to them, the
+honest cases, which must verify.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ import pytest
 from pishe.table.fair import commitment, derive_deck, new_secret, part_commitment
 from pishe.table.game import get_game
 from pishe.table.protocol import (
-    MAX_HOST_MESSAGE, VERIFIED, Guest, Host, MessageTooDeepError, MessageTooLongError, Outcome,
+    MAX_HOST_MESSAGE, VERIFIED, Guest, MessageTooDeepError, MessageTooLongError, Outcome,
     ProtocolError,
 )
 from pishe.table.protocol.guest import CLOCK_SLACK, REFUSALS
@@ -214,7 +222,7 @@ def test_the_seat_that_withholds_its_part_is_named():
     that does not like the deck it sees coming) aborts the shuffle: the host must start the
     deal again, and every guest that revealed shows who aborted it."""
     table = Tampering("pisti", [1, 2, 3], 5)
-    table.host.clock = None
+    table.host.seating.clock = None
     pages = {}
     for seat in (1, 2, 3):
         pages[seat] = Guest(rng=random.Random(seat))
@@ -659,7 +667,7 @@ def test_the_clock_is_fixed_for_the_match(game_id, guest_seats):
     assert "changed the clock" in not_fair(page)
     assert page.status()["clock"] == 30
     now[0] += 0.5
-    table.host.clock = 1
+    table.host.seating.clock = 1
     table.deliver(table.host.timeout().send)
     assert page.status()["clock"] == 30
 
@@ -697,12 +705,12 @@ def test_a_take_over_the_host_ignores_is_caught(game_id, guest_seats):
         until_turn(table, seat)
         now[0] += 31
         table.deliver(host.timeout().send)
-    assert seat in host._autopilot
+    assert host.seating.autopilot(seat)
     table.send(table.conn_of(seat), page.take_over())
-    assert seat not in host._autopilot and page.status()["verification"] is None
+    assert not host.seating.autopilot(seat) and page.status()["verification"] is None
     while not (host.phase == "playing" and host.match.deal.turn == seat):
         table.move()
-    host._autopilot.discard(seat)                       # its seats still say the person plays
+    host.seating._autopilot.discard(seat)                       # its seats still say the person plays
     table.deliver(host._play(seat, host._computer_action(seat), COMPUTER).send)
     assert "had a computer play" in not_fair(page)
 
@@ -784,7 +792,7 @@ def test_an_honest_take_over_and_a_computer_move_in_flight_are_accepted(game_id,
         table.move()
     table.deliver(host.computer_step().send)            # the computer's move, already on its way
     table.send(table.conn_of(seat), message)
-    assert seat not in host._autopilot
+    assert not host.seating.autopilot(seat)
     table.play_deck()
     assert page.verification == VERIFIED
 
@@ -810,3 +818,82 @@ def test_an_honest_abort_is_counted_and_the_redealt_deck_verifies():
         assert status["verification"] == VERIFIED and status["aborts"] == 1
         line = words.fairness(status["verification"], status["verification_deal"], VERIFIED, "Deck", 1)
         assert line == {"ok": False, "line": "Deck 1 verified (aborted shuffles at this table: 1)"}
+
+
+def test_another_seats_cards_shown_to_a_guest_are_flagged():
+    """The host shows seat 2 every card dealt (the other hands, the face-down opening), as
+    an onlooker would see them: its check flags it at the reveal. (It has seen them by then,
+    and the other guests cannot know: keeping them hidden needs the no-peek dealing.)"""
+    table = Tampering("pisti", [1, 2, 3], 13)
+    game = table.game
+
+    def leak(conn, data):
+        if data["type"] == "view" and conn == 102 and data["from"] == 0:
+            data["dealt"] = [game.show_step(step, None) for step in table.host._played.steps[0]]
+
+    table.tamper = leak
+    table.check = lambda conn, text: None                           # the leak is the point here
+    for seat in (1, 2, 3):
+        table.join(Guest(rng=random.Random(50 + seat)))
+    page = table.page(2)
+    shown = json.dumps(page._deals[1].shown[0])
+    hands = table.host.match.deal.hands
+    assert all(str(card) in shown for card in hands[1])             # seat 1's hand, seen by seat 2
+    table.play_deck()
+    assert "you were shown" in not_fair(page)
+    assert all(table.page(s).verification == VERIFIED for s in (1, 3))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("game_id,guest_seats", TABLES)
+def test_an_honest_host_is_never_called_unfair(game_id, guest_seats, seed):
+    """Random honest play with every event of the table: clocks running out, autopilot and
+    take-overs, pages dropping and coming back (reloaded from their save or the same page),
+    the next deals. No page ever says "not fair" (the attacks above show that each of
+    these checks does fire when the host cheats)."""
+    rng = random.Random(seed)
+    now = [1000.0]
+    length = "first-to-50" if game_id == "pishe-pasha" else "51"
+    table = tampering(game_id, guest_seats, seed=seed, length=length, clock=30, now=now)
+    host = table.host
+    away: dict = {}
+    for _ in range(3000):
+        if host.phase == "match-over":
+            break
+        event = rng.random()
+        seat = rng.choice(guest_seats)
+        if event < 0.02 and seat not in away:
+            away[seat] = table.page(seat)
+            table.drop(table.conn_of(seat))
+        elif event < 0.06 and away:
+            seat, page = away.popitem()
+            if rng.random() < 0.5:
+                page = Guest.restore(page.save(), random.Random(rng.random()), page.ledger(),
+                                     clock=lambda: now[0])
+            table.join(page)
+        elif host.phase == "deal-over":
+            if away:
+                for seat, page in list(away.items()):
+                    table.join(page)
+                away.clear()
+            table.deliver(host.next_deal().send)
+        elif host.phase != "playing":
+            for seat, page in list(away.items()):
+                table.join(page)
+            away.clear()
+        elif host.clock_seat() is not None and host.clock_seat() != 0 and event < 0.15 \
+                and host.clock_seat() not in away:
+            now[0] += 31
+            table.deliver(host.timeout().send)
+        elif host.computer_seat() is None and host.match.deal.turn in away:
+            seat, page = host.match.deal.turn, away.pop(host.match.deal.turn)
+            table.join(page)
+        else:
+            turn = host.match.deal.turn
+            if host.seating.autopilot(turn) and turn not in away and turn != 0 and rng.random() < 0.5:
+                table.send(table.conn_of(turn), table.page(turn).take_over())
+            table.move()
+        for page in list(table.pages.values()) + list(away.values()):
+            assert not page._unfair, page.verification
+            assert page.verification is None or "not fair:" not in page.verification
+    assert host.phase in ("match-over", "deal-over", "playing")

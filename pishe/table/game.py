@@ -121,9 +121,6 @@ class Game:
     params: dict = {}
     #: The name players read ("Pishe Pasha", "Pişti").
     name: str
-    #: Whether :attr:`name` is words the page translates ("Pişti for two"), not a proper name
-    #: that stays as it is in every language ("Pişti", "Pishe Pasha").
-    name_is_words: bool = False
     #: What players call one deal of a match ("Deal"; Pişti's players say "Deck"), in English:
     #: :meth:`deal_word` says it in the page's language.
     deal_name: str = N_("Deal")

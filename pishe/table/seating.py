@@ -56,6 +56,12 @@ class Seating:
         self._autopilot.discard(seat)
         self._timeouts[seat] = 0
 
+    def resume(self, seat: int, timeouts: int, autopilot: bool) -> None:
+        """``seat``'s timeouts in a row and autopilot as a saved table had them."""
+        self._timeouts[seat] = timeouts
+        if autopilot:
+            self._autopilot.add(seat)
+
     def played(self, seat: int) -> None:
         """The person at ``seat`` made a move themselves: that takes the seat back."""
         if seat in self._timeouts:

@@ -33,7 +33,7 @@
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
 import { attach, send } from "./channel.js";
 
-const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, loading, downloads}
+const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, stdlib, loading, downloads}
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
 
 // The wheel (a key of BUILD.wheels) unpacked before the table is ready, and
@@ -62,6 +62,23 @@ const storedSnapshot = self.caches
 // again; the import system sees its folders as new by their times of change (not
 // importlib.invalidate_caches(): it imports importlib.metadata, ~1.5 s under load).
 const PY_RESTORED = "import random\nrandom.seed()";
+
+// The standard library's modules a first visit does not download (build.py's split_stdlib):
+// pishe.on_demand fetches the zip of one when it is first imported, by a synchronous
+// request (allowed in a worker) that Python makes through fetchNow. The finder is set
+// before the snapshot (which holds no JavaScript object), its fetch after it.
+const PY_ON_DEMAND = `
+import json, pishe.on_demand
+on_demand = pishe.on_demand.install(json.loads(stdlib_parts), "/lib")
+`;
+function fetchNow(url) {
+  const request = new XMLHttpRequest();
+  request.open("GET", url, false);
+  request.responseType = "arraybuffer";
+  request.send();
+  if (request.status !== 200) throw new Error(`HTTP ${request.status} for ${url}`);
+  return new Uint8Array(request.response);
+}
 
 // Runs in Python once pishe.web is imported. Arguments cross as one JSON text so
 // Python gets plain dict/list/str values, never JavaScript proxies.
@@ -222,6 +239,8 @@ async function boot() {
   milestone("wheels", 0.97);
   if (snapshot === "restored") pyodide.runPython(PY_RESTORED);
   scope = pyodide.globals.get("dict")();
+  scope.set("stdlib_parts", JSON.stringify(BUILD.stdlib.map(({ url, names }) => ({ url: new URL(url, SITE).href, names }))));
+  pyodide.runPython(PY_ON_DEMAND, { globals: scope });
   const dispatch = pyodide.runPython(PY_DISPATCH, { globals: scope });
   if (snapshot !== "restored" && self.caches) {
     try {
@@ -234,7 +253,8 @@ async function boot() {
   // A friend's table's messages go out from Python as soon as a call has made them,
   // before its answer is built. Set after the snapshot, which holds no JavaScript object.
   scope.set("channel_send", send);
-  pyodide.runPython("import pishe.page\npishe.page.outbox = channel_send", { globals: scope });
+  scope.set("fetch_now", fetchNow);
+  pyodide.runPython("import pishe.page\npishe.page.outbox = channel_send\non_demand.fetch = fetch_now", { globals: scope });
   ms.ready = Math.round(performance.now());
   return dispatch;
 }

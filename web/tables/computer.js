@@ -4,14 +4,17 @@
 // painter (web/games/registry.js), its steps to the live region.
 //
 // pishe.web's calls (arguments positional JSON): new_match(length, seed, game,
-// clock, level), act(action), computer_step(), timeout(), take_over(), next_deal(),
-// current(). Each answers {view, steps, news, in_progress, computer_moves, clock,
-// autopilot} or {error}. While computer_moves is true the page asks computer_step()
+// clock, level), restore_match(saved), act(action), computer_step(), timeout(),
+// take_over(), next_deal(), current(). Each answers {view, steps, news, in_progress,
+// computer_moves, clock, autopilot, settings, saved} or {error}. While computer_moves is true the page asks computer_step()
 // after ?delay ms; a clock runs as a ring around the name of the seat to move, and
 // when yours runs out the page asks timeout(). The live region says the steps and
 // the news (a deal dealt, its result, the match score). While in_progress is true,
-// New match (N), Invite a friend and another game ask first, in the page's
-// <dialog>, and a reload or a closed tab gets the browser's own leave-page prompt.
+// New match (N), Invite a friend and another game ask first, in the page's <dialog>.
+//
+// The match lives as long as the tab: each answer's `saved` (its settings, seed and
+// moves) is kept in sessionStorage, and a reload, Back and Forward or a discarded tab
+// coming back deals it again where it was (restore_match). A closed tab ends it.
 //
 // `computerTable` lets another controller on the same page (the friend's
 // table) share the Python worker and stop the computer while a friend plays.
@@ -52,6 +55,47 @@ export function settings(search = location.search) {
 export const computerTable = {
   py: null, active: false, stop() {}, start() {}, confirmLeave: () => Promise.resolve(true),
 };
+
+// The match kept in the tab: {address, settings, saved}, for a page at the same address.
+const MATCH_KEY = "pishe-computer-match";
+
+function keptMatch() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(MATCH_KEY));
+    return kept && kept.address === location.search && kept.settings && typeof kept.saved === "string" ? kept : null;
+  } catch {
+    return null; // storage refused, or not ours: a new match
+  }
+}
+
+function keepMatch(answer) {
+  try {
+    sessionStorage.setItem(MATCH_KEY, JSON.stringify(
+      { address: location.search, settings: answer.settings, saved: answer.saved }));
+  } catch {
+    // Storage full or refused: the match still plays, it only does not survive a reload.
+  }
+}
+
+function forgetMatch() {
+  try {
+    sessionStorage.removeItem(MATCH_KEY);
+  } catch {
+    // Nothing could be stored either.
+  }
+}
+
+/** Check the radio buttons of `settings` ({game, length, clock, level}), those the page has. */
+function showSettings(settings) {
+  const check = (root, name, value) => {
+    const radio = root && root.querySelector(`input[data-setting="${name}"][value="${CSS.escape(String(value ?? ""))}"]`);
+    if (radio) radio.checked = true;
+  };
+  const game = document.querySelector(`input[name="game"][value="${CSS.escape(settings.game)}"]`);
+  if (game) game.checked = true;
+  const box = document.querySelector(`[data-settings="${CSS.escape(settings.game)}"]`);
+  for (const name of ["length", "clock", "level"]) check(box, name, settings[name]);
+}
 
 /** Show `game`'s table, settings and rules (every [data-for-game]) and hide the other games'. */
 function showGame(game) {
@@ -113,6 +157,7 @@ async function startComputerTable() {
       return;
     }
     const view = answer.view || {};
+    if (answer.saved) keepMatch(answer);
     const { paint } = await painter(view.game);
     if (gen !== generation || !active) return;
     showError("");
@@ -224,6 +269,30 @@ async function startComputerTable() {
     return send("new_match", chosen.length, seed, chosen.game, chosen.clock, chosen.level);
   }
 
+  /** The match the tab kept, dealt again where it was; a new match if it cannot be. */
+  async function resumeMatch(kept) {
+    active = true;
+    halt();
+    showSettings(kept.settings);
+    game = chosenSettings().game;
+    showGame(game);
+    const gen = generation;
+    pending += 1;
+    setIdle();
+    let answer = null;
+    try {
+      answer = await py.call("restore_match", kept.saved);
+    } catch {
+      // Python could not run it: a new match below.
+    } finally {
+      pending -= 1;
+      setIdle();
+    }
+    if (answer && !answer.error) return receive(answer, gen);
+    forgetMatch();
+    return startMatch();
+  }
+
   function usable(button) {
     return ready && active && button && !button.hidden && button.getAttribute("aria-disabled") !== "true";
   }
@@ -265,11 +334,6 @@ async function startComputerTable() {
       }
     });
   }
-  // A reload or a closed tab throws the match away: the browser asks first, mid-match
-  // only. Nothing is stored: a closed tab is a finished match.
-  window.addEventListener("beforeunload", (event) => {
-    if (active && inProgress) event.preventDefault();
-  });
   setupKeys(() => ready);
 
   computerTable.py = py;
@@ -278,6 +342,7 @@ async function startComputerTable() {
   computerTable.stop = () => {
     active = false;
     halt();
+    forgetMatch(); // the friend's table took the tab: a reload comes back to it, not to this match
     delete body.dataset.inProgress;
     for (const button of document.querySelectorAll("[data-result-new-match]")) button.hidden = true;
     game = FIRST_GAME;
@@ -291,7 +356,8 @@ async function startComputerTable() {
     return startMatch();
   };
 
-  showGame(chosenSettings().game);
+  // A page opened on a friend's invite shows the invited game already (web/core/invited.js).
+  if (!document.documentElement.dataset.invited) showGame(chosenSettings().game);
   setIdle();
   // Another language: the same table, its view worded anew (Python's language is set first:
   // web/tables/words.js); the tab's title, the loading line.
@@ -313,7 +379,10 @@ async function startComputerTable() {
   }
   ready = true;
   newMatch.setAttribute("aria-disabled", "false");
-  if (active) await startMatch();
+  if (active) {
+    const kept = keptMatch();
+    await (kept ? resumeMatch(kept) : startMatch());
+  }
   loader.hidden = true;
   body.dataset.ready = "true";
   setIdle();

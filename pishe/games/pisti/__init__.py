@@ -50,7 +50,6 @@ class PistiGame(Game):
         self.name = "Pişti" if seats == 4 else N_("Pişti for two")
         self.params = {"seats": seats}
         if seats == 2:
-            self.name_is_words = True
             self.levels_note = N_("The computer plays at this level. Easy forgets the cards played and sometimes "
                                   "throws a jack away; Medium takes whenever it can; Hard also guesses what you "
                                   "hold and looks ahead to the end of the deck.")

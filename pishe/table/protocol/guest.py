@@ -276,6 +276,12 @@ class Guest:
         self._timeouts, self._taking_over = 0, True
         return self._numbered("take-over")
 
+    def name(self, name: Optional[str]) -> str:
+        """The message giving this seat the name ``name`` (``None``: none), checked as
+        :func:`~.wire.player_name`: raises :class:`~.wire.MalformedMessageError` for one
+        that is not."""
+        return self._numbered("name", name=wire.optional(wire.player_name)(name, "name"))
+
     def leave(self) -> str:
         """The message leaving the table: a computer plays this seat for good."""
         message = self._numbered("leave")

@@ -1,0 +1,65 @@
+"""The standard library modules a first visit does not download, fetched on first import.
+
+The page ships the modules its Python imports (build.py traces them); the rest of the
+standard library waits on the server in zips ("parts": what micropip adds when it runs,
+and all else). :func:`install` puts a finder first on ``sys.meta_path`` that knows each
+part's module names: importing one of them fetches that part once (``fetch(url) ->
+bytes``, set by the page's worker: a synchronous request, allowed in a worker), writes
+it to the file system and imports from it. Any other name is left to the usual finders,
+so an optional import that fails costs nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import zipimport
+from typing import Callable, Iterable, Optional
+
+__all__ = ["OnDemand", "install"]
+
+
+class OnDemand:
+    """A finder for ``sys.meta_path``: finds the modules of each part, ``{"url", "names"}``,
+    in its zip, fetched into folder ``folder`` on first need."""
+
+    def __init__(self, parts: Iterable[dict], folder: str):
+        self.zips: dict[str, tuple[str, str]] = {}     # module name -> (url, path of its zip)
+        for part in parts:
+            path = os.path.join(folder, part["url"].rsplit("/", 1)[-1])
+            for name in part["names"]:
+                self.zips[name] = (part["url"], path)
+        #: ``fetch(url) -> bytes``; ``None`` (no page, or a snapshot being taken): nothing is fetched.
+        self.fetch: Optional[Callable] = None
+        #: The modules imported from a fetched part, in order (what a first visit lacked).
+        self.served: list[str] = []
+
+    def find_spec(self, name, path=None, target=None):
+        found = self.zips.get(name)
+        if found is None or self.fetch is None:
+            return None
+        url, zip_path = found
+        if not os.path.exists(zip_path):
+            try:
+                data = self.fetch(url)
+            except Exception as e:  # offline, or the server refused: the import fails as usual
+                raise ModuleNotFoundError(f"No module named {name!r} (not downloaded: {e})", name=name) from None
+            data = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
+            with open(zip_path, "wb") as f:
+                f.write(data)
+        # A module of a package sits in the package's folder of the zip, wherever the
+        # package itself came from.
+        spec = zipimport.zipimporter("/".join([zip_path, *name.split(".")[:-1]])).find_spec(name)
+        if spec is not None:
+            self.served.append(name)
+        return spec
+
+
+def install(parts: Iterable[dict], folder: str) -> OnDemand:
+    """Put an :class:`OnDemand` finder first on ``sys.meta_path`` (once) and return it."""
+    for finder in sys.meta_path:
+        if isinstance(finder, OnDemand):
+            return finder
+    finder = OnDemand(parts, folder)
+    sys.meta_path.insert(0, finder)
+    return finder

@@ -1,0 +1,124 @@
+"""A first visit's standard library: only what the page imports, nothing missing.
+
+build.py traces the modules the page's Python imports (in Pyodide under Node) and
+ships those alone in python_stdlib.zip; what micropip adds comes with micropip, the
+rest on demand (pishe/on_demand.py). Proved here: the same trace, run on the shipped
+zips alone (no finder, nothing on demand), finds every module it needs; the real page
+plays both games, opens a friend's table and draws a QR code with the rest unreachable;
+the finder fetches a part once and imports from it, and fails as an import does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import zipfile
+
+import pytest
+from playwright.sync_api import expect
+
+import build
+from pishe.on_demand import OnDemand, install
+from test_build import build_info
+
+BOOT_MS = 120_000
+
+
+def names(path) -> set[str]:
+    with zipfile.ZipFile(path) as z:
+        return set(z.namelist())
+
+
+def test_the_shipped_library_holds_every_module_the_page_imports(dist_dir, tmp_path):
+    """The trace (boot, every pishe module, both games, a friend's table, gettext, hashes and
+    secrets, micropip and a QR code) run again on the first visit's zip and micropip's
+    part alone: any module missing would fail it with ModuleNotFoundError."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    for name in build.RUNTIME_FILES:
+        if name != "python_stdlib.zip":
+            os.symlink(dist_dir / "pyodide" / name, runtime / name)
+    first = dist_dir / build.STDLIB_FIRST
+    micropip_part = dist_dir / build.STDLIB_MICROPIP
+    with zipfile.ZipFile(first) as a, zipfile.ZipFile(micropip_part) as b:
+        build.write_stored_zip(runtime / "python_stdlib.zip",
+                               {**{n: a.read(n) for n in a.namelist()}, **{n: b.read(n) for n in b.namelist()}})
+    lock = json.loads((dist_dir / "pyodide" / build.LOCK_NAME).read_text())
+    micropip = dist_dir / "pyodide" / build.PINS["micropip"].filename
+    info = build_info(dist_dir)
+    traced = build.trace_stdlib(runtime, lock, micropip, dist_dir / info["wheels"]["pishe"],
+                                dist_dir / info["wheels"]["segno"], cache=tmp_path / "cache", strip=False)
+    assert set(traced["first"]) == names(first)
+    assert set(traced["micropip"]) == names(micropip_part)
+    assert {"gettext.py", "locale.py", "hashlib.py", "hmac.py", "secrets.py", "json/__init__.py",
+            "random.py"} <= names(first)
+    # The parts a first visit does not download are not in its zip, and nothing is in two.
+    rest = names(dist_dir / build.STDLIB_REST)
+    assert not rest & names(first) and not rest & names(micropip_part) and not names(first) & names(micropip_part)
+    assert (dist_dir / (build.STDLIB_FIRST + ".br")).stat().st_size < 450_000
+
+
+def test_the_page_plays_everything_without_the_rest_of_the_library(browser, dist_dir, console_errors):
+    """The rest of the standard library unreachable, as offline: both games deal and play,
+    a match is restored, a friend's table opens, and the invite's QR code is drawn."""
+    context = browser.new_context()
+    try:
+        with build.SiteServer(dist_dir) as server:
+            page = context.new_page()
+            errors = console_errors(page)
+            asked = []
+            context.route(server.url + build.STDLIB_REST,
+                          lambda route: (asked.append(route.request.url), route.abort()))
+            page.goto(server.url + "?delay=0")
+            expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+            out = page.evaluate("""async () => {
+              const results = [];
+              for (const game of ["pishe-pasha", "pisti"]) {
+                let answer = await pishe.call("new_match", null, 5, game);
+                for (let i = 0; i < 40 && !answer.error; i++) {
+                  answer = answer.computer_moves ? await pishe.call("computer_step")
+                    : await pishe.call("act", String(answer.view.legal[0]));
+                }
+                results.push(answer.error || answer.view.game);
+                const back = await pishe.call("restore_match", answer.saved);
+                results.push(back.error || back.view.game);
+                const host = await pishe.call("host_open", null, null, game);
+                results.push(host.error || "hosting");
+              }
+              const qr = await pishe.call("qr_matrix", "https://example.org/#an-invite");
+              results.push(qr.rows ? "qr" : qr);
+              return results;
+            }""")
+            assert out == ["pishe-pasha", "pishe-pasha", "hosting", "pisti", "pisti", "hosting", "qr"]
+            assert asked == [] and errors == []
+    finally:
+        context.close()
+
+
+def test_a_part_is_fetched_once_on_first_import_and_a_failed_fetch_fails_the_import(tmp_path, monkeypatch):
+    source = tmp_path / "part.zip"
+    build.write_stored_zip(source, {"zz_on_demand.py": b"X = 1\n", "json/zz_on_demand.py": b"Y = 2\n"})
+    fetched = []
+    finder = OnDemand([{"url": "https://site/pyodide/part.zip", "names": ["zz_on_demand", "json.zz_on_demand"]}],
+                      str(tmp_path / "fs"))
+    (tmp_path / "fs").mkdir()
+    monkeypatch.setattr(sys, "meta_path", [finder, *sys.meta_path])
+    for name in ("zz_on_demand", "json.zz_on_demand"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    assert finder.find_spec("zz_on_demand") is None            # no fetch yet: left to the others
+    finder.fetch = lambda url: fetched.append(url) or source.read_bytes()
+    import json.zz_on_demand  # noqa: F401  (a module of a package that came from elsewhere)
+    import zz_on_demand
+    assert zz_on_demand.X == 1 and sys.modules["json.zz_on_demand"].Y == 2
+    assert fetched == ["https://site/pyodide/part.zip"] and finder.served == ["json.zz_on_demand", "zz_on_demand"]
+    assert finder.find_spec("not_in_any_part") is None
+
+    offline = OnDemand([{"url": "https://site/other.zip", "names": ["zz_offline"]}], str(tmp_path / "fs"))
+    offline.fetch = lambda url: (_ for _ in ()).throw(OSError("offline"))
+    with pytest.raises(ModuleNotFoundError, match="zz_offline"):
+        offline.find_spec("zz_offline")
+    assert install([], "/nowhere") is install([], "/elsewhere")    # one finder, however often installed
+    sys.meta_path.remove(install([], "/nowhere"))
+    shutil.rmtree(tmp_path / "fs")
