@@ -789,9 +789,11 @@ def _game_part(game, part: str, first: bool) -> str:
         return f'<span data-for-game="{game.id}"{"" if first else " hidden"} data-i18n>{html.escape(game.name)}</span>'
     if part == "choice":
         title = html.escape(f"{game.name}: play the computer")
+        # A friends' table's title (web/tables/friend/table.js), from an invite's first paint on.
+        friends = html.escape(f"{game.name}: play a friend" if game.seats == 2 else f"{game.name}: play with friends")
         return (f'<label><input type="radio" name="game" value="{game.id}" autocomplete="off"'
-                f'{" checked" if first else ""} data-i18n-attr="data-title" data-title="{title}">'
-                f'<span data-i18n>{html.escape(game.name)}</span></label>')
+                f'{" checked" if first else ""} data-i18n-attr="data-title data-friend-title" data-title="{title}"'
+                f' data-friend-title="{friends}"><span data-i18n>{html.escape(game.name)}</span></label>')
     if part == "styles":
         return "".join(f'<link rel="stylesheet" href="web/games/{game.package}/{css.name}">\n'
                        for css in sorted(folder.glob("*.css")))

@@ -3,6 +3,10 @@
 
     python bench/connect.py [--rounds N] [--stun URL] [--origin URL] [--chromium PATH]
 
+Each path in turn: direct (no ICE server, or --stun's), then through a real TURN
+server (tests/turn.py starts coturn on 127.0.0.1; the pages forced to
+iceTransportPolicy "relay"), with the TURN/direct ratio of the connect medians.
+
 Builds the site into a temp dir, serves it on 127.0.0.1, starts a local Nostr
 relay (machinery.LocalRelay; .ci/run installs it) and opens the built index.html in
 two contexts of headless Chromium (the flags of tests/conftest.py), whose
@@ -53,6 +57,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 
 import build  # noqa: E402
 import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
+from turn import LocalTurn, turnserver_executable  # noqa: E402  (tests/turn.py: coturn on 127.0.0.1)
 from friend import FLAGS, disabled_features, line, percentile  # noqa: E402  (bench/friend.py)
 
 BOOT_MS = 180_000
@@ -94,13 +99,19 @@ MODULES = """async (stun) => {
   window.rtc = await load("web/core/rtc.js");
   window.relay = await load("web/tables/friend/relay.js");
   window.iceServers = stun ? [{ urls: stun }] : [];
+  window.policy = "all";
   window.now = () => performance.timeOrigin + performance.now();  // comparable across pages
+}"""
+# The path to measure: the direct one (the ICE servers above), or a TURN server's alone.
+PATH = """(turn) => {
+  if (turn) { window.iceServers = turn; window.policy = "relay"; }
 }"""
 
 # Host: an offer, a key, a listener; resolves with the invite link once a relay listens.
 HOST = """async () => {
   const round = window.round = { opened: null, heard: null };
-  const link = round.link = new rtc.Link(iceServers, (channel) => { channel.onopen = () => { round.opened = now(); }; });
+  const link = round.link = new rtc.Link(iceServers, (channel) => { channel.onopen = () => { round.opened = now(); }; },
+                                         { iceTransportPolicy: policy });
   const offer = await link.offer();
   const key = relay.newKey();
   await new Promise((resolve, reject) => {
@@ -118,7 +129,8 @@ GUEST = """async (invite) => {
   const start = now();
   const { offer, key } = relay.unpackInvite(new URL(invite).hash.slice("#join=".length));
   relay.relayList();  // as the page will: it starts loading the Nostr library
-  const link = window.guestLink = new rtc.Link(iceServers, (channel) => { channel.onopen = () => link.opened(); });
+  const link = window.guestLink = new rtc.Link(iceServers, (channel) => { channel.onopen = () => link.opened(); },
+                                               { iceTransportPolicy: policy });
   const answer = await link.answer(offer);
   const answered = now();
   const posted = await relay.postAnswer({ key, offer, answer });
@@ -176,6 +188,16 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             rounds.append(one_round(host, guest))
             time.sleep(0.2)  # the closed links' sockets go before the next round
+        # The same through a real TURN server (coturn on 127.0.0.1), the pages forced to relay.
+        turned = []
+        executable = turnserver_executable()
+        if executable is not None:
+            with tempfile.TemporaryDirectory() as tmp, LocalTurn(executable, Path(tmp)) as turn:
+                for page in pages:
+                    page.evaluate(PATH, turn.ice_servers)
+                for _ in range(args.rounds):
+                    turned.append(one_round(host, guest))
+                    time.sleep(0.2)
         browser.close()
 
         # The same offer from a browser with its default mDNS host names.
@@ -200,6 +222,16 @@ def main(argv: list[str] | None = None) -> int:
         print(line(label, [r[name] for r in rest]))
     print(f"  connect over all {len(rounds)} rounds: p50 {statistics.median(r['connect'] for r in rounds):.1f} ms, "
           f"p95 {percentile([r['connect'] for r in rounds], 0.95):.1f} ms")
+    if turned:
+        print(f"Through a TURN server (coturn on 127.0.0.1, iceTransportPolicy relay): {len(turned)} rounds")
+        for name, label in (("connect", "connect (link -> host open)"), ("answer", "  guest's answer (ICE gathering)"),
+                            ("open", "  host's accept -> open")):
+            print(line(label, [r[name] for r in turned]))
+        ratio = statistics.median(r["connect"] for r in turned) / statistics.median(r["connect"] for r in rest)
+        print(f"  TURN / direct, connect medians: {ratio:.2f}")
+    else:
+        print("No TURN path measured: no turnserver (Debian's coturn; .ci/run installs it)")
+    print("No relay-fallback path: carrying the table's messages through the Nostr relays is not built yet")
     print(f"  invite link for {args.origin}: {len(args.origin) + len(fragment)} characters "
           f"(offer code {len(fragment) - len('#join=') - 1 - len(key)}, key {len(key)}): {args.origin}{fragment}")
     mdns_link = f"{args.origin}#join={mdns_offer}!{key}"

@@ -25,7 +25,9 @@ _guest: Optional[Guest] = None
 def _friend_status(status: dict) -> dict:
     """A friend's table's status with its own words for the page added: ``"dealing"``
     (the status line while a deal is being dealt), ``"when_back"`` (the host's, while
-    its friend is away) and ``"fair"``, the guest's check of its last finished deal
+    its friend is away), ``"waiting_line"`` (the host's, naming the seats the table waits
+    on, or ``None``), ``"sides"`` (each seat's side from this one's: "your partner", "other
+    team" or "") and ``"fair"``, the guest's check of its last finished deal
     (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
     game = get_game(status["game"]) if status.get("game") else None
     if game is not None and status.get("length") in game.lengths:
@@ -33,6 +35,8 @@ def _friend_status(status: dict) -> dict:
         status = {**status, "length_name": game.word(game.lengths[status["length"]].name)}
     return {**status, **words.dealing_lines(status.get("deal")),
             "presence": words.presence(status.get("seats") or [], status.get("seat")),
+            "waiting_line": _waiting_line(status),
+            "sides": words.sides(get_game(status["game"]).teams, status["seat"]) if status.get("game") else [],
             "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
                                    _deal_name(status.get("game")), status.get("aborts", 0))}
 
@@ -40,6 +44,16 @@ def _friend_status(status: dict) -> dict:
 def _deal_name(game: Optional[str]) -> str:
     """The game's word for a deal in the page's language ("Deal" when no game is known)."""
     return get_game(game).deal_word() if game else words.deal_word()
+
+
+def _waiting_line(status: dict) -> Optional[str]:
+    """The host's status line naming the seats the table waits on, or ``None``."""
+    waiting = status.get("waiting_for") or []
+    if not waiting:
+        return None
+    game = get_game(status["game"])
+    names = game.blank_view(status["seat"], friend_names(game, status["seat"]), "")["names"]
+    return words.waiting_for([names[s] for s in waiting])
 
 
 def _send_now(messages: list) -> list:
@@ -171,6 +185,27 @@ def host_hold_over(seat: int) -> str:
     return _hosting(lambda: _host.hold_over(seat))
 
 
+def host_name(name: Optional[str]) -> str:
+    """The name the host gives its own seat (``None``: none): at most 20 characters, player
+    text (shown as text, in a seat's name places only)."""
+    return _hosting(lambda: _host.set_name(name))
+
+
+def host_play_again() -> str:
+    """After the match: a new one with the same friends in the same seats."""
+    return _hosting(lambda: _host.play_again())
+
+
+def host_deal_now() -> str:
+    """Deal now, with computers in the guest seats whose friends are not here."""
+    return _hosting(lambda: _host.deal_now())
+
+
+def host_silent(seat: int) -> str:
+    """Guest ``seat``'s page has not answered for its hold: a computer plays it until it acts."""
+    return _hosting(lambda: _host.silent(seat))
+
+
 def host_disconnect(conn: int = 1) -> str:
     """Connection ``conn`` closed: the host keeps the match and can invite again."""
     return _hosting(lambda: (_host.disconnect(conn), Outcome([], []))[1])
@@ -238,6 +273,11 @@ def guest_next_deal() -> str:
 def guest_take_over() -> str:
     """Play this seat again after a computer played it (timeouts)."""
     return _guesting(lambda: Outcome([_guest.take_over()], []))
+
+
+def guest_name(name: Optional[str]) -> str:
+    """The message giving this guest's seat the name ``name`` (``None``: none), checked here first."""
+    return _guesting(lambda: Outcome([_guest.name(name)], []))
 
 
 def guest_leave() -> str:

@@ -13,6 +13,8 @@ Fixtures:
     nostr_relay               the ws:// address of a real Nostr relay (PyPI nostr-relay) on
                               127.0.0.1, one per session; its tests skip when the
                               executable is missing ($PISHE_NOSTR_RELAY, which .ci/run sets)
+    turn_server               a real TURN server (coturn, tests/turn.py) on 127.0.0.1, one per
+                              session: a turn.LocalTurn (.ice_servers); skips without coturn
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, outside 
 
 import build  # noqa: E402
 import machinery  # noqa: E402  (beside this file: pytest puts tests/ on sys.path)
+from turn import LocalTurn, turnserver_executable  # noqa: E402
 
 CHROMIUM = machinery.CHROMIUM
 QUIET_FLAGS = machinery.CHROMIUM_QUIET_FLAGS
@@ -146,3 +149,13 @@ def returning_browser(browser_type, browser_type_launch_args, dist_dir, tmp_path
             yield context, server
         finally:
             context.close()
+
+
+@pytest.fixture(scope="session")
+def turn_server(tmp_path_factory):
+    """coturn on a free 127.0.0.1 port for the session (tests/turn.py), stopped by its process id."""
+    executable = turnserver_executable()
+    if executable is None:
+        pytest.skip("no turnserver: install Debian's coturn (.ci/run does)")
+    with LocalTurn(executable, tmp_path_factory.mktemp("turn")) as server:
+        yield server

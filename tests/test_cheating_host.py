@@ -95,7 +95,7 @@ class Crafted:
     def __init__(self, game_id: str, seat: int = 1, seats: int = 2):
         self.game_id, self.seat = game_id, seat
         self.seats = [{"seat": s, "role": "host" if s == 0 else "guest", "connected": True,
-                       "autopilot": False, "away": False, "left": False} for s in range(seats)]
+                       "autopilot": False, "away": False, "left": False, "name": None} for s in range(seats)]
 
     def welcome(self, seq: int = 0, match_id: str = MATCH_ID, clock=None) -> str:
         game = get_game(self.game_id)
@@ -222,7 +222,7 @@ def test_the_seat_that_withholds_its_part_is_named():
     that does not like the deck it sees coming) aborts the shuffle: the host must start the
     deal again, and every guest that revealed shows who aborted it."""
     table = Tampering("pisti", [1, 2, 3], 5)
-    table.host.clock = None
+    table.host.seating.clock = None
     pages = {}
     for seat in (1, 2, 3):
         pages[seat] = Guest(rng=random.Random(seat))
@@ -667,7 +667,7 @@ def test_the_clock_is_fixed_for_the_match(game_id, guest_seats):
     assert "changed the clock" in not_fair(page)
     assert page.status()["clock"] == 30
     now[0] += 0.5
-    table.host.clock = 1
+    table.host.seating.clock = 1
     table.deliver(table.host.timeout().send)
     assert page.status()["clock"] == 30
 
@@ -705,12 +705,12 @@ def test_a_take_over_the_host_ignores_is_caught(game_id, guest_seats):
         until_turn(table, seat)
         now[0] += 31
         table.deliver(host.timeout().send)
-    assert seat in host._autopilot
+    assert host.seating.autopilot(seat)
     table.send(table.conn_of(seat), page.take_over())
-    assert seat not in host._autopilot and page.status()["verification"] is None
+    assert not host.seating.autopilot(seat) and page.status()["verification"] is None
     while not (host.phase == "playing" and host.match.deal.turn == seat):
         table.move()
-    host._autopilot.discard(seat)                       # its seats still say the person plays
+    host.seating._autopilot.discard(seat)                       # its seats still say the person plays
     table.deliver(host._play(seat, host._computer_action(seat), COMPUTER).send)
     assert "had a computer play" in not_fair(page)
 
@@ -792,7 +792,7 @@ def test_an_honest_take_over_and_a_computer_move_in_flight_are_accepted(game_id,
         table.move()
     table.deliver(host.computer_step().send)            # the computer's move, already on its way
     table.send(table.conn_of(seat), message)
-    assert seat not in host._autopilot
+    assert not host.seating.autopilot(seat)
     table.play_deck()
     assert page.verification == VERIFIED
 
@@ -890,7 +890,7 @@ def test_an_honest_host_is_never_called_unfair(game_id, guest_seats, seed):
             table.join(page)
         else:
             turn = host.match.deal.turn
-            if turn in host._autopilot and turn not in away and turn != 0 and rng.random() < 0.5:
+            if host.seating.autopilot(turn) and turn not in away and turn != 0 and rng.random() < 0.5:
                 table.send(table.conn_of(turn), table.page(turn).take_over())
             table.move()
         for page in list(table.pages.values()) + list(away.values()):

@@ -59,12 +59,20 @@ HOST_GIVES = 40
 # page hands its channels to its (module) worker, so every such worker first runs
 # WORKER_TAP, which taps each channel it is given and posts a copy of every
 # message to the page, here, before the worker's own code sees it. window.__wire.send(text)
-# sends `text` down the page's newest open channel, as a tampered page could.
+# sends `text` down the page's newest open channel, as a tampered page could;
+# window.__wire.mute(true) drops everything the page sends from then on (a page that
+# stops answering while its channel stays open).
 WORKER_TAP = """
 const channels = [];
+let muted = false;
 const copy = (kind, text) => self.postMessage({ __wire: [kind, String(text)] });
 self.addEventListener("message", (event) => {
   const data = event.data;
+  if (data && data.__wireMute !== undefined) {
+    event.stopImmediatePropagation();
+    muted = data.__wireMute;
+    return;
+  }
   if (data && data.__wireSend !== undefined) {
     event.stopImmediatePropagation();
     channels.filter((c) => c.readyState === "open").at(-1).send(data.__wireSend);
@@ -75,7 +83,7 @@ self.addEventListener("message", (event) => {
   channels.push(channel);
   channel.addEventListener("message", (e) => copy("received", e.data));
   const send = channel.send.bind(channel);
-  channel.send = (text) => { copy("sent", text); return send(text); };
+  channel.send = (text) => { if (muted) return undefined; copy("sent", text); return send(text); };
 });
 """
 WIRE_TAP = """((tap) => {
@@ -99,6 +107,7 @@ WIRE_TAP = """((tap) => {
     }
   };
   wire.send = (text) => workers.forEach((w) => w.postMessage({ __wireSend: text }));
+  wire.mute = (on) => workers.forEach((w) => w.postMessage({ __wireMute: on }));
 })(""" + json.dumps(WORKER_TAP) + ");"
 
 # The board as a page shows it, with seats by their seat number.
@@ -611,6 +620,10 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     table.host.screenshot(path=str(RESULTS / "friend-host-invite.png"))
 
     table.join(link, shot="friend-guest-reply.png")
+    # Each side says its path, with a live round trip (tests/test_friend_turn.py: through TURN).
+    direct = re.compile(r"Direct connection · \d+ ms round trip")
+    expect(table.host.locator("[data-seat-invite-path]")).to_have_text(direct, timeout=10_000)
+    expect(table.guest.locator("[data-friend-path]")).to_have_text(direct, timeout=10_000)
     h, g = table.sync()
     # Both pages show the match length the host chose, and the guest sits in seat 1.
     assert h["length"] == g["length"] == "One deal"
@@ -643,8 +656,10 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
 
     # The guest's page goes away; the host sees it and keeps playing its turn.
     table.guest.goto("about:blank")
-    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
-                                                                      timeout=40_000)
+    # Within the hold the host reads that its friend is reconnecting (Invite again is there too).
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Friend is reconnecting…", timeout=40_000)
+    expect(table.host.locator("[data-seat-invite-state]")).to_have_text("reconnecting…")
+    expect(table.host.locator("[data-seat-invite-path]")).to_be_hidden()
     away = 0
     while True:
         table.host.wait_for_function("document.body.dataset.idle === 'true'")
@@ -743,8 +758,7 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     paused = table.board(table.guest)
     assert shared(paused) == shared(g) and paused["enabled"] == []
     expect(table.guest.locator(PASHA + " [data-status]")).to_have_text("Paused until you are connected again.")
-    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
-                                                                      timeout=40_000)
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Friend is reconnecting…", timeout=40_000)
 
     table.host.get_by_role("button", name="Invite again", exact=True).click()
     table.join(table.invite_link())           # the same tab: only the address's fragment changes
@@ -756,8 +770,7 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     # -- the guest's tab is closed
     context = table.guest.context
     table.guest.close()
-    expect(table.host.locator("[data-friend-status]")).to_have_text("Connection lost — invite again",
-                                                                      timeout=40_000)
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Friend is reconnecting…", timeout=40_000)
     host_before = table.board(table.host)
     table.host.get_by_role("button", name="Invite again", exact=True).click()
     link = table.invite_link()

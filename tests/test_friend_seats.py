@@ -13,9 +13,10 @@ import json
 
 import pytest
 
+from pishe.errors import PisheError
 from pishe.table.protocol import HOST_SEAT, VERIFIED, Guest, Host
 from pishe.table.protocol.host import COMPUTER, TIMEOUT, NotAGuestSeatError
-from pishe.table.protocol.wire import WrongPhaseError
+from pishe.table.protocol.wire import VERSION, WrongPhaseError
 from test_table_protocol import Table, seated
 
 CLOCK = 15
@@ -170,6 +171,7 @@ def test_fuzz_from_every_guest_changes_nothing_when_refused():
             {"type": "next-deal", "seq": seq, "deal": host.status()["deal"] + rng.choice([0, 1, -1])},
             {"type": "deal-seed", "seq": seq, "deal": host.status()["deal"], "contribution": "ab" * 32},
             {"type": "hello", "token": rng.choice([None, "ab" * 16]), "have": None},
+            {"type": "name", "seq": seq, "name": rng.choice([None, "Ayşe", "x" * 21, " Ali", "<b>", 5, ""])},
         ])
         message = {"v": 3, "game": "pisti", **message}
         pick = rng.randrange(10)
@@ -210,3 +212,121 @@ def test_a_page_sits_at_the_seat_its_invite_was_for():
     for conn in (3, 1, 2):
         welcome = json.loads(host.receive(Guest().hello(), conn).send[0][1])
         assert welcome["seat"] == conn
+
+
+def test_deal_now_seats_computers_where_no_friend_came_and_a_late_friend_plays_from_the_next_deck():
+    table = Table("pisti", [1, 2, 3], seed=31)
+    host = table.host
+    with pytest.raises(WrongPhaseError):
+        seated("pisti", [1], seed=2).host.deal_now()            # nothing is being dealt
+    table.join()                                                 # only seat 1's friend comes
+    assert host.phase == "dealing" and host.waiting_for() == [2, 3]
+    assert host.status()["waiting_for"] == [2, 3]
+    table.deliver(host.deal_now().send)
+    assert host.phase == "playing" and host.waiting_for() in ([], [1])
+    assert [seat_info(host, s)["away"] for s in (1, 2, 3)] == [False, True, True]
+    page1 = table.page(1)
+    for _ in range(5):
+        table.move()
+    # Seat 3's friend opens its link mid-deck: seated, but a computer plays the seat until
+    # the next deck, and its page cannot play for it.
+    late = Guest()
+    conn = 3                          # the page numbers each seat's channel by its seat
+    table.pages[conn] = late
+    table.send(conn, late.hello())
+    assert table.seat_of(conn) == 3 and seat_info(host, 3)["away"]
+    to_turn(table, 3)
+    assert host.computer_seat() == 3
+    legal = host.view(3)["legal"]
+    refused = host.receive(json.dumps({"v": VERSION, "game": "pisti", "type": "act", "seq": host.guests[3].next_seq,
+                                       "action": legal[0]}), conn)
+    assert refused.error == "A computer plays your seat until the next deal."
+    table.play_deck()
+    assert page1.verification == VERIFIED
+    table.deliver(host.next_deal().send)
+    # The next deck: seat 3 is its friend's (it sent its part of the shuffle), seat 2 still a computer's.
+    assert host.phase == "playing" and 3 in host._played.contributions and 2 not in host._played.contributions
+    assert [seat_info(host, s)["away"] for s in (1, 2, 3)] == [False, True, False]
+    table.play_deck()
+    assert late.verification == VERIFIED and page1.verification == VERIFIED
+
+
+def test_a_silent_page_is_named_then_played_by_a_computer_until_it_plays_again():
+    table = Table("pisti", [1, 2], seed=41)
+    host = table.host
+    quiet = Guest()
+    table._conns += 1
+    table.pages[table._conns] = quiet
+    # Seat 1's page says hello but never sends its part of the shuffle.
+    welcome = host.receive(quiet.hello(), table._conns)
+    for _, text in welcome.send:
+        quiet.receive(text)                                      # its replies are never sent
+    table.join()
+    assert host.phase == "dealing" and host.waiting_for() == [1]
+    assert host.silent(2).send == []                             # not waited on: nothing changes
+    with pytest.raises(NotAGuestSeatError):
+        host.silent(3)
+    table.deliver(host.silent(1).send)                           # its hold ran out
+    assert host.phase == "playing" and seat_info(host, 1)["away"]
+    to_turn(table, 1)
+    assert host.computer_seat() == 1
+    table.move()
+
+
+def test_a_seat_that_left_cannot_act_again():
+    table = seated("pisti", [1, 2], seed=13)
+    host = table.host
+    conn = table.conn_of(2)
+    page = table.page(2)
+    assert table.send(conn, page.leave()).error is None
+    to_turn(table, 2)
+    before = host.save()
+    refused = host.receive(json.dumps({"v": VERSION, "game": "pisti", "type": "act", "seq": host.guests[2].next_seq,
+                                       "action": host.view(2)["legal"][0]}), conn)
+    assert refused.error == "You left the table: a computer plays this seat for good."
+    assert json.loads(refused.send[0][1])["code"] == "seat-left" and host.save() == before
+
+
+def test_play_again_starts_a_new_match_with_the_same_friends_in_the_same_seats():
+    table = seated("pisti", [1, 2, 3], seed=17, length="51")
+    host = table.host
+    with pytest.raises(WrongPhaseError):
+        host.play_again()                                      # the match is on
+    while host.phase != "match-over":
+        table.play_deck()
+        if host.phase == "deal-over":
+            table.next_deck()
+    first_id, pages = host.match_id, {s: table.page(s) for s in (1, 2, 3)}
+    table.deliver(host.play_again().send)
+    # Dealt at once: every friend sent its part of the new match's first deck.
+    assert host.phase == "playing" and host.match_id != first_id and host.match.deal_number == 1
+    assert host.match.scores == [0, 0] or list(host.match.scores) == [0, 0]
+    assert {s: table.page(s) for s in (1, 2, 3)} == pages     # the same pages in the same seats
+    table.play_deck()
+    table.assert_in_step()
+    assert all(page.verification == VERIFIED for page in pages.values())
+
+
+def test_friends_name_their_seats_as_player_text_checked_and_shown_to_everyone():
+    table = seated("pisti", [1, 2], seed=23)
+    host = table.host
+    page = table.page(1)
+    assert table.send(table.conn_of(1), page.name("Ayşe <b>")).error is None
+    table.deliver(host.set_name("Mehmet").send)
+    assert [s["name"] for s in host.seats()] == ["Mehmet", "Ayşe <b>", None, None]
+    assert [s["name"] for s in table.page(2).status()["seats"]] == ["Mehmet", "Ayşe <b>", None, None]
+    # Never inside the table's own sentences: the views name seats by where they sit.
+    assert "Ayşe" not in json.dumps(host.view(2)) and "Mehmet" not in json.dumps(table.page(2).view())
+    # Too long, blank, padded, a line break, not text: refused by the page itself, and by the host.
+    for bad in ("x" * 21, "", " Ali", "a\nb", 5):
+        with pytest.raises(PisheError):
+            page.name(bad)
+        before = host.save(), host.seats()
+        message = json.dumps({"v": VERSION, "game": "pisti", "type": "name", "seq": host.guests[1].next_seq,
+                              "name": bad})
+        refused = host.receive(message, table.conn_of(1))
+        assert json.loads(refused.send[0][1])["code"] == "malformed-message"
+        assert (host.save(), host.seats()) == before
+    with pytest.raises(PisheError):
+        host.set_name("x" * 21)
+    assert table.send(table.conn_of(1), page.name(None)).error is None and host.seats()[1]["name"] is None

@@ -72,10 +72,17 @@ def pages(profiles, module_site, console_errors):
     p.close()
 
 
-def open_table(pages: Pages, friends=(1, 2, 3)):
-    """The host opens a Pişti table with friends in ``friends``; returns its page and the links by seat."""
+# Chromium on Linux has no Web Share API: the page is given one that records what it shares.
+SHARE_STUB = "navigator.share = async (data) => { window.__shared = data; };"
+
+
+def open_table(pages: Pages, friends=(1, 2, 3), query: str = "", share: bool = False):
+    """The host opens a Pişti table with friends in ``friends`` (``query``: more of the
+    page's address; ``share``: with a Web Share API); returns its page and the links by seat."""
     host = pages.page("host")
-    host.goto(pages.site.url + "?delay=30&hold=2")
+    if share:
+        host.add_init_script(SHARE_STUB)
+    host.goto(pages.site.url + "?delay=30&hold=2" + query)
     expect(host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
     host.get_by_role("radio", name="Pişti", exact=True).check()
     for seat, name in SEAT_NAMES.items():
@@ -239,3 +246,110 @@ def test_pishe_pasha_joins_by_the_link_alone_too(pages: Pages):
     expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
     expect(guest.locator('[data-game="pishe-pasha"] [data-seat-name]')).to_have_text(["Friend", "You"],
                                                                                    timeout=BOOT_MS)
+
+
+DEAL_NOW = "Deal now: computers take the empty seats"
+# Installed before a page loads: what each frame shows (the games' tables not hidden, the
+# title, whether Python is ready), from the first frame until Python is ready.
+FRAMES = """(() => {
+  const frames = (window.__frames = []);
+  const look = () => {
+    const shown = [...document.querySelectorAll("[data-pishe-table]")]
+      .filter((table) => !table.closest("[hidden]")).map((table) => table.dataset.game);
+    const ready = Boolean(document.body && document.body.dataset.ready === "true");
+    frames.push({title: document.title, shown, ready});
+    if (ready || frames.length > 2000) frames.done = true;
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})();"""
+
+
+def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_next_deck(pages: Pages):
+    """Three seats for friends, two come: the host names whom the table waits for, deals now
+    with a computer in Left's seat; Left's friend opens the link mid-deck and plays from
+    the next deck."""
+    host, links = open_table(pages, share=True)
+    assert all(link.endswith("&game=pisti") for link in links.values())
+    # The invites in the seat switches' order, each saying its side; Share beside Copy link.
+    titles = host.locator("[data-seat-invite-title]")
+    expect(titles.locator("[data-seat-invite-name]")).to_have_text(["Partner", "Right", "Left"])
+    expect(titles.locator("[data-seat-invite-side]")).to_have_text(["your partner", "other team", "other team"])
+    host.get_by_role("button", name="Share", exact=True).last.click()
+    host.wait_for_function("window.__shared")
+    assert host.evaluate("window.__shared") == {"title": "Come and play at my table", "url": links[3]}
+    expect(host.locator('[data-seat-invite][data-seat="3"] [data-copied]')).to_have_text("Shared.")
+    guests = {seat: pages.page(f"guest {seat}") for seat in (1, 2)}
+    guests[1].add_init_script(FRAMES)
+    for seat, guest in guests.items():
+        guest.goto(links[seat])
+    # The invited game's table and title from the guest's first painted frame, before Python starts.
+    guests[1].wait_for_function("window.__frames.done", timeout=BOOT_MS)
+    frames = guests[1].evaluate("window.__frames")
+    painted = [f for f in frames if f["shown"]]
+    assert painted and not painted[0]["ready"], frames[:5]
+    assert all(f["shown"] == ["pisti"] and f["title"] == "Pişti: play with friends" for f in painted), frames
+    for guest in guests.values():
+        expect(guest.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    expect(host.locator("[data-friend-status]")).to_have_text("Waiting for your friends: 2 of 3 here…",
+                                                              timeout=BOOT_MS)
+    expect(host.locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Left…", timeout=20_000)
+    deal_now = host.get_by_role("button", name=DEAL_NOW, exact=True)
+    expect(deal_now).to_be_visible()
+    shots(host, "deal-now")
+    deal_now.click()
+    expect(deal_now).to_be_hidden(timeout=20_000)
+    expect(host.locator(f'{TABLE} [data-seat="3"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
+    assert play_until(host, [host, *guests.values()], played=6) >= 6
+
+    # Left's friend comes mid-deck: seated, but the computer plays the deck out.
+    late = pages.page("guest 3")
+    late.goto(links[3])
+    expect(late.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    expect(host.locator("[data-friend-status]")).to_have_text("Connected", timeout=20_000)
+    late.wait_for_function("window.pisheFriend.state.view && window.pisheFriend.state.view.seat === 3",
+                           timeout=BOOT_MS)
+    expect(host.locator(f'{TABLE} [data-seat="3"] [data-flag-who]')).to_have_text("Away: computer")
+    play_until(host, [host, *guests.values()])
+    assert host.evaluate(STATE)["over"]
+
+    # The next deck: Left plays it.
+    host.get_by_role("button", name="Next deck", exact=True).click()
+    expect(host.locator(f'{TABLE} [data-seat="3"] [data-flag-who]')).to_have_text("Friend", timeout=20_000)
+    play_until(host, [host, *guests.values(), late], played=8)
+    assert late.evaluate("window.__autoplay.clicks") >= 1
+    for name, errors in pages.errors.items():
+        assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)
+
+
+def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: Pages):
+    """A guest's page stays connected but stops answering: on its turn the host's status
+    line names it, and after its hold (?silent=SECONDS) a computer plays its seat."""
+    host, links = open_table(pages, friends=(2,), query="&silent=3")
+    guest = pages.page("guest 2")
+    guest.goto(links[2])
+    for page in (host, guest):
+        expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    played = play_until(host, [host, guest], played=4)
+    guest.evaluate("window.__wire.mute(true)")
+    # Play on to the partner's turn (the host's page and the computers only).
+    host.evaluate(AUTOPLAY, 99)
+    host.wait_for_function("() => { const v = window.pisheFriend.state.view; return v && v.turn === 2; }",
+                           timeout=60_000)
+    expect(host.locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Partner…", timeout=10_000)
+    shots(host, "waiting-for-partner")
+    expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
+    assert play_until(host, [host], played=played + 8) >= played + 8
+
+
+def shots(page, name: str) -> None:
+    """The page at desktop and phone width, in test-results/."""
+    from test_friend import RESULTS
+
+    RESULTS.mkdir(exist_ok=True)
+    size = page.viewport_size
+    page.screenshot(path=str(RESULTS / f"pisti-friends-{name}.png"))
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.screenshot(path=str(RESULTS / f"pisti-friends-{name}-360.png"), full_page=True)
+    page.set_viewport_size(size)
+    page.evaluate("window.scrollTo(0, 0)")  # AUTOPLAY clicks cards where they show

@@ -43,6 +43,11 @@ def _random_value(rng: random.Random, depth: int = 0):
     return rng.choice(makers)()
 
 
+# Seat names, good and bad: one of 20 characters is the longest, text only, no space at an end.
+_NAMES = [None, "Ayşe", "Ö" * 20, "x" * 21, "", " Ali", "Ali ", "a\nb", "<img src=x onerror=alert(1)>"[:20],
+          "\u0000", 7, ["Ali"], {"name": "Ali"}]
+
+
 class Fuzzer:
     """Makes guest messages near to valid ones, then breaks them."""
 
@@ -61,6 +66,7 @@ class Fuzzer:
             {"type": "act", "seq": seq, "action": rng.choice(_ACTIONS[:3])},
             {"type": "deal-seed", "seq": seq, "deal": deal, "contribution": f"{rng.getrandbits(256):064x}"},
             {"type": "next-deal", "seq": seq, "deal": deal},
+            {"type": "name", "seq": seq, "name": rng.choice(_NAMES)},
         ])
 
     def mutate(self, message: dict) -> dict:

@@ -103,6 +103,13 @@ function attrName(element, name) {
 function sourceOf(element) {
   if (element.dataset.i18nSource) return JSON.parse(element.dataset.i18nSource);
   const source = { message: element.hasAttribute("data-i18n") ? messageOf(element) : null, attrs: {} };
+  // A message is read trimmed; a space at either end of the markup's text stays around its
+  // translation (" for <0/>" in "Invite link<span> for …</span>": else "Invite linkfor Right").
+  const first = element.firstChild;
+  const last = element.lastChild;
+  const spaced = (node, end) => Boolean(source.message) && node && node.nodeType === Node.TEXT_NODE && end.test(node.data);
+  source.lead = spaced(first, /^\s/) ? " " : "";
+  source.trail = spaced(last, /\s$/) ? " " : "";
   for (const name of attrsOf(element)) source.attrs[name] = text(element.getAttribute(attrName(element, name)));
   [...element.children].forEach((child, n) => { child.dataset.i18nN = String(n); });
   element.dataset.i18nSource = JSON.stringify(source);
@@ -117,7 +124,7 @@ function applyWords(root = document) {
     if (source.message !== null) {
       const children = [];
       for (const child of element.children) children[Number(child.dataset.i18nN)] = child;
-      fill(element, pageWord(source.message, context), children);
+      fill(element, (source.lead || "") + pageWord(source.message, context) + (source.trail || ""), children);
     }
     for (const [name, message] of Object.entries(source.attrs)) {
       if (message) element.setAttribute(attrName(element, name), pageWord(message, context));

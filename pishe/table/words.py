@@ -26,8 +26,8 @@ from typing import Optional
 
 from .lang import N_, _, ngettext
 
-__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence", "dealt", "match_score", "LOADING",
-           "page", "waiting"]
+__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
+           "match_score", "LOADING", "page", "waiting"]
 
 #: The page's sentences, by key.
 PAGE = {
@@ -66,6 +66,15 @@ PAGE = {
     "seat_lost": N_("connection lost"),
     "seat_away": N_("away: a computer plays"),
     "seat_left": N_("left: a computer plays"),
+    "seat_reconnecting": N_("reconnecting…"),
+    # Beside a seat's name, the name its player chose (player text), and the field to choose one.
+    "chosen_name": N_("Name chosen by this player"),
+    "name_saved": N_("Saved: the others see it beside your seat."),
+    # The host's Share button (the Web Share API), beside Copy link.
+    "share_title": N_("Come and play at my table"),
+    "shared": N_("Shared."),
+    # The host's status line while a friend's page is coming back ({name}: the seat's name, Python's).
+    "reconnecting": N_("{name} is reconnecting…"),
     # Any table.
     "unknown_game": N_("This page cannot show the game {game}."),
     # Asked before a match in progress is thrown away (the keys are what asks: new_match, invite, game).
@@ -77,6 +86,20 @@ PAGE = {
     "leave_ok_invite": N_("Invite a friend"),
     "leave_ok_game": N_("Change the game"),
     "leave_cancel": N_("Keep playing"),
+    # What a connection to another page is (web/tables/friend/route.js): its path and round trip.
+    "path_direct": N_("Direct connection"),
+    "path_turn": N_("Through a TURN server"),
+    "path_relays": N_("Through relays (slower)"),
+    "path_line": N_("{path} · {ms} ms round trip"),
+    # No connection could be made, though both pages had each other's codes.
+    "no_path_host": N_("No connection could be made between your two networks. Press Invite again; "
+                       "if it fails again, try both on the same Wi-Fi, or one of you on mobile data, "
+                       "or ask whoever hosts this page to add a TURN server."),
+    "no_path_guest": N_("No connection could be made to your friend's page from this network. "
+                        "Try another network (Wi-Fi or mobile data), then ask your friend for a new invite link."),
+    "seat_no_path": N_("could not connect"),
+    # The relays of signaling.json that did not answer ({list}: their addresses, from that file).
+    "relays_failed": N_("Relays not reached: {list}"),
     # A message the relays brought that the host's page ignored (web/tables/friend/relay.js).
     "relay_unreadable": N_("A message that was not from your friend came through the relay; it was ignored."),
     "relay_other_offer": N_("An answer to another invite came through the relay; it was ignored."),
@@ -164,6 +187,26 @@ def presence(seats: list, seat: int) -> list:
         else:
             flags.append(_("Host") if s.get("role") == "host" else _("Friend"))
     return flags
+
+
+def waiting_for(names: list) -> Optional[str]:
+    """The status line naming the seats a table waits on ("Waiting for Right…", "Waiting
+    for Right and Left…"), by the seats' names from the reader's side; ``None`` for none."""
+    if not names:
+        return None
+    if len(names) == 1:
+        return _("Waiting for {name}…").format(name=names[0])
+    return _("Waiting for {names} and {last}…").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def sides(teams: tuple, seat: int) -> list:
+    """Each seat's side from ``seat``'s: "your partner" (same team), "other team", or ""
+    (this seat, or a game where every seat plays for itself)."""
+    team_of = {s: n for n, members in enumerate(teams) for s in members}
+    if all(len(members) == 1 for members in teams):
+        return ["" for s in team_of]
+    return ["" if s == seat else _("your partner") if team_of[s] == team_of[seat] else _("other team")
+            for s in sorted(team_of)]
 
 
 def dealt(deal_name: str, number: int, dealer: str) -> str:

@@ -108,8 +108,13 @@ function gathered(pc) {
  * each; the connection's own failure closes the link too.
  */
 export class Link {
-  constructor(iceServers, take) {
-    this.pc = new RTCPeerConnection({ iceServers });
+  /**
+   * `iceServers` as RTCConfiguration takes them; `iceTransportPolicy` "relay" uses
+   * only TURN servers' relayed paths (a site that must hide its players' addresses,
+   * and the tests that prove the TURN path), "all" (the default) any path.
+   */
+  constructor(iceServers, take, { iceTransportPolicy = "all" } = {}) {
+    this.pc = new RTCPeerConnection({ iceServers, iceTransportPolicy });
     this.onopen = this.onclose = null;
     this.open = false;
     this.pc.addEventListener("connectionstatechange", () => {
@@ -137,6 +142,25 @@ export class Link {
     this.ended = true;
     this.open = false;
     this.pc.close();
+  }
+
+  /**
+   * The path the channel takes now, from the selected candidate pair's stats:
+   * {path: "direct" | "turn", rtt: round trip in ms or null}, or null before a pair
+   * is selected. "turn" when either end is a TURN server's relayed address.
+   */
+  async route() {
+    const stats = await this.pc.getStats();
+    let pair = null;
+    stats.forEach((report) => {
+      if (report.type === "transport" && report.selectedCandidatePairId) pair = stats.get(report.selectedCandidatePairId);
+    });
+    if (!pair) stats.forEach((report) => { if (report.type === "candidate-pair" && report.nominated && report.state === "succeeded") pair = report; });
+    if (!pair) return null;
+    const ends = [stats.get(pair.localCandidateId), stats.get(pair.remoteCandidateId)];
+    const relayed = ends.some((end) => end && end.candidateType === "relay");
+    const rtt = typeof pair.currentRoundTripTime === "number" ? Math.round(pair.currentRoundTripTime * 1000) : null;
+    return { path: relayed ? "turn" : "direct", rtt };
   }
 
   /** Host: make the offer; returns its code for the invite link. */

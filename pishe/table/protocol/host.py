@@ -35,11 +35,15 @@ from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST
                    CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError, PartMismatchError,
                    ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError)
 
-__all__ = ["Host", "NotAGuestSeatError", "friend_names", "timeout_action"]
+__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "friend_names", "timeout_action"]
 
 
 class NotAGuestSeatError(wire.ProtocolError):
     """A call about a guest's seat named a seat that is not kept for a guest."""
+
+
+class SeatLeftError(wire.ProtocolError):
+    """A page that left its seat sent a message about it: a seat that left cannot act again."""
 
 
 def friend_names(game, seat: int) -> Optional[list]:
@@ -103,8 +107,11 @@ class _GuestSeat:
     next_seq: int = 0
     sent: int = 0                        # actions of the deal in play sent to it
     unseen: int = 0                      # moves before this one were played while it was away
-    away: bool = False                   # gone longer than the hold: a computer plays the seat
+    away: bool = False                   # gone (or silent) longer than the hold, or never came and the
+    #                                      host dealt without it: a computer plays the seat
     left: bool = False                   # left the table: a computer plays the seat for good
+    joining: bool = False                # came while a computer plays the seat: theirs from the next deal
+    name: Optional[str] = None           # the name its person chose (wire.player_name)
 
 
 #: How the action log marks a move the table made for a person's seat (the guest's page
@@ -149,6 +156,8 @@ class Host:
         #: The match, once its first deal is dealt.
         self.match: Optional[Match] = None
         self.guests: dict[int, _GuestSeat] = {s: _GuestSeat() for s in sorted(set(seats))}
+        #: The name the host chose for its seat (:meth:`set_name`), or ``None``.
+        self.host_name: Optional[str] = None
         #: Who plays each seat now and whose clock runs (the policy the computer table uses too).
         self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._bots: dict = {}
@@ -182,9 +191,29 @@ class Host:
         return self.game.view(self.match, seat, self.names(seat)).to_json()
 
     def status(self) -> dict:
-        """The table for the host's page: phase, deal number, match length, who is connected."""
+        """The table for the host's page: phase, deal number, match length, who is connected,
+        ``waiting_for``, the people's seats the table waits on now (see :meth:`waiting_for`),
+        and ``moves``, how many moves the deal in play has had (the page's silence hold
+        starts again on each)."""
         return {"game": self.game.id, "seat": self.seat, "phase": self.phase,
-                "deal": (self._pending or self._played).number, **self._table()}
+                "deal": (self._pending or self._played).number, "waiting_for": self.waiting_for(),
+                "moves": len(self._played.actions) if self._pending is None else 0, **self._table()}
+
+    def waiting_for(self) -> list:
+        """The guests' seats the table waits on, in seat order: while a deal is dealt, those
+        at the table (connected or not) whose commitment to their part of the shuffle has not
+        come, then those locked in whose part has not; in play, the guest to move, unless a
+        computer plays its seat. Empty when nothing waits on a guest."""
+        pending = self._pending
+        if pending is not None:
+            here = [s for s, g in self.guests.items() if not (g.away or g.left)]
+            if pending.locked is None:
+                return [s for s in here if s not in pending.committed]
+            return [s for s in pending.locked if s in here and s not in pending.contributions]
+        if self.match.deal.over:
+            return []
+        turn = self.match.deal.turn
+        return [turn] if turn in self.guests and not self._played_by_computer(turn) else []
 
     def seats(self) -> list:
         """Who sits where: each seat's ``role`` (``host``, ``guest`` or ``computer``), whether
@@ -196,7 +225,8 @@ class Host:
             out.append({"seat": s, "role": "host" if s == HOST_SEAT else "guest" if guest else "computer",
                         "connected": s == HOST_SEAT or (guest is not None and guest.conn is not None),
                         "autopilot": self.seating.autopilot(s),
-                        "away": guest is not None and guest.away, "left": guest is not None and guest.left})
+                        "away": guest is not None and guest.away, "left": guest is not None and guest.left,
+                        "name": self.host_name if s == HOST_SEAT else guest.name if guest else None})
         return out
 
     def _table(self) -> dict:
@@ -288,6 +318,53 @@ class Host:
         guest.away = True
         return self._seat_given_up()
 
+    def set_name(self, name: Optional[str]) -> Outcome:
+        """The name the host gives its own seat (``None``: none), checked as
+        :func:`~.wire.player_name`; every guest is told who sits where."""
+        self.host_name = wire.optional(wire.player_name)(name, "name")
+        return self._presence()
+
+    def play_again(self) -> Outcome:
+        """Once the match is over, a new match of the same game, length and clock with the
+        same friends in the same seats: every connected guest is welcomed to it (a new match
+        id) and asked for its part of the first deal's shuffle. Raises
+        :class:`~.wire.WrongPhaseError` before the match is over."""
+        if self._pending is not None or not self.match.over:
+            raise WrongPhaseError("The match is not over.")
+        self.match_id = secrets.token_hex(16)
+        self.match, self._played, self._bots = None, None, {}
+        self.seating = Seating([HOST_SEAT, *self.guests], self.seating.clock)
+        self._pending = _HostDeal.new(1, self.rng, self.game.id)
+        for guest in self.guests.values():
+            guest.sent, guest.joining = 0, False
+            guest.away = guest.away and guest.conn is None      # who is here plays
+        return Outcome([(g.conn, m) for s, g in self.guests.items() if g.conn is not None
+                        for m in self._state(s, None)], [])
+
+    def deal_now(self) -> Outcome:
+        """Deal the deal being dealt now, with a computer in every guest seat whose friend is
+        not here (never came, or lost): those seats are the computer's until their friend
+        comes, from the next deal (:meth:`_hello`). Raises :class:`~.wire.WrongPhaseError`
+        when no deal is being dealt."""
+        if self._pending is None:
+            raise WrongPhaseError("No deal is being dealt.")
+        for guest in self.guests.values():
+            if guest.conn is None and not guest.left:
+                guest.away = True
+        return self._seat_given_up()
+
+    def silent(self, seat: int) -> Outcome:
+        """Guest ``seat``'s page is connected but has not answered for its hold (no part of
+        the shuffle, no move): a computer plays it until it acts again. Nothing changes for
+        a seat the table is not waiting on."""
+        guest = self.guests.get(seat)
+        if guest is None:
+            raise NotAGuestSeatError(f"Seat {seat} is not kept for a friend.")
+        if seat not in self.waiting_for():
+            return Outcome([], [])
+        guest.away = True
+        return self._seat_given_up()
+
     def _computer_action(self, seat: int) -> str:
         bot = self._bots.get(seat)
         if bot is None:
@@ -328,12 +405,20 @@ class Host:
             seq = wire.whole(data.get("seq"), "seq")   # a replay is named as such before anything else
             seat, guest = self._guest_on(conn)
             self._check_seq(guest, seq)
+            if guest.left:
+                raise SeatLeftError("You left the table: a computer plays this seat for good.")
             values = wire.fields(data, wire.GUEST_MESSAGES[kind])
             if kind == "act":
                 self._check_playing()
+                if guest.joining:
+                    raise WrongPhaseError("A computer plays your seat until the next deal.")
+                guest.away = False            # a silent page that plays again has its seat back
                 outcome = self._play(seat, values["action"])
             elif kind == "take-over":
                 self.take_over(seat)
+                outcome = self._presence()
+            elif kind == "name":
+                guest.name = values["name"]
                 outcome = self._presence()
             elif kind == "leave":
                 guest.left, guest.token = True, None
@@ -388,7 +473,10 @@ class Host:
                 raise SeatTakenError(f"This connection already holds seat {held}.")
         self.disconnect(conn)
         self.guests[seat].conn = conn
-        was_away, self.guests[seat].away = self.guests[seat].away, False
+        # A friend new to a seat dealt to a computer (deal_now) takes it from the next deal.
+        joining = token is None and self.guests[seat].away and self.phase == PLAYING
+        self.guests[seat].joining = joining
+        was_away, self.guests[seat].away = self.guests[seat].away, joining
         back = self._presence(but=seat).send if was_away else []    # the others see the person back
         return Outcome([(conn, m) for m in self._state(seat, have)] + back, [])
 
@@ -415,7 +503,11 @@ class Host:
                                   f"(deal {self._played.number}).")
 
     def _begin_next_deal(self) -> str:
-        """A new seed for the next deal; returns the message committing to it."""
+        """A new seed for the next deal; returns the message committing to it. A friend who
+        came while a computer played their seat takes it now."""
+        for guest in self.guests.values():
+            if guest.joining and guest.conn is not None:
+                guest.away = guest.joining = False
         self._pending = _HostDeal.new(self._played.number + 1, self.rng, self.game.id)
         return self._commit_message()
 

@@ -232,13 +232,36 @@ _SEAT_KEYS = {"seat": int, "role": str, "connected": bool, "autopilot": bool, "a
 _ROLES = ("host", "guest", "computer")
 
 
+#: The longest name a player may give their seat, in characters.
+MAX_NAME = 20
+
+
+def player_name(value, name: str) -> str:
+    """A name a player chose for their seat: 1 to :data:`MAX_NAME` printable characters
+    (letters of any language, spaces inside), no space at either end. Player text: a page
+    shows it only as text, in a seat's name places, never in its own sentences."""
+    check(isinstance(value, str) and 0 < len(value) <= MAX_NAME and value == value.strip()
+          and value.isprintable(), f"{name} must be 1 to {MAX_NAME} printable characters, "
+                                   "with no space at either end")
+    return value
+
+
+def _chosen_name(seat: dict) -> bool:
+    try:
+        return seat["name"] is None or player_name(seat["name"], "name") is not None
+    except ProtocolError:
+        return False
+
+
 def seat_list(value, name: str) -> list:
-    """Who sits where (see :meth:`.host.Host.seats`): one object a seat, in seat order."""
+    """Who sits where (see :meth:`.host.Host.seats`): one object a seat, in seat order, and
+    the name its player chose (``null`` for none)."""
     check(isinstance(value, list) and all(
-        isinstance(s, dict) and set(s) == set(_SEAT_KEYS) and s["seat"] == i
+        isinstance(s, dict) and set(s) == {*_SEAT_KEYS, "name"} and s["seat"] == i
         and all(type(s[k]) is kind for k, kind in _SEAT_KEYS.items()) and s["role"] in _ROLES
+        and _chosen_name(s)
         for i, s in enumerate(value)),
-        f"{name} must list the seats in order, each with {', '.join(_SEAT_KEYS)}")
+        f"{name} must list the seats in order, each with {', '.join(_SEAT_KEYS)}, name")
     return value
 
 
@@ -351,6 +374,8 @@ GUEST_MESSAGES = {
     "take-over": {"seq": whole},
     # The person leaves the table: a computer plays the seat for good.
     "leave": {"seq": whole},
+    # The name the person gives their seat (null: none).
+    "name": {"seq": whole, "name": optional(player_name)},
 }
 
 # Host -> guest.

@@ -94,6 +94,7 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
     setText(line.querySelector("[data-match-length]"), match ? match.length_name : "");
     setText(line.querySelector("[data-deal]"), match ? match.deal : "");
     setText(line.querySelector("[data-dealer]"), match ? names[match.dealer] : "");
+    line.dataset.dealt = String(Boolean(match)); // before the first deal: the length alone
   }
 
   // The goal, the hint of the moment, whose turn, and the result of a finished deal.
@@ -148,6 +149,7 @@ function paintSeat(area, seat, v, names, match) {
   area.dataset.seat = String(seat);
   setText(area.querySelector("[data-seat-name]"), place.name);
   setText(area.querySelector("[data-seat-score]"), match ? list(match.scores)[seat] : "");
+  area.querySelector(".seat-score").hidden = !match; // no score before the first deal
   const flag = area.querySelector("[data-seat-flag]");
   setText(flag, place.flag);
   flag.hidden = !place.flag;

@@ -95,6 +95,7 @@ export function paint(view, root = document.querySelector('[data-pishe-table][da
     box.classList.toggle("mine", v.team === t);
     setText(box.querySelector("[data-team-name]"), teamNames[t]);
     setText(box.querySelector("[data-team-score]"), scores[t]);
+    box.querySelector(".team-score").hidden = !match; // no score before the first deck
     setText(box.querySelector("[data-team-taken]"), countText(team.count));
     paintMiniCards(box.querySelector("[data-team-pishti]"), [...list(team.pishti), ...list(team.jack_pishti)]);
   }

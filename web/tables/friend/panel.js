@@ -6,7 +6,7 @@
 // (pishe/table/words.py, through ../words.js), or the page's markup.
 
 import { setText } from "../../text.js";
-import { say } from "../words.js";
+import { say, word } from "../words.js";
 import { qrSvg } from "./qr.js";
 
 /** The connection's status lines: keys of the page's words (pishe/table/words.py). */
@@ -17,9 +17,12 @@ export const STATUS = {
   connecting: "connecting",
   connected: "connected",
   hostLost: "host_lost",
+  reconnecting: "reconnecting",
   guestLost: "guest_lost",
   linkUsed: "link_used",
   failed: "failed",
+  noPathHost: "no_path_host",
+  noPathGuest: "no_path_guest",
   inviteFailed: "invite_failed",
   linkBroken: "link_broken",
 };
@@ -29,21 +32,29 @@ const $ = (selector) => document.querySelector(selector);
 export const ui = {
   panel: $("[data-friend]"),
   status: $("[data-friend-status]"),
+  path: $("[data-friend-path]"),
   seatInvites: $("[data-seat-invites]"),
   seatTemplate: $("[data-seat-invite-template]"),
   guestReply: $("[data-guest-reply]"),
   replyOutput: $("[data-reply-output]"),
   fair: $("[data-fair]"),
   note: $("[data-friend-note]"),
+  relays: $("[data-relay-details]"),
   leave: $("[data-leave]"),
+  dealNow: $("[data-deal-now]"),
+  playAgain: $("[data-play-again]"),
+  nameForm: $("[data-name-form]"),
+  nameInput: $("[data-name-input]"),
+  nameNote: $("[data-name-note]"),
 };
 
 /**
  * A seat's invite in the panel: {seat, root, hostInvite, inviteLink, qr, replyInput,
- * connect, connectError, inviteAgain, state}. `name` is the seat's name (Python's,
- * from the view); with `several` seats to invite, every label names its seat.
+ * connect, connectError, inviteAgain, state, path}. `name` is the seat's name (Python's,
+ * from the view), `side` Python's word for its side ("your partner", "other team", or "");
+ * with `several` seats to invite, every label names its seat.
  */
-export function seatInvite(seat, name, several) {
+export function seatInvite(seat, name, several, side = "") {
   const root = ui.seatTemplate.content.firstElementChild.cloneNode(true);
   root.dataset.seat = String(seat);
   // Ids unique per seat, so that every label and hint points at its own box.
@@ -54,19 +65,46 @@ export function seatInvite(seat, name, several) {
   }
   for (const node of root.querySelectorAll("[data-copy]")) node.dataset.copy = `${node.dataset.copy}-${seat}`;
   for (const node of root.querySelectorAll("[data-seat-invite-name]")) setText(node, name);
+  const sideNote = root.querySelector("[data-seat-invite-side]");
+  setText(sideNote, side);
+  sideNote.hidden = !side;
   for (const node of root.querySelectorAll("[data-seat-invite-for]")) node.hidden = !several;
   root.querySelector("[data-seat-invite-title]").hidden = !several;
   const q = (selector) => root.querySelector(selector);
   const invite = {
     seat, root, hostInvite: q("[data-host-invite]"), inviteLink: q("[data-invite-link]"), qr: q("[data-qr]"),
     replyInput: q("[data-reply-input]"), connect: q("[data-connect]"), connectError: q("[data-connect-error]"),
-    inviteAgain: q("[data-invite-again]"), state: q("[data-seat-invite-state]"),
+    inviteAgain: q("[data-invite-again]"), state: q("[data-seat-invite-state]"), path: q("[data-seat-invite-path]"),
   };
   ui.seatInvites.append(root);
   if (several) ui.seatInvites.dataset.several = "";
   else delete ui.seatInvites.dataset.several;
   wireCopyButtons(root);
+  wireShareButton(root, invite.inviteLink);
   return invite;
+}
+
+/**
+ * Share beside Copy link, where the browser can share (the Web Share API: most phones):
+ * the invite link goes to the app the host picks.
+ */
+function wireShareButton(root, input) {
+  const button = root.querySelector("[data-share]");
+  if (!button || typeof navigator.share !== "function") return;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    if (!input.value) return;
+    const note = root.querySelector("[data-copied]");
+    try {
+      await navigator.share({ title: word("share_title"), url: input.value });
+      say(note, "shared");
+    } catch (err) {
+      if (err && err.name === "AbortError") return; // the host closed the share sheet
+      say(note, "copy_by_hand");
+    }
+    clearTimeout(note.timer);
+    note.timer = setTimeout(() => say(note, null), 2500);
+  });
 }
 
 /** No seat invites (leaving the table, or the guest's side). */
@@ -120,6 +158,12 @@ export function showQr(invite, rows) {
 export function hideInvite(invite, lost = false) {
   invite.hostInvite.hidden = true;
   invite.inviteAgain.hidden = !lost;
+}
+
+/** The details line of the relays: those of signaling.json not reached (none: hidden). */
+export function showRelays(failed) {
+  ui.relays.hidden = failed.length === 0;
+  say(ui.relays, failed.length ? "relays_failed" : null, { list: failed.join(", ") });
 }
 
 /** The panel's fairness line: {ok, line} or null for none. */

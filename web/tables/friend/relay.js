@@ -155,12 +155,15 @@ async function openAnswer(event, { aes, offerHash }, since) {
  * "relay_unreadable", "relay_other_offer", "relay_stale"). onState("listening")
  * once a relay has taken the subscription, onState("unreachable") when none has
  * within a few seconds (or none is listed, or the last one dropped); each is said
- * on a change only. Returns {close()}: stop listening (safe to call twice).
+ * on a change only. onRelays({live, failed}) after each relay's news: the addresses
+ * listening now, and those not reached (or dropped), for the page's details line.
+ * Returns {close()}: stop listening (safe to call twice).
  */
-export function listenForAnswer({ key, offer, onAnswer, onIgnored = () => {}, onState = () => {} }) {
+export function listenForAnswer({ key, offer, onAnswer, onIgnored = () => {}, onState = () => {}, onRelays = () => {} }) {
   const since = nowSeconds();
   const seen = new Set();      // event ids: each relay forwards the same event
   const live = new Set();      // relays that have taken the subscription and not dropped it
+  const failed = new Set();    // relays that could not be reached, or dropped the subscription
   let pending = 0;             // relays that have neither taken the subscription nor failed yet
   const connecting = [];       // each relay's connection, settled or not
   const subscriptions = [];
@@ -219,8 +222,9 @@ export function listenForAnswer({ key, offer, onAnswer, onIgnored = () => {}, on
       let settled = false;
       const settle = (taken) => {
         if (!settled) { settled = true; pending -= 1; }
-        if (taken) live.add(url); else live.delete(url);
+        if (taken) { live.add(url); failed.delete(url); } else { live.delete(url); failed.add(url); }
         report();
+        if (!closed) onRelays({ live: [...live], failed: [...failed] });
       };
       const connection = pool.ensureRelay(url, { connectionTimeout: LISTEN_MS });
       connecting.push(connection);

@@ -20,6 +20,7 @@ import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
 import { knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
+import { watchRoute } from "./route.js";
 
 /**
  * Said when the worker gave no answer at all: Python could not run the call, so
@@ -39,18 +40,34 @@ export const HOST_KEY = "pishe.friend.host"; // the host's table (Host.save()), 
 export const LEDGER_KEY = "pishe.friend.ledger";
 export const GUEST_KEYS = [TOKEN_KEY, SAVED_KEY, USED_KEY, LEDGER_KEY];
 
-/** How long a lost friend's seat is held before a computer plays it: ?hold=SECONDS (tests), else 60 s. */
-function holdSeconds() {
-  const given = Number(new URLSearchParams(location.search).get("hold"));
-  return Number.isFinite(given) && given > 0 ? given : 60;
+/** Seconds from the page's address (?name=SECONDS, for tests), else `fallback`. */
+function secondsParam(name, fallback) {
+  const given = Number(new URLSearchParams(location.search).get(name));
+  return Number.isFinite(given) && given > 0 ? given : fallback;
 }
+
+/** How long a lost friend's seat is held before a computer plays it: ?hold=SECONDS (tests), else 60 s. */
+const holdSeconds = () => secondsParam("hold", 60);
+
+/** How long a friend's page that is connected but silent holds up the table: ?silent=SECONDS (tests), else 60 s. */
+const silentSeconds = () => secondsParam("silent", 60);
+
+/**
+ * How long two pages that have each other's codes may take to connect before the page
+ * says no path was found: ?connect=SECONDS (tests), else 20 s (ICE's own checks give
+ * up after about 30 s; most connections open within 2 s, through TURN within 5 s).
+ */
+const connectSeconds = () => secondsParam("connect", 20);
 
 export const state = {
   role: null, // "host", "guest", or null while the computer table owns the board
   game: null, // the game of the friend's table
-  seats: new Map(), // host: seat kept for a friend -> {invite, link, connected, everOpened, hold, listener}
+  seats: new Map(), // host: seat kept for a friend -> {invite, link, connected, everOpened, hold, listener,
+  //                   accepted (its friend's answer taken), connectTimer, noPath, stopRoute}
   link: null, // guest: its one data channel
   listener: null, // guest: listening on the relays for the host's answer to its knock (coming back)
+  connectTimer: null, // guest: how long its answer may take to connect (expectOpen)
+  stopRoute: null, // guest: stops saying the channel's path (route.js)
   connected: false, // guest: the channel is open; host: every friend's seat is
   everOpened: false, // guest: the current link opened once (else a close is a failed connection)
   pending: 0, // worker calls queued or in flight
@@ -61,6 +78,7 @@ export const state = {
   joinCode: null, // guest: the invite (offer code and key) being answered
   lastTurn: undefined, // whose turn the last painted view said (to announce the turn coming to you)
   computerTimer: null, // host: the pause before the computer's next move
+  silence: { key: null, timer: null }, // host: the hold of the pages the table waits on (watchSilence)
   paint: null, // the game's painter, once loaded
   view: null,
   status: null,
@@ -182,8 +200,17 @@ function paintTable(paint, view, status, answer) {
   }
   // The table's status line, where the view alone cannot say it (a blank view says its own):
   // the status's own lines while dealing, else the page's words.
-  if (state.view && dealing) {
-    setText(tableStatus, state.role === "host" && !state.connected ? status.when_back : status.dealing);
+  // The host's names whom the table waits on: while dealing (once a friend is here), and on
+  // a friend's turn while that friend's page is connected (else it is away: below).
+  const host = state.role === "host";
+  const seats = [...state.seats.values()];
+  const waitingLine = host && status.waiting_line && (dealing
+    ? state.view || seats.some((s) => s.connected)
+    : state.view && !view.result && seats.some((s) => s.connected && s.number === view.turn));
+  if (waitingLine) {
+    setText(tableStatus, status.waiting_line);
+  } else if (state.view && dealing) {
+    setText(tableStatus, host && !state.connected ? status.when_back : status.dealing);
   } else if (state.view && !state.connected && state.role === "guest") {
     setText(tableStatus, word("paused"));
   } else if (state.view && !state.connected && view.turn !== null && view.turn !== view.seat && !dealOver(view) &&
@@ -193,8 +220,10 @@ function paintTable(paint, view, status, answer) {
   if ((!state.view || dealing) && status.length_name) {
     setText(document.querySelector(`[data-match-line="${state.game}"] [data-match-length]`), status.length_name);
   }
-  // Who plays each seat (a friend, a computer, someone away), as Python words it.
+  // Who plays each seat (a friend, a computer, someone away), as Python words it, and the
+  // name its player chose: player text, shown as text in its own place, never in a sentence.
   const flags = list(status.presence);
+  const people = list(status.seats);
   for (const area of root.querySelectorAll("[data-seat]")) {
     const flag = area.querySelector("[data-flag-who]");
     const line = flags[Number(area.dataset.seat)] || "";
@@ -202,6 +231,8 @@ function paintTable(paint, view, status, answer) {
       setText(flag, line);
       flag.hidden = !line;
     }
+    const person = people[Number(area.dataset.seat)];
+    showChosenName(area.querySelector("[data-chosen-name]"), person && typeof person.name === "string" ? person.name : "");
   }
   const takeOver = root.querySelector("[data-take-over]");
   if (takeOver) takeOver.hidden = !answer.autopilot;
@@ -212,6 +243,15 @@ function paintTable(paint, view, status, answer) {
   }
   lockButtons();
   showFairness();
+}
+
+/** A seat's chosen name (player text) in `node`, marked as the player's own; "" for none. */
+export function showChosenName(node, name) {
+  if (!node) return;
+  setText(node, name);
+  node.hidden = !name;
+  if (name) node.title = word("chosen_name");
+  else node.removeAttribute("title");
 }
 
 /** The guest cannot act while its last intent is unanswered or the channel is closed. */
@@ -294,16 +334,48 @@ function showSeats(status) {
     const info = seats.get(number) || {};
     if (seat.connected) here += 1;
     const key = info.left ? "seat_left" : info.away ? "seat_away" : seat.connected ? "seat_connected"
-      : seat.everOpened ? "seat_lost" : "seat_waiting";
+      : seat.noPath ? "seat_no_path" : seat.everOpened ? (seat.hold ? "seat_reconnecting" : "seat_lost")
+        : "seat_waiting";
     setSeatState(seat.invite, key);
   }
   state.connected = here === state.seats.size;
   const several = state.seats.size > 1;
+  const kept = [...state.seats.values()];
+  const reconnecting = kept.find((s) => s.hold && s.everOpened && !s.connected); // not once invited again
   if (state.connected) setStatus(STATUS.connected, "connected");
-  else if ([...state.seats.values()].some((s) => s.everOpened && !s.connected)) {
-    setStatus(STATUS.hostLost, "lost");
-  } else if (several) setStatus("waiting_friends", "waiting", { here, all: state.seats.size });
+  else if (kept.some((s) => s.noPath)) setStatus(STATUS.noPathHost, "lost");
+  else if (reconnecting) setStatus(STATUS.reconnecting, "waiting", { name: reconnecting.name });
+  else if (kept.some((s) => s.everOpened && !s.connected)) setStatus(STATUS.hostLost, "lost");
+  else if (several) setStatus("waiting_friends", "waiting", { here, all: state.seats.size });
   else setStatus(STATUS.waiting, "waiting");
+  // While a deal waits for friends who are not here, the host may deal with computers in their seats.
+  const empty = list(status && status.seats).some((s) => s.role === "guest" && !s.connected && !s.away && !s.left);
+  ui.dealNow.hidden = !(status && status.phase === "dealing" && empty);
+  // After the match: another with the same friends in the same seats, on the same links.
+  ui.playAgain.hidden = !(status && status.phase === "match-over");
+  watchSilence(status);
+}
+
+/**
+ * Host: a friend's page that is connected but does not answer (no part of the shuffle, no
+ * move) holds up the table. Each time the table starts waiting on someone anew (another
+ * deal, another move, other seats), the hold starts again; when it runs out with the table
+ * still waiting on the same, a computer plays those seats (host_silent) until they act.
+ */
+function watchSilence(status) {
+  const waiting = list(status && status.waiting_for).filter((seat) => {
+    const kept = state.seats.get(seat);
+    return kept && kept.connected;
+  });
+  const key = waiting.length ? JSON.stringify([status.phase, status.deal, status.moves, waiting]) : null;
+  if (key === state.silence.key) return;
+  clearTimeout(state.silence.timer);
+  state.silence = { key, timer: null };
+  if (!key) return;
+  state.silence.timer = setTimeout(() => {
+    if (state.role !== "host" || state.silence.key !== key) return;
+    for (const seat of waiting) queue(async () => hostAnswer(await call("host_silent", seat)));
+  }, silentSeconds() * 1000);
 }
 
 /** A guest_* answer (its messages already sent by Python, in the worker): paint, keep what resumes the seat. */
@@ -357,6 +429,8 @@ export async function openSeatLink(seat) {
   const link = await newLink(computerTable.py.worker, { to: seat.number, receive: ["host_receive", seat.number] });
   seat.link = link;
   seat.connected = false;
+  seat.accepted = false;
+  seat.noPath = false;
   link.onopen = () => link === seat.link && seatOpened(seat);
   link.onclose = () => link === seat.link && seatClosed(seat);
   // Painted at once, not behind the queue: the guest waits on this view.
@@ -368,6 +442,7 @@ export async function openSeatLink(seat) {
 export function closeSeatLink(seat) {
   if (seat.listener) seat.listener.close();
   seat.listener = null;
+  stopSeatRoute(seat);
   const link = seat.link;
   seat.link = null;
   seat.connected = false;
@@ -378,6 +453,9 @@ function seatOpened(seat) {
   mark("pishe:open");
   seat.connected = true;
   seat.everOpened = true;
+  clearTimeout(seat.connectTimer);
+  if (seat.stopRoute) seat.stopRoute();
+  seat.stopRoute = watchRoute(seat.link, seat.invite.path);
   clearTimeout(seat.hold);
   seat.hold = null;
   if (seat.listener) seat.listener.close();
@@ -417,22 +495,58 @@ async function listenForKnock(seat) {
   });
 }
 
+function stopSeatRoute(seat) {
+  clearTimeout(seat.connectTimer);
+  seat.connectTimer = null;
+  if (seat.stopRoute) seat.stopRoute();
+  seat.stopRoute = null;
+}
+
+/**
+ * Host: both pages have each other's codes for `seat`'s link (its friend's answer was
+ * taken): if the channel is not open within connectSeconds(), say that no path was found
+ * and what to try. A link that fails before then says so at once (seatClosed).
+ */
+export function expectSeatOpen(seat) {
+  clearTimeout(seat.connectTimer);
+  seat.accepted = true;
+  const link = seat.link;
+  seat.connectTimer = setTimeout(() => {
+    if (link === seat.link && !seat.connected && state.role === "host") noPath(seat);
+  }, connectSeconds() * 1000);
+}
+
+function noPath(seat) {
+  seat.connectTimer = null;
+  seat.noPath = true;
+  hideInvite(seat.invite, true);
+  setSeatState(seat.invite, "seat_no_path");
+  setStatus(STATUS.noPathHost, "lost");
+}
+
 function seatClosed(seat) {
   const wasOpen = seat.connected || seat.everOpened;
   seat.connected = false;
+  stopSeatRoute(seat);
   if (state.role !== "host") return;
+  if (!wasOpen && seat.accepted) {
+    noPath(seat);
+    return;
+  }
   hideInvite(seat.invite, true);
   if (!wasOpen) setSeatState(seat.invite, "seat_lost");
   queue(async () => hostAnswer(await call("host_disconnect", seat.number)));
   listenForKnock(seat).catch((err) => console.warn("not listening for the friend's return:", err));
   // The seat is held for its friend a while; then a computer plays it until they are back.
   clearTimeout(seat.hold);
+  // Meanwhile the host reads that its friend is reconnecting (a reloaded page knocks by itself).
   seat.hold = setTimeout(() => {
     seat.hold = null;
     if (state.role === "host" && !seat.connected) {
       queue(async () => hostAnswer(await call("host_hold_over", seat.number)));
     }
   }, holdSeconds() * 1000);
+  showSeats(state.status);
 }
 
 /**
@@ -464,6 +578,7 @@ export async function openLink() {
 export function closeLink() {
   if (state.listener) state.listener.close();
   state.listener = null;
+  stopRoute();
   const link = state.link;
   state.link = null;
   state.connected = false;
@@ -474,13 +589,38 @@ export function closeLink() {
   }
   clearTimeout(state.computerTimer);
   state.computerTimer = null;
+  clearTimeout(state.silence.timer);
+  state.silence = { key: null, timer: null };
   stopClock();
+}
+
+function stopRoute() {
+  clearTimeout(state.connectTimer);
+  state.connectTimer = null;
+  if (state.stopRoute) state.stopRoute();
+  state.stopRoute = null;
+}
+
+/**
+ * Guest: its answer has reached the host (through a relay): if the channel is not open
+ * within connectSeconds(), say that no path was found and what to try (a link that
+ * fails before then says so at once: closed()).
+ */
+export function expectOpen() {
+  clearTimeout(state.connectTimer);
+  const link = state.link;
+  state.connectTimer = setTimeout(() => {
+    state.connectTimer = null;
+    if (link === state.link && !state.everOpened && state.role === "guest") setStatus(STATUS.noPathGuest, "lost");
+  }, connectSeconds() * 1000);
 }
 
 function opened() {
   mark("pishe:open");
   state.connected = true;
   state.everOpened = true;
+  stopRoute();
+  state.stopRoute = watchRoute(state.link, ui.path);
   setStatus(STATUS.connected, "connected");
   say(ui.note, "friend_deals");
   const hadFocus = ui.panel.contains(document.activeElement);
@@ -504,8 +644,10 @@ function opened() {
 export function closed() {
   state.connected = false;
   state.awaiting = false;
+  const expected = !state.everOpened && state.connectTimer !== null;
+  stopRoute();
   if (state.role !== "guest") return;
-  setStatus(STATUS.guestLost, "lost");
+  setStatus(expected ? STATUS.noPathGuest : STATUS.guestLost, "lost");
   ui.guestReply.hidden = true;
   if (state.view) show({ view: state.view, status: state.status }, []);
 }

@@ -9,17 +9,24 @@ import { Link } from "../../core/rtc.js";
 
 const JOIN = "#join=";
 
-let iceServersPromise = null;
+let iceConfigPromise = null;
+const POLICIES = ["all", "relay"];
 
-/** The ICE servers from ice-servers.json beside the page ({"iceServers": [...]}); none if unreadable. */
-function iceServers() {
-  if (!iceServersPromise) {
-    iceServersPromise = fetch(new URL("ice-servers.json", document.baseURI), { cache: "no-cache" })
+/**
+ * What ice-servers.json beside the page says ({"iceServers": [...], "iceTransportPolicy":
+ * "all" | "relay"}): {iceServers, iceTransportPolicy}; no server and "all" if unreadable.
+ */
+function iceConfig() {
+  if (!iceConfigPromise) {
+    iceConfigPromise = fetch(new URL("ice-servers.json", document.baseURI), { cache: "no-cache" })
       .then((response) => (response.ok ? response.json() : {}))
-      .then((data) => (data && Array.isArray(data.iceServers) ? data.iceServers : []))
-      .catch(() => []);
+      .catch(() => ({}))
+      .then((data) => ({
+        iceServers: data && Array.isArray(data.iceServers) ? data.iceServers : [],
+        iceTransportPolicy: data && POLICIES.includes(data.iceTransportPolicy) ? data.iceTransportPolicy : "all",
+      }));
   }
-  return iceServersPromise;
+  return iceConfigPromise;
 }
 
 const links = new Map(); // link number -> Link, while the worker holds its channel
@@ -35,13 +42,13 @@ const heard = new WeakSet();
  * message received (null if Python could not answer).
  */
 export async function newLink(worker, { to, receive }) {
-  const servers = await iceServers();
+  const { iceServers, iceTransportPolicy } = await iceConfig();
   hear(worker);
   const number = ++numbered;
   const take = (channel) => worker.postMessage({ link: number, channel, to, receive }, [channel]);
   let link;
   try {
-    link = new Link(servers, take);
+    link = new Link(iceServers, take, { iceTransportPolicy });
   } catch (err) {
     console.warn("ice-servers.json was refused, connecting without it:", err);
     link = new Link([], take);
@@ -70,14 +77,29 @@ function hear(worker) {
   });
 }
 
-/** The invite link for `invite` (an offer code, with its relay key packed by relay.js): this page's address with #join=…. */
-export function inviteLink(invite) {
-  return location.origin + location.pathname + JOIN + invite;
+const GAME = "&game=";
+
+/**
+ * The invite link for `invite` (an offer code, with its relay key packed by relay.js) to a
+ * table of `game`: this page's address with #join=…&game=…, so that the friend's page
+ * shows that game from its first paint (web/core/invited.js).
+ */
+export function inviteLink(invite, game) {
+  return location.origin + location.pathname + JOIN + invite + GAME + encodeURIComponent(game);
 }
 
-/** What follows #join= in the invite link this page was opened with, or null. */
+/** The invite in the link this page was opened with (what follows #join=, up to &game=), or null. */
 export function joinCode() {
-  return location.hash.startsWith(JOIN) ? location.hash.slice(JOIN.length) : null;
+  if (!location.hash.startsWith(JOIN)) return null;
+  const at = location.hash.indexOf(GAME);
+  return location.hash.slice(JOIN.length, at < 0 ? undefined : at);
+}
+
+/** The game the invite link this page was opened with names, or null (an older link: the host's welcome says). */
+export function joinGame() {
+  const at = location.hash.startsWith(JOIN) ? location.hash.indexOf(GAME) : -1;
+  const game = at < 0 ? "" : decodeURIComponent(location.hash.slice(at + GAME.length));
+  return /^[a-z][a-z0-9-]{0,30}$/.test(game) ? game : null;
 }
 
 /** Take the invite code out of the address bar (leaving a friend's table). */

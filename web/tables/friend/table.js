@@ -11,17 +11,20 @@
 // sentence shown is Python's (the page's words by key, ../words.js).
 
 import { FIRST_GAME } from "../../games/registry.js";
+import { chosenSettings } from "../settings.js";
 import { computerTable } from "../computer.js";
 import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
-import { forgetJoinCode, inviteLink, joinCode, knockOn, relay } from "./signaling.js";
+import { setText } from "../../text.js";
+import { forgetJoinCode, inviteLink, joinCode, joinGame, knockOn, relay } from "./signaling.js";
 import {
-  STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, ui, seatInvite, wireCopyButtons,
+  STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, showRelays, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
 import {
   GUEST_KEYS, HOST_KEY, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
-  focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink, openSeatLink, queue,
-  setIdle, show, showError, state, stored, table, useGame,
+  expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink,
+  openSeatLink, queue,
+  setIdle, show, showChosenName, showError, state, stored, table, useGame,
 } from "./session.js";
 
 const body = document.body;
@@ -44,7 +47,11 @@ function enter(role, game) {
   match.hidden = true;
   ui.fair.hidden = true;
   clearResultFair();
-  document.title = ui.panel.dataset.title;
+  // The game's own title for a friends' table, else the panel's.
+  const radio = document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`);
+  if (radio) radio.checked = true;
+  document.title = radio && radio.dataset.friendTitle ? radio.dataset.friendTitle : ui.panel.dataset.title;
+  ui.nameForm.hidden = false;
   showError("");
   setIdle();
 }
@@ -70,6 +77,12 @@ function leave() {
     match.hidden = false;
     clearResultFair();
     say(ui.note, null);
+    showRelays([]);
+    ui.dealNow.hidden = true;
+    ui.playAgain.hidden = true;
+    ui.nameForm.hidden = true;
+    setText(ui.nameNote, "");
+    for (const node of document.querySelectorAll("[data-chosen-name]")) showChosenName(node, "");
     forgetJoinCode();
     try {
       for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) sessionStorage.removeItem(key);
@@ -82,34 +95,26 @@ function leave() {
   });
 }
 
-/** The chosen game and its settings for a friend's table, from the page's radio buttons. */
-function chosen() {
-  const checked = document.querySelector('input[name="game"]:checked');
-  const game = checked ? checked.value : FIRST_GAME;
-  const box = document.querySelector(`[data-settings="${CSS.escape(game)}"]`);
-  const value = (name) => {
-    const input = box && box.querySelector(`input[data-setting="${name}"]:checked`);
-    return input && input.value ? input.value : null;
-  };
-  const friends = box ? [...box.querySelectorAll('input[data-setting="friend"]:checked')].map((i) => Number(i.value)) : [];
-  return { game, length: value("length"), clock: value("clock") && Number(value("clock")),
-    friends: friends.length ? friends.sort() : null };
-}
-
 /** Host: the invites of the table Python opened (one per seat kept for a friend). */
 function makeSeats(answer) {
   clearSeatInvites();
   state.seats.clear();
+  // In the order the seat switches list them, so that the panel and the switches agree.
+  const switches = [...document.querySelectorAll(`[data-settings="${CSS.escape(state.game)}"] input[data-setting="friend"]`)]
+    .map((input) => Number(input.value));
+  const place = (seat) => (switches.includes(seat) ? switches.indexOf(seat) : switches.length + seat);
   const seats = (answer.status && Array.isArray(answer.status.seats) ? answer.status.seats : [])
-    .filter((s) => s.role === "guest");
+    .filter((s) => s.role === "guest").sort((a, b) => place(a.seat) - place(b.seat));
+  const sides = answer.status && Array.isArray(answer.status.sides) ? answer.status.sides : [];
   const view = answer.view;
   return queue(async () => {
     // The seats' names as this side's view gives them (a blank view before the first deal).
     const names = view ? view.names : (await call("blank_view", state.game, "host")).view.names;
     for (const s of seats) {
       const number = s.seat;
-      const seat = { number, link: null, connected: false, everOpened: false, hold: null, listener: null };
-      seat.invite = seatInvite(number, Array.isArray(names) ? names[number] : "", seats.length > 1);
+      const name = Array.isArray(names) ? names[number] : "";
+      const seat = { number, name, link: null, connected: false, everOpened: false, hold: null, listener: null };
+      seat.invite = seatInvite(number, name, seats.length > 1, sides[number] || "");
       wireSeat(seat);
       state.seats.set(number, seat);
     }
@@ -118,7 +123,7 @@ function makeSeats(answer) {
 
 /** Host: "Invite a friend" opens a table of the chosen game and settings, and invites. */
 async function openTable() {
-  const { game, length, clock, friends } = chosen();
+  const { game, length, clock, friends } = chosenSettings();
   enter("host", game);
   await useGame(game);
   let opened = null;
@@ -187,11 +192,12 @@ async function inviteAgain(seat) {
       onAnswer: (answer) => link === seat.link && accept(seat, answer, true),
       onIgnored: (why) => link === seat.link && say(card.connectError, why),
       onState: () => {},
+      onRelays: ({ failed }) => link === seat.link && showRelays(failed),
     });
   } catch (err) {
     console.warn("no relays: the friend sends a reply code", err);
   }
-  const url = inviteLink(invited);
+  const url = inviteLink(invited, state.game);
   showInvite(card, url);
   if (state.seats.size > 0) queue(async () => hostAnswer(await call("host_current")));
   try {
@@ -216,7 +222,10 @@ async function accept(seat, code, relayed = false) {
   card.connect.setAttribute("aria-disabled", "true");
   try {
     await seat.link.accept(code);
-    if (!seat.connected) setStatus(STATUS.connecting, "waiting");
+    if (!seat.connected) {
+      setStatus(STATUS.connecting, "waiting");
+      expectSeatOpen(seat);
+    }
   } catch (err) {
     // A code that is not ours, or damaged, in the page's words; else the browser's reason.
     if (err && err.word) say(card.connectError, err.word);
@@ -226,8 +235,19 @@ async function accept(seat, code, relayed = false) {
   }
 }
 
+/**
+ * Guest: the friend's table of the game the link names (else the one this page shows), its
+ * table shown in the same task as the computer's table is put away: never painted between.
+ */
+function enterInvited() {
+  const game = joinGame() || state.game || FIRST_GAME;
+  enter("guest", game);
+  useGame(game);
+}
+
 /** Guest: answer the host's offer from the invite link: through a relay, else by a reply code. */
 async function join(fragment) {
+  enterInvited();
   let relays = null;
   try {
     relays = await relay();
@@ -236,7 +256,6 @@ async function join(fragment) {
   }
   const { offer, key } = relays ? relays.unpackInvite(fragment) : { offer: fragment, key: null };
   if (key) relays.relayList(); // the Nostr library loads while the answer is made
-  enter("guest", state.game || FIRST_GAME);
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   ui.replyOutput.value = "";
@@ -263,6 +282,7 @@ async function join(fragment) {
   if (link !== state.link || state.connected) return;
   if (posted) {
     setStatus(STATUS.connecting, "waiting");
+    expectGuestOpen();
   } else {
     ui.guestReply.hidden = false;
     ui.replyOutput.value = reply;
@@ -313,7 +333,7 @@ const KNOCK_MS = 10_000;
 
 /** Guest: the table as this tab kept it, paused, until a link connects it again. */
 function waitForNewLink(fragment) {
-  enter("guest", state.game || FIRST_GAME);
+  enterInvited();
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   setStatus(STATUS.linkUsed, "lost");
@@ -384,6 +404,22 @@ function takeOver() {
   else if (state.connected) queue(async () => guestAnswer(await call("guest_take_over")));
 }
 
+/**
+ * The name this player gives their seat (null: none). Python checks it (20 characters at
+ * most, text only) and says why it refuses one; the others see it beside this seat.
+ */
+function nameSeat(name) {
+  if (!state.role || (state.role === "guest" && !state.connected)) return;
+  queue(async () => {
+    const answer = await call(state.role === "host" ? "host_name" : "guest_name", name);
+    const refused = !answer || !("send" in answer);
+    setText(ui.nameNote, refused ? (answer ? answer.error : noAnswer()) : word("name_saved"));
+    if (refused) return;
+    if (state.role === "host") hostAnswer(answer);
+    else guestAnswer(answer, { paintIt: false });
+  });
+}
+
 /** Host: a seat invite's buttons. */
 function wireSeat(seat) {
   const card = seat.invite;
@@ -417,6 +453,16 @@ function wire() {
     if (invite.getAttribute("aria-disabled") !== "true" && await computerTable.confirmLeave("invite")) openTable();
   });
   ui.leave.addEventListener("click", leave);
+  ui.dealNow.addEventListener("click", () => {
+    if (state.role === "host") hostMove("host_deal_now");
+  });
+  ui.playAgain.addEventListener("click", () => {
+    if (state.role === "host") hostMove("host_play_again");
+  });
+  ui.nameForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    nameSeat(ui.nameInput.value.trim() || null);
+  });
   wireCopyButtons();
   window.addEventListener("hashchange", () => {
     const fragment = joinCode();

@@ -1,0 +1,86 @@
+"""A friend's table through a real TURN server.
+
+coturn (tests/turn.py) runs on 127.0.0.1 with one static user, as the README's
+hosting section sets one up; both pages read an ice-servers.json that lists it
+with "iceTransportPolicy": "relay", so no direct path is even tried: every
+message of a whole deal goes through the TURN server's relayed addresses.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+# test_friend's `table` fixture, on this module's `profiles`.
+from test_friend import RESULTS, Table, no_errors, persistent_profiles, table  # noqa: F401
+
+
+@pytest.fixture(scope="module")
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, turn_server):
+    """The host's and the guest's browsers, whose one ICE server is the local coturn, relayed paths only."""
+    config = {"iceServers": turn_server.ice_servers, "iceTransportPolicy": "relay"}
+    with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
+                             {"**/ice-servers.json": config},
+                             viewport={"width": 1280, "height": 860}) as launched:
+        yield launched
+
+
+def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
+    table.open_host("one-deal")
+    link = table.invite_link()
+    # The offer carries relayed candidates only (r…): the host's page asked coturn for an address.
+    offer = link.split("#join=", 1)[1].split("!")[0]
+    candidates = offer.split("~")[4:]
+    assert candidates and all(c.startswith("r127.0.0.1,") for c in candidates), offer
+    table.join(link)
+    # Each side says its path, with a live round trip.
+    through_turn = re.compile(r"Through a TURN server · \d+ ms round trip")
+    expect(table.host.locator("[data-seat-invite-path]")).to_have_text(through_turn, timeout=10_000)
+    expect(table.guest.locator("[data-friend-path]")).to_have_text(through_turn, timeout=10_000)
+    h, g = table.play()
+    assert h["result"] is not None and h["result"] == g["result"]
+    table.collect_wire()
+    replayed = table.replay("one-deal")
+    table.check_secrets(replayed)
+    table.check_boards(replayed)
+    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
+    # coturn gave both pages relayed addresses for the static user, and relayed between them.
+    log = turn_server.log()
+    assert len(re.findall(r"ALLOCATE processed, success", log)) >= 2, log[-3000:]
+    assert re.search(r"CHANNEL_BIND processed, success|CREATE_PERMISSION processed, success", log), log[-3000:]
+
+    # Play again: a new match with the same friend in the same seat, on the same channel.
+    play_again = table.host.get_by_role("button", name="Play again", exact=True)
+    expect(play_again).to_be_visible()
+    table.host.screenshot(path=str(RESULTS / "friend-host-match-over.png"))
+    welcomes = len([m for m in table.guest.evaluate("window.__wire.received") if '"welcome"' in m])
+    play_again.click()
+    expect(play_again).to_be_hidden(timeout=10_000)
+    h2, g2 = table.sync()
+    assert h2["deal"] == g2["deal"] == "1" and h2["result"] is None
+    assert [h2["seats"][s]["score"] for s in (0, 1)] == ["0", "0"] and g2["mine"] == 1
+    received = table.guest.evaluate("window.__wire.received")
+    assert len([m for m in received if '"welcome"' in m]) == welcomes + 1
+    expect(table.host.get_by_role("textbox", name="Invite link", exact=True)).to_be_hidden()
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Connected")
+
+    # The friend names their seat: player text, shown as text beside the seat on both pages,
+    # never in the table's sentences.
+    name = '<b>Ayşe</b> & co'
+    table.guest.get_by_role("textbox", name="Your name at the table", exact=True).fill(name)
+    table.guest.get_by_role("button", name="Save name", exact=True).click()
+    expect(table.guest.locator("[data-name-note]")).to_have_text("Saved: the others see it beside your seat.")
+    for page in (table.host, table.guest):
+        chosen = page.locator('[data-game="pishe-pasha"] [data-seat="1"] [data-chosen-name]')
+        expect(chosen).to_have_text(name, timeout=10_000)
+        expect(chosen).to_have_attribute("title", "Name chosen by this player")
+        assert page.evaluate("document.querySelectorAll('[data-chosen-name] *').length") == 0
+        assert name not in page.locator('[data-game="pishe-pasha"] [data-status]').text_content()
+    table.host.get_by_role("textbox", name="Your name at the table", exact=True).fill("Mehmet")
+    table.host.get_by_role("button", name="Save name", exact=True).click()
+    expect(table.guest.locator('[data-game="pishe-pasha"] [data-seat="0"] [data-chosen-name]')).to_have_text(
+        "Mehmet", timeout=10_000)
+    table.host.screenshot(path=str(RESULTS / "friend-host-names.png"))
+    no_errors(table)

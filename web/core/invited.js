@@ -1,0 +1,30 @@
+// A friend's invite link names its game (#join=…&game=pisti). Opened, the page shows that
+// game's table, its game choice and its title from the first paint, before any module or
+// Python runs: this classic script runs in <head>, before <body> is parsed, and shows or
+// hides each [data-for-game] element as the parser adds it (a MutationObserver's
+// callback runs before the browser paints what the parser added). The friend's table
+// (web/tables/friend/table.js) takes over once the page's modules have loaded.
+(() => {
+  const found = location.hash.match(/^#join=[^&]*&game=([a-z][a-z0-9-]{0,30})$/);
+  if (!found) return;
+  const game = found[1];
+  document.documentElement.dataset.invited = game; // the computer's table leaves the page to the invite
+  const place = (node) => {
+    if (node.dataset.forGame) node.hidden = node.dataset.forGame !== game;
+    if (node.matches('input[name="game"]')) {
+      node.checked = node.value === game;
+      if (node.checked && node.dataset.friendTitle) document.title = node.dataset.friendTitle;
+    }
+  };
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.nodeType !== Node.ELEMENT_NODE) continue;
+        place(node);
+        node.querySelectorAll('[data-for-game], input[name="game"]').forEach(place);
+      }
+    }
+  });
+  observer.observe(document.documentElement, { childList: true, subtree: true });
+  document.addEventListener("DOMContentLoaded", () => observer.disconnect(), { once: true });
+})();
