@@ -239,6 +239,12 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     page.screenshot(path=str(RESULTS / "language-tr-phone.png"), full_page=True)
     assert violations(page) == []
     page.get_by_role("switch", name="Yüksek karşıtlık").uncheck()
+    # An invite link carries no language: the friend's page speaks its own player's.
+    page.get_by_role("button", name="Arkadaş davet et", exact=True).click()
+    page.get_by_role("dialog").get_by_role("button", name="Arkadaş davet et", exact=True).click()
+    link = page.locator("[data-invite-link]").first
+    expect(link).not_to_have_value("", timeout=60_000)
+    assert "lang" not in link.input_value() and "#join=" in link.input_value()
     assert page.errors == []
 
 

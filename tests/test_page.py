@@ -489,9 +489,13 @@ def test_a_first_visit_remembers_high_contrast_alone_and_works_offline_after_it(
         expect(page.get_by_role("button", name="Kart çevir", exact=True)).to_be_visible()
         local("set_language", "tr")
         try:
-            assert_shows(read_table(page), local("current")["view"])
+            turkish = local("current")["view"]
         finally:
             local("set_language", "en")
+        shown = read_table(page)
+        assert (shown["status"], shown["thisTurn"], shown["lastTurn"], shown["lastTurnTitle"]) == (
+            turkish["status"], turkish["this_turn"]["steps"], turkish["other_last_turn"]["steps"],
+            "Bilgisayar — son hamle")
         press_and_wait(page, lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
         assert_shows(read_table(page), expected["view"])
     finally:

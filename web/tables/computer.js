@@ -21,6 +21,7 @@
 
 import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
+import { chosenSettings } from "./settings.js";
 import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
 import { onLanguage, pageWord, setupLanguage } from "../lang.js";
@@ -94,22 +95,6 @@ function showSettings(settings) {
   if (game) game.checked = true;
   const box = document.querySelector(`[data-settings="${CSS.escape(settings.game)}"]`);
   for (const name of ["length", "clock", "level"]) check(box, name, settings[name]);
-}
-
-/** The chosen game and its match settings, from the page's radio buttons. */
-function choice() {
-  const checked = (name) => document.querySelector(`input[name="${name}"]:checked`);
-  const game = checked("game") ? checked("game").value : FIRST_GAME;
-  const box = document.querySelector(`[data-settings="${game}"]`);
-  const length = box && box.querySelector('input[data-setting="length"]:checked');
-  const clock = box && box.querySelector('input[data-setting="clock"]:checked');
-  const level = box && box.querySelector('input[data-setting="level"]:checked');
-  return {
-    game,
-    length: length ? length.value : null,
-    clock: clock && clock.value ? Number(clock.value) : null,
-    level: level ? level.value : null,
-  };
 }
 
 /** Show `game`'s table, settings and rules (every [data-for-game]) and hide the other games'. */
@@ -278,7 +263,7 @@ async function startComputerTable() {
   function startMatch() {
     active = true;
     halt();
-    const chosen = choice();
+    const chosen = chosenSettings();
     game = chosen.game;
     showGame(game);
     return send("new_match", chosen.length, seed, chosen.game, chosen.clock, chosen.level);
@@ -289,7 +274,7 @@ async function startComputerTable() {
     active = true;
     halt();
     showSettings(kept.settings);
-    game = choice().game;
+    game = chosenSettings().game;
     showGame(game);
     const gen = generation;
     pending += 1;
@@ -341,7 +326,7 @@ async function startComputerTable() {
   for (const radio of document.querySelectorAll('input[name="game"]')) {
     radio.addEventListener("change", async () => {
       if (!(ready && active)) {
-        showGame(choice().game);
+        showGame(chosenSettings().game);
       } else if (await confirmLeave("game")) {
         startMatch();
       } else {
@@ -372,12 +357,12 @@ async function startComputerTable() {
   };
 
   // A page opened on a friend's invite shows the invited game already (web/core/invited.js).
-  if (!document.documentElement.dataset.invited) showGame(choice().game);
+  if (!document.documentElement.dataset.invited) showGame(chosenSettings().game);
   setIdle();
   // Another language: the same table, its view worded anew (Python's language is set first:
   // web/tables/words.js); the tab's title, the loading line.
   onLanguage(async () => {
-    showGame(ready && active ? game : choice().game);
+    showGame(ready && active ? game : chosenSettings().game);
     if (!loader.hidden) setText(stage, pageWord(stageLine));
     if (ready && active) {
       showError("");

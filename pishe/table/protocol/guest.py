@@ -29,7 +29,7 @@ import time
 from typing import Callable, Optional
 
 from ...errors import PisheError
-from ..lang import N_, _
+from ..lang import N_, _, lower
 from ..fair import board_digest, new_secret, part_commitment
 from ..game import get_game, is_game
 from . import audit, wire
@@ -645,15 +645,17 @@ class Guest:
             # its deck and did not deal it.
             self._abort(number, None, "revealed it without dealing it")
         elif record is None or record.dealer is None:
-            self._record(number, f"Deal {number} could not be checked: this page did not see it played.")
+            self._record(number, _("Deal {number} could not be checked: this page did not see it played.").format(
+                number=number))
         elif record.problem is not None:
             self._record(number, record.problem)
         elif record.away:
-            self._record(number, f"Deal {number} is not fair for this page: it was dealt without its part "
-                                 f"of the shuffle (this page was not at the table when the parts were fixed).")
+            self._record(number, _("Deal {number} is not fair for this page: it was dealt without its part "
+                                   "of the shuffle (this page was not at the table when the parts were fixed).").format(
+                                       number=number))
         elif record.late:
-            self._record(number, f"Deal {number} could not be checked: this page did not see "
-                                 f"all of it played.")
+            self._record(number, _("Deal {number} could not be checked: this page did not see all of it played.").format(
+                number=number))
         else:
             self._check(record, seed)
         if record is not None:
@@ -687,7 +689,7 @@ class Guest:
 
     @staticmethod
     def _not_fair(number: int, reason: str) -> str:
-        return f"Deal {number} is not fair: {reason[:1].lower()}{reason[1:]}"
+        return _("Deal {number} is not fair: {reason}").format(number=number, reason=lower(reason[:1]) + reason[1:])
 
     def _warn(self, record: Optional[DealRecord], number: int, reason: str) -> None:
         """The host cheated in deal ``number``: say so, and keep saying so for the match."""
