@@ -38,11 +38,83 @@ def nostr_relay_executable() -> str | None:
     return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
 
 
-class LocalRelay:
+class LocalServer:
+    """A real server the tests start themselves on 127.0.0.1, in `folder`, with its log
+    there: start() returns once it takes TCP connections on .port (``command()`` names
+    the program; ``prepare()`` picks the port and writes what it reads); stop() ends it
+    by its process id. ``error`` is what a failed start raises."""
+
+    name = "server"
+    error = RuntimeError
+
+    def __init__(self, executable: str, folder: Path):
+        self.executable, self.folder = executable, Path(folder)
+        self.port = 0
+        self._process: subprocess.Popen | None = None
+
+    def prepare(self) -> None:
+        self.port = free_port()
+
+    def command(self) -> list:
+        raise NotImplementedError
+
+    def log(self) -> str:
+        path = self.folder / f"{self.name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def start(self, timeout: float = 60):
+        self.prepare()
+        with open(self.folder / f"{self.name}.log", "wb") as log:
+            try:
+                self._process = subprocess.Popen(self.command(), cwd=self.folder, stdin=subprocess.DEVNULL,
+                                                 stdout=log, stderr=subprocess.STDOUT)
+            except OSError as err:
+                raise self.error(f"could not run {self.executable}: {err}") from err
+        deadline = time.monotonic() + timeout
+        while True:
+            if self._process.poll() is not None:
+                raise self.error(f"{self.name} exited with {self._process.returncode}:\n{self.log()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise self.error(f"{self.name} took no connection in {timeout:.0f} s:\n{self.log()}")
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self._process:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            self._process = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def free_port(kind: int = socket.SOCK_STREAM) -> int:
+    """A port nothing listens on at 127.0.0.1 now (TCP, or ``socket.SOCK_DGRAM``: UDP)."""
+    with socket.socket(socket.AF_INET, kind) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class LocalRelay(LocalServer):
     """A real Nostr relay (PyPI nostr-relay) on a free 127.0.0.1 port, its events
     in a SQLite file in `folder` (its default in-memory database has no tables and
     refuses every event); .url is its ws:// address. start() returns once it takes
     connections (~5 s here); stop() ends it by its process id."""
+
+    name = "relay"
+    error = RelayError
 
     # The checks a public relay makes: size, signature, not a year old.
     CONFIG = """storage:
@@ -56,54 +128,13 @@ gunicorn:
   workers: 1
 """
 
-    def __init__(self, executable: str, folder: Path):
-        self.executable, self.folder = executable, Path(folder)
-        self.port = 0
-        self._process: subprocess.Popen | None = None
-
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 60) -> LocalRelay:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        config = self.folder / "config.yaml"
-        config.write_text(self.CONFIG.format(folder=self.folder, port=self.port))
-        log_path = self.folder / "relay.log"
-        with open(log_path, "wb") as log:
-            try:
-                self._process = subprocess.Popen([self.executable, "-c", str(config), "serve", "--use-uvicorn"],
-                                                 cwd=self.folder, stdin=subprocess.DEVNULL, stdout=log,
-                                                 stderr=subprocess.STDOUT)
-            except OSError as err:
-                raise RelayError(f"could not run the Nostr relay {self.executable}: {err}") from err
-        deadline = time.monotonic() + timeout
-        while True:
-            if self._process.poll() is not None:
-                raise RelayError(f"nostr-relay exited with {self._process.returncode}:\n{log_path.read_text()}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return self
-            except OSError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RelayError(f"nostr-relay took no connection in {timeout:.0f} s:\n{log_path.read_text()}")
-                time.sleep(0.2)
+    def prepare(self) -> None:
+        super().prepare()
+        (self.folder / "config.yaml").write_text(self.CONFIG.format(folder=self.folder, port=self.port))
 
-    def stop(self) -> None:
-        if self._process:
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-            self._process = None
-
-    def __enter__(self) -> LocalRelay:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
+    def command(self) -> list:
+        return [self.executable, "-c", str(self.folder / "config.yaml"), "serve", "--use-uvicorn"]

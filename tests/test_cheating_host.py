@@ -95,7 +95,7 @@ class Crafted:
     def __init__(self, game_id: str, seat: int = 1, seats: int = 2):
         self.game_id, self.seat = game_id, seat
         self.seats = [{"seat": s, "role": "host" if s == 0 else "guest", "connected": True,
-                       "autopilot": False, "away": False, "left": False} for s in range(seats)]
+                       "autopilot": False, "away": False, "left": False, "name": None} for s in range(seats)]
 
     def welcome(self, seq: int = 0, match_id: str = MATCH_ID, clock=None) -> str:
         game = get_game(self.game_id)

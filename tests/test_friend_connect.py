@@ -10,23 +10,14 @@ try; the host's page lists the relay it could not reach in a details line.
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 from playwright.sync_api import expect
 
+from machinery import free_port
 from test_friend import BOOT_MS, RESULTS, persistent_profiles
 
 CONNECT_S = 3
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-DOWN = f"ws://127.0.0.1:{closed_port()}"
+DOWN = f"ws://127.0.0.1:{free_port()}"  # a relay that is down: nothing listens there
 
 
 @pytest.fixture(scope="module")

@@ -13,23 +13,18 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from test_friend import RESULTS, Table, no_errors, persistent_profiles
+# test_friend's `table` fixture, on this module's `profiles`.
+from test_friend import RESULTS, Table, no_errors, persistent_profiles, table  # noqa: F401
 
 
 @pytest.fixture(scope="module")
-def turn_profiles(browser_type, browser_type_launch_args, tmp_path_factory, turn_server):
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, turn_server):
+    """The host's and the guest's browsers, whose one ICE server is the local coturn, relayed paths only."""
     config = {"iceServers": turn_server.ice_servers, "iceTransportPolicy": "relay"}
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
                              {"**/ice-servers.json": config},
                              viewport={"width": 1280, "height": 860}) as launched:
         yield launched
-
-
-@pytest.fixture
-def table(turn_profiles, module_site, console_errors):
-    t = Table(turn_profiles, module_site, console_errors)
-    yield t
-    t.close()
 
 
 def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):

@@ -444,3 +444,41 @@ def test_views_json_is_stable_for_bots_too():
     text = json.dumps(view.to_json(), ensure_ascii=False)
     assert json.loads(text) == view.to_json()
     assert isinstance(deck, Deck)
+
+
+def test_every_level_plays_pisti_for_two():
+    """Pişti for two gets the same levels: each bot plays two-seat decks from its views,
+    legal cards only, the same deck again for the same seeds; the sampler's guesses hold
+    the 52 cards in two hands, its own as dealt, the other's count right."""
+    from pishe.games.pisti import GAMES
+    game = next(g for g in GAMES if g.seats == 2)
+    assert game.levels == GAME.levels
+    rng = random.Random(32)
+    sampled = 0
+    for names in (("sampler", "greedy"), ("easy", "sampler"), ("skipper", "easy")):
+        for n in range(3):
+            cards = random_deck(rng)
+            logs = []
+            for _ in range(2):
+                deck = game.new_deal(cards, n & 1)
+                bots = [game.new_bot(name, s, random.Random(10 * n + s)) for s, name in enumerate(names)]
+                while not deck.over:
+                    seat = deck.turn
+                    view = seat_view(deck, seat)
+                    bot = bots[seat]
+                    card = bot.choose(view)
+                    assert card in view.legal
+                    if isinstance(bot, SamplerBot) and len(view.hand) > 1 and not logs:
+                        state = bot.rng.getstate()       # looking leaves its next choices alone
+                        samples = bot.sample(view, 2)
+                        bot.rng.setstate(state)
+                        for sample in samples:
+                            sample.check()
+                            assert sample.hands[seat] == deck.hands[seat]
+                            assert [len(h) for h in sample.hands] == [len(h) for h in deck.hands]
+                            assert len(sample.stock) == len(deck.stock)
+                            sampled += 1
+                    deck.apply(card, seat)
+                logs.append(deck.log)
+            assert logs[0] == logs[1]
+    assert sampled > 60

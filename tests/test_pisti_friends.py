@@ -119,6 +119,7 @@ AUTOPLAY = """(limit) => {
         document.body.dataset.idle === "true" && PLAYED(v) < auto.limit) {
       const card = document.querySelector(`[data-game="pisti"] [data-action="${v.legal[0]}"]`);
       if (card && card.getAttribute("aria-disabled") !== "true") {
+        card.scrollIntoView({ block: "nearest" });  // as a person scrolls to their hand
         const box = card.getBoundingClientRect();
         const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
         if (hit && card.contains(hit)) {
@@ -322,10 +323,13 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
         assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)
 
 
+SILENT_S = 8  # the silent page's hold here: long enough to read the waiting line on a busy machine
+
+
 def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: Pages):
     """A guest's page stays connected but stops answering: on its turn the host's status
     line names it, and after its hold (?silent=SECONDS) a computer plays its seat."""
-    host, links = open_table(pages, friends=(2,), query="&silent=3")
+    host, links = open_table(pages, friends=(2,), query=f"&silent={SILENT_S}")
     guest = pages.page("guest 2")
     guest.goto(links[2])
     for page in (host, guest):
@@ -336,9 +340,9 @@ def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: P
     host.evaluate(AUTOPLAY, 99)
     host.wait_for_function("() => { const v = window.pisheFriend.state.view; return v && v.turn === 2; }",
                            timeout=60_000)
-    expect(host.locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Partner…", timeout=10_000)
+    expect(host.locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Partner…", timeout=SILENT_S * 1000)
     shots(host, "waiting-for-partner")
-    expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
+    expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=30_000)
     assert play_until(host, [host], played=played + 8) >= played + 8
 
 

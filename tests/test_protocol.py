@@ -213,7 +213,7 @@ def test_a_deal_waits_for_the_guest_and_both_parts_of_the_shuffle():
     assert guest.game is None and json.loads(guest.hello())["game"] is None   # it learns the game
     welcome, commit = texts(host.receive(guest.hello(), CONN).send)
     assert json.loads(welcome)["length"] == "first-to-50"
-    here = {"autopilot": False, "away": False, "left": False}
+    here = {"autopilot": False, "away": False, "left": False, "name": None}
     assert json.loads(welcome)["seats"] == [{"seat": 0, "role": "host", "connected": True, **here},
                                             {"seat": 1, "role": "guest", "connected": True, **here}]
     assert guest.receive(welcome).send == []

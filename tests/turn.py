@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 import shutil
 import socket
-import subprocess
-import time
-from pathlib import Path
+
+from machinery import LocalServer, free_port
 
 TURNSERVER = os.environ.get("PISHE_TURNSERVER", "/usr/bin/turnserver")
 USER, PASSWORD, REALM = "pishe", "a-test-password", "pishe.test"
@@ -26,71 +25,26 @@ def turnserver_executable() -> str | None:
     return shutil.which("turnserver")
 
 
-def _free_port(kind: int) -> int:
-    with socket.socket(socket.AF_INET, kind) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+class LocalTurn(LocalServer):
+    """coturn on a free 127.0.0.1 port (UDP, and TCP, on which start() sees it up);
+    .ice_servers is the ice-servers.json list for it; .log() what it did (verbose)."""
 
-
-class LocalTurn:
-    """coturn on a free 127.0.0.1 port; .ice_servers is the ice-servers.json list for it.
-    start() returns once it takes connections; stop() ends it by its process id."""
-
+    name = "turn"
     RELAY_PORTS = 40  # relayed addresses: two per page pair and a few spare
-
-    def __init__(self, executable: str, folder: Path):
-        self.executable, self.folder = executable, Path(folder)
-        self.port = 0
-        self._process: subprocess.Popen | None = None
 
     @property
     def ice_servers(self) -> list[dict]:
         return [{"urls": f"turn:127.0.0.1:{self.port}?transport=udp", "username": USER, "credential": PASSWORD}]
 
-    def start(self, timeout: float = 30) -> LocalTurn:
-        self.port = _free_port(socket.SOCK_DGRAM)
-        low = _free_port(socket.SOCK_DGRAM)
-        low = min(low, 65535 - self.RELAY_PORTS)
-        log_path = self.folder / "turn.log"
-        args = [self.executable, "-n", "--listening-ip", "127.0.0.1", "--relay-ip", "127.0.0.1",
-                "--listening-port", str(self.port), "--min-port", str(low),
-                "--max-port", str(low + self.RELAY_PORTS), "--allow-loopback-peers",
+    def prepare(self) -> None:
+        self.port = free_port(socket.SOCK_DGRAM)
+        self.relay_low = min(free_port(socket.SOCK_DGRAM), 65535 - self.RELAY_PORTS)
+
+    def command(self) -> list:
+        return [self.executable, "-n", "--listening-ip", "127.0.0.1", "--relay-ip", "127.0.0.1",
+                "--listening-port", str(self.port), "--min-port", str(self.relay_low),
+                "--max-port", str(self.relay_low + self.RELAY_PORTS), "--allow-loopback-peers",
                 "--lt-cred-mech", "--user", f"{USER}:{PASSWORD}", "--realm", REALM,
                 "--no-tls", "--no-dtls", "--no-cli", "--no-multicast-peers",
                 "--userdb", str(self.folder / "turndb"), "--pidfile", str(self.folder / "turn.pid"),
                 "--log-file", "stdout", "--simple-log", "--verbose"]
-        with open(log_path, "wb") as log:
-            self._process = subprocess.Popen(args, cwd=self.folder, stdin=subprocess.DEVNULL,
-                                             stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while True:  # coturn listens on TCP too, on the same port, once it is up
-            if self._process.poll() is not None:
-                raise RuntimeError(f"turnserver exited with {self._process.returncode}:\n{log_path.read_text()}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return self
-            except OSError:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(f"turnserver took no connection in {timeout:.0f} s:\n{log_path.read_text()}")
-                time.sleep(0.1)
-
-    def log(self) -> str:
-        path = self.folder / "turn.log"
-        return path.read_text(errors="replace") if path.exists() else ""
-
-    def stop(self) -> None:
-        if self._process and self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-        self._process = None
-
-    def __enter__(self) -> LocalTurn:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()

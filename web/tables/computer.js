@@ -21,6 +21,7 @@
 
 import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
+import { chosenSettings } from "./settings.js";
 import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
 import { onLanguage, pageWord, setupLanguage } from "../lang.js";
@@ -96,22 +97,6 @@ function showSettings(settings) {
   for (const name of ["length", "clock", "level"]) check(box, name, settings[name]);
 }
 
-/** The chosen game and its match settings, from the page's radio buttons. */
-function choice() {
-  const checked = (name) => document.querySelector(`input[name="${name}"]:checked`);
-  const game = checked("game") ? checked("game").value : FIRST_GAME;
-  const box = document.querySelector(`[data-settings="${game}"]`);
-  const length = box && box.querySelector('input[data-setting="length"]:checked');
-  const clock = box && box.querySelector('input[data-setting="clock"]:checked');
-  const level = box && box.querySelector('input[data-setting="level"]:checked');
-  return {
-    game,
-    length: length ? length.value : null,
-    clock: clock && clock.value ? Number(clock.value) : null,
-    level: level ? level.value : null,
-  };
-}
-
 /** Show `game`'s table, settings and rules (every [data-for-game]) and hide the other games'. */
 function showGame(game) {
   for (const node of document.querySelectorAll("[data-for-game]")) node.hidden = node.dataset.forGame !== game;
@@ -153,10 +138,14 @@ async function startComputerTable() {
   }
 
   let stageLine = stage.textContent; // the loading line, in English ("…" added)
-  const py = startWorker((fraction, label) => {
+  const py = startWorker((fraction, label, until) => {
     const pct = Math.round(Math.max(0, Math.min(1, Number(fraction) || 0)) * 100);
     progress.setAttribute("aria-valuenow", String(pct));
-    progressBar.style.transform = `scaleX(${pct / 100})`;
+    // A step that reports nothing while it runs (Python's start) still moves: the bar
+    // eases towards where it ends (style.css's .running), and jumps on at the next milestone.
+    const running = typeof until === "number" && until > fraction;
+    progressBar.classList.toggle("running", running);
+    progressBar.style.transform = `scaleX(${running ? Math.min(1, until) : pct / 100})`;
     // The boot's stages, worded by the worker in English: Python is not running yet.
     if (label) stageLine = `${label}…`;
     setText(stage, pageWord(stageLine));
@@ -278,7 +267,7 @@ async function startComputerTable() {
   function startMatch() {
     active = true;
     halt();
-    const chosen = choice();
+    const chosen = chosenSettings();
     game = chosen.game;
     showGame(game);
     return send("new_match", chosen.length, seed, chosen.game, chosen.clock, chosen.level);
@@ -289,7 +278,7 @@ async function startComputerTable() {
     active = true;
     halt();
     showSettings(kept.settings);
-    game = choice().game;
+    game = chosenSettings().game;
     showGame(game);
     const gen = generation;
     pending += 1;
@@ -341,7 +330,7 @@ async function startComputerTable() {
   for (const radio of document.querySelectorAll('input[name="game"]')) {
     radio.addEventListener("change", async () => {
       if (!(ready && active)) {
-        showGame(choice().game);
+        showGame(chosenSettings().game);
       } else if (await confirmLeave("game")) {
         startMatch();
       } else {
@@ -372,12 +361,12 @@ async function startComputerTable() {
   };
 
   // A page opened on a friend's invite shows the invited game already (web/core/invited.js).
-  if (!document.documentElement.dataset.invited) showGame(choice().game);
+  if (!document.documentElement.dataset.invited) showGame(chosenSettings().game);
   setIdle();
   // Another language: the same table, its view worded anew (Python's language is set first:
   // web/tables/words.js); the tab's title, the loading line.
   onLanguage(async () => {
-    showGame(ready && active ? game : choice().game);
+    showGame(ready && active ? game : chosenSettings().game);
     if (!loader.hidden) setText(stage, pageWord(stageLine));
     if (ready && active) {
       showError("");

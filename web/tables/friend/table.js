@@ -11,6 +11,7 @@
 // sentence shown is Python's (the page's words by key, ../words.js).
 
 import { FIRST_GAME } from "../../games/registry.js";
+import { chosenSettings } from "../settings.js";
 import { computerTable } from "../computer.js";
 import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
@@ -94,20 +95,6 @@ function leave() {
   });
 }
 
-/** The chosen game and its settings for a friend's table, from the page's radio buttons. */
-function chosen() {
-  const checked = document.querySelector('input[name="game"]:checked');
-  const game = checked ? checked.value : FIRST_GAME;
-  const box = document.querySelector(`[data-settings="${CSS.escape(game)}"]`);
-  const value = (name) => {
-    const input = box && box.querySelector(`input[data-setting="${name}"]:checked`);
-    return input && input.value ? input.value : null;
-  };
-  const friends = box ? [...box.querySelectorAll('input[data-setting="friend"]:checked')].map((i) => Number(i.value)) : [];
-  return { game, length: value("length"), clock: value("clock") && Number(value("clock")),
-    friends: friends.length ? friends.sort() : null };
-}
-
 /** Host: the invites of the table Python opened (one per seat kept for a friend). */
 function makeSeats(answer) {
   clearSeatInvites();
@@ -136,7 +123,7 @@ function makeSeats(answer) {
 
 /** Host: "Invite a friend" opens a table of the chosen game and settings, and invites. */
 async function openTable() {
-  const { game, length, clock, friends } = chosen();
+  const { game, length, clock, friends } = chosenSettings();
   enter("host", game);
   await useGame(game);
   let opened = null;
