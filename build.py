@@ -46,7 +46,8 @@ returning visitor) and the Nostr library (a friend's table needs the network any
 the computer table must not download it).
 "later" lists the files it keeps on their first use instead of at install: micropip
 and segno, which only an invite's QR code needs, the standard library's modules micropip
-adds, and the rest of the standard library (a first visit downloads none of them).
+adds, the rest of the standard library, and the pseudo-language's words (a first visit
+downloads none of them).
 "games" maps every registered game's id to its folder under web/games/ (its painter).
 """
 
@@ -323,8 +324,10 @@ def strip_source(source: str, filename: str = "<module>") -> str:
         raise BuildError(str(err)) from None
 
 
-# The command line: a page never runs it (`pip install .` still installs it).
-NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py"}
+# The command line, the table's and each game's: a page never runs it (`pip install .`
+# still installs it).
+NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py",
+                     *(p.relative_to(ROOT).as_posix() for p in (ROOT / "pishe" / "games").glob("*/cli.py"))}
 
 
 def build_pishe_wheel(out: Path) -> Path:
@@ -460,15 +463,20 @@ STDLIB_MICROPIP = "pyodide/python_stdlib_micropip.zip"
 STDLIB_REST = "pyodide/python_stdlib_rest.zip"
 # Modules imported besides what the trace itself runs into.
 STDLIB_ALWAYS = ("gettext", "locale", "hashlib", "hmac", "secrets", "base64", "traceback", "linecache",
-                 "tokenize", "encodings.idna", "encodings.latin_1", "encodings.ascii", "encodings.utf_8")
+                 "tokenize", "encodings.latin_1", "encodings.ascii", "encodings.utf_8")
 
 _PY_TRACE = """
-import importlib, json, pkgutil, sys, traceback
+import importlib, json, os, sys, traceback
 for name in STDLIB_ALWAYS:
     importlib.import_module(name)
 import pishe
-for info in pkgutil.walk_packages(pishe.__path__, "pishe."):
-    importlib.import_module(info.name)
+# Every module of the wheel, listed by hand (pkgutil would be one more module to ship).
+site = os.path.dirname(os.path.dirname(pishe.__file__))
+for folder, _, files in os.walk(os.path.dirname(pishe.__file__)):
+    for file in sorted(files):
+        if file.endswith((".py", ".pyc")) and "__pycache__" not in folder:
+            parts = os.path.relpath(os.path.join(folder, file.rsplit(".", 1)[0]), site).split(os.sep)
+            importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
 import pishe.web as web
 from pishe.table.game import game_ids
 
@@ -513,6 +521,7 @@ def library():
     return found
 
 first = library()
+# -- micropip --
 import micropip
 await micropip.install(["emfs:/tmp/wheels/SEGNO"], deps=False)
 call("qr_matrix", "https://example.org/#a-link")
@@ -538,13 +547,16 @@ pyodide.unpackArchive(new Uint8Array(readFileSync(pishe)), "wheel");
 pyodide.FS.mkdirTree("/tmp/wheels");
 const segnoName = segno.split("/").pop();
 pyodide.FS.writeFile(`/tmp/wheels/${segnoName}`, readFileSync(segno));
-await pyodide.loadPackage("micropip");
 pyodide.globals.set("STDLIB_ALWAYS", pyodide.toPy(JSON.parse(always)));
 pyodide.globals.set("STRIP", strip === "strip");
-// {first: [paths], micropip: [paths], stripped: {path: source}}, as JSON text. An error
-// is printed alone: Node would print the line of Pyodide's it came from, 1.2 MB of it.
+// The page's part, then micropip's: loading micropip imports modules of its own.
+// Answers {first: [paths], micropip: [paths], stripped: {path: source}}, as JSON text. An
+// error is printed alone: Node would print the line of Pyodide's it came from, 1.2 MB of it.
+const [page, later] = readFileSync(script, "utf8").split("# -- micropip --\\n");
 try {
-  writeFileSync(target, await pyodide.runPythonAsync(readFileSync(script, "utf8").replace("SEGNO", segnoName)));
+  await pyodide.runPythonAsync(page);
+  await pyodide.loadPackage("micropip");
+  writeFileSync(target, await pyodide.runPythonAsync(later.replace("SEGNO", segnoName)));
 } catch (err) {
   console.error(String(err.message || err));
   process.exit(1);
@@ -862,6 +874,12 @@ def _write_page_words(folder: Path) -> None:
             json.dumps(catalogs.page_words(code), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
+def _pseudo_language() -> str:
+    """The pseudo-language's code (pishe/table/lang.py), whose words the build writes too."""
+    from pishe.table.lang import PSEUDO
+    return PSEUDO
+
+
 def _loading_words() -> dict[str, str]:
     """The loading line's words by start-up milestone, from pishe/table/words.py:
     the page shows them before Python runs."""
@@ -921,8 +939,9 @@ def build(dist: Path = DIST) -> dict:
             "wheels": {"pishe": f"wheels/{pishe.name}", "segno": f"wheels/{pinned['segno'].name}"},
             "files": files,
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
+            # The pseudo-language's words are for checking a layout, not for a visitor to keep.
             "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}",
-                      STDLIB_MICROPIP, STDLIB_REST],
+                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.json"],
             "stdlib": on_demand,
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},

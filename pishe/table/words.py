@@ -109,7 +109,7 @@ PAGE = {
 #: The loading line while the page starts, by the worker's start-up milestone
 #: (web/core/worker.js). Python is not running yet then, so build.py writes these
 #: into the page (``start`` is index.html's first line) and into its worker.
-LOADING = {"start": N_("Opening a new deck"), "runtime": N_("Shuffling the deck"),
+LOADING = {"start": N_("Opening a new deck"), "runtime": N_("Starting Python, the game's engine"),
            "python": N_("Dealing the cards"), "wheels": N_("Laying out the table")}
 
 #: What a friend's table says before its cards are dealt, by the page's role.

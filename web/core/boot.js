@@ -9,9 +9,11 @@
 /**
  * Start the Python worker (web/core/worker.js).
  *
- * @param {(progress: number, stage: string) => void} [onProgress]
+ * @param {(progress: number, stage: string, until?: number) => void} [onProgress]
  *   called at each boot milestone, and as the start-up downloads arrive, with 0..1
- *   (never going back) and the loading line's words (Python's, baked in by the build).
+ *   (never going back), the loading line's words (Python's, baked in by the build) and,
+ *   for a step that cannot report its progress while it runs (Python's start), where
+ *   that step ends.
  * @returns {{call: (name: string, ...args: any) => Promise<any>, ready: Promise<object>, worker: Worker}}
  *   `call` runs pishe.web.<name>(...args) (JSON-able args) and resolves with the
  *   parsed JSON it returns, or rejects with an Error carrying Python's message;
@@ -51,7 +53,7 @@ export function startWorker(onProgress) {
       if ("error" in data) waiting.reject(new Error(data.error));
       else waiting.resolve(data.result);
     } else if (data.progress !== undefined) {
-      if (onProgress) onProgress(data.progress, data.stage);
+      if (onProgress) onProgress(data.progress, data.stage, data.until);
     } else if (data.ready) {
       markReady({ ...data.ms, page: Math.round(performance.now()), snapshot: data.snapshot });
     } else if (data.fatal) {

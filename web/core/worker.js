@@ -15,7 +15,9 @@
 // instead of starting the interpreter, most of a bare Pyodide boot (bench/boot.py).
 //
 // Worker -> page while booting:
-//   {progress: 0..1, stage: "text"}   at each milestone, and as the start-up downloads arrive;
+//   {progress: 0..1, stage: "text", until}  at each milestone, and as the start-up downloads
+//                                     arrive; `until` (0..1, or absent): where a step the
+//                                     worker cannot report on while it runs will end;
 //                                     the words are pishe/table/words.py's LOADING, which
 //                                     build.py writes into BUILD (Python is not running yet)
 //   {ready: true, ms: {...}, snapshot} ms since the worker started, per milestone; snapshot:
@@ -104,15 +106,18 @@ const PY_INSTALL = "import micropip\nawait micropip.install(json.loads(wheel_pat
 const ms = {};
 let stage = "";
 let shown = 0; // the progress last sent: it never goes back
-function show(progress, always = false) {
+function show(progress, always = false, until = undefined) {
   if (progress <= shown && !always) return;
   shown = Math.max(shown, progress);
-  self.postMessage({ progress: shown, stage });
+  self.postMessage({ progress: shown, stage, until });
 }
-function milestone(key, progress) {
+// `until`: where the step that starts now ends, for a step this worker cannot report on
+// while it runs (Python's start, one long synchronous task): the page moves the bar on
+// towards it meanwhile.
+function milestone(key, progress, until = undefined) {
   ms[key] = Math.round(performance.now());
   stage = BUILD.loading[key];
-  show(progress, true);
+  show(progress, true, until);
 }
 
 // Real progress while the start-up's files arrive (the first visit's wait): the
@@ -121,6 +126,7 @@ function milestone(key, progress) {
 // (the wasm then compiles as it streams in, and its compiled code stays cached).
 // They fill the bar up to DOWNLOADED; the milestones after them take it on.
 const DOWNLOADED = 0.8;
+const STARTED = 0.94; // Python started: its step fills the bar from DOWNLOADED to here
 const expected = Object.values(BUILD.downloads).reduce((sum, size) => sum + size, 0);
 let received = 0;
 async function count(body) {
@@ -202,7 +208,7 @@ function start(options) {
     lockFileURL: indexURL + "pyodide-lock.json",
     // Called once the wasm runtime is compiled, before the interpreter starts (or
     // the memory is restored).
-    fsInit: async () => milestone("runtime", DOWNLOADED),
+    fsInit: async () => milestone("runtime", DOWNLOADED, STARTED),
     ...options,
   });
 }
@@ -232,7 +238,7 @@ async function boot() {
     }
   }
   if (!pyodide) pyodide = await start({ _makeSnapshot: Boolean(self.caches) });
-  milestone("python", 0.94);
+  milestone("python", STARTED);
   pyodide.FS.mkdirTree(WHEEL_DIR);
   // A wheel is a zip to unpack into site-packages: nothing to resolve, no installer.
   pyodide.unpackArchive(await download(AT_START), "wheel");

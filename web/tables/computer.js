@@ -138,10 +138,14 @@ async function startComputerTable() {
   }
 
   let stageLine = stage.textContent; // the loading line, in English ("…" added)
-  const py = startWorker((fraction, label) => {
+  const py = startWorker((fraction, label, until) => {
     const pct = Math.round(Math.max(0, Math.min(1, Number(fraction) || 0)) * 100);
     progress.setAttribute("aria-valuenow", String(pct));
-    progressBar.style.transform = `scaleX(${pct / 100})`;
+    // A step that reports nothing while it runs (Python's start) still moves: the bar
+    // eases towards where it ends (style.css's .running), and jumps on at the next milestone.
+    const running = typeof until === "number" && until > fraction;
+    progressBar.classList.toggle("running", running);
+    progressBar.style.transform = `scaleX(${running ? Math.min(1, until) : pct / 100})`;
     // The boot's stages, worded by the worker in English: Python is not running yet.
     if (label) stageLine = `${label}…`;
     setText(stage, pageWord(stageLine));
