@@ -317,6 +317,8 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
     # The next deck: Left plays it.
     host.get_by_role("button", name="Next deck", exact=True).click()
     expect(host.locator(f'{TABLE} [data-seat="3"] [data-flag-who]')).to_have_text("Friend", timeout=20_000)
+    host.wait_for_function("() => { const v = window.pisheFriend.state.view;"
+                           " return v && v.match && v.match.deal === 2 && !v.deck_result; }", timeout=60_000)
     play_until(host, [host, *guests.values(), late], played=8)
     assert late.evaluate("window.__autoplay.clicks") >= 1
     for name, errors in pages.errors.items():
