@@ -182,10 +182,15 @@ class _ComputerTable:
                 for seat, text in deal:
                     if type(seat) is not int or not isinstance(text, str):
                         raise ValueError("a move is a seat and an action")
-                    if current and seat != YOU:
+                    if seat != YOU:
                         # The computers of the deal in play decide again, as they did, so that
                         # what they remember of it is what they had; the move kept is played.
-                        table.bots[seat].choose(table.game.view(table.match, seat))
+                        # Of earlier deals they only take in their views (what some carry over
+                        # from deal to deal, as how often a seat passes up a capture).
+                        bot = table.bots[seat]
+                        see = bot.choose if current else getattr(bot, "remember", None)
+                        if see is not None:
+                            see(table.game.view(table.match, seat))
                     table.apply(table.game.parse_action(text), seat)
             table.seating.resume(YOU, timeouts, data["autopilot"] is True)
         except (PisheError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:

@@ -13,7 +13,7 @@ the page's markup from ``web/games/<package>/``.
 
 The contracts are typed: :class:`Game` is the base class a game subclasses;
 :class:`State` (a deal's state, what ``new_deal`` returns), :class:`View` (what
-``view`` returns), :class:`Bot` and :class:`Watcher` are ``typing.Protocol``
+``view`` returns), :class:`Bot` (with :class:`Rememberer` and :class:`Watcher`, what some bots add) are ``typing.Protocol``
 classes a game's own types satisfy by their shape. Steps are the game's own values;
 :meth:`Game.show_step` says how each one reads to each seat (or that a seat does not
 see it at all). :data:`VIEW_KEYS` and :data:`MATCH_KEYS` are the keys of a view's JSON
@@ -32,7 +32,7 @@ from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
 from .lang import N_, TABLE, Catalog
 
-__all__ = ["Game", "Length", "State", "View", "Bot", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
+__all__ = ["Game", "Length", "State", "View", "Bot", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
 
 
 @runtime_checkable
@@ -72,6 +72,16 @@ class Bot(Protocol):
 
     def choose(self, view: Any) -> Any:
         """The action to take, from ``view`` (the game's view object for its seat, never the state)."""
+
+
+@runtime_checkable
+class Rememberer(Protocol):
+    """A bot that learns from its views across deals: a match replayed from its moves (a
+    restored tab) shows it each earlier deal's views at its turns through ``remember``,
+    instead of asking it to choose again, so it knows what it knew without the cost."""
+
+    def remember(self, view: Any) -> None:
+        """Take in what ``view`` shows, as :meth:`Bot.choose` would, without choosing."""
 
 
 @runtime_checkable

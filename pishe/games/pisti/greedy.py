@@ -67,6 +67,10 @@ class GreedyBot:
         """Greedy's card for ``view``."""
         return self.greedy(view)
 
+    def remember(self, view) -> None:
+        """Take in ``view``'s new steps without choosing (a replayed match's earlier decks)."""
+        self.memory.update(view)
+
     def greedy(self, view) -> Card:
         """Take in ``view``'s new steps; greedy's card for it (the bots built on greedy start here)."""
         memory = self.memory
