@@ -41,6 +41,7 @@ from typing import Iterator, Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import IllegalActionError, PisheError
+from .lang import _
 from .match import Match
 
 __all__ = [
@@ -138,7 +139,7 @@ def replay(game, deck: Sequence[Card], dealer: int, actions: Sequence) -> tuple:
     it refuses."""
     state = game.new_deal(list(deck), dealer)
     steps = [list(game.deal_steps(state))]
-    for seat, text, *_ in actions:
+    for seat, text, *_mark in actions:
         steps.append(state.apply(game.parse_action(text), seat))
     return state, steps
 
@@ -180,10 +181,10 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
     :class:`InvalidSecretError` for a malformed seed).
     """
     if commitment(seed, game.id) != commitment_hex:
-        raise DealVerificationError("The revealed seed does not match the commitment the host made "
-                                    "before you sent your part of the shuffle.")
+        raise DealVerificationError(_("The revealed seed does not match the commitment the host made "
+                                      "before you sent your part of the shuffle."))
     if len(shown) != len(actions) + 1:
-        raise DealVerificationError("The moves you were shown do not match the steps you were shown.")
+        raise DealVerificationError(_("The moves you were shown do not match the steps you were shown."))
     # Move by move, so that what is reported is the first thing that differs (a card that
     # differs soon makes a later move impossible, which would hide the card).
     deck = derive_deck(seed, contributions, game.id)
@@ -198,27 +199,28 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
         if k == 0:
             group = game.deal_steps(state)
         else:
-            mover, text, *_ = actions[k - 1]
+            mover, text, *_mark = actions[k - 1]
             try:
                 group = state.apply(game.parse_action(text), mover)
             except IllegalActionError as e:
-                raise DealVerificationError(f"A move you were shown is not possible in the deal fixed at "
-                                            f"the start: {e}") from None
+                raise DealVerificationError(_("A move you were shown is not possible in the deal fixed at "
+                                              "the start: {error}").format(error=e)) from None
         (theirs,) = shown_steps(game, [group], seat)
         if mine is None:        # a move played while this page was away: replayed, its steps not shown
             mine = theirs
         for was, should in zip(mine, theirs):
             if was != should:
                 raise DealVerificationError(
-                    f"You were shown {_words_of(game, was, seat)!r}, but the deal fixed at the start "
-                    f"gives {_words_of(game, should, seat)!r}.")
+                    _("You were shown {shown!r}, but the deal fixed at the start gives {should!r}.").format(
+                        shown=_words_of(game, was, seat), should=_words_of(game, should, seat)))
         if len(mine) != len(theirs):
-            where = "the deal" if k == 0 else f"move {k}"
-            raise DealVerificationError(f"The steps of {where} you were shown are not those of the "
-                                        f"deal fixed at the start.")
+            raise DealVerificationError(
+                _("The steps of the deal you were shown are not those of the deal fixed at the start.")
+                if k == 0 else _("The steps of move {move} you were shown are not those of the deal fixed "
+                                 "at the start.").format(move=k))
         _check_boards(game, replayed, seat, match, [d for n, d in boards if n == k], k)
     if not state.over:
-        raise DealVerificationError("The deal you were shown stops before it was over.")
+        raise DealVerificationError(_("The deal you were shown stops before it was over."))
     return state
 
 
@@ -230,9 +232,11 @@ def _check_boards(game, replayed, seat: int, match, digests: list, moves: int) -
         raise ValueError("checking the boards needs the match they were shown in")
     should = board_digest(game.view(replayed, seat, match["names"]).to_json())
     if any(d != should for d in digests):
-        where = "before the first move" if moves == 0 else f"after move {moves}"
-        raise DealVerificationError(f"The table you were shown {where} (its cards, counts, turn, "
-                                    f"buttons or scores) is not the one the deal fixed at the start gives.")
+        raise DealVerificationError(
+            _("The table you were shown before the first move (its cards, counts, turn, buttons or scores) "
+              "is not the one the deal fixed at the start gives.") if moves == 0
+            else _("The table you were shown after move {move} (its cards, counts, turn, buttons or scores) "
+                   "is not the one the deal fixed at the start gives.").format(move=moves))
 
 
 def _words_of(game, shown, seat: int) -> str:

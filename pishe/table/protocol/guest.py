@@ -166,8 +166,8 @@ class Guest:
         record = self._deals.get(self._view_deal()) if self._view is not None else None
         if (not self._unfair and record is not None and record.dealt and not record.checked
                 and self.phase in (DEAL_OVER, MATCH_OVER)):
-            verification, deal = self._not_fair(record.number, "the host ended it without revealing "
-                                                                "the seed it committed to."), record.number
+            verification, deal = self._not_fair(record.number, _("the host ended it without revealing "
+                                                                  "the seed it committed to.")), record.number
         return {"game": self.game.id if self.game else None, "seat": self.seat, "phase": self.phase,
                 "deal": max(self._deals, default=None), **(self.table or {}),
                 "verification": verification, "verification_deal": deal, "aborts": len(self._aborts)}
@@ -332,7 +332,7 @@ class Guest:
             self._new_match(values["match_id"])
         if self._clock is not None and self._clock[0] == values["match_id"] and self._clock[1] != values["clock"]:
             number = max([*self._ledger, *self._deals], default=1)
-            self._warn(self._deals.get(number), number, "the host changed the clock in the middle of the match.")
+            self._warn(self._deals.get(number), number, _("the host changed the clock in the middle of the match."))
             values = {**values, "clock": self._clock[1]}      # the match's clock stays the one it began with
         self._clock = [values["match_id"], values["clock"]]
         self.game = game
@@ -349,11 +349,11 @@ class Guest:
         that this page showed its part to and that was never dealt is an abort (counted for
         good: a new match wipes nothing of it), and a deal it was dealt and never saw revealed
         is the host's leaving it."""
-        for n, (_, _, _, revealed, sent, dealt) in sorted(self._ledger.items()):
+        for n, (*_given, revealed, sent, dealt) in sorted(self._ledger.items()):
             if sent and not dealt:
-                self._abort(n, None, "started another match")
+                self._abort(n, None, _("the host started another match"))
             elif dealt and not revealed and self._match_id is not None:
-                self._warn(None, n, "the host left it unfinished and started another match.")
+                self._warn(None, n, _("the host left it unfinished and started another match."))
         self._match_id, self._ledger, self._results = match_id, {}, []
         self._deals, self._view, self._asked = {}, None, [None, []]
 
@@ -372,8 +372,8 @@ class Guest:
                 # Only a page back from away can have lost its seat to another page: on a
                 # live connection a refused token is the host's way to ask everything again.
                 number = max([*self._ledger, *self._deals], default=1)
-                self._warn(self._deals.get(number), number, "the host refused this page's seat token "
-                                                            "while it was connected.")
+                self._warn(self._deals.get(number), number, _("the host refused this page's seat token "
+                                                              "while it was connected."))
             self.token = None
             send.append(self._hello())
         code = values["code"]
@@ -390,12 +390,12 @@ class Guest:
         deal): the seats the host names as having left before revealing theirs, or the host."""
         record = self._deals.get(number)
         if record is not None and record.dealt:
-            self._warn(record, number, "the host asked for your part of the shuffle after dealing the cards.")
+            self._warn(record, number, _("the host asked for your part of the shuffle after dealing the cards."))
             return Outcome([], [])
         given = self._ledger.get(number)
         if given is not None and given[4]:
             seats = [s for s in aborted if s != self.seat and 0 <= s < self.game.seats] or None
-            self._abort(number, seats, "shuffled it again after seeing your part")
+            self._abort(number, seats, _("the host shuffled it again after seeing your part"))
         elif given is None:
             self._check_before(number)
         elif given[1] == commitment_hex and given[0] == self.seat:
@@ -420,49 +420,53 @@ class Guest:
         mine = part_commitment(given[2], self.game.id, self._match_id, number, self.seat)
         problem = audit.check_parts(self.table["seats"], self.seat, mine, parts)
         if problem is None and record.parts is not None and record.parts != parts:
-            problem = "the host changed the list of parts of the shuffle it had fixed."
+            problem = _("the host changed the list of parts of the shuffle it had fixed.")
         if problem is not None:
             self._warn(record, number, problem)
             return Outcome([], [])
         record.parts = parts
         if [self.seat, mine] not in parts:
             if not self._resuming:
-                self._warn(record, number, "the host left your part of the shuffle out while you were "
-                                           "connected.")
+                self._warn(record, number, _("the host left your part of the shuffle out while you were "
+                                             "connected."))
             return Outcome([], [])
         given[4] = record.sent = True
         return Outcome([self._numbered("deal-seed", deal=number, contribution=given[2])], [])
 
-    def _abort(self, number: int, seats: Optional[list], how: str) -> None:
-        """A shuffle this page showed its part to was never dealt: counted for good, and shown."""
+    def _abort(self, number: int, seats: Optional[list], reason: str) -> None:
+        """A shuffle this page showed its part to was never dealt: counted for good, and shown.
+        ``reason`` is what the host did, said when no ``seats`` are named as having left."""
         self._aborts.append([number, seats])
         given = self._ledger.get(number)
         if given is not None:
             given[4] = False
-        who = "the host" if not seats else " and ".join(self._seat_name(s) for s in seats)
-        reason = (f"{who} did not reveal their part of the shuffle" if seats else f"the host {how}")
-        self._record(number, f"Deal {number} was aborted: {reason} (aborted shuffles at this table: "
-                             f"{len(self._aborts)}).")
+        if seats:
+            who = self._seat_name(seats[0])
+            for s in seats[1:]:
+                who = _("{names} and {name}").format(names=who, name=self._seat_name(s))
+            reason = _("{seats} did not reveal their part of the shuffle").format(seats=who)
+        self._record(number, _("Deal {number} was aborted: {reason}").format(number=number, reason=reason) + " "
+                     + _("(aborted shuffles at this table: {aborts})").format(aborts=len(self._aborts)) + ".")
 
     def _seat_name(self, seat: int) -> str:
         """A seat's name as this page words it (its own view's names, never the host's)."""
         names = self._view.get("names") if self._view is not None else None
         name = names[seat] if isinstance(names, list) and seat < len(names) else None
-        return name if isinstance(name, str) and name else f"seat {seat}"
+        return name if isinstance(name, str) and name else _("seat {seat}").format(seat=seat)
 
     def _check_before(self, number: int) -> None:
         """A new deal's commitment: the deals before it must have been revealed, and none skipped."""
-        for n, (_, _, _, revealed, sent, dealt) in sorted(self._ledger.items()):
+        for n, (*_given, revealed, sent, dealt) in sorted(self._ledger.items()):
             record = self._deals.get(n)
             away = record is not None and record.late
             if n < number and sent and not dealt:
-                self._abort(n, None, f"began deal {number} without dealing it")
+                self._abort(n, None, _("the host began deal {number} without dealing it").format(number=number))
             elif n < number and dealt and not revealed and not away:
-                self._warn(record, n, f"the host began deal {number} without revealing the seed of "
-                                      f"deal {n}, so it cannot be checked.")
+                self._warn(record, n, _("the host began deal {number} without revealing the seed of "
+                                        "deal {earlier}, so it cannot be checked.").format(number=number, earlier=n))
         known = max([*self._ledger, *self._deals], default=None)
         if known is not None and number != known + 1 and not self._resuming:
-            self._warn(None, number, f"the host went from deal {known} to deal {number}.")
+            self._warn(None, number, _("the host went from deal {known} to deal {number}.").format(known=known, number=number))
 
     def _words(self, groups: list) -> list:
         try:
@@ -507,8 +511,8 @@ class Guest:
             if resuming:
                 record.away = True             # dealt while this page was not at the table
             else:
-                self._warn(record, number, "the host dealt the cards without asking for your part "
-                                           "of the shuffle.")
+                self._warn(record, number, _("the host dealt the cards without asking for your part "
+                                             "of the shuffle."))
             for n, entry in self._ledger.items():
                 if n < number:
                     entry[3] = True     # revealed while this page was away, if ever: none to wait for
@@ -519,9 +523,9 @@ class Guest:
             self._view = view
             return Outcome([], [])
         if dealer != (game.first_dealer + number - 1) % game.seats:
-            self._warn(record, number, f"the host has seat {dealer} deal it, and with it who leads: "
-                                       f"deal {number} is seat {(game.first_dealer + number - 1) % game.seats}'s "
-                                       f"to deal.")
+            self._warn(record, number, _("the host has seat {dealer} deal it, and with it who leads: "
+                                         "deal {number} is seat {should}'s to deal.").format(
+                dealer=dealer, number=number, should=(game.first_dealer + number - 1) % game.seats))
         if not record.late and not record.dealt:
             given = self._ledger.get(number)
             if not record.sent:
@@ -529,8 +533,8 @@ class Guest:
                 # the host left it out on a live connection.
                 record.late = record.away = True
                 if not resuming:
-                    self._warn(record, number, "the host dealt the cards without using your part of the "
-                                               "shuffle, while you were connected.")
+                    self._warn(record, number, _("the host dealt the cards without using your part of the "
+                                                 "shuffle, while you were connected."))
             elif unfair is not None:
                 self._warn(record, number, unfair)
             if given is not None:
@@ -539,7 +543,7 @@ class Guest:
             self._warn(record, number, unfair)
         if record.late or start > len(record.actions):
             if not record.late:
-                self._warn(record, number, "the host skipped moves it had not shown you.")
+                self._warn(record, number, _("the host skipped moves it had not shown you."))
             # Moves this page never saw: the deal cannot be checked, but play goes on.
             record.late, record.dealer, record.dealt = True, dealer, True
             record.actions, record.shown, record.boards = [], [], []
@@ -549,16 +553,16 @@ class Guest:
             self._note_turn(view, True)
             return Outcome([], words)
         if not resuming and any(group is None for group in steps):
-            self._warn(record, number, "the host hid the steps of moves played while you were connected.")
+            self._warn(record, number, _("the host hid the steps of moves played while you were connected."))
         if start == 0:
             if record.shown and record.shown[0] != dealt:
-                self._warn(record, number, "the host changed the account of the deal.")
+                self._warn(record, number, _("the host changed the account of the deal."))
             record.shown[:1] = [dealt]
         known = len(record.actions)
         if record.actions[start:] != actions[:known - start] or any(
                 was is not None and now is not None and was != now
                 for was, now in zip(record.shown[start + 1:], steps[:known - start])):
-            self._warn(record, number, "the host changed the account of moves it had sent.")
+            self._warn(record, number, _("the host changed the account of moves it had sent."))
         new = actions[known - start:]
         self._check_own_moves(record, new, resuming)
         # What was shown stays as it was shown; only new moves are added.
@@ -592,29 +596,31 @@ class Guest:
                     played += 1
                     self._timeouts = 0
                 else:
-                    self._warn(record, record.number, f"the host played {text} for you, which you did not play.")
+                    self._warn(record, record.number, _("the host played {move} for you, which you did not play.").format(
+                        move=text))
             elif mark == [TIMEOUT]:
                 clock = self.table.get("clock")
                 ran_out = (clock is not None and self._turn_since is not None
                            and self._now() - self._turn_since >= clock - CLOCK_SLACK)
                 if not ran_out:
-                    self._warn(record, record.number, f"the host played {text} for you, saying your time "
-                                                      f"was up when it was not.")
+                    self._warn(record, record.number, _("the host played {move} for you, saying your time "
+                                                        "was up when it was not.").format(move=text))
                 elif not resuming and text != timeout_action(self._view):
                     # The view that gave this seat the turn fixes the move made when time is up.
-                    self._warn(record, record.number, f"the host played {text} for you when your time was "
-                                                      f"up, not {timeout_action(self._view)}.")
+                    self._warn(record, record.number, _("the host played {move} for you when your time was "
+                                                        "up, not {should}.").format(
+                        move=text, should=timeout_action(self._view)))
                 self._timeouts += 1
             elif not (resuming or self._left or ((self._timeouts >= TIMEOUTS_TO_AUTOPILOT or self._taking_over)
                                                  and mine["autopilot"])):
-                self._warn(record, record.number, f"the host had a computer play {text} for you while "
-                                                  f"you were at the table.")
+                self._warn(record, record.number, _("the host had a computer play {move} for you while "
+                                                    "you were at the table.").format(move=text))
 
     def _played_asked(self, record: Optional[DealRecord]) -> int:
         """How many of this seat's moves in ``record`` are its own (the table's are marked)."""
         if record is None:
             return 0
-        return sum(1 for seat, _, *mark in record.actions if seat == self.seat and not mark)
+        return sum(1 for seat, _text, *mark in record.actions if seat == self.seat and not mark)
 
     def _note_turn(self, view: dict, moved: bool) -> None:
         """When this seat's clock started: the view that gave it the turn (a new one after each move)."""
@@ -643,7 +649,7 @@ class Guest:
         if given is not None and given[4] and (record is None or not record.dealt):
             # A deal this page revealed its part to, revealed without being dealt: the host saw
             # its deck and did not deal it.
-            self._abort(number, None, "revealed it without dealing it")
+            self._abort(number, None, _("the host revealed it without dealing it"))
         elif record is None or record.dealer is None:
             self._record(number, _("Deal {number} could not be checked: this page did not see it played.").format(
                 number=number))
