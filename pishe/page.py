@@ -8,11 +8,19 @@ from __future__ import annotations
 import json
 
 from .errors import PisheError
+from .table.lang import _
 
-__all__ = ["CLOCKS", "outbox", "error", "run"]
+__all__ = ["CLOCKS", "check_clock", "outbox", "error", "run"]
 
 #: The clocks a table may run, in seconds per card.
 CLOCKS = (60, 30, 15)
+
+
+def check_clock(clock) -> None:
+    """Raise :class:`PisheError` unless ``clock`` is one of :data:`CLOCKS` or ``None``."""
+    if clock is not None and clock not in CLOCKS:
+        raise PisheError(_("no such clock: {clock} seconds (choose one of {clocks})").format(
+            clock=repr(clock), clocks=", ".join(map(str, CLOCKS))))
 
 #: Set by the page's worker: ``outbox(to, text)`` puts a friend's table's message on its
 #: data channel at once (``to``: the host's connection; 0 on a guest's page, its one

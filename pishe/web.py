@@ -54,7 +54,7 @@ from .table.match import Match
 from .table.seating import Seating
 from .table import lang, words
 from .table.lang import _
-from .page import CLOCKS, error as _error, run as _run
+from .page import check_clock, error as _error, run as _run
 
 #: The game the page deals first, imported with this module: its first match imports
 #: nothing more, and a returning visitor's page restores it with the rest of Python's
@@ -102,12 +102,11 @@ class _ComputerTable:
     memory (the game's, if it has one) for "Show what you have seen"."""
 
     def __init__(self, game, length, seed, clock, level=None):
-        if clock is not None and clock not in CLOCKS:
-            raise PisheError(f"no such clock: {clock!r} seconds (choose one of {', '.join(map(str, CLOCKS))})")
+        check_clock(clock)
         level = game.computer if level is None else level
         if level != game.computer and level not in game.levels:
-            raise UnknownBotError(f"no such computer level: {str(level)[:40]!r}"
-                                  f" (choose one of {', '.join(game.levels) or game.computer})")
+            raise UnknownBotError(_("no such computer level: {level} (choose one of {levels})").format(
+                level=repr(str(level)[:40]), levels=", ".join(game.levels) or game.computer))
         # A seed is always drawn, so that the tab can keep the match as its seed and moves.
         self.seed = random.SystemRandom().getrandbits(SEED_BITS) if seed is None else seed
         self.game = game
@@ -194,7 +193,7 @@ class _ComputerTable:
                     table.apply(table.game.parse_action(text), seat)
             table.seating.resume(YOU, timeouts, data["autopilot"] is True)
         except (PisheError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as e:
-            raise CorruptSaveError(f"the saved match cannot be read ({e})") from None
+            raise CorruptSaveError(_("the saved match cannot be read ({error})").format(error=e)) from None
         table._dealt = False                          # nothing new to tell: the match goes on
         return table
 

@@ -12,11 +12,12 @@ from typing import Optional
 from .errors import PisheError
 from .table import words
 from .table.game import get_game
+from .table.lang import _
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
 from .table.protocol.host import friend_names
 from .table.protocol.wire import VERIFIED
 from . import page
-from .page import CLOCKS, error as _error, run as _run
+from .page import check_clock, error as _error, run as _run
 
 _host: Optional[Host] = None
 _guest: Optional[Guest] = None
@@ -111,11 +112,11 @@ def _guest_answer(outcome: Outcome, keep: bool = True, board: bool = True) -> st
 
 
 def _hosting(call) -> str:
-    return _run(_host, "No table is open.", _host_answer, call)
+    return _run(_host, _("No table is open."), _host_answer, call)
 
 
 def _guesting(call, keep: bool = True, board: bool = True) -> str:
-    return _run(_guest, "This page has not joined a table.",
+    return _run(_guest, _("This page has not joined a table."),
                 lambda outcome: _guest_answer(outcome, keep, board), call)
 
 
@@ -124,7 +125,7 @@ def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
     host (seat 0) or a guest (seat 1) sees it."""
     try:
         if role not in words.WAITING:
-            raise PisheError(f"no such role: {role!r} (host or guest)")
+            raise PisheError(_("no such role: {role} (host or guest)").format(role=repr(role)))
         seat = 0 if role == "host" else 1
         game = get_game(game)
         return json.dumps({"view": game.blank_view(seat, friend_names(game, seat), words.waiting(role))})
@@ -141,8 +142,7 @@ def host_open(length: Optional[str] = None, saved: Optional[str] = None, game: s
     no guest connected."""
     global _host
     try:
-        if clock is not None and clock not in CLOCKS:
-            raise PisheError(f"no such clock: {clock!r} seconds (choose one of {', '.join(map(str, CLOCKS))})")
+        check_clock(clock)
         _host = Host.restore(saved) if saved else Host(game, length, guest_seats=friends, clock=clock)
     except (PisheError, ValueError) as e:
         return _error(e)

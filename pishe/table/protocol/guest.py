@@ -207,7 +207,7 @@ class Guest:
             if clock is not None:
                 clock = [wire.match_id(clock[0], "match_id"), wire.optional(wire.whole)(clock[1], "clock")]
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
-            raise CorruptSaveError(f"the page's ledger cannot be read ({e})") from None
+            raise CorruptSaveError(_("the page's ledger cannot be read ({error})").format(error=e)) from None
         self._match_id, self._ledger, self._asked = match_id, ledger, asked
         self._aborts, self._clock = aborts, clock
         if warning is not None:
@@ -221,7 +221,7 @@ class Guest:
 
     def _write(self, kind: str, **values) -> str:
         if self._seq is None or self.game is None:
-            raise NotConnectedError("Wait for the host's welcome.")
+            raise NotConnectedError(_("Wait for the host's welcome."))
         return wire.write(self.game.id, kind, **values)
 
     def hello(self) -> str:
@@ -252,7 +252,7 @@ class Guest:
         appear in the deal as asked, and in order.
         """
         if self.game is None:
-            raise NotConnectedError("Wait for the host's welcome.")
+            raise NotConnectedError(_("Wait for the host's welcome."))
         text = self.game.action_text(self.game.parse_action(action))
         message = self._write("act", seq=self._seq, action=text)
         deal = self._view_deal() if self._view is not None else None
@@ -265,7 +265,7 @@ class Guest:
     def next_deal(self) -> str:
         """The message asking the host to deal the next deal (once this one is over)."""
         if self._view is None:
-            raise WrongPhaseError("No deal has been played yet.")
+            raise WrongPhaseError(_("No deal has been played yet."))
         return self._numbered("next-deal", deal=self._view_deal())
 
     def take_over(self) -> str:
@@ -310,7 +310,7 @@ class Guest:
         if kind == "error":
             return self._error(values)
         if self._seq is None:
-            raise NotConnectedError("The host sent a message before its welcome.")
+            raise NotConnectedError(_("The host sent a message before its welcome."))
         if kind == "deal-commit":
             return self._commit(values["deal"], values["commitment"], values["aborted"])
         if kind == "deal-parts":
@@ -752,6 +752,6 @@ class Guest:
             # Last: the page's ledger is newer than its save, and its warning stays.
             guest._read_ledger(ledger or data["ledger"])
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
-            raise CorruptSaveError(f"the saved guest state cannot be read ({e})") from None
+            raise CorruptSaveError(_("the saved guest state cannot be read ({error})").format(error=e)) from None
         guest._deals = {d.number: d for d in deals}
         return guest

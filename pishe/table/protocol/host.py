@@ -288,7 +288,7 @@ class Host:
         """One move of the computer whose turn it is (marked in the log when it plays a person's seat)."""
         seat = self.computer_seat()
         if seat is None:
-            raise NotYourTurnError("It is not a computer's turn.")
+            raise NotYourTurnError(_("It is not a computer's turn."))
         person = seat == HOST_SEAT or seat in self.guests
         return self._play(seat, self._computer_action(seat), COMPUTER if person else None)
 
@@ -298,7 +298,7 @@ class Host:
         take over or play a card themselves."""
         seat = self.clock_seat() if self.match is not None else None
         if seat is None:
-            raise WrongPhaseError("No clock is running.")
+            raise WrongPhaseError(_("No clock is running."))
         outcome = self._play(seat, timeout_action(self.view(seat)), TIMEOUT)
         self.seating.timed_out(seat)
         return outcome
@@ -312,7 +312,7 @@ class Host:
         the guest is back. Nothing changes for a seat whose page is connected."""
         guest = self.guests.get(seat)
         if guest is None:
-            raise NotAGuestSeatError(f"Seat {seat} is not kept for a friend.")
+            raise NotAGuestSeatError(_("Seat {seat} is not kept for a friend.").format(seat=seat))
         if guest.conn is not None or guest.away:
             return Outcome([], [])
         guest.away = True
@@ -330,7 +330,7 @@ class Host:
         id) and asked for its part of the first deal's shuffle. Raises
         :class:`~.wire.WrongPhaseError` before the match is over."""
         if self._pending is not None or not self.match.over:
-            raise WrongPhaseError("The match is not over.")
+            raise WrongPhaseError(_("The match is not over."))
         self.match_id = secrets.token_hex(16)
         self.match, self._played, self._bots = None, None, {}
         self.seating = Seating([HOST_SEAT, *self.guests], self.seating.clock)
@@ -347,7 +347,7 @@ class Host:
         comes, from the next deal (:meth:`_hello`). Raises :class:`~.wire.WrongPhaseError`
         when no deal is being dealt."""
         if self._pending is None:
-            raise WrongPhaseError("No deal is being dealt.")
+            raise WrongPhaseError(_("No deal is being dealt."))
         for guest in self.guests.values():
             if guest.conn is None and not guest.left:
                 guest.away = True
@@ -359,7 +359,7 @@ class Host:
         a seat the table is not waiting on."""
         guest = self.guests.get(seat)
         if guest is None:
-            raise NotAGuestSeatError(f"Seat {seat} is not kept for a friend.")
+            raise NotAGuestSeatError(_("Seat {seat} is not kept for a friend.").format(seat=seat))
         if seat not in self.waiting_for():
             return Outcome([], [])
         guest.away = True
@@ -406,12 +406,12 @@ class Host:
             seat, guest = self._guest_on(conn)
             self._check_seq(guest, seq)
             if guest.left:
-                raise SeatLeftError("You left the table: a computer plays this seat for good.")
+                raise SeatLeftError(_("You left the table: a computer plays this seat for good."))
             values = wire.fields(data, wire.GUEST_MESSAGES[kind])
             if kind == "act":
                 self._check_playing()
                 if guest.joining:
-                    raise WrongPhaseError("A computer plays your seat until the next deal.")
+                    raise WrongPhaseError(_("A computer plays your seat until the next deal."))
                 guest.away = False            # a silent page that plays again has its seat back
                 outcome = self._play(seat, values["action"])
             elif kind == "take-over":
@@ -445,14 +445,14 @@ class Host:
         for seat, guest in self.guests.items():
             if guest.conn == conn:
                 return seat, guest
-        raise NotConnectedError("Say hello first: the connection is not open.")
+        raise NotConnectedError(_("Say hello first: the connection is not open."))
 
     def _hello(self, conn, token: Optional[str], have: Optional[dict]) -> Outcome:
         # One connection, one seat: a page seated on it cannot leave its seat for another.
         held = next((s for s, g in self.guests.items() if g.conn == conn), None)
         if token is None:
             if held is not None:
-                raise SeatTakenError(f"This connection already holds seat {held}.")
+                raise SeatTakenError(_("This connection already holds seat {seat}.").format(seat=held))
             # A connection numbered as a guest seat is that seat's invite (the page numbers
             # each seat's channel by its seat): its page sits there if the seat is free.
             free = [s for s, g in self.guests.items() if g.token is None and not g.left]
@@ -470,7 +470,7 @@ class Host:
                 raise UnknownTokenError("This table did not issue that seat token, or another page "
                                         "has taken the seat since.")
             if held is not None and held != seat:
-                raise SeatTakenError(f"This connection already holds seat {held}.")
+                raise SeatTakenError(_("This connection already holds seat {seat}.").format(seat=held))
         self.disconnect(conn)
         self.guests[seat].conn = conn
         # A friend new to a seat dealt to a computer (deal_now) takes it from the next deal.
