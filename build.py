@@ -753,7 +753,9 @@ def _copy_runtime(tgz: Path, dest: Path) -> dict:
 #: A place in index.html where the build writes every game's markup: <!-- games: PART -->.
 GAMES_MARK = re.compile(r"^([ \t]*)<!-- games: (\w+) -->[ \t]*$|<!-- games: (\w+) -->", re.M)
 #: The parts of a game's markup that are files in web/games/<game>/ (PART.html, or
-#: PART.<id>.html for one variant only); __GAME__ in them stands for the game's id.
+#: PART.<id>.html for one variant only); __GAME__ in them stands for the game's id, and a
+#: line __name__ (lowercase) for the piece in name.html (or name.<id>.html) beside them,
+#: so that variants share a part and differ by a piece.
 GAME_PARTS = ("match", "table", "settings", "note", "rules")
 
 
@@ -782,6 +784,13 @@ def _levels_markup(game) -> str:
             f'  <div class="segmented">{radios}\n  </div>{hint}\n</fieldset>')
 
 
+def _game_file(folder: Path, name: str, game_id: str) -> str:
+    """The markup in ``folder``'s name.<game_id>.html, else name.html ("" if neither)."""
+    source = folder / f"{name}.{game_id}.html"
+    source = source if source.exists() else folder / f"{name}.html"
+    return source.read_text(encoding="utf-8").strip("\n") if source.exists() else ""
+
+
 def _game_part(game, part: str, first: bool) -> str:
     """``game``'s markup for ``part`` (from web/games/<package>/), hidden unless ``first``."""
     folder = ROOT / "web" / "games" / game.package
@@ -801,11 +810,13 @@ def _game_part(game, part: str, first: bool) -> str:
         return f'<link rel="modulepreload" href="web/games/{game.package}/paint.js">\n' if first else ""
     if part not in GAME_PARTS:
         raise BuildError(f"index.html asks for games' {part!r}: the parts are {', '.join(GAME_PARTS)}")
-    source = folder / f"{part}.{game.id}.html"
-    source = source if source.exists() else folder / f"{part}.html"
-    if not source.exists():
+    text = _game_file(folder, part, game.id)
+    if not text:
         return ""
-    text = source.read_text(encoding="utf-8").strip("\n")
+    def piece(mark: re.Match) -> str:
+        found = _game_file(folder, mark.group(2), game.id)
+        return "".join(mark.group(1) + line + "\n" for line in found.split("\n")) if found else ""
+    text = re.sub(r"^([ \t]*)__([a-z][a-z-]*)__\n", piece, text + "\n", flags=re.M).rstrip("\n")
     lines = text.split("\n")
     levels = re.search(r"^([ \t]*)__LEVELS__$", text, re.M)
     if levels:
