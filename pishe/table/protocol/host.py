@@ -488,19 +488,19 @@ class Host:
 
     def _check_playing(self) -> None:
         if self._pending is not None:
-            raise WrongPhaseError("The cards are not dealt yet: the deal waits for the guests' "
-                                  "parts of the shuffle.")
+            raise WrongPhaseError(_("The cards are not dealt yet: the deal waits for the guests' "
+                                    "parts of the shuffle."))
 
     def _check_between_deals(self, finished: Optional[int] = None) -> None:
         if self._pending is not None:
-            raise WrongPhaseError(f"Deal {self._pending.number} is already being dealt.")
+            raise WrongPhaseError(_("Deal {number} is already being dealt.").format(number=self._pending.number))
         if not self.match.deal.over:
-            raise DealNotOverError("The deal is still being played.")
+            raise DealNotOverError(_("The deal is still being played."))
         if self.match.over:
-            raise MatchOverError("The match is over.")
+            raise MatchOverError(_("The match is over."))
         if finished is not None and finished != self._played.number:
-            raise WrongPhaseError(f"Deal {finished} is not the deal that just ended "
-                                  f"(deal {self._played.number}).")
+            raise WrongPhaseError(_("Deal {number} is not the deal that just ended (deal {ended}).").format(
+                number=finished, ended=self._played.number))
 
     def _begin_next_deal(self) -> str:
         """A new seed for the next deal; returns the message committing to it. A friend who
