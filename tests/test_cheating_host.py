@@ -26,6 +26,7 @@ import time
 import pytest
 
 from pishe.table.fair import commitment, derive_deck, new_secret, part_commitment
+from pishe.table import lang
 from pishe.table.game import get_game
 from pishe.table.protocol import (
     MAX_HOST_MESSAGE, VERIFIED, Guest, MessageTooDeepError, MessageTooLongError, Outcome,
@@ -193,6 +194,25 @@ def test_grinding_deals_until_the_host_wins_shows_every_try():
         page.receive(write("pishe-pasha", "deal-reveal", deal=deal, seed=seed))
     # The crafted host never deals: each deal's last try, revealed undealt, is an abort too.
     assert rerolls > 0 and page.status()["aborts"] == rerolls + 10
+
+
+def test_the_abort_and_unfair_lines_are_worded_in_the_pages_language():
+    """A Turkish page reads issue 20's abort line and a not-fair reason in Turkish (worded
+    when the page learns of them; the English is the code's own)."""
+    host = Crafted("pisti", seat=1, seats=4)
+    page = Guest(rng=random.Random(6))
+    page.receive(host.welcome())
+    lang.set_language("tr")
+    try:
+        seed = new_secret(random.Random(7))
+        reveal_to(host, page, 1, seed)
+        page.receive(write("pisti", "deal-reveal", deal=1, seed=seed))
+        assert page.verification == ("El 1 yarıda kaldı: masayı kuran eli dağıtmadan açıkladı (bu masada "
+                                     "yarıda kalan karıştırmalar: 1).")
+        page.receive(write("pisti", "deal-commit", deal=5, commitment="ab" * 32, aborted=[]))
+        assert page.verification == "El 5 adil değil: masayı kuran 1. elden 5. ele atladı."
+    finally:
+        lang.set_language("en")
 
 
 def test_a_reveal_of_a_deal_never_dealt_and_a_new_match_count_as_aborts():
