@@ -9,6 +9,8 @@ is the costly part.
 
 from __future__ import annotations
 
+import contextlib
+
 import json
 from pathlib import Path
 
@@ -153,30 +155,45 @@ def assert_shows(table: dict, view: dict) -> None:
 # ---- one page for the module -------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def pisti_page(browser, dist_dir):
+@contextlib.contextmanager
+def ready_page(browser, dist_dir, seed: int = SEED):
+    """A page of the built site, served for the module, ready and idle, with no computer
+    delay and the computer's deals from ``seed``; ``page.errors`` collects its console errors."""
     server = build.SiteServer(dist_dir).start()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-    page.goto(f"{server.url}?delay=0&seed={SEED}")
-    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
-    wait_idle(page)
-    page.errors = errors
-    yield page
-    context.close()
-    server.stop()
+    try:
+        page.goto(f"{server.url}?delay=0&seed={seed}")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+        wait_idle(page)
+        page.errors = errors
+        yield page
+    finally:
+        context.close()
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def pisti_page(browser, dist_dir):
+    with ready_page(browser, dist_dir) as page:
+        yield page
+
+
+def choose_game(page: Page, name: str) -> None:
+    """The game choice: the game called ``name``, its table dealt at once with its own settings."""
+    radio = page.get_by_role("radio", name=name, exact=True)
+    if not radio.is_checked():
+        press_and_wait(page, radio.check)
+    expect(page.get_by_role("heading", level=1, name=name, exact=True)).to_be_visible()
+    assert page.title() == f"{name}: play the computer"
 
 
 def choose_pisti(page: Page) -> None:
-    """The game choice: Pişti's table, dealt at once with its own settings."""
-    radio = page.get_by_role("radio", name="Pişti", exact=True)
-    if not radio.is_checked():
-        press_and_wait(page, radio.check)
-    expect(page.get_by_role("heading", level=1, name="Pişti", exact=True)).to_be_visible()
-    assert page.title() == "Pişti: play the computer"
+    """Pişti's table (:func:`choose_game`)."""
+    choose_game(page, "Pişti")
 
 
 def scores_line(view: dict) -> str:

@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-import build
 from pishe.table.fair import derive_deck
 from pishe.table.game import get_game, names_card
 from test_friend import persistent_profiles
 from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, full_log
-from test_pisti_page import READ_TABLE, local, settle, wait_idle
+from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle, wait_idle
 
 TWO = get_game("pisti-2")
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
@@ -62,27 +61,12 @@ def assert_shows(table: dict, view: dict) -> None:
 
 @pytest.fixture(scope="module")
 def two_page(browser, dist_dir):
-    server = build.SiteServer(dist_dir).start()
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-    page.goto(f"{server.url}?delay=0&seed={SEED}")
-    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
-    wait_idle(page)
-    page.errors = errors
-    yield page
-    context.close()
-    server.stop()
+    with ready_page(browser, dist_dir, SEED) as page:
+        yield page
 
 
 def choose_two(page: Page) -> None:
-    radio = page.get_by_role("radio", name="Pişti for two", exact=True)
-    if not radio.is_checked():
-        press_and_wait(page, radio.check)
-    expect(page.get_by_role("heading", level=1, name="Pişti for two", exact=True)).to_be_visible()
-    assert page.title() == "Pişti for two: play the computer"
+    choose_game(page, "Pişti for two")
 
 
 def shoot(page: Page, name: str) -> None:
