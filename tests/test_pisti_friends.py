@@ -148,20 +148,21 @@ def play_until(host, pages: list, played: int = 99, timeout_ms: int = 120_000) -
     return host.evaluate("(played) => (" + PLAYED + ")(window.pisheFriend.state.view)", None)
 
 
-def check_messages(received: list, seat: int) -> int:
-    """Every message a guest in ``seat`` received, checked against the deck replayed to when it was sent."""
+def check_messages(received: list, seat: int, game=PISTI) -> int:
+    """Every message a guest in ``seat`` received, checked against the deck of ``game`` (a
+    Pişti variant) replayed to when it was sent."""
     messages = [json.loads(t) for t in received]
     reveals = {m["deal"]: m["seed"] for m in messages if m["type"] == "deal-reveal"}
     checked = 0
     for m in messages:
         if m["type"] != "view" or m["deal"] not in reveals:
             continue
-        deck = derive_deck(reveals[m["deal"]], m["fair"]["contributions"], PISTI.id)
-        state = PISTI.new_deal(list(deck), m["view"]["match"]["dealer"])
+        deck = derive_deck(reveals[m["deal"]], m["fair"]["contributions"], game.id)
+        state = game.new_deal(list(deck), m["view"]["match"]["dealer"])
         moves = m["from"] + len(m["actions"])
         for s, text, *_ in full_log(messages, m["deal"])[:moves]:
-            state.apply(PISTI.parse_action(text), s)
-        hidden = {str(c) for c in PISTI.hidden_cards(state, seat)}
+            state.apply(game.parse_action(text), s)
+        hidden = {str(c) for c in game.hidden_cards(state, seat)}
         leaked = sorted(c for c in hidden if names_card(m, {c}))
         assert not leaked, f"seat {seat} was sent hidden cards {leaked} after {moves} moves: {json.dumps(m)}"
         checked += 1

@@ -6,16 +6,14 @@ for hidden cards once the deck's seed is revealed, and the deck verified)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from pishe.table.fair import derive_deck
-from pishe.table.game import get_game, names_card
+from pishe.table.game import get_game
 from test_friend import persistent_profiles
-from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, full_log
+from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, check_messages
 from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle, wait_idle
 
 TWO = get_game("pisti-2")
@@ -151,25 +149,6 @@ def pages(profiles, module_site, console_errors):
     p.close()
 
 
-def check_messages(received: list, seat: int) -> int:
-    """Every view message the friend received, against the deck replayed to when it was sent."""
-    messages = [json.loads(t) for t in received]
-    reveals = {m["deal"]: m["seed"] for m in messages if m["type"] == "deal-reveal"}
-    checked = 0
-    for m in messages:
-        if m["type"] != "view" or m["deal"] not in reveals:
-            continue
-        deck = derive_deck(reveals[m["deal"]], m["fair"]["contributions"], TWO.id)
-        state = TWO.new_deal(list(deck), m["view"]["match"]["dealer"])
-        moves = m["from"] + len(m["actions"])
-        for s, text, *_ in full_log(messages, m["deal"])[:moves]:
-            state.apply(TWO.parse_action(text), s)
-        hidden = {str(c) for c in TWO.hidden_cards(state, seat)}
-        assert not [c for c in hidden if names_card(m, {c})], f"hidden cards sent after {moves} moves"
-        checked += 1
-    return checked
-
-
 def test_a_whole_deck_with_a_friend(pages: Pages):
     host = pages.page("host")
     host.goto(pages.site.url + "?delay=30")
@@ -194,7 +173,7 @@ def test_a_whole_deck_with_a_friend(pages: Pages):
     assert host.evaluate("(" + PLAYED + ")(window.pisheFriend.state.view)") == 48
     assert [page.evaluate("window.__autoplay.clicks") for page in (host, guest)] == [24, 24]
     expect(guest.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
-    assert check_messages(guest.evaluate("window.__wire.received"), 1) > 0
+    assert check_messages(guest.evaluate("window.__wire.received"), 1, TWO) > 0
     guest_view = guest.evaluate("window.pisheFriend.state.view")
     assert guest_view["game"] == "pisti-2" and guest_view["deck_result"]["teams"] == ["Friend", "You"]
     for name, errors in pages.errors.items():
