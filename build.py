@@ -54,7 +54,6 @@ downloads none of them).
 from __future__ import annotations
 
 import argparse
-import ast
 import base64
 import email.utils
 import gzip
@@ -397,6 +396,18 @@ writeFileSync(target, JSON.stringify(encoded));
 """
 
 
+def _run_node(command: list, purpose: str, doing: str) -> None:
+    """Run ``command`` (Node, often Pyodide under it); a BuildError says what failed:
+    ``purpose`` what Node was run for, ``doing`` the same as an activity ("… failed")."""
+    try:
+        result = subprocess.run(command, capture_output=True, text=True)
+    except OSError as err:
+        raise BuildError(f"could not run Node (it comes with npm) to {purpose}: {err}") from err
+    if result.returncode != 0:
+        # Pyodide prints its whole minified source with an error: keep the end.
+        raise BuildError(f"{doing} failed:\n{(result.stdout + result.stderr)[-3000:]}")
+
+
 def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = None) -> Path:
     """`wheel` with its modules as .pyc for the Pyodide runtime in folder
     `runtime` (pyodide.mjs and friends), compiled by that runtime under Node.
@@ -427,13 +438,7 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
         (scratch / LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
         command = ["node", str(scratch / "compile.mjs"), str(scratch / LOCK_NAME), str(wheel),
                    str(scratch / "out.json"), str(scratch / "compile.py")]
-        try:
-            result = subprocess.run(command, capture_output=True, text=True)
-        except OSError as err:
-            raise BuildError(f"could not run Node (it comes with npm) to compile {wheel.name}: {err}") from err
-        if result.returncode != 0:
-            # Pyodide prints its whole minified source with an error: keep the end.
-            raise BuildError(f"compiling {wheel.name} in Pyodide failed:\n{(result.stdout + result.stderr)[-3000:]}")
+        _run_node(command, f"compile {wheel.name}", f"compiling {wheel.name} in Pyodide")
         files = {name: base64.b64decode(data)
                  for name, data in json.loads((scratch / "out.json").read_text()).items()}
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -591,12 +596,7 @@ def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
             command = ["node", str(scratch / "trace.mjs"), str(scratch / LOCK_NAME), str(pishe), str(segno),
                        str(scratch / "out.json"), str(scratch / "trace.py"), json.dumps(STDLIB_ALWAYS),
                        "strip" if strip else "list"]
-            try:
-                result = subprocess.run(command, capture_output=True, text=True)
-            except OSError as err:
-                raise BuildError(f"could not run Node (it comes with npm) to trace the standard library: {err}") from err
-            if result.returncode != 0:
-                raise BuildError(f"tracing the standard library in Pyodide failed:\n{(result.stdout + result.stderr)[-3000:]}")
+            _run_node(command, "trace the standard library", "tracing the standard library in Pyodide")
             (scratch / "out.json").replace(target)
     return json.loads(target.read_text())
 
@@ -697,13 +697,8 @@ def precompress(root: Path, files: list[str], cache: Path | None = None) -> list
             if brotli:
                 (scratch / "brotli.mjs").write_text(_NODE_BROTLI)
                 (scratch / "pairs.json").write_text(json.dumps(brotli))
-                try:
-                    result = subprocess.run(["node", str(scratch / "brotli.mjs"), str(scratch / "pairs.json")],
-                                            capture_output=True, text=True)
-                except OSError as err:
-                    raise BuildError(f"could not run Node (it comes with npm) to compress with brotli: {err}") from err
-                if result.returncode != 0:
-                    raise BuildError(f"brotli compression in Node failed:\n{(result.stdout + result.stderr)[-3000:]}")
+                _run_node(["node", str(scratch / "brotli.mjs"), str(scratch / "pairs.json")],
+                          "compress with brotli", "brotli compression in Node")
             for _, cached in missing:
                 (scratch / cached.name).replace(cached)
     written = []

@@ -19,7 +19,6 @@ Fixtures:
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 

@@ -236,7 +236,6 @@ def test_a_guest_saves_only_when_asked():
     """The page's worker answers the host's messages and the guest's moves without
     saving (keep=False: saving is most of such a call), and saves once the view is
     painted (guest_saved); a move made so is counted, and the host takes it."""
-    import pishe.page
     import pishe.web as web
 
     def call(name, *args):
