@@ -193,6 +193,7 @@ export class RelayChannel {
     this.open = false;
     this.ended = false;
     this.refused = 0;            // frames refused (not ours, damaged, out of place), for tests
+    this.taking = Promise.resolve();
     this.onopen = this.onmessage = this.onclose = null;
     this.subscription = office.pool.subscribe(office.relays, { kinds: [KIND], "#t": [inbound.tag], since: Math.floor(Date.now() / 1000) - EXPIRES_S }, {
       onevent: (event) => this.take(event),
@@ -211,7 +212,13 @@ export class RelayChannel {
     this.office.schedule();
   }
 
-  async take(event) {
+  /** An event from the relays: taken in the order they came (opening one takes a while). */
+  take(event) {
+    this.taking = this.taking.then(() => this.unsealAndTake(event))
+      .catch((err) => console.warn("a frame through the relays could not be taken:", err));
+  }
+
+  async unsealAndTake(event) {
     let frame;
     try {
       const tags = event.tags.filter((tag) => tag[0] === "t").map((tag) => tag[1]);
