@@ -173,14 +173,17 @@ MOVES = """async ([kind, count, pause]) => {
   }
   return times;
 }"""
-# Both pages' channels through the relays for one link (web/tables/friend/relaypath.js), open.
-RELAYS = """async ([side, key, offer]) => {
-  const paths = await import(new URL("web/tables/friend/relaypath.js", document.baseURI).href);
-  const channel = await paths.relayChannel({ key, offer, side });
-  window[side === "host" ? "hostRelay" : "guestRelay"] = channel;
-  const start = now();
-  await new Promise((resolve) => { channel.onopen = resolve; });
-  return now() - start;
+# Both pages' channels through the relays for one link (web/tables/friend/relaypath.js):
+# started on each page, then awaited (each opens once the other's is there).
+RELAYS = """([side, key, offer]) => {
+  window.relayOpen = (async () => {
+    const paths = await import(new URL("web/tables/friend/relaypath.js", document.baseURI).href);
+    const channel = await paths.relayChannel({ key, offer, side });
+    window[side === "host" ? "hostRelay" : "guestRelay"] = channel;
+    const start = now();
+    await new Promise((resolve) => { channel.onopen = resolve; });
+    return now() - start;
+  })();
 }"""
 
 
@@ -211,6 +214,15 @@ def one_round(host, guest, moves_too: tuple[int, int] | None = None) -> dict:
     }
 
 
+def answering(answer):
+    """A route handler that answers with the JSON `answer`."""
+    return lambda route: route.fulfill(json=answer)
+
+
+def progress(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
 def paths(turn_config: dict | None) -> dict:
     """Each path's ice-servers.json: direct, through TURN (if coturn runs), and none that can
     work (no candidate: the table falls back to the relays)."""
@@ -229,8 +241,8 @@ def time_to_play(browser, server, relay, ice: dict) -> dict:
         pages = []
         for _ in range(2):
             context = browser.new_context(service_workers="block")
-            context.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [relay.url]}))
-            context.route("**/ice-servers.json", lambda route, ice=ice: route.fulfill(json=ice))
+            for glob, answer in (("**/signaling.json", {"relays": [relay.url]}), ("**/ice-servers.json", ice)):
+                context.route(glob, answering(answer))
             contexts.append(context)
             pages.append(context.new_page())
         host, guest = pages
@@ -276,14 +288,18 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             rounds.append(one_round(host, guest))
             time.sleep(0.2)  # the closed links' sockets go before the next round
+        progress("direct rounds done; timing moves on the data channel")
         direct_moves = one_round(host, guest, (args.moves, args.pause))["moves"]
         time.sleep(0.2)
         # The table's messages through the relay (no WebRTC path), at the page's own rate.
         key, offer = "k" * 22, f"p1~bench~{time.time()}"
-        relay_open = [page.evaluate(RELAYS, [side, key, offer]) for page, side in ((host, "host"), (guest, "guest"))]
+        progress("timing moves through the relay")
+        for page, side in ((host, "host"), (guest, "guest")):
+            page.evaluate(RELAYS, [side, key, offer])
+        relay_open = [page.evaluate("relayOpen") for page in pages]
         relay_moves = moves(host, guest, "relays", args.moves, args.pause)
         relay_events = [page.evaluate("import(new URL('web/tables/friend/relaypath.js', document.baseURI).href)"
-                                      ".then((m) => m.eventsSent())") for page in pages]
+                                      ".then((m) => m.relayStats())") for page in pages]
         for page, side in ((host, "host"), (guest, "guest")):
             page.evaluate(f"{side}Relay.close()")
         # The same through a real TURN server (coturn on 127.0.0.1), the pages forced to relay.
@@ -299,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(args.rounds):
                 turned.append(one_round(host, guest))
                 time.sleep(0.2)
+        progress("timing tables page to page")
         playable = {name: [time_to_play(browser, server, relay, config) for _ in range(args.playable)]
                     for name, config in paths(turn_config).items()} if args.playable else {}
         browser.close()
@@ -342,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     print(line("through the relay (no WebRTC path)", relay_moves))
     print(f"  relays / direct, p95: {percentile(relay_moves, 0.95) / percentile(direct_moves, 0.95):.1f} "
           f"(target for the relay path: p95 <= 500 ms); relay channels open in "
-          f"{relay_open[0]:.0f} / {relay_open[1]:.0f} ms; events sent by host / guest: {relay_events[0]} / {relay_events[1]}")
+          f"{relay_open[0]:.0f} / {relay_open[1]:.0f} ms; host / guest: {relay_events[0]} / {relay_events[1]}")
     if playable:
         print(f"Time to a playable table: the guest's page from opening the link to its first dealt view "
               f"(its Python's start included), {args.playable} tables each:")

@@ -69,8 +69,10 @@ def test_a_whole_deal_through_the_relays_when_no_webrtc_path_exists(profiles, mo
         table.check_boards(replayed)
         expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
         # Through the relays indeed: the host's page sent its frames as events, no data channel opened.
-        relaypath = "import(new URL('web/tables/friend/relaypath.js', document.baseURI).href).then((m) => m.eventsSent())"
-        assert table.host.evaluate(relaypath) > 0 and table.guest.evaluate(relaypath) > 0
+        stats = "import(new URL('web/tables/friend/relaypath.js', document.baseURI).href).then((m) => m.relayStats())"
+        sent = [page.evaluate(stats) for page in (table.host, table.guest)]
+        print("through the relay, host and guest:", sent)
+        assert all(s["events"] > 0 and s["refused"] == 0 for s in sent), sent
         assert table.host.evaluate("window.pisheFriend.state.seats.get(1).link.carrier !== null")
         # The browser says so when the relay that is down refuses its connections; nothing else.
         for errors in table.errors.values():

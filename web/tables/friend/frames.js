@@ -85,6 +85,7 @@ export class Stream {
     this.echo = null;          // the other side's last ping: {id, at}
     this.rtt = null;           // the last round trip measured, ms
     this.closed = false;
+    this.resent = 0;           // frames that carried chunks sent before (none was acknowledged in time)
   }
 
   /** Queue `text` (a message of the table) to send. */
@@ -119,6 +120,7 @@ export class Stream {
   frame(now, room = FRAME_CHARS) {
     const again = this.sentUpTo === this.acked || now - this.lastSent >= this.resendMs();
     const start = again ? this.acked : this.sentUpTo;
+    if (start < this.sentUpTo) this.resent += 1;
     const m = [];
     let used = 0;
     for (const chunk of this.chunks) {

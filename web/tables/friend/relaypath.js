@@ -75,6 +75,14 @@ class PostOffice {
     this.flushing = false;
     this.check = null;
     this.sent = 0;               // events sent, for tests and benchmarks
+    this.retired = { resent: 0, refused: 0 };   // the same of the links closed
+  }
+
+  /** Events sent; frames sent again and refused, over all this page's links. */
+  stats() {
+    const all = [...this.channels].reduce((sum, channel) => ({
+      resent: sum.resent + channel.stream.resent, refused: sum.refused + channel.refused }), this.retired);
+    return { events: this.sent, ...all };
   }
 
   add(channel) {
@@ -84,7 +92,8 @@ class PostOffice {
   }
 
   remove(channel) {
-    this.channels.delete(channel);
+    if (!this.channels.delete(channel)) return;
+    this.retired = { resent: this.retired.resent + channel.stream.resent, refused: this.retired.refused + channel.refused };
     if (!this.channels.size) {
       clearInterval(this.check);
       this.check = null;
@@ -284,7 +293,8 @@ export async function relayChannel({ key, offer, side }) {
   return new RelayChannel(made, inbound, outbound);
 }
 
-/** Events this page has sent through the relays (tests and benchmarks count them). */
-export async function eventsSent() {
-  return office ? ((await office) || { sent: 0 }).sent : 0;
+/** What this page sent through the relays, for tests and benchmarks: {events, resent, refused}. */
+export async function relayStats() {
+  const made = office ? await office : null;
+  return made ? made.stats() : { events: 0, resent: 0, refused: 0 };
 }
