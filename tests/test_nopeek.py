@@ -1,0 +1,362 @@
+"""The no-peek deal (pishe.table.nopeek) against the real games, honest and cheating seats.
+
+Every seat is a real :class:`Dealer`; the messages go to every seat as the host would
+relay them. The test itself is the table's oracle for which card a seat may see when
+(the game's ``hidden_cards`` on the deal as played): that is what the end check holds
+the seats to (``check_openings``). Nothing here is mocked: the group is libsodium's, and
+``test_backends_give_identical_bytes`` holds @noble/curves (the page's backend, run under
+Node) to the same bytes.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import build
+from pishe.cards import DECK, Card
+from pishe.table import nopeek
+from pishe.table.fair import replay, shown_steps, verify_play
+from pishe.table.game import get_game
+from pishe.table.group import SodiumGroup
+from pishe.table.nopeek import DealAbortedError, Dealer, NotFairError, check_deal, check_openings
+
+ROOT = Path(__file__).resolve().parent.parent
+GROUP = SodiumGroup()
+MATCH = "ab" * 16
+
+
+def deal_table(game, seats=None, deal=1, rng=None, dealers=None):
+    """Every seat's Dealer through commit, shuffle and lock, each message seen by every seat."""
+    rng = rng or random.Random(7)
+    seats = tuple(range(game.seats)) if seats is None else seats
+    dealers = dealers or {s: Dealer(GROUP, game.id, MATCH, deal, s, seats, rng=rng) for s in seats}
+    for s, d in dealers.items():
+        c = d.commitment()
+        for other in dealers.values():
+            other.take_commitment(s, c["commitment"], c["public"])
+    for kind in ("shuffle", "lock"):
+        for s in seats:
+            out = getattr(dealers[s], kind)()
+            for other in dealers.values():
+                if other.seat != s:
+                    other.take_round(s, kind, out)
+    return dealers
+
+
+def broadcast(dealers, entries):
+    """Key shares to every seat but their sender (which recorded its own), as the host relays them."""
+    for entry in entries:
+        for d in dealers.values():
+            if d.seat != entry[1]:
+                d.take(entry)
+
+
+def oracle(game, dealers):
+    """The deck, known to the test only (every secret): what the engine deals from."""
+    some = next(iter(dealers.values()))
+    return check_deal(GROUP, game.id, MATCH, some.deal, some.seats, some.record,
+                      {s: d.reveal() for s, d in dealers.items()})
+
+
+def open_what_is_seen(game, dealers, state, cards, moves, shared):
+    """Every position whose card a seat may now see and has not been opened to it: every
+    other seat sends its key (plain when every seat may see it)."""
+    everyone = tuple(dealers)
+    for position, card in enumerate(cards):
+        seeing = tuple(s for s in everyone if card not in game.hidden_cards(state, s))
+        new = tuple(s for s in seeing if (position, s) not in shared)
+        if not new:
+            continue
+        receivers = [None] if seeing == everyone else list(new)
+        for receiver in receivers:
+            for sender in everyone:
+                if sender != receiver:
+                    broadcast(dealers, [dealers[sender].share(position, receiver, moves)])
+            for s in (everyone if receiver is None else (receiver,)):
+                shared.add((position, s))
+                assert dealers[s].open(position) == card
+
+
+def play_deal(game, dealers, rng, stop=None):
+    """The deal played through the real engine by random legal moves, every card opened as
+    the game lets each seat see it. Returns (cards, actions, state)."""
+    cards = oracle(game, dealers)
+    state = game.new_deal(list(cards), 0)
+    shared = set()
+    open_what_is_seen(game, dealers, state, cards, 0, shared)
+    actions = []
+    while not state.over and (stop is None or len(actions) < stop):
+        seat = state.turn
+        action = rng.choice(list(state.legal_actions()))
+        state.apply(action, seat)
+        actions.append([seat, game.action_text(action)])
+        open_what_is_seen(game, dealers, state, cards, len(actions), shared)
+    return cards, actions, state
+
+
+@pytest.mark.parametrize("game_id", ["pishe-pasha", "pisti", "pisti-2"])
+def test_an_honest_deal_is_the_deck_every_page_reconstructs(game_id):
+    game = get_game(game_id)
+    rng = random.Random(game_id)
+    dealers = deal_table(game, rng=rng)
+    cards, actions, state = play_deal(game, dealers, rng)
+    assert state.over and sorted(map(str, cards)) == sorted(map(str, DECK))
+    secrets = {s: d.reveal() for s, d in dealers.items()}
+    for seat, d in dealers.items():
+        # Each page's own check: the deck from the secrets, every opened card, every
+        # opening allowed, every move through the rules, every step it was shown.
+        assert check_deal(GROUP, game.id, MATCH, 1, d.seats, d.record, secrets, d.opened) == cards
+        check_openings(game, cards, 0, actions, d.record)
+        _, steps = replay(game, cards, 0, actions)
+        verify_play(game, cards, 0, actions, shown_steps(game, steps, seat), seat)
+        # What the page was opened is exactly what its seat saw over the deal.
+        assert all(cards[p] == c for p, c in d.opened.items())
+
+
+def test_a_deck_no_seat_chose():
+    game = get_game("pisti")
+    decks = {tuple(oracle(game, deal_table(game, rng=random.Random(i)))) for i in range(3)}
+    assert len(decks) == 3
+
+
+def test_every_seat_takes_part_in_the_order():
+    """Two tables that differ in one seat's secret only deal different decks (every seat's
+    shuffle counts), and a seat's order and keys follow from its secret alone."""
+    game = get_game("pishe-pasha")
+    a = deal_table(game, rng=random.Random(1))
+    b = {0: Dealer(GROUP, game.id, MATCH, 1, 0, (0, 1), secret=a[0].reveal()),
+         1: Dealer(GROUP, game.id, MATCH, 1, 1, (0, 1), rng=random.Random(99))}
+    deal_table(game, dealers=b)
+    assert b[0].record.shuffled[0] == a[0].record.shuffled[0]
+    assert oracle(game, a) != oracle(game, b)
+
+
+def _objects(root, skip):
+    """Every object reachable from ``root`` (the host's dealer), except ``skip``'s."""
+    seen, todo, out = {id(x) for x in skip}, [root], []
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        todo.extend(gc.get_referents(obj))
+    return out
+
+
+@pytest.mark.parametrize("game_id", ["pisti", "pishe-pasha"])
+def test_the_host_holds_no_open_card_it_may_not_see(game_id):
+    """Mid-deal, nothing the host's seat holds (its dealer's objects, its record as it would
+    be saved) names a card hidden from seat 0, nor could it open one: for every hidden
+    position it lacks another seat's key."""
+    game = get_game(game_id)
+    rng = random.Random(3)
+    dealers = deal_table(game, rng=rng)
+    cards, actions, state = play_deal(game, dealers, rng, stop=6)
+    host = dealers[0]
+    hidden = game.hidden_cards(state, 0)
+    assert hidden
+    hidden_text = {str(c) for c in hidden}
+    hidden_points = {nopeek.card_points(GROUP, game.id)[DECK.index(c)] for c in hidden}
+    # The public table of the 52 cards' points is the same for everyone: it is no card's place.
+    objects = _objects(host, skip=[GROUP, nopeek._POINTS, nopeek.card_points(GROUP, game.id)])
+    assert not [o for o in objects if isinstance(o, Card) and o in hidden]
+    assert not [o for o in objects if isinstance(o, str) and o in hidden_text]
+    assert not [o for o in objects if isinstance(o, bytes) and o in hidden_points]
+    saved = json.dumps({"record": host.record.to_json(), "opened": {p: str(c) for p, c in host.opened.items()}})
+    assert not any(f'"{t}"' in saved for t in hidden_text)
+    for position, card in enumerate(cards):
+        if card in hidden:
+            assert host.open(position) is None
+            assert position not in host.opened
+
+
+def test_a_played_card_opens_to_everyone_with_the_move():
+    """Pişti: a card in seat 1's hand, opened to it alone, is played: seat 1 sends every
+    seat's key with the move and every page opens it, no other round."""
+    game = get_game("pisti")
+    rng = random.Random(5)
+    dealers = deal_table(game, rng=rng)
+    cards = oracle(game, dealers)
+    position = next(p for p in range(len(cards)) if p < 40)
+    for sender in (0, 2, 3):
+        broadcast(dealers, [dealers[sender].share(position, 1, 0)])
+    assert dealers[1].open(position) == cards[position]
+    assert all(dealers[s].open(position) is None for s in (0, 2, 3))
+    broadcast(dealers, dealers[1].keys_for(position, 1))
+    assert all(dealers[s].open(position) == cards[position] for s in (0, 2, 3))
+
+
+# -- cheating seats: each ends "not fair" (naming the seat) or "aborted" -------------------
+
+class Tracker(Dealer):
+    """A seat that puts a card's plain point where it wants it in its shuffle, to know
+    where the ace of spades lies."""
+
+    def shuffle(self):
+        out = super().shuffle()
+        out[0] = nopeek.card_points(GROUP, self.game_id)[DECK.index(Card.parse("AS"))].hex()
+        self.record.shuffled[self.seat] = out
+        return out
+
+
+class SkipsItsLock(Dealer):
+    """A seat that passes the deck on without its lock round (keeping its shuffle lock on)."""
+
+    def lock(self):
+        before = self.record.shuffled[self.seats[-1]] if self.seat == self.seats[0] else \
+            self.record.locked[self.seats[self.seats.index(self.seat) - 1]]
+        self.record.locked[self.seat] = list(before)
+        return list(before)
+
+
+@pytest.mark.parametrize("cheat", [Tracker, SkipsItsLock])
+def test_a_seat_that_does_not_shuffle_or_lock_as_committed_is_named(cheat):
+    game = get_game("pisti")
+    rng = random.Random(11)
+    seats = (0, 1, 2, 3)
+    dealers = {s: (cheat if s == 2 else Dealer)(GROUP, game.id, MATCH, 1, s, seats, rng=rng) for s in seats}
+    deal_table(game, dealers=dealers)
+    secrets = {s: d.reveal() for s, d in dealers.items()}
+    for d in dealers.values():
+        with pytest.raises(NotFairError) as e:
+            check_deal(GROUP, game.id, MATCH, 1, seats, d.record, secrets)
+        assert e.value.seat == 2
+
+
+def test_a_wrong_key_is_seen_at_once_and_named_at_the_end():
+    game = get_game("pisti")
+    rng = random.Random(13)
+    dealers = deal_table(game, rng=rng)
+    for sender in (0, 2, 3):
+        entry = dealers[sender].share(10, 1, 0)
+        if sender == 3:
+            entry[3] = "00" * 31 + "01"          # not its key
+        broadcast(dealers, [entry])
+    with pytest.raises(NotFairError):
+        dealers[1].open(10)
+    secrets = {s: d.reveal() for s, d in dealers.items()}
+    with pytest.raises(NotFairError) as e:
+        check_deal(GROUP, game.id, MATCH, 1, dealers[0].seats, dealers[0].record, secrets)
+    assert e.value.seat == 3
+
+
+def test_the_host_cannot_read_or_change_a_key_it_carries():
+    """A share masked for seat 1 is no key the host can use (its own pad differs), and a
+    share it changes on the way does not open a card."""
+    game = get_game("pisti")
+    dealers = deal_table(game, rng=random.Random(17))
+    entry = dealers[2].share(20, 1, 0)
+    assert entry[3] != dealers[2]._keys.keys[20].hex()
+    changed = list(entry)
+    changed[3] = (bytes([1]) + bytes.fromhex(entry[3])[1:]).hex() if entry[3][:2] != "01" else "02" + entry[3][2:]
+    broadcast(dealers, [changed, dealers[3].share(20, 1, 0), dealers[0].share(20, 1, 0)])
+    with pytest.raises(NotFairError):
+        dealers[1].open(20)
+
+
+def test_a_card_opened_to_a_seat_that_may_not_see_it_is_not_fair():
+    """The host asks every seat to open to seat 1 a card of seat 3's hand: seat 1 learns it,
+    and every page's end check says so, naming the seat it was opened to."""
+    game = get_game("pisti")
+    rng = random.Random(19)
+    dealers = deal_table(game, rng=rng)
+    cards, actions, state = play_deal(game, dealers, rng, stop=2)
+    start = game.new_deal(list(cards), 0)
+    position = next(p for p, c in enumerate(cards) if c in start.hands[3] and c in game.hidden_cards(state, 1))
+    for sender in (0, 2, 3):
+        broadcast(dealers, [dealers[sender].share(position, 1, 2)])
+    assert dealers[1].open(position) == cards[position]
+    secrets = {s: d.reveal() for s, d in dealers.items()}
+    for d in dealers.values():
+        deck = check_deal(GROUP, game.id, MATCH, 1, d.seats, d.record, secrets, d.opened)
+        with pytest.raises(NotFairError) as e:
+            check_openings(game, deck, 0, actions, d.record)
+        assert e.value.seat == 1
+
+
+def test_a_secret_other_than_the_committed_one_is_not_fair():
+    """Grinding: a seat that would change its secret after seeing the others' decks."""
+    game = get_game("pishe-pasha")
+    dealers = deal_table(game, rng=random.Random(23))
+    secrets = {s: d.reveal() for s, d in dealers.items()}
+    secrets[1] = "0" * 64
+    with pytest.raises(NotFairError) as e:
+        check_deal(GROUP, game.id, MATCH, 1, (0, 1), dealers[0].record, secrets)
+    assert e.value.seat == 1
+
+
+def test_a_seat_that_keeps_its_secret_aborted_the_deal_by_name():
+    game = get_game("pisti")
+    dealers = deal_table(game, rng=random.Random(29))
+    secrets = {s: d.reveal() for s, d in dealers.items()}
+    secrets[3] = None
+    with pytest.raises(DealAbortedError) as e:
+        check_deal(GROUP, game.id, MATCH, 1, (0, 1, 2, 3), dealers[0].record, secrets)
+    assert e.value.seats == (3,)
+
+
+def test_a_record_round_trips_as_json():
+    game = get_game("pishe-pasha")
+    dealers = deal_table(game, rng=random.Random(31))
+    broadcast(dealers, [dealers[0].share(51, None, 1), dealers[1].share(51, 0, 1)])
+    record = dealers[1].record
+    assert nopeek.Record.from_json(json.loads(json.dumps(record.to_json()))) == record
+
+
+# -- the two backends ------------------------------------------------------------------------
+
+NODE_VECTORS = r"""
+import { readFileSync } from "node:fs";
+const [curvesPath, groupPath, inputPath] = process.argv.slice(2);
+const curves = await import(curvesPath);
+const { makeGroup } = await import(groupPath);
+const g = makeGroup(curves);
+const hex = (b) => Buffer.from(b).toString("hex");
+const bytes = (h) => new Uint8Array(Buffer.from(h, "hex"));
+const input = JSON.parse(readFileSync(inputPath, "utf8"));
+const scalars = input.wide.map((w) => g.scalar(bytes(w)));
+const points = input.uniform.map((u) => g.cardPoint(bytes(u)));
+const each = g.multiplyEach(new Uint8Array(Buffer.concat(scalars)), new Uint8Array(Buffer.concat(points)));
+console.log(JSON.stringify({
+  points: points.map(hex), scalars: scalars.map(hex),
+  inverses: scalars.map((s) => hex(g.invert(s))),
+  products: scalars.map((s, i) => hex(g.times(s, scalars[(i + 1) % scalars.length]))),
+  bases: scalars.map((s) => hex(g.base(s))),
+  multiples: scalars.map((s, i) => hex(g.multiply(s, points[i]))),
+  each: hex(each),
+}));
+"""
+
+
+def test_backends_give_identical_bytes(tmp_path):
+    """libsodium (CPython) and @noble/curves through web/core/group.js (the page's worker, here
+    under Node) give the same bytes: the 52 cards' points, scalars, inverses, products,
+    public keys and multiples."""
+    curves = build.unpack_noble(tmp_path / "noble")
+    uniform = [hashlib.sha512(f"pisti:card:v1:{c}".encode()).digest() for c in DECK]
+    wide = [hashlib.sha512(f"wide:{i}".encode()).digest() for i in range(len(DECK))]
+    (tmp_path / "input.json").write_text(json.dumps({"uniform": [u.hex() for u in uniform],
+                                                     "wide": [w.hex() for w in wide]}))
+    (tmp_path / "vectors.mjs").write_text(NODE_VECTORS)
+    run = subprocess.run(["node", str(tmp_path / "vectors.mjs"), curves.as_uri(),
+                          (ROOT / "web" / "core" / "group.js").as_uri(), str(tmp_path / "input.json")],
+                         capture_output=True, text=True, check=True)
+    noble = json.loads(run.stdout)
+    points = [GROUP.card_point(u) for u in uniform]
+    scalars = [GROUP.scalar(w) for w in wide]
+    assert noble["points"] == [p.hex() for p in points] == [p.hex() for p in nopeek.card_points(GROUP, "pisti")]
+    assert noble["scalars"] == [s.hex() for s in scalars]
+    assert noble["inverses"] == [GROUP.invert(s).hex() for s in scalars]
+    assert noble["products"] == [GROUP.times(s, scalars[(i + 1) % len(scalars)]).hex() for i, s in enumerate(scalars)]
+    assert noble["bases"] == [GROUP.base(s).hex() for s in scalars]
+    multiples = [GROUP.multiply(s, p).hex() for s, p in zip(scalars, points)]
+    assert noble["multiples"] == multiples
+    assert noble["each"] == "".join(multiples)
