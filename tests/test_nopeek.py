@@ -25,7 +25,10 @@ from pishe.table import nopeek
 from pishe.table.fair import replay, shown_steps, verify_play
 from pishe.table.game import get_game
 from pishe.table.group import SodiumGroup
+from pishe.errors import PisheError
 from pishe.table.nopeek import DealAbortedError, Dealer, NotFairError, check_deal, check_openings
+from pishe.table.nopeek_seat import NoPeekSeat
+from pishe.table.partial import PartialDeal
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUP = SodiumGroup()
@@ -360,3 +363,154 @@ def test_backends_give_identical_bytes(tmp_path):
     multiples = [GROUP.multiply(s, p).hex() for s, p in zip(scalars, points)]
     assert noble["multiples"] == multiples
     assert noble["each"] == "".join(multiples)
+
+
+# -- whole deals at a table: every page a NoPeekSeat, the host relaying ---------------------
+
+class Table:
+    """Pages in memory, each message relayed to every other page in order, as the host does."""
+
+    def __init__(self, game, pages=None, rng=None, kinds=None, deal=1, dealer=0):
+        self.game = game
+        self.rng = rng or random.Random(1)
+        pages = pages or {s: s for s in range(game.seats)}
+        kinds = kinds or {}
+        self.pages = {q: kinds.get(q, NoPeekSeat)(GROUP, game, MATCH, deal, q, dealer, pages, rng=self.rng)
+                      for q in sorted(set(pages.values()))}
+        self.seat_pages = pages
+        self.queue = []
+        self.log = []                         # every message the host relayed
+        for page in self.pages.values():
+            self.send(page.start())
+
+    def send(self, messages):
+        self.queue.extend(messages)
+        while self.queue:
+            message = self.queue.pop(0)
+            self.log.append(message)
+            for q, page in self.pages.items():
+                if q != message["seat"]:
+                    self.queue.extend(page.receive(message))
+
+    def mover(self):
+        """The page to move, once it knows every card it may see (else None)."""
+        some = self.pages[min(self.pages)]
+        state = some.partial.state
+        if state.over:
+            return None
+        page = self.pages[self.seat_pages[state.turn]]
+        return page if page.partial.settled(state.turn) else None
+
+    def play(self, moves=None):
+        done = 0
+        while moves is None or done < moves:
+            page = self.mover()
+            if page is None:
+                break
+            state = page.partial.state
+            text = self.game.action_text(self.rng.choice(list(state.legal_actions())))
+            self.send(page.act(text))
+            done += 1
+        return self
+
+
+def truth(table):
+    """The deck and the whole deal, from every page's secret: the test's own oracle."""
+    page = next(iter(table.pages.values()))
+    cards = check_deal(GROUP, table.game.id, MATCH, 1, page.seats, page.dealing.record,
+                       {q: p.dealing.reveal() for q, p in table.pages.items()})
+    return cards, replay(table.game, cards, 0, page.partial.actions)
+
+
+@pytest.mark.parametrize("game_id, pages", [
+    ("pishe-pasha", None), ("pisti", None), ("pisti-2", None),
+    ("pisti", {0: 0, 1: 0, 2: 2, 3: 0}),            # the host's computers at seats 1 and 3
+])
+def test_a_whole_deal_with_no_page_knowing_the_deck(game_id, pages):
+    game = get_game(game_id)
+    table = Table(game, pages, rng=random.Random(game_id + str(pages))).play()
+    cards, (state, steps) = truth(table)
+    assert state.over
+    for q, page in table.pages.items():
+        assert page.outcome == "verified", (q, page.outcome)
+        assert page.partial.deck() == cards            # every page reconstructs the deck played
+        assert page.partial.actions == table.pages[0].partial.actions
+        assert page.shown == shown_steps(game, steps, q)   # and was shown the deal's own steps
+    # A card goes only where its seat could see it: every key share in the log.
+    assert all(m["type"] != "np-keys" or m["shares"] for m in table.log)
+
+
+@pytest.mark.parametrize("game_id", ["pisti", "pishe-pasha"])
+def test_mid_deal_the_host_knows_only_what_its_seat_may_see(game_id):
+    """Halfway through, the host's page (seat 0) has learnt no card its seat may not see (nor
+    seen: a Pishe Pasha card turned and later recycled was seen), cannot open one, and
+    nothing it holds binds a hidden position to its card: not its dealer, its record, the
+    cards it learnt, its save; its engine's deck is the stand-ins its knowledge alone fixes."""
+    game = get_game(game_id)
+    table = Table(game, rng=random.Random(41)).play(moves=12)
+    cards, _ = truth(table)
+    host = table.pages[0]
+    state = game.new_deal(list(cards), 0)
+    ever_seen = {cards.index(c) for c in cards if c not in game.hidden_cards(state, 0)}
+    for seat, text in host.partial.actions:
+        state.apply(game.parse_action(text), seat)
+        ever_seen |= {cards.index(c) for c in cards if c not in game.hidden_cards(state, 0)}
+    hidden = set(range(len(cards))) - ever_seen
+    assert hidden
+    assert not hidden & set(host.partial.known) and not hidden & set(host.dealing.opened)
+    assert all(host.dealing.open(p) is None for p in hidden)
+    fresh = PartialDeal(game, 0)
+    for p, c in host.partial.known.items():
+        fresh.learn(p, c)
+    assert host.partial.deck() == fresh.deck()
+    hidden_cards = {cards[p] for p in hidden}
+    objects = _objects(host, skip=[GROUP, nopeek._POINTS, nopeek.card_points(GROUP, game.id), host.partial])
+    assert not [o for o in objects if isinstance(o, Card) and o in hidden_cards]
+    assert not [o for o in objects if isinstance(o, str) and o in {str(c) for c in hidden_cards}]
+    saved = json.dumps({"record": host.dealing.record.to_json(), "actions": host.partial.actions,
+                        "known": {p: str(c) for p, c in host.partial.known.items()}})
+    assert not any(f'"{c}"' in saved for c in hidden_cards)
+
+
+def test_a_card_its_seat_was_not_dealt_is_not_fair_by_that_seat():
+    """A guest plays a card it does not hold, one of the stand-ins the host's engine has in
+    its hand, and sends its own key for the place the host thinks it is: once that place
+    opens, the move is impossible, and the host's page says so, naming the guest."""
+    game = get_game("pisti-2")
+    table = Table(game, rng=random.Random(53))
+    while table.pages[0].partial.state.turn != 1:
+        table.play(moves=1)
+    host, guest = table.pages[0], table.pages[1]
+    held = set(guest.partial.state.hands[1])
+    claimed = next(c for c in host.partial.state.hands[1] if c not in held)
+    position = host.partial.deck().index(claimed)
+    moves = len(host.partial.actions) + 1
+    table.send([{"type": "np-act", "seat": 1, "action": str(claimed),
+                 "shares": [guest.dealing.share(position, None, moves)]}])
+    assert isinstance(host.outcome, NotFairError) and host.outcome.seat == 1
+
+
+def test_a_page_gone_mid_deal_aborts_it_by_name():
+    game = get_game("pisti")
+    table = Table(game, rng=random.Random(43)).play(moves=5)
+    for q, page in table.pages.items():
+        if q != 3:
+            page.abort([3])
+            assert isinstance(page.outcome, DealAbortedError) and page.outcome.seats == (3,)
+
+
+class KeepsItsSecret(NoPeekSeat):
+    """A page that never reveals its secret at the end."""
+
+    def _message(self, kind, **fields):
+        return {"type": "np-keys", "seat": self.seat, "shares": []} if kind == "np-reveal" else \
+            super()._message(kind, **fields)
+
+
+def test_a_page_that_keeps_its_secret_leaves_the_deal_unchecked_never_verified():
+    game = get_game("pishe-pasha")
+    table = Table(game, rng=random.Random(47), kinds={1: KeepsItsSecret}).play()
+    host = table.pages[0]
+    assert host.partial.state.over and host.outcome is None
+    host.abort([1])
+    assert host.outcome.seats == (1,)

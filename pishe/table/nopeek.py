@@ -385,12 +385,15 @@ def check_deal(group: Group, game_id: str, match_id: str, deal: int, seats: Sequ
     return cards
 
 
-def check_openings(game, cards: Sequence[Card], dealer: int, actions: Sequence, record: Record) -> None:
+def check_openings(game, cards: Sequence[Card], dealer: int, actions: Sequence, record: Record,
+                   pages: Optional[dict] = None) -> None:
     """That no card was opened to a seat that could not see it: for every key share, the
     replayed deal (``cards`` by position, ``actions`` as :func:`pishe.table.fair.replay`
     takes them) after the share's number of moves must not hide its card from its receiver
-    (from every seat, for a share to all), by the game's own ``hidden_cards``. Raises
-    :class:`NotFairError` naming the receiver."""
+    (from every seat, for a share to all), by the game's own ``hidden_cards``. ``pages``
+    maps a game seat to the dealing seat whose page sees for it (a computer's seat to the
+    host's; by default each seat its own). Raises :class:`NotFairError` naming the receiver."""
+    pages = pages or {s: s for s in range(game.seats)}
     state = game.new_deal(list(cards), dealer)
     hidden_after = [[game.hidden_cards(state, s) for s in range(game.seats)]]
     for seat, text, *_mark in actions:
@@ -399,6 +402,6 @@ def check_openings(game, cards: Sequence[Card], dealer: int, actions: Sequence, 
     for position, sender, receiver, _value, moves in record.shares:
         if moves is None or not isinstance(moves, int) or moves not in range(len(hidden_after)):
             raise NotFairError(_("A key was sent for a seat or a card that is not in the deal."), sender)
-        seen_by = range(game.seats) if receiver is None else (receiver,)
-        if any(cards[position] in hidden_after[moves][s] for s in seen_by):
+        receivers = set(pages.values()) if receiver is None else {receiver}
+        if any(all(cards[position] in hidden_after[moves][s] for s in pages if pages[s] == q) for q in receivers):
             raise NotFairError(_("A card was opened to a seat that could not see it then."), receiver)
