@@ -514,3 +514,31 @@ def test_a_page_that_keeps_its_secret_leaves_the_deal_unchecked_never_verified()
     assert host.partial.state.over and host.outcome is None
     host.abort([1])
     assert host.outcome.seats == (1,)
+
+
+def test_a_message_the_deal_cannot_read_is_not_fair_never_a_crash():
+    """Mutated messages of a real deal, fed to a page: each is refused as not fair (naming
+    the seat it claims) or taken as it is, and the page never raises."""
+    game = get_game("pisti-2")
+    table = Table(game, rng=random.Random(59)).play(moves=3)
+    rng = random.Random(61)
+    page = table.pages[0]
+    junk = [None, 0, -1, 52, 10**20, "", "zz" * 32, "0" * 63, [], {}, [None] * 5, "7H", True, 1.5]
+    for _ in range(300):
+        message = json.loads(json.dumps(rng.choice(table.log)))
+        key = rng.choice(sorted(message))
+        if rng.random() < 0.2:
+            del message[key]
+        elif isinstance(message[key], list) and message[key] and rng.random() < 0.5:
+            target = message[key]
+            at = rng.randrange(len(target))
+            if isinstance(target[at], list) and target[at]:
+                target[at][rng.randrange(len(target[at]))] = rng.choice(junk)
+            else:
+                target[at] = rng.choice(junk)
+        else:
+            message[key] = rng.choice(junk)
+        message["seat"] = message.get("seat") if rng.random() < 0.7 else rng.choice(junk)
+        page.outcome = None
+        assert page.receive(message) == [] or page.outcome is None
+        assert page.outcome is None or isinstance(page.outcome, NotFairError)

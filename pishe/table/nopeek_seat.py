@@ -25,13 +25,14 @@ When every secret has come, each page checks the whole deal (:attr:`NoPeekSeat.o
 from __future__ import annotations
 
 import random
+import re
 from typing import Optional, Sequence
 
 from ..errors import IllegalActionError, PisheError
 from .fair import DealVerificationError, replay, shown_steps, verify_play
-from .group import Group
+from .group import Group, GroupError
 from .lang import _
-from .nopeek import DealAbortedError, Dealer, NotFairError, check_deal, check_openings
+from .nopeek import POSITIONS, DealAbortedError, Dealer, NotFairError, check_deal, check_openings
 from .partial import PartialDeal
 
 __all__ = ["NoPeekSeat"]
@@ -104,11 +105,12 @@ class NoPeekSeat:
         if self.outcome is not None:
             return []
         try:
-            return self._receive(message)
+            return self._receive(_checked(message, self.seats))
         except NotFairError as e:
             self.outcome = e
-        except DealAbortedError as e:
-            self.outcome = e
+        except (GroupError, ValueError, LookupError):
+            # Hex that is no point, a key share for a seat without a key: a page's own making.
+            self.outcome = NotFairError(_("A seat sent a message the deal cannot read."), message["seat"])
         return []
 
     def abort(self, seats: Sequence[int]) -> None:
@@ -120,9 +122,12 @@ class NoPeekSeat:
         kind, seat = message["type"], message["seat"]
         if seat not in self.seats or seat == self.seat:
             raise NotFairError(_("A message came for a seat that is not in the deal."))
-        if kind == "np-commit":
+        if kind == "np-commit" and seat not in self.dealing.record.commitments:
             self.dealing.take_commitment(seat, message["commitment"], message["public"])
             return self._rounds()
+        if kind == "np-commit" or seat in (self.dealing.record.shuffled if kind == "np-shuffle"
+                                           else self.dealing.record.locked if kind == "np-lock" else ()):
+            raise NotFairError(_("A seat sent its part of the dealing twice."), seat)
         if kind in ("np-shuffle", "np-lock"):
             self.dealing.take_round(seat, kind[3:], message["deck"])
             return self._rounds()
@@ -137,6 +142,8 @@ class NoPeekSeat:
             if self.pages.get(mover) != seat:
                 raise NotFairError(_("A seat played out of its turn."), seat)
             for entry in message["shares"]:
+                if entry[2] is not None:
+                    raise NotFairError(_("A seat sent a key that is not its own."), seat)
                 self.dealing.take(entry)
                 if entry[1] == self.seat:      # the mover sent this page's key on: no need to again
                     self._sent.add((entry[0], None))
@@ -266,3 +273,40 @@ class NoPeekSeat:
 
     def _message(self, kind: str, **fields) -> dict:
         return {"type": kind, "seat": self.seat, **fields}
+
+
+_HEX64 = re.compile("[0-9a-f]{64}")
+#: Each message's fields besides ``type`` and ``seat``, and how to check them.
+_FIELDS = {
+    "np-commit": {"commitment": "hex", "public": "hex"},
+    "np-shuffle": {"deck": "deck"}, "np-lock": {"deck": "deck"},
+    "np-keys": {"shares": "shares"}, "np-act": {"action": "text", "shares": "shares"},
+    "np-reveal": {"secret": "hex"},
+}
+
+
+def _checked(message, seats: tuple) -> dict:
+    """``message`` if it has exactly the fields of its type, each of its kind (hex of 64
+    digits, a deck of 52 such, key shares ``[position, sender, receiver or null, hex,
+    moves or null]`` of seats in the deal); else :class:`NotFairError`, naming its seat."""
+    seat = message.get("seat") if isinstance(message, dict) else None
+    kind = message.get("type") if isinstance(message, dict) else None
+    fields = _FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None or type(seat) is not int or set(message) != {"type", "seat", *fields}:
+        raise NotFairError(_("A seat sent a message the deal cannot read."), seat if type(seat) is int else None)
+
+    def good(value, kind) -> bool:
+        if kind == "hex":
+            return isinstance(value, str) and bool(_HEX64.fullmatch(value))
+        if kind == "text":
+            return isinstance(value, str) and 0 < len(value) <= 16
+        if kind == "deck":
+            return isinstance(value, list) and len(value) == POSITIONS and all(good(v, "hex") for v in value)
+        return isinstance(value, list) and len(value) <= POSITIONS * len(seats) and all(
+            isinstance(e, list) and len(e) == 5 and type(e[0]) is int and 0 <= e[0] < POSITIONS
+            and e[1] in seats and (e[2] is None or e[2] in seats) and good(e[3], "hex")
+            and (e[4] is None or type(e[4]) is int) for e in value)
+
+    if not all(good(message[name], kind) for name, kind in fields.items()):
+        raise NotFairError(_("A seat sent a message the deal cannot read."), seat)
+    return message
