@@ -63,9 +63,19 @@ class Group:
         """``scalar`` times ``point``; :class:`GroupError` for bytes that are not a point."""
         raise NotImplementedError
 
+    # Whole decks at once: a backend across a language boundary (noble under Pyodide) makes
+    # one call of each, not 52.
+
+    def scalar_each(self, wides: Sequence[bytes]) -> list:
+        """:meth:`scalar` of each of ``wides``."""
+        return [self.scalar(w) for w in wides]
+
+    def times_each(self, a: Sequence[bytes], b: Sequence[bytes]) -> list:
+        """:meth:`times` of ``a[i]`` and ``b[i]`` for every ``i``."""
+        return [self.times(x, y) for x, y in zip(a, b, strict=True)]
+
     def multiply_each(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list:
-        """``scalars[i]`` times ``points[i]`` for every ``i``: one call for a whole deck,
-        which a backend across a language boundary does at once."""
+        """``scalars[i]`` times ``points[i]`` for every ``i``."""
         return [self.multiply(s, p) for s, p in zip(scalars, points, strict=True)]
 
 
@@ -149,12 +159,20 @@ class NobleGroup(Group):
     def multiply(self, scalar: bytes, point: bytes) -> bytes:
         return self._call("multiply", _length(scalar, SIZE), _length(point, SIZE)).to_bytes()
 
-    def multiply_each(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list:
-        if len(scalars) != len(points):
-            raise GroupError("multiply_each: as many scalars as points")
-        joined = self._call("multiplyEach", b"".join(_length(s, SIZE) for s in scalars),
-                            b"".join(_length(p, SIZE) for p in points)).to_bytes()
+    def _each(self, name: str, size: int, *columns: Sequence[bytes]) -> list:
+        if len({len(c) for c in columns}) != 1:
+            raise GroupError(f"{name}: lists of one length expected")
+        joined = self._call(name, *(b"".join(_length(v, size) for v in c) for c in columns)).to_bytes()
         return [joined[i:i + SIZE] for i in range(0, len(joined), SIZE)]
+
+    def scalar_each(self, wides: Sequence[bytes]) -> list:
+        return self._each("scalarEach", 64, wides)
+
+    def times_each(self, a: Sequence[bytes], b: Sequence[bytes]) -> list:
+        return self._each("timesEach", SIZE, a, b)
+
+    def multiply_each(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list:
+        return self._each("multiplyEach", SIZE, scalars, points)
 
 
 def _length(value, size: int) -> bytes:

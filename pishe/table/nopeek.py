@@ -121,14 +121,11 @@ class SeatKeys:
         check_secret(secret, "secret")
         domain = _domain(game_id, match_id, deal)
 
-        def scalar(label: str) -> bytes:
-            return group.scalar(hashlib.sha512(f"{domain}:{label}:{seat}:{secret}".encode("ascii")).digest())
-
-        lock = scalar("lock")
-        private = scalar("dh")
+        labels = ["lock", "dh", *(f"key:{i}" for i in range(POSITIONS))]
+        lock, private, *keys = group.scalar_each(
+            [hashlib.sha512(f"{domain}:{label}:{seat}:{secret}".encode("ascii")).digest() for label in labels])
         return cls(seat, lock, group.invert(lock), private, group.base(private),
-                   tuple(shuffled(range(POSITIONS), f"{domain}:order:{seat}:{secret}:")),
-                   tuple(scalar(f"key:{i}") for i in range(POSITIONS)))
+                   tuple(shuffled(range(POSITIONS), f"{domain}:order:{seat}:{secret}:")), tuple(keys))
 
 
 def shuffle_round(group: Group, keys: SeatKeys, deck: Sequence[bytes]) -> list:
@@ -139,7 +136,12 @@ def shuffle_round(group: Group, keys: SeatKeys, deck: Sequence[bytes]) -> list:
 def lock_round(group: Group, keys: SeatKeys, deck: Sequence[bytes]) -> list:
     """A seat's lock: its one lock swapped for one key per position,
     ``out[i] = (lock⁻¹ · key_i) · deck[i]``."""
-    return group.multiply_each([group.times(keys.unlock, k) for k in keys.keys], list(deck))
+    return group.multiply_each(group.times_each([keys.unlock] * POSITIONS, keys.keys), list(deck))
+
+
+#: Diffie–Hellman points by (private key, public key): one product per pair of seats a deal,
+#: not one per key share.
+_SHARED: dict = {}
 
 
 def _pad(group: Group, game_id: str, match_id: str, deal: int, private: bytes, public: bytes,
@@ -147,7 +149,11 @@ def _pad(group: Group, game_id: str, match_id: str, deal: int, private: bytes, p
     """The mask of one key share from ``sender`` to ``receiver``: SHA-512 of the text
     ``domain:pad:sender:receiver:position:`` and the two seats' Diffie–Hellman point, cut to
     32 bytes. Either seat computes it (its private key, the other's public one); no other."""
-    shared = group.multiply(private, public)
+    shared = _SHARED.get((private, public))
+    if shared is None:
+        shared = _SHARED[private, public] = group.multiply(private, public)
+        if len(_SHARED) > 256:      # a page meets a few seats a deal: keep this deal's
+            _SHARED.pop(next(iter(_SHARED)))
     text = f"{_domain(game_id, match_id, deal)}:pad:{sender}:{receiver}:{position}:".encode("ascii")
     return hashlib.sha512(text + shared).digest()[:32]
 

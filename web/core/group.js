@@ -13,25 +13,33 @@ export function makeGroup(curves) {
   const number = (bytes) => Fn.fromBytes(bytes);
   const point = (bytes) => Point.fromBytes(bytes);
 
+  // 64 bytes, little-endian, reduced modulo the order (libsodium's scalar_reduce).
+  const scalar = (wide) => {
+    let x = 0n;
+    for (let i = wide.length - 1; i >= 0; i--) x = (x << 8n) | BigInt(wide[i]);
+    return Fn.toBytes(Fn.create(x));
+  };
+  const times = (a, b) => Fn.toBytes(Fn.mul(number(a), number(b)));
+  const multiply = (s, p) => point(p).multiply(number(s)).toBytes();
+  // One call for a whole deck: each column joined, `size` bytes an item; 32 bytes out an item.
+  const each = (f, size) => (...columns) => {
+    const count = columns[0].length / size;
+    const out = new Uint8Array(32 * count);
+    for (let i = 0; i < count; i++) {
+      out.set(f(...columns.map((c) => c.subarray(i * size, (i + 1) * size))), 32 * i);
+    }
+    return out;
+  };
+
   return {
     cardPoint: (uniform) => ristretto255_hasher.deriveToCurve(uniform).toBytes(),
-    // 64 bytes, little-endian, reduced modulo the order (libsodium's scalar_reduce).
-    scalar: (wide) => {
-      let x = 0n;
-      for (let i = wide.length - 1; i >= 0; i--) x = (x << 8n) | BigInt(wide[i]);
-      return Fn.toBytes(Fn.create(x));
-    },
+    scalar,
     invert: (s) => Fn.toBytes(Fn.inv(number(s))),
-    times: (a, b) => Fn.toBytes(Fn.mul(number(a), number(b))),
+    times,
     base: (s) => Point.BASE.multiply(number(s)).toBytes(),
-    multiply: (s, p) => point(p).multiply(number(s)).toBytes(),
-    // Many products in one call (a whole deck): scalars and points each joined, 32 bytes apiece.
-    multiplyEach: (scalars, points) => {
-      const out = new Uint8Array(points.length);
-      for (let at = 0; at < points.length; at += 32) {
-        out.set(point(points.subarray(at, at + 32)).multiply(number(scalars.subarray(at, at + 32))).toBytes(), at);
-      }
-      return out;
-    },
+    multiply,
+    scalarEach: each(scalar, 64),
+    timesEach: each(times, 32),
+    multiplyEach: each(multiply, 32),
   };
 }
