@@ -370,8 +370,10 @@ def check_deal(group: Group, game_id: str, match_id: str, deal: int, seats: Sequ
         for s in seats:
             sent = rounds.get(s)
             if sent is None or [p.hex() for p in redo(group, keys[s], deck)] != list(sent):
-                raise NotFairError(_("A seat did not shuffle the deck as its secret says.") if kind == "shuffle"
-                                   else _("A seat did not lock the deck as its secret says."), s)
+                raise NotFairError(_("A seat did not shuffle the deck as its secret says (or the host changed "
+                                     "its deck on the way).") if kind == "shuffle"
+                                   else _("A seat did not lock the deck as its secret says (or the host changed "
+                                          "its deck on the way)."), s)
             deck = [bytes.fromhex(p) for p in sent]
             if kind == "shuffle":
                 order = [order[j] for j in keys[s].order]
