@@ -29,15 +29,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
+import pyodide_run  # noqa: E402
 
 # Run in both Pythons: the same code, the group each one has (pishe.table.group.group()).
 _PY_TIMING = r'''
@@ -114,42 +113,18 @@ def run(game_id, deals, seed):
     return [one_deal(game, rng) for _ in range(deals)]
 '''
 
-_NODE = r"""
-import { loadPyodide } from "./pyodide.mjs";
-import { readFileSync } from "node:fs";
-const [files, code, call, curves, groupModule] = process.argv.slice(2);
-const { makeGroup } = await import(groupModule);
-globalThis.pisheGroup = makeGroup(await import(curves));
-globalThis.cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
-const pyodide = await loadPyodide({ indexURL: new URL("./", import.meta.url).pathname });
-for (const [path, text] of Object.entries(JSON.parse(readFileSync(files, "utf8")))) {
-  pyodide.FS.mkdirTree("/home/pyodide/" + path.split("/").slice(0, -1).join("/"));
-  pyodide.FS.writeFile("/home/pyodide/" + path, text);
-}
-pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide')");
-pyodide.runPython(readFileSync(code, "utf8"));
-console.log(pyodide.runPython(call));
-"""
+def _noble(scratch: Path) -> str:
+    """The worker's group (web/core/group.js on @noble/curves) as globalThis.pisheGroup, and
+    the process's CPU time as globalThis.cpuMs, before Pyodide starts."""
+    curves = build.unpack_noble(scratch / "noble")
+    group = (ROOT / "web" / "core" / "group.js").as_uri()
+    return (f"const {{ makeGroup }} = await import({json.dumps(group)});\n"
+            f"globalThis.pisheGroup = makeGroup(await import({json.dumps(curves.as_uri())}));\n"
+            "globalThis.cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };\n")
 
 
 def in_pyodide(game: str, deals: int, seed: int) -> list:
-    tgz = build.fetch_pinned(build.PINS["pyodide"])
-    with tempfile.TemporaryDirectory() as scratch:
-        scratch = Path(scratch)
-        lock = build._copy_runtime(tgz, scratch / "runtime")
-        (scratch / "runtime" / build.LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
-        curves = build.unpack_noble(scratch / "noble")
-        files = {p.relative_to(ROOT).as_posix(): p.read_text() for p in (ROOT / "pishe").rglob("*.py")}
-        (scratch / "files.json").write_text(json.dumps(files))
-        (scratch / "timing.py").write_text(_PY_TIMING)
-        (scratch / "runtime" / "run.mjs").write_text(_NODE)
-        call = f"import json; json.dumps(run({game!r}, {deals}, {seed}))"
-        result = subprocess.run(["node", str(scratch / "runtime" / "run.mjs"), str(scratch / "files.json"),
-                                 str(scratch / "timing.py"), call, curves.as_uri(),
-                                 (ROOT / "web" / "core" / "group.js").as_uri()], capture_output=True, text=True)
-        if result.returncode != 0:
-            raise SystemExit(f"Pyodide run failed:\n{result.stderr[-3000:]}")
-        return json.loads(result.stdout.strip().splitlines()[-1])
+    return pyodide_run.in_pyodide(_PY_TIMING, f"import json; json.dumps(run({game!r}, {deals}, {seed}))", _noble)
 
 
 def in_cpython(game: str, deals: int, seed: int) -> list:
