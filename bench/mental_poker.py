@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""What no-peek dealing (mental poker on ristretto255) would cost, beside today's deal.
+"""What the no-peek deal's arithmetic (mental poker on ristretto255) costs in a browser
+worker, beside today's deal.
 
     python bench/mental_poker.py [--rounds N] [--chromium PATH]
 
-Prints figures; no test asserts a time. The no-peek dealing of issue 20 is not
-built: this measures its arithmetic before building it (docs/PROTOCOL.md, "No-peek
-dealing"). @noble/curves (pinned and sha256-checked in build.py's NOBLE_PINS, as the
+Prints figures; no test asserts a time. The arithmetic alone, as a browser runs it
+(docs/PROTOCOL.md, "No-peek dealing"); bench/nopeek.py times the protocol itself, whole
+deals of pishe.table.nopeek_seat in Pyodide. @noble/curves (pinned and sha256-checked in build.py's NOBLE_PINS, as the
 site's nostr-tools is) runs in a module worker in headless Chromium, as the page's
 own worker runs, on the 52 cards of a deck, each a ristretto255 point:
 
