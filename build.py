@@ -348,8 +348,11 @@ def strip_source(source: str, filename: str = "<module>") -> str:
 
 
 # The command line, the table's and each game's: a page never runs it (`pip install .`
-# still installs it).
-NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py",
+# still installs it). The no-peek deal too, until the pages deal that way (docs/PROTOCOL.md,
+# "No-peek dealing"): no first visit pays for it before then.
+NOPEEK_MODULES = ("pishe/table/group.py", "pishe/table/nopeek.py", "pishe/table/nopeek_seat.py",
+                  "pishe/table/partial.py")
+NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py", *NOPEEK_MODULES,
                      *(p.relative_to(ROOT).as_posix() for p in (ROOT / "pishe" / "games").glob("*/cli.py"))}
 
 
