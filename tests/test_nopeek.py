@@ -457,3 +457,11 @@ def test_a_host_that_changes_a_relayed_deck_for_one_guest_is_not_fair_there():
     table = Relay(game, rng=random.Random(67)).play()
     assert isinstance(table.pages[1].outcome, NotFairError) and table.pages[1].outcome.seat == 2
     assert all(table.pages[q].outcome == "verified" or table.pages[q].outcome is None for q in (0, 2, 3))
+
+
+def test_a_public_key_that_is_no_point_is_not_fair_at_once():
+    game = get_game("pisti-2")
+    page = NoPeekSeat(GROUP, game, MATCH, 2, 0, 0, rng=random.Random(71))
+    page.start()
+    page.receive({"type": "np-commit", "seat": 1, "commitment": "ab" * 32, "public": "ff" * 32})
+    assert isinstance(page.outcome, NotFairError) and page.outcome.seat == 1

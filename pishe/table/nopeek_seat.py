@@ -123,6 +123,10 @@ class NoPeekSeat:
         if seat not in self.seats or seat == self.seat:
             raise NotFairError(_("A message came for a seat that is not in the deal."))
         if kind == "np-commit" and seat not in self.dealing.record.commitments:
+            try:        # a public key must be a point, or no key can be masked for that page
+                self.dealing.group.multiply(_ONE, bytes.fromhex(message["public"]))
+            except GroupError:
+                raise NotFairError(_("A seat sent a message the deal cannot read."), seat) from None
             self.dealing.take_commitment(seat, message["commitment"], message["public"])
             return self._rounds()
         if kind == "np-commit" or seat in (self.dealing.record.shuffled if kind == "np-shuffle"
@@ -276,6 +280,7 @@ class NoPeekSeat:
 
 
 _HEX64 = re.compile("[0-9a-f]{64}")
+_ONE = bytes([1]) + bytes(31)
 #: Each message's fields besides ``type`` and ``seat``, and how to check them.
 _FIELDS = {
     "np-commit": {"commitment": "hex", "public": "hex"},
