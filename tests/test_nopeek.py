@@ -255,6 +255,7 @@ class Table:
                       for q in sorted(set(pages.values()))}
         self.seat_pages = pages
         self.queue = []
+        self.held = []                        # [page, message] the network brings late
         self.log = []                         # every message the host relayed
         for page in self.pages.values():
             self.send(page.start())
@@ -270,11 +271,13 @@ class Table:
             if message["type"] == "np-keys":
                 self.rounds = max(self.rounds, depth)
             for q, page in self.pages.items():
-                if q != message["seat"]:
-                    self.queue.extend((m, depth + 1) for m in page.receive(self.relay(message, q)))
+                relayed = self.relay(message, q) if q != message["seat"] else None
+                if relayed is not None:
+                    self.queue.extend((m, depth + 1) for m in page.receive(relayed))
 
     def relay(self, message, to):
-        """The message as the host passes it on to page ``to`` (an honest host: as it is)."""
+        """The message as the host passes it on to page ``to`` (an honest host: as it is;
+        ``None``: held back in ``held``, to come when the table could not go on without it)."""
         return message
 
     def mover(self):
@@ -291,6 +294,12 @@ class Table:
         self.move_rounds = []                 # rounds of key shares after each move
         while moves is None or done < moves:
             page = self.mover()
+            if page is None and self.held:      # the network brings what it held back, late
+                late, self.held = self.held, []
+                for q, message in late:
+                    self.queue.extend((m, 1) for m in self.pages[q].receive(message))
+                self.send([])
+                continue
             if page is None:
                 break
             state = page.partial.state
@@ -473,3 +482,30 @@ def test_a_public_key_that_is_no_point_is_not_fair_at_once():
     page.start()
     page.receive({"type": "np-commit", "seat": 1, "commitment": "ab" * 32, "public": "ff" * 32})
     assert isinstance(page.outcome, NotFairError) and page.outcome.seat == 1
+
+
+def test_a_move_that_comes_before_the_keys_it_follows_waits_for_them():
+    """The host's page turns a card, and the host brings its key for it to the guest's page
+    only after its next move: the guest does not know the turned card yet (its stand-in may
+    have given or kept otherwise), so it takes the move in once the key comes, and both
+    pages verify the deal."""
+    game = get_game("pishe-pasha")
+
+    class Late(Table):
+        waited = 0
+
+        def relay(self, message, to):
+            if to == 1 and message["type"] == "np-keys" and message["seat"] == 0:
+                self.held.append((1, message))
+                return None
+            if to == 1 and message["type"] == "np-act" and message["seat"] == 0 and self.held:
+                self.waited += 1
+                self.pages[1].receive(message)
+                assert self.pages[1]._later == [message]       # it waits for the key
+                self.queue.extend((m, 1) for q, held in self.held for m in self.pages[q].receive(held))
+                self.held.clear()
+                return None
+            return message
+
+    table = Late(game, rng=random.Random(73)).play()
+    assert table.waited and all(p.outcome == "verified" for p in table.pages.values())

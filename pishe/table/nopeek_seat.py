@@ -60,6 +60,7 @@ class NoPeekSeat:
         self._sent: set = set()          # (position, receiver) this page has sent its key for
         self._secrets: dict = {}
         self._revealed = False
+        self._later: list = []           # moves come before this page could take them in
 
     @property
     def seats(self) -> tuple:
@@ -140,29 +141,43 @@ class NoPeekSeat:
                 if entry[1] != seat:
                     raise NotFairError(_("A seat sent a key that is not its own."), seat)
                 self.dealing.take(entry)
-            return self._progress()
+            return self._progress() + self._catch_up()
         if kind == "np-act":
-            mover = self._state().turn
-            if self.pages.get(mover) != seat:
-                raise NotFairError(_("A seat played out of its turn."), seat)
-            for entry in message["shares"]:
-                if entry[2] is not None:
-                    raise NotFairError(_("A seat sent a key that is not its own."), seat)
-                self.dealing.take(entry)
-                if entry[1] == self.seat:      # the mover sent this page's key on: no need to again
-                    self._sent.add((entry[0], None))
-            self._open_what_can_be()
-            try:
-                self.partial.apply(mover, message["action"])
-            except PisheError:
-                raise NotFairError(_("A seat played a move the rules refuse."), seat) from None
-            return self._progress()
+            # A move waits until this page knows every public card of the deal so far: before,
+            # its stand-ins may have sent the deal another way (keys still on their way).
+            self._later.append(message)
+            return self._catch_up()
         if kind == "np-reveal":
             self._secrets[seat] = message["secret"]
             return self._end()
         raise NotFairError(_("A message came that is not part of the deal."), seat)
 
     # -- the deal going on ----------------------------------------------------------------
+
+    def _catch_up(self) -> list:
+        """Take in the moves that wait, in order, while this page's course is the deal's."""
+        out = []
+        while self._later and self.dealt and self.partial.openable()[1]:
+            out += self._take_move(self._later.pop(0))
+        return out
+
+    def _take_move(self, message: dict) -> list:
+        seat = message["seat"]
+        mover = self._state().turn
+        if self.pages.get(mover) != seat:
+            raise NotFairError(_("A seat played out of its turn."), seat)
+        for entry in message["shares"]:
+            if entry[2] is not None:
+                raise NotFairError(_("A seat sent a key that is not its own."), seat)
+            self.dealing.take(entry)
+            if entry[1] == self.seat:      # the mover sent this page's key on: no need to again
+                self._sent.add((entry[0], None))
+        self._open_what_can_be()
+        try:
+            self.partial.apply(mover, message["action"])
+        except PisheError:
+            raise NotFairError(_("A seat played a move the rules refuse."), seat) from None
+        return self._progress()
 
     def _rounds(self) -> list:
         """This page's shuffle or lock when its turn in a round has come."""

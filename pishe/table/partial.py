@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import DECK, Card
+from ..errors import IllegalActionError
 
 __all__ = ["PartialDeal"]
 
@@ -112,7 +113,10 @@ class PartialDeal:
         if public <= set(self.known):
             return seen, True
         other = self.deck(shift=1)
-        also = set.intersection(*self.visible(self._play(other), other))
+        try:
+            also = set.intersection(*self.visible(self._play(other), other))
+        except IllegalActionError:      # the moves are impossible there: nothing is safe to open
+            also = set()
         safe = public & also
         return [safe for _ in seen], False
 
