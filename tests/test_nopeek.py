@@ -1,11 +1,14 @@
-"""The no-peek deal (pishe.table.nopeek) against the real games, honest and cheating seats.
+"""The no-peek deal (pishe.table.nopeek, partial, nopeek_seat) against the real games, with
+honest and cheating pages.
 
-Every seat is a real :class:`Dealer`; the messages go to every seat as the host would
-relay them. The test itself is the table's oracle for which card a seat may see when
-(the game's ``hidden_cards`` on the deal as played): that is what the end check holds
-the seats to (``check_openings``). Nothing here is mocked: the group is libsodium's, and
-``test_backends_give_identical_bytes`` holds @noble/curves (the page's backend, run under
-Node) to the same bytes.
+The first tests work on the dealing alone (:class:`Dealer`: shuffle, lock, key shares, the
+end check); the rest play whole deals at a table of real pages (:class:`NoPeekSeat`), each
+message relayed to every other page in memory as the host's page relays them (a subclass
+of :class:`Table` plays a host that changes or holds back what it relays). Every page
+decides for itself which cards to open to whom, from its own engine; the test knows the
+deck only afterwards, from every secret (:func:`truth`). Nothing here is mocked: the group
+is libsodium's, and ``test_backends_give_identical_bytes`` holds @noble/curves (the page's
+backend, run under Node) to the same bytes.
 """
 
 from __future__ import annotations
@@ -22,11 +25,10 @@ import pytest
 import build
 from pishe.cards import DECK, Card
 from pishe.table import nopeek
-from pishe.table.fair import replay, shown_steps, verify_play
+from pishe.table.fair import replay, shown_steps
 from pishe.table.game import get_game
 from pishe.table.group import SodiumGroup
-from pishe.errors import PisheError
-from pishe.table.nopeek import DealAbortedError, Dealer, NotFairError, check_deal, check_openings
+from pishe.table.nopeek import DealAbortedError, Dealer, NotFairError, check_deal
 from pishe.table.nopeek_seat import NoPeekSeat
 from pishe.table.partial import PartialDeal
 
@@ -509,3 +511,23 @@ def test_a_move_that_comes_before_the_keys_it_follows_waits_for_them():
 
     table = Late(game, rng=random.Random(73)).play()
     assert table.waited and all(p.outcome == "verified" for p in table.pages.values())
+
+
+def test_a_shuffle_that_holds_one_card_twice_is_not_fair():
+    """A page that sends a shuffled deck with one point twice (one card in two places): when
+    both places open, or at the end, the other page says not fair; never a crash."""
+    game = get_game("pishe-pasha")
+
+    class Twice(NoPeekSeat):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            shuffle = self.dealing.shuffle
+
+            def twice():
+                out = shuffle()
+                out[:] = [out[-1]] * 2 + out[2:]
+                return out
+            self.dealing.shuffle = twice
+
+    table = Table(game, rng=random.Random(79), kinds={1: Twice}).play()
+    assert isinstance(table.pages[0].outcome, NotFairError)

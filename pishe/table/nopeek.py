@@ -42,7 +42,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import PisheError
-from .fair import SECRET_BYTES, check_secret, new_secret, shuffled
+from .fair import check_secret, new_secret, shuffled
 from .group import Group, GroupError
 from .lang import _
 

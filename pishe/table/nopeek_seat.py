@@ -207,7 +207,7 @@ class NoPeekSeat:
                         self.partial.learn(position, card)
                     except ValueError:
                         raise NotFairError(_("A card was opened twice in two places.")) from None
-                    _ = self._state()
+                    self._state()
 
     def _state(self):
         """The deal as this page knows it; a move the cards learnt since make impossible was
