@@ -3,9 +3,10 @@
 The computer table (any game, you in seat 0, computers in the other seats):
 :func:`new_match`, :func:`restore_match`, :func:`act`, :func:`computer_step`, :func:`timeout`,
 :func:`take_over`, :func:`next_deal`, :func:`current` answer ``{"view": …,
-"steps": […], "news": […], "in_progress": bool, "computer_moves": bool, "clock": null |
-{"seat", "seconds"}, "autopilot": bool, "settings": {"game", "length", "clock", "level"},
-"saved": text}`` (the steps this call caused, in your words;
+"steps": […], "moves": […], "news": […], "in_progress": bool, "computer_moves": bool, "clock": null |
+{"seat", "seconds", …}, "autopilot": bool, "settings": {"game", "length", "clock", "level",
+"level_line"}, "saved": text}`` (the steps this call caused, in your words, and the cards they
+moved: :meth:`pishe.table.game.Game.motions`; ``level_line``, the table's line naming the level;
 ``news``, what the live region says besides: a deal dealt, a deal's result and the match
 score; ``in_progress``, whether a match is being played that leaving would throw away, for
 the page to ask first; ``saved``, the match as the tab keeps it in sessionStorage, for
@@ -14,9 +15,10 @@ level (a bot of the game's ``levels``); for a game that remembers for you, the
 view carries ``seen``, what your seat has been shown (Pishe Pasha's "Show what
 you have seen"). The page paints the view and asks
 :func:`computer_step` again after its delay while ``computer_moves`` is true;
-with a clock it runs the clock of the seat in ``clock`` (``"label"`` is the
-clock's accessible name, "Clock: 15 seconds a card") and calls :func:`timeout`
-when yours runs out.
+with a clock it runs the clock of the seat in ``clock`` (:func:`pishe.table.words.clock`:
+its accessible name, "Clock: 15 seconds a card", and the words for its last seconds) and
+calls :func:`timeout` when yours runs out; that move's first step reads "Time ran out: the
+computer plays your K♣".
 
 A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
 functions, the guest's page the ``guest_*`` ones. Each answers ``{"send": […],
@@ -202,7 +204,8 @@ class _ComputerTable:
         """The seats' names in the page's language: you and "Computer" at a table of two, else the game's own."""
         return [_("You"), _("Computer")] if self.two else None
 
-    def answer(self, steps=()) -> str:
+    def answer(self, steps=(), timed_out: bool = False) -> str:
+        """The answer to a call whose move made ``steps`` (``timed_out``: your clock ran out)."""
         game, deal = self.game, self.match.deal
         names = self.names
         view = game.view(self.match, YOU, names).to_json()
@@ -212,14 +215,16 @@ class _ComputerTable:
         computer = playing and self.seating.by_computer(deal.turn)
         return json.dumps({
             "view": view,
-            "steps": game.words(steps, YOU),
+            "steps": game.words(steps, YOU, timed_out),
+            "moves": game.motions(steps, YOU),
             "news": self._news(view, steps),
             "in_progress": self.match.in_progress,
             "computer_moves": computer,
-            "clock": ({"seat": deal.turn, "seconds": clock, "label": words.clock_label(clock)}
-                      if playing and self.seating.clock_runs(deal.turn) else None),
+            "clock": words.clock(deal.turn, clock) if playing and self.seating.clock_runs(deal.turn) else None,
             "autopilot": self.seating.autopilot(YOU),
-            "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level},
+            "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level,
+                         "level_line": (words.level_line(game.word(game.levels[self.level]))
+                                        if self.level in game.levels else None)},
             "saved": self.save(),
         })
 
@@ -301,7 +306,8 @@ def computer_step() -> str:
 def timeout() -> str:
     """Your clock ran out: the table plays the computer's choice for you (three in a row
     and a computer keeps playing your seat until :func:`take_over`)."""
-    return _playing(lambda: _table.timeout())
+    return _run(_table, _("No match is being played."), lambda steps: _table.answer(steps, timed_out=True),
+                lambda: _table.timeout())
 
 
 def take_over() -> str:

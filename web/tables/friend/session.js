@@ -190,7 +190,7 @@ export function show(answer, announced) {
 
 function paintTable(paint, view, status, answer) {
   const root = table();
-  paint(view, root);
+  paint(view, root, list(answer.moves)); // the cards its steps moved travel there
   const nextDealButton = root.querySelector("[data-next-deal]");
   const tableStatus = root.querySelector("[data-status]");
   const dealing = status.phase === "dealing";
