@@ -474,6 +474,9 @@ def describe_timeout(shown: dict, seat: Optional[int], names: Optional[Sequence[
         return ngettext("Time ran out: the computer plays your {card} and takes {count} card",
                         "Time ran out: the computer plays your {card} and takes {count} cards",
                         shown["count"]).format(card=label, count=shown["count"])
+    if Card.parse(card).rank == JACK:
+        return _("Time ran out: the computer plays your {card}: jack pişti! {points} points").format(
+            card=label, points=shown["points"])
     return _("Time ran out: the computer plays your {card}: pişti! {points} points").format(
         card=label, points=shown["points"])
 
