@@ -559,6 +559,13 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
             same_dom(with_motion, without, f"{game}, paint {paint}")
     assert moved["Pişti"]["flights"] > 0           # a capture: the pile flew to its team
 
+    # Pishe Pasha's moves are a row the arrow keys, Home and End move along.
+    moves = page.locator('[data-game="pishe-pasha"] .actions')
+    moves.get_by_role("button", name="Turn a card").focus()
+    for key, name in (("ArrowRight", "Give"), ("End", "Keep"), ("ArrowLeft", "Give"), ("Home", "Turn a card")):
+        page.keyboard.press(key)
+        expect(moves.get_by_role("button", name=name)).to_be_focused()
+
     # The level on the table; another chosen mid-match applies from the next match.
     line = page.locator('[data-match-line="pishe-pasha"] [data-match-level]')
     expect(line).to_have_text("Level: Easy")
