@@ -18,6 +18,8 @@ import { record, text } from "../text.js";
 /** How long one card travels, and how much later each next move of the same answer starts. */
 const DURATION = 220;
 const STAGGER = 200;
+/** How big a card leaving a place that shows no face of it starts, and how small a swept pile ends. */
+const SMALLER = 0.6;
 /** The moves after this many start together (a long answer never makes a long wait). */
 const MOST_STAGES = 4;
 
@@ -95,34 +97,48 @@ function fly(root, move, start, placeOf, delay) {
   const landed = move.sweep ? null : drawnCard(place, text(card.code));
   const from = start.rect;
   if (landed && place.contains(landed)) {
+    // From the card it was (its size too), or from the middle of a place that shows no card
+    // face (another seat's hand), a little smaller.
     const to = landed.getBoundingClientRect();
-    const shift = `translate(${from.left - to.left}px, ${from.top - to.top}px) scale(${from.width / to.width || 1})`;
-    keep(landed.animate([{ transform: shift, transformOrigin: "0 0" }, { transform: "none", transformOrigin: "0 0" }],
+    const scale = start.look ? from.width / to.width || 1 : SMALLER;
+    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    keep(landed.animate([{ transform: `translate(${dx}px, ${dy}px) scale(${scale})` }, { transform: "none" }],
       { duration: DURATION, delay, easing: "cubic-bezier(0.2, 0.7, 0.2, 1)", fill: "backwards" }));
     return;
   }
-  // The card is not drawn where it went: a copy flies there and is gone.
+  // The card is not drawn where it went: a copy flies there and is gone, as big as it was
+  // drawn, or as a card of the table's middle, from the middle of its place.
   const to = place.getBoundingClientRect();
   const ghost = start.look || (card.code ? cardFace(card) : cardBack());
+  const size = start.look ? from : tableCard(root) || from;
+  const left = from.left + (from.width - size.width) / 2;
+  const top = from.top + (from.height - size.height) / 2;
   ghost.classList.remove("arrive");
   ghost.removeAttribute("role");
   ghost.removeAttribute("aria-label");
   Object.assign(ghost.style, {
-    left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px`, height: `${from.height}px`,
+    left: `${left}px`, top: `${top}px`, width: `${size.width}px`, height: `${size.height}px`,
   });
-  ghost.style.setProperty("--cw", `${from.width}px`);
-  ghost.style.setProperty("--ch", `${from.height}px`);
+  ghost.style.setProperty("--cw", `${size.width}px`);
+  ghost.style.setProperty("--ch", `${size.height}px`);
   // A swept pile goes under the card that takes it.
   if (move.sweep) layer(root.ownerDocument).prepend(ghost);
   else layer(root.ownerDocument).append(ghost);
-  const dx = to.left + to.width / 2 - (from.left + from.width / 2);
-  const dy = to.top + to.height / 2 - (from.top + from.height / 2);
-  const scale = move.sweep ? 0.55 : Math.min(1, to.width / from.width || 1);
+  const dx = to.left + to.width / 2 - (left + size.width / 2);
+  const dy = to.top + to.height / 2 - (top + size.height / 2);
+  const scale = move.sweep ? SMALLER : Math.min(1, to.width / size.width || 1);
   const animation = ghost.animate(
     [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: move.sweep ? 0.4 : 1 }],
     { duration: DURATION, delay, easing: "cubic-bezier(0.4, 0, 0.2, 1)", fill: "both" });
   animation.addEventListener("finish", () => ghost.remove());
   keep(animation);
+}
+
+/** The size of a card in the table's middle (a slot's), or null when none is drawn. */
+function tableCard(root) {
+  const card = [...root.querySelectorAll("[data-slot] > .card")].find(shown);
+  return card ? card.getBoundingClientRect() : null;
 }
 
 function keep(animation) {
