@@ -393,7 +393,10 @@ def test_invariants_over_random_decks():
         deck = GAME.new_deal(shuffled, n % 4)
         deck.check()
         plays = []
+        split = rng.randrange(48)
         while not deck.over:
+            if len(plays) == split:
+                halfway = deck.copy()
             legal = deck.legal_actions()
             assert legal == tuple(sort_cards(legal)) and legal
             card = legal[rng.randrange(len(legal))]
@@ -420,6 +423,11 @@ def test_invariants_over_random_decks():
         for card in plays:
             again.apply(card)
         assert again.log == deck.log and again.team_points() == points
+        # A bot's play-out from the middle: the same rules, the same deck's end.
+        rest = iter(plays[split + 1:])
+        assert halfway.play_out(plays[split], lambda hand, top, count, seen: next(rest)) == tuple(points)
+        assert (halfway.taken, halfway.pishti, halfway.jack_pishti) == (deck.taken, deck.pishti, deck.jack_pishti)
+        assert halfway.over and halfway.log == [] and next(rest, None) is None
 
 
 # -- views -------------------------------------------------------------------------------------
