@@ -23,6 +23,7 @@ import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
 import { chosenSettings } from "./settings.js";
 import { setupContrast } from "../contrast.js";
+import { setupMenu } from "../menu.js";
 import { setupKeys } from "../keys.js";
 import { onLanguage, pageWord, setupLanguage } from "../lang.js";
 import { announce, list, setText } from "../text.js";
@@ -106,6 +107,7 @@ function showGame(game) {
 
 async function startComputerTable() {
   setupContrast();
+  setupMenu();
   setupLanguage();
   const { delay, seed } = settings();
   const body = document.body;
@@ -322,7 +324,10 @@ async function startComputerTable() {
     });
   }
   newMatch.addEventListener("click", async () => {
-    if (usable(newMatch) && await confirmLeave("new_match")) startMatch();
+    if (!(usable(newMatch) && await confirmLeave("new_match"))) return;
+    startMatch();
+    // The new match is played on the table, above the button: back to the page's top.
+    window.scrollTo(0, 0);
   });
   dialog.querySelector("[data-confirm-ok]").addEventListener("click", () => dialog.close("ok"));
   dialog.querySelector("[data-confirm-cancel]").addEventListener("click", () => dialog.close("cancel"));
