@@ -238,6 +238,7 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     page.wait_for_timeout(300)
     page.screenshot(path=str(RESULTS / "language-tr-phone.png"), full_page=True)
     assert violations(page) == []
+    page.set_viewport_size({"width": 1280, "height": 800})    # the switch in the top bar, not its menu
     page.get_by_role("switch", name="Yüksek karşıtlık").uncheck()
     # An invite link carries no language: the friend's page speaks its own player's.
     page.get_by_role("button", name="Arkadaş davet et", exact=True).click()

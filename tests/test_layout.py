@@ -126,10 +126,11 @@ def test_every_size_shows_your_cards_and_moves_on_arrival(page: Page, site, cons
 
 def test_high_contrast_reaches_the_other_open_tabs(page: Page, site):
     """Switched in one tab, high contrast follows in another tab of the page at once, both ways."""
-    page.goto(f"{site.url}?delay=0")
+    # The switch follows from the page's first scripts on: no need to wait for Python.
+    page.goto(f"{site.url}?delay=0", wait_until="domcontentloaded")
     other = page.context.new_page()
     try:
-        other.goto(f"{site.url}?delay=0")
+        other.goto(f"{site.url}?delay=0", wait_until="domcontentloaded")
         switch = page.get_by_role("switch", name="High contrast", exact=True)
         switch.check()
         expect(other.locator("html")).to_have_class("hc")
