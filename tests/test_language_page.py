@@ -256,7 +256,8 @@ MEASURE = """() => {
   const root = document.documentElement;
   if (root.scrollWidth > root.clientWidth + 1) faults.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
   const texts = [...document.querySelectorAll("button, label, legend, h1, h2, h3, p, li, figcaption, summary, th, td, .seat-flag, .btn-label")]
-    .filter((el) => visible(el) && !el.closest(".sr-only, [data-announce], details:not([open]) > :not(summary)"));
+    .filter((el) => visible(el) && el.getBoundingClientRect().width > 1   // not visually hidden (1 px)
+            && !el.closest(".sr-only, [data-announce], details:not([open]) > :not(summary)"));
   for (const el of texts) {
     const s = getComputedStyle(el);
     if (el.scrollWidth > el.clientWidth + 1 && s.overflowX !== "visible") faults.push(`clipped: ${el.outerHTML.slice(0, 90)}`);
