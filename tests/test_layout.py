@@ -130,11 +130,11 @@ def test_every_size_shows_your_cards_and_moves_on_arrival(page: Page, site, cons
 
 def test_high_contrast_reaches_the_other_open_tabs(page: Page, site):
     """Switched in one tab, high contrast follows in another tab of the page at once, both ways."""
-    # The switch works from the page's first scripts on: Python is not started (no wasm).
+    # The switch works from the page's first scripts on: Python is not started (no worker).
     other = page.context.new_page()
     try:
         for tab in (page, other):
-            tab.route("**/*.wasm", lambda route: route.abort())
+            tab.route("**/web/core/worker.js", lambda route: route.abort())
             tab.goto(f"{site.url}?delay=0", wait_until="domcontentloaded")
         switch = page.get_by_role("switch", name="High contrast", exact=True)
         switch.check()
