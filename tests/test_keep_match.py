@@ -85,7 +85,7 @@ def test_a_save_that_is_not_one_is_refused_and_changes_nothing(saved):
     before = call("new_match", "one-deal", 3)
     answer = json.loads(web.restore_match(saved))
     assert answer["error"].startswith("the saved match cannot be read")
-    assert call("current") == {**before, "news": []}
+    assert call("current") == {**before, "news": [], "said": []}
 
 
 # ---- the page ----------------------------------------------------------------------

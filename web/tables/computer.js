@@ -24,8 +24,9 @@ import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
 import { chosenSettings } from "./settings.js";
 import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
-import { onLanguage, pageWord, setupLanguage } from "../lang.js";
-import { announce, list, setText } from "../text.js";
+import { currentLanguage, onLanguage, pageWord, setupLanguage } from "../lang.js";
+import { list, setText } from "../text.js";
+import { announce, restoreLines, sayAgain, saidLines, statusLine } from "./log.js";
 import { runClock, stopClock } from "./clock.js";
 import { loadWords, say, word } from "./words.js";
 
@@ -56,7 +57,9 @@ export const computerTable = {
   py: null, active: false, stop() {}, start() {}, confirmLeave: () => Promise.resolve(true),
 };
 
-// The match kept in the tab: {address, settings, saved}, for a page at the same address.
+// The match kept in the tab, for a page at the same address: {v: 2, address, settings,
+// saved, said: the live region's lines as [text, data] (web/tables/log.js), language: theirs}. A version 1
+// record (no v, no lines) still brings its match back, with no lines.
 const MATCH_KEY = "pishe-computer-match";
 
 function keptMatch() {
@@ -71,7 +74,8 @@ function keptMatch() {
 function keepMatch(answer) {
   try {
     sessionStorage.setItem(MATCH_KEY, JSON.stringify(
-      { address: location.search, settings: answer.settings, saved: answer.saved }));
+      { v: 2, address: location.search, settings: answer.settings, saved: answer.saved, said: saidLines(),
+        language: currentLanguage() }));
   } catch {
     // Storage full or refused: the match still plays, it only does not survive a reload.
   }
@@ -161,14 +165,15 @@ async function startComputerTable() {
       return;
     }
     const view = answer.view || {};
-    if (answer.saved) keepMatch(answer);
     const { paint } = await painter(view.game);
     if (gen !== generation || !active) return;
     showError("");
     // Say so when the turn comes (back) to you: the steps alone do not.
     const yourTurn = view.turn === view.seat && lastTurn !== view.turn;
     lastTurn = view.turn;
-    announce([...list(answer.steps), ...list(answer.news), ...(yourTurn ? [view.status] : [])]);
+    announce([...list(answer.steps), ...list(answer.news), ...(yourTurn ? [view.status] : [])],
+      [...list(answer.said), ...(yourTurn ? [statusLine(view, answer.said_names)] : [])]);
+    if (answer.saved) keepMatch(answer);
     inProgress = Boolean(answer.in_progress);
     body.dataset.inProgress = String(inProgress);
     const table = tableOf(game);
@@ -292,7 +297,12 @@ async function startComputerTable() {
       pending -= 1;
       setIdle();
     }
-    if (answer && !answer.error) return receive(answer, gen);
+    if (answer && !answer.error) {
+      // The lines said before, in the page's language now (Python says them again if another).
+      restoreLines(list(kept.said));
+      if (kept.said && kept.language !== currentLanguage()) await sayAgain(py);
+      return receive(answer, gen);
+    }
     forgetMatch();
     return startMatch();
   }

@@ -15,7 +15,8 @@
 import { computerTable, settings } from "../computer.js";
 import { runClock, stopClock } from "../clock.js";
 import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
-import { announce, list, setText } from "../../text.js";
+import { list, setText } from "../../text.js";
+import { announce, statusLine } from "../log.js";
 import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
 import { knockOn, newLink, relay } from "./signaling.js";
@@ -77,6 +78,7 @@ export const state = {
   joined: false, // guest: the worker holds a Guest (guest_open was called)
   joinCode: null, // guest: the invite (offer code and key) being answered
   lastTurn: undefined, // whose turn the last painted view said (to announce the turn coming to you)
+  saidNames: null, // the seats' names this side's views are made with, as data (to say a status again)
   computerTimer: null, // host: the pause before the computer's next move
   silence: { key: null, timer: null }, // host: the hold of the pages the table waits on (watchSilence)
   paint: null, // the game's painter, once loaded
@@ -162,8 +164,11 @@ export function focusTable() {
 // ---------------------------------------------------------------------------
 // Painting: only this seat's view, as Python returned it.
 
-/** Paint the answer's view (or the table with no cards, from Python) and what only the friend's table shows. */
-export function show(answer, announced) {
+/**
+ * Paint the answer's view (or the table with no cards, from Python) and what only the
+ * friend's table shows; say its steps (and the status when the turn comes to you).
+ */
+export function show(answer) {
   const status = answer.status && typeof answer.status === "object" ? answer.status : state.status || {};
   state.status = status;
   const view = answer.view && typeof answer.view === "object" ? answer.view : null;
@@ -171,7 +176,9 @@ export function show(answer, announced) {
 
   const yourTurn = view && view.turn === view.seat && state.lastTurn !== view.turn;
   state.lastTurn = view ? view.turn : undefined;
-  announce(yourTurn ? [...list(announced), view.status] : announced);
+  if (answer.said_names !== undefined) state.saidNames = answer.said_names;
+  const said = [...list(answer.said), ...(yourTurn ? [statusLine(view, state.saidNames)] : [])];
+  announce([...list(answer.steps), ...(yourTurn ? [view.status] : [])], said);
   const role = state.role;
   const game = status.game || state.game || FIRST_GAME;
   if (view && state.paint && game === state.game) {
@@ -311,7 +318,7 @@ export function hostAnswer(answer) {
   // answer.error here is why a guest's message was refused: the guest is told, not us.
   if (answer.error) console.debug("refused a message from a guest:", answer.error);
   else showError("");
-  show(answer, answer.steps);
+  show(answer);
   showSeats(answer.status);
   // The computers' moves, at a person's pace.
   clearTimeout(state.computerTimer);
@@ -384,12 +391,12 @@ export function guestAnswer(answer, { paintIt = true } = {}) {
     // A message the host should never send (or a call that could not run): nothing changed.
     state.awaiting = false;
     showError(answer ? word("refused", { reason: answer.error }) : noAnswer());
-    if (state.view) show({ view: state.view, status: state.status }, []);
+    if (state.view) show({ view: state.view, status: state.status });
     return;
   }
   if (paintIt) {
     showError(answer.error || "");
-    show(answer, answer.steps);
+    show(answer);
   }
   keep(answer);
 }
@@ -465,7 +472,7 @@ function seatOpened(seat) {
   say(ui.note, "host_deals");
   if (hadFocus) focusTable();
   showSeats(state.status);
-  if (state.view || state.status) show({ view: state.view, status: state.status }, []);
+  if (state.view || state.status) show({ view: state.view, status: state.status });
 }
 
 /**
@@ -649,5 +656,5 @@ export function closed() {
   if (state.role !== "guest") return;
   setStatus(expected ? STATUS.noPathGuest : STATUS.guestLost, "lost");
   ui.guestReply.hidden = true;
-  if (state.view) show({ view: state.view, status: state.status }, []);
+  if (state.view) show({ view: state.view, status: state.status });
 }
