@@ -226,12 +226,25 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
     assert page.evaluate("document.documentElement.lang") == "en"
     assert page.locator("[data-count]").all_inner_texts() == counts           # the same table
-    text = page.evaluate(READ_ALL)
-    assert foreign(text.split("\n", 1)[1].replace(page.locator("[data-announce]").inner_text(), ""), TURKISH) == []
+    # Everything in English, the lines the live region said in Turkish included.
+    log = page.locator("[data-announce] p")
+    said = log.count()
+    assert said > 5 and foreign(page.evaluate(READ_ALL).split("\n", 1)[1], TURKISH) == []
     expect(page.get_by_role("button", name="Turn a card", exact=True)).to_have_attribute("aria-keyshortcuts", "T")
 
     press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
     assert page.locator("[data-count]").all_inner_texts() == counts
+    assert log.count() == said and foreign("\n".join(log.all_inner_texts()), ENGLISH) == []
+    # A reload brings the match back with the lines it had said (kept as data in the tab) ...
+    lines = log.all_inner_texts()
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    wait_idle(page)
+    assert page.locator("[data-count]").all_inner_texts() == counts and log.all_inner_texts()[:said] == lines
+    # ... which follow the switch as before.
+    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
+    assert foreign("\n".join(log.all_inner_texts()), TURKISH) == [] and log.count() >= said
+    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
     # The same in high contrast, at a phone's width.
     page.get_by_role("switch", name="Yüksek karşıtlık").check()
     page.set_viewport_size({"width": 390, "height": 844})
