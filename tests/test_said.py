@@ -107,3 +107,23 @@ def test_a_seat_named_in_an_abort_is_named_in_the_new_language(english):
     turkish_line = page.status()["verification"]
     assert again(page.verification.data) == turkish_line and turkish_line.startswith("El 3 yarıda kaldı: ")
     assert "Left" not in turkish_line and "Right" not in turkish_line
+
+
+@pytest.mark.parametrize("message, english_words, turkish", [
+    ("not json", "the message is damaged, or not one of this game's.", "mesaj bozuk ya da bu oyunun mesajı değil."),
+    ('{"v": 1, "game": "pisti", "type": "welcome"}', "the two pages have different versions of the game: reload both.",
+     "iki sayfada oyunun farklı sürümleri var: ikisini de yeniden yükleyin."),
+    ("[" * 100 + "]" * 100, "the message nests too deeply.", "mesajın iç içe yapısı çok derin."),
+])
+def test_a_technical_error_reads_in_the_players_words(message, english_words, turkish, english):
+    """A broken peer's message is refused by its cause, in the page's language; its own
+    (a developer's) text stays in the answer's detail."""
+    web.guest_open()
+    for code, words in (("en", english_words), ("tr", turkish)):
+        lang.set_language(code)
+        answer = json.loads(web.guest_receive(message))
+        assert answer["error"] == words and answer["detail"] and answer["detail"] != words
+    lang.set_language("en")
+    call("new_match", None, 1)
+    answer = json.loads(web.act("queen"))                           # no such move: a broken page's
+    assert answer["error"] == "that is not a move of this game." and "queen" in answer["detail"]

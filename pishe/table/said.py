@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from .lang import Catalog, catalog_named, lower
+from .lang import N_, TABLE, Catalog, catalog_named, lower
 
 __all__ = ["Said", "say", "nsay", "lowered", "cat", "steps", "seat_name", "about", "names_data", "of_error", "kept", "now", "again", "data_of"]
 
@@ -117,9 +117,38 @@ def _about(kind: str, game, view: dict) -> str:
     return view["status"]
 
 
+#: What a player reads for an error whose own text is a developer's (technical English: a
+#: broken peer's message, a card, position, deck or step that cannot be), by the error's
+#: class name; every other error this package raises says itself in the player's words.
+TECHNICAL = {
+    "MessageTooLongError": N_("the message is too long."),
+    "MessageTooDeepError": N_("the message nests too deeply."),
+    "MalformedMessageError": N_("the message is damaged, or not one of this game's."),
+    "UnsupportedVersionError": N_("the two pages have different versions of the game: reload both."),
+    "WrongGameError": N_("the message is about another game."),
+    "UnknownMessageTypeError": N_("this version of the game does not know that message."),
+    "ReplayedMessageError": N_("that message came twice."),
+    "OutOfOrderMessageError": N_("that message came out of order."),
+    "UnknownTokenError": N_("this table does not know that seat."),
+    "PartMismatchError": N_("that part of the shuffle is not the one committed to."),
+    "InvalidSecretError": N_("a part of the shuffle is damaged."),
+    "InvalidCardError": N_("that is not a card."),
+    "InvalidPositionError": N_("those cards cannot be a position of the game."),
+    "InvalidDeckError": N_("that is not a deck of the 52 cards."),
+    "InvalidStepError": N_("a step of the game cannot be read."),
+    "UnknownActionError": N_("that is not a move of this game."),
+    "UnknownGameError": N_("this page does not have that game."),
+    "InvalidMatchLengthError": N_("the game has no such match length."),
+}
+
+
 def of_error(error: Exception) -> str:
-    """What ``error`` says: its :class:`Said` when it was raised with one, else its text."""
-    return error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Said) else str(error)
+    """What a player reads for ``error``: the :class:`Said` it was raised with, its class's
+    sentence when its own text is technical (:data:`TECHNICAL`), else its own text."""
+    if len(error.args) == 1 and isinstance(error.args[0], Said):
+        return error.args[0]
+    technical = next((TECHNICAL[c.__name__] for c in type(error).__mro__ if c.__name__ in TECHNICAL), None)
+    return say(TABLE, technical) if technical else str(error)
 
 
 def data_of(lines: Sequence) -> list:

@@ -205,8 +205,10 @@ async function startComputerTable() {
     try {
       await receive(await py.call(name, ...args), gen);
     } catch (err) {
-      // An error with a `word` (a game this page cannot show) is said in the page's words.
-      if (gen === generation) showError(err && err.word ? word(err.word, err.values) : err.message || String(err));
+      // An error with a `word` (a game this page cannot show) is said in the page's words;
+      // any other (Python could not run the call) is no answer, its own text for developers.
+      if (err && !err.word) console.warn(`${name} failed:`, err);
+      if (gen === generation) showError(err && err.word ? word(err.word, err.values) : pageWord("No answer from the game."));
     } finally {
       pending -= 1;
       setIdle();

@@ -685,7 +685,8 @@ class Guest:
         try:
             state = audit.check_deal(self.game, record, seed, self.seat, table)
         except (PisheError, ValueError, TypeError) as e:
-            self._warn(record, number, of_error(e))
+            self._warn(record, number, of_error(e) if isinstance(e, PisheError)
+                       else say(TABLE, "the host's account of the deal does not hold together."))
             self._results = None
             return
         self._results = [*results, list(state.team_points())]

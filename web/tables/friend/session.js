@@ -122,7 +122,11 @@ export function queue(job, { inTurn = true } = {}) {
   state.pending += 1;
   setIdle();
   const run = (inTurn ? chain : Promise.resolve()).then(job)
-    .catch((err) => showError(err && err.message ? err.message : String(err)));
+    .catch((err) => {
+      // Python could not run a call (its own text is for developers): no answer.
+      console.warn("a call failed:", err);
+      showError(noAnswer());
+    });
   const done = run.then(() => {
     state.pending -= 1;
     setIdle();
