@@ -190,7 +190,7 @@ def template(domain: str, sources: list):
 
 def page_words(lang: str) -> dict:
     """The page's static words in ``lang`` (``{message: translation}``, a message with a
-    context keyed ``context\x04message``, as gettext does): web/lang/<lang>.json, made by
+    context keyed ``context\x04message``, as gettext does): web/lang/<lang>.js, made by
     build.py. The pseudo-language's are made from the English."""
     from babel.messages.pofile import read_po
 
@@ -246,7 +246,7 @@ def update() -> list:
 
 def compiled() -> dict:
     """``{path in the wheel: .mo bytes}`` for every .po file of the package, without the
-    messages only the page's markup and scripts have (web/lang/<code>.json holds those)."""
+    messages only the page's markup and scripts have (web/lang/<code>.js holds those)."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 

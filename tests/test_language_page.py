@@ -261,6 +261,39 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     assert page.errors == []
 
 
+#: What the page shows at each of its first frames (a requestAnimationFrame callback runs just
+#: before the browser paints): whether the body is seen, and then its text and the tab's title.
+FIRST_FRAMES = """
+self.firstFrames = [];
+requestAnimationFrame(function look() {
+  const body = document.body;
+  const seen = Boolean(body) && getComputedStyle(body).visibility === "visible";
+  self.firstFrames.push({seen, text: seen ? `${document.title}\\n${body.innerText}` : ""});
+  if (self.firstFrames.length < 4) requestAnimationFrame(look);
+});
+"""
+
+
+def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
+    """No English flash: the static words are Turkish in the first frame the body is seen, with
+    no module of the page run (they are refused here), so before Python or any table starts."""
+    context = browser.new_context(locale="tr-TR", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.add_init_script(FIRST_FRAMES)
+    page.route("**/web/tables/**", lambda route: route.abort())
+    page.goto(f"{server.url}/?delay=0", wait_until="load")
+    page.wait_for_function("self.firstFrames.length === 4")
+    frames = page.evaluate("self.firstFrames")
+    seen = [frame["text"] for frame in frames if frame["seen"]]
+    assert seen and [foreign(text, ENGLISH) for text in seen] == [[]] * len(seen)
+    assert "Kart çevir" in seen[0] and "Yeni deste açılıyor…" in seen[0] and seen[0].startswith("Pishe Pasha: bilgisayara")
+    assert page.evaluate("document.documentElement.lang") == "tr"
+    assert page.locator("[data-language]").input_value() == "tr"
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "language-tr-first-paint.png"))
+    context.close()
+
+
 #: Elements whose text must be seen whole: clipped or spilling out of their box is a fault.
 MEASURE = """() => {
   const faults = [];
