@@ -11,11 +11,10 @@ import pytest
 
 import pishe.web as web
 from pishe.table import lang
-from pishe.table.fair import new_secret
 from pishe.table.protocol import Guest
 from pishe.table.protocol.wire import write
 from pishe.table.said import again
-from test_cheating_host import Crafted, reveal_to
+from test_cheating_host import Crafted, revealed_undealt
 
 
 @pytest.fixture
@@ -68,12 +67,7 @@ def test_the_live_regions_lines_are_said_again_as_the_new_language_says_them(gam
 def test_a_guests_check_of_a_deal_follows_the_language_through_its_save(english):
     """The not-fair line is learnt in English, read in Turkish after the switch, kept as data
     in the save and the ledger; a save of before (the line as text) still restores."""
-    host = Crafted("pisti", seat=1, seats=4)
-    page = Guest(rng=random.Random(6))
-    page.receive(host.welcome())
-    seed = new_secret(random.Random(7))
-    reveal_to(host, page, 1, seed)
-    page.receive(write("pisti", "deal-reveal", deal=1, seed=seed))
+    _host, page = revealed_undealt()
     aborted = "Deal 1 was aborted: the host revealed it without dealing it (aborted shuffles at this table: 1)."
     assert page.status()["verification"] == aborted
     page.receive(write("pisti", "deal-commit", deal=5, commitment="ab" * 32, aborted=[]))
