@@ -18,16 +18,13 @@ Pishe Pasha's levels: ``--game pishe-pasha --bot memory-deep --bot memory-4``.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402
+import pyodide_run  # noqa: E402
 
 # Run in both Pythons: the same code, timing bot.choose() with perf_counter.
 _PY_TIMING = r'''
@@ -58,21 +55,6 @@ def timings(game_id, bot_name, deals, seed):
     return times
 '''
 
-_NODE = r"""
-import { loadPyodide } from "./pyodide.mjs";
-import { readFileSync } from "node:fs";
-const [files, code, call] = process.argv.slice(2);
-const pyodide = await loadPyodide({ indexURL: new URL("./", import.meta.url).pathname });
-for (const [path, text] of Object.entries(JSON.parse(readFileSync(files, "utf8")))) {
-  pyodide.FS.mkdirTree("/home/pyodide/" + path.split("/").slice(0, -1).join("/"));
-  pyodide.FS.writeFile("/home/pyodide/" + path, text);
-}
-pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide')");
-pyodide.runPython(readFileSync(code, "utf8"));
-console.log(pyodide.runPython(call));
-"""
-
-
 def summary(times: list) -> dict:
     """Count, mean, p99 and maximum of ``times`` (milliseconds)."""
     ordered = sorted(times)
@@ -81,21 +63,7 @@ def summary(times: list) -> dict:
 
 
 def in_pyodide(game: str, bot: str, deals: int, seed: int) -> list:
-    tgz = build.fetch_pinned(build.PINS["pyodide"])
-    with tempfile.TemporaryDirectory() as scratch:
-        scratch = Path(scratch)
-        lock = build._copy_runtime(tgz, scratch / "runtime")
-        (scratch / "runtime" / build.LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
-        files = {p.relative_to(ROOT).as_posix(): p.read_text() for p in (ROOT / "pishe").rglob("*.py")}
-        (scratch / "files.json").write_text(json.dumps(files))
-        (scratch / "timing.py").write_text(_PY_TIMING)
-        (scratch / "runtime" / "run.mjs").write_text(_NODE)
-        call = f"import json; json.dumps(timings({game!r}, {bot!r}, {deals}, {seed}))"
-        result = subprocess.run(["node", str(scratch / "runtime" / "run.mjs"), str(scratch / "files.json"),
-                                 str(scratch / "timing.py"), call], capture_output=True, text=True)
-        if result.returncode != 0:
-            raise SystemExit(f"Pyodide run failed:\n{result.stderr[-3000:]}")
-        return json.loads(result.stdout.strip().splitlines()[-1])
+    return pyodide_run.in_pyodide(_PY_TIMING, f"import json; json.dumps(timings({game!r}, {bot!r}, {deals}, {seed}))")
 
 
 def in_cpython(game: str, bot: str, deals: int, seed: int) -> list:

@@ -47,8 +47,8 @@ from .match import Match
 
 __all__ = [
     "SECRET_BYTES", "InvalidSecretError", "DealVerificationError",
-    "new_secret", "check_secret", "commitment", "part_commitment", "derive_deck", "replay", "shown_steps", "board_digest",
-    "verify_deal",
+    "new_secret", "check_secret", "commitment", "part_commitment", "shuffled", "derive_deck", "replay", "shown_steps", "board_digest",
+    "verify_deal", "verify_play",
 ]
 
 #: Length of a seed or a contribution in bytes (64 hex digits).
@@ -111,6 +111,23 @@ def _words(prefix: str) -> Iterator[int]:
         counter += 1
 
 
+def shuffled(items: Sequence, prefix: str) -> list:
+    """``items`` in a new order, Fisher–Yates (steps 4 and 5 above) on the stream of
+    ``prefix`` (the text before each block's counter): the one shuffle of the table's
+    deals, today's and the no-peek deal's seats' own (:mod:`pishe.table.nopeek`)."""
+    words = _words(prefix)
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = _TWO_32 - _TWO_32 % n
+        u = next(words)
+        while u >= limit:
+            u = next(words)
+        j = u % n
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def derive_deck(seed: str, contributions: Sequence[str], game_id: str = "pishe-pasha") -> list[Card]:
     """The deck (bottom to top) fixed by ``seed`` and the guests' ``contributions`` (in seat
     order; none when no guest was at the table to shuffle with: the host's deck alone)."""
@@ -119,17 +136,7 @@ def derive_deck(seed: str, contributions: Sequence[str], game_id: str = "pishe-p
         raise InvalidSecretError("contributions must be a list of hex texts")
     for c in contributions:
         check_secret(c, "contribution")
-    words = _words(f"{game_id}:deck:v1:{seed}" + "".join(":" + c for c in contributions) + ":")
-    deck = list(DECK)
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        limit = _TWO_32 - _TWO_32 % n
-        u = next(words)
-        while u >= limit:
-            u = next(words)
-        j = u % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return shuffled(DECK, f"{game_id}:deck:v1:{seed}" + "".join(":" + c for c in contributions) + ":")
 
 
 def replay(game, deck: Sequence[Card], dealer: int, actions: Sequence) -> tuple:
@@ -184,11 +191,20 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
     if commitment(seed, game.id) != commitment_hex:
         raise DealVerificationError(say(TABLE, "The revealed seed does not match the commitment the host made "
                                       "before you sent your part of the shuffle."))
+    return verify_play(game, derive_deck(seed, contributions, game.id), dealer, actions, shown, seat,
+                       boards, match)
+
+
+def verify_play(game, deck: Sequence[Card], dealer: int, actions: Sequence, shown: Sequence, seat: int,
+                boards: Sequence = (), match: Optional[dict] = None):
+    """The second half of :func:`verify_deal`, for a ``deck`` already known to be the deal's
+    (derived from the revealed seed, or opened by the no-peek deal's end check): every move
+    replayed through the game's rules, every step and board ``seat`` was shown compared.
+    Returns the replayed state; raises :class:`DealVerificationError`."""
     if len(shown) != len(actions) + 1:
         raise DealVerificationError(say(TABLE, "The moves you were shown do not match the steps you were shown."))
     # Move by move, so that what is reported is the first thing that differs (a card that
     # differs soon makes a later move impossible, which would hide the card).
-    deck = derive_deck(seed, contributions, game.id)
     replayed = None
     if match is None:
         state = game.new_deal(list(deck), dealer)

@@ -6,10 +6,11 @@
 // pishe.web's calls (arguments positional JSON): new_match(length, seed, game,
 // clock, level), restore_match(saved), act(action), computer_step(), timeout(),
 // take_over(), next_deal(), current(). Each answers {view, steps, news, in_progress,
-// computer_moves, clock, autopilot, settings, saved} or {error}. While computer_moves is true the page asks computer_step()
-// after ?delay ms; a clock runs as a ring around the name of the seat to move, and
-// when yours runs out the page asks timeout(). The live region says the steps and
-// the news (a deal dealt, its result, the match score). While in_progress is true,
+// computer_moves, clock, autopilot, settings, saved} or {error}. The turn loop (turns.js,
+// shared with a friend's table) says, paints and times each answer: while computer_moves
+// is true it asks computer_step() after ?delay ms, and when your clock runs out,
+// timeout(). The live region says the steps and the news (a deal dealt, its result, the
+// match score). While in_progress is true,
 // New match (N), Invite a friend and another game ask first, in the page's <dialog>.
 //
 // The match lives as long as the tab: each answer's `saved` (its settings, seed and
@@ -21,25 +22,14 @@
 
 import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
-import { chosenSettings } from "./settings.js";
+import { chosenSettings, pageSettings } from "./settings.js";
 import { setupContrast } from "../contrast.js";
 import { setupKeys } from "../keys.js";
 import { currentLanguage, onLanguage, pageWord, setupLanguage } from "../lang.js";
 import { list, setText } from "../text.js";
-import { announce, restoreLines, sayAgain, saidLines, statusLine } from "./log.js";
-import { runClock, stopClock } from "./clock.js";
+import { restoreLines, sayAgain, saidLines } from "./log.js";
+import { turnLoop } from "./turns.js";
 import { loadWords, say, word } from "./words.js";
-
-/** Page settings from the address: ?delay=MS (computer's pace), ?seed=N (repeatable deals). */
-export function settings(search = location.search) {
-  const params = new URLSearchParams(search);
-  const delayText = params.get("delay");
-  const delay = delayText !== null && delayText.trim() !== "" && Number.isFinite(Number(delayText))
-    ? Math.max(0, Number(delayText)) : 700;
-  const seedText = params.get("seed");
-  const seed = seedText !== null && /^-?\d+$/.test(seedText.trim()) ? Number(seedText) : null;
-  return { delay, seed };
-}
 
 /**
  * The computer table's controller, filled in as soon as the table starts
@@ -111,7 +101,7 @@ function showGame(game) {
 async function startComputerTable() {
   setupContrast();
   setupLanguage();
-  const { delay, seed } = settings();
+  const { delay, seed } = pageSettings();
   const body = document.body;
   const loader = document.querySelector("[data-loader]");
   const progress = document.querySelector("[data-progress]");
@@ -122,18 +112,23 @@ async function startComputerTable() {
 
   let generation = 0; // bumped by New match: answers and timers of an older match are dropped
   let pending = 0; // calls in flight
-  let timer = null;
   let ready = false;
   let computerMoves = false;
   let game = FIRST_GAME; // the game being played
-  let lastTurn; // whose turn the last painted view said (to announce the turn coming to you)
   let active = true; // false while another controller (a friend's table) owns the board
   let inProgress = false; // Python's word: leaving now throws a match in progress away
   let dealOver = false; // the last painted view's deal was over (its banner took the focus)
+  // Your own clock running out asks for its timeout; the computers move at the page's pace.
+  const turns = turnLoop({
+    timeout: (clock, view) => {
+      if (clock.seat === view.seat) send("timeout");
+    },
+    computerStep: () => send("computer_step"),
+  });
 
   function setIdle() {
     if (!active) return;
-    body.dataset.idle = String(ready && pending === 0 && timer === null && !computerMoves);
+    body.dataset.idle = String(ready && pending === 0 && !turns.waiting && !computerMoves);
   }
 
   function showError(message) {
@@ -168,34 +163,20 @@ async function startComputerTable() {
     const { paint } = await painter(view.game);
     if (gen !== generation || !active) return;
     showError("");
-    // Say so when the turn comes (back) to you: the steps alone do not.
-    const yourTurn = view.turn === view.seat && lastTurn !== view.turn;
-    lastTurn = view.turn;
-    announce([...list(answer.steps), ...list(answer.news), ...(yourTurn ? [view.status] : [])],
-      [...list(answer.said), ...(yourTurn ? [statusLine(view, answer.said_names)] : [])]);
-    if (answer.saved) keepMatch(answer);
+    turns.say(view, [...list(answer.steps), ...list(answer.news)], answer.said, answer.said_names);
+    if (answer.saved) keepMatch(answer); // after its lines are said: the tab keeps them too
     inProgress = Boolean(answer.in_progress);
     body.dataset.inProgress = String(inProgress);
     const table = tableOf(game);
-    paint(view, table);
+    turns.paint(paint, view, table, answer);
     const match = view.match || {};
     table.querySelector("[data-result-new-match]").hidden = !match.over;
     const over = Boolean(match.over || match.next_deal);
     if (over && !dealOver) focusBanner(table);
     else focusNextMove(table, view);
     dealOver = over;
-    const takeOver = table.querySelector("[data-take-over]");
-    if (takeOver) takeOver.hidden = !answer.autopilot;
-    runClock(table, answer.clock, () => {
-      if (gen === generation && answer.clock.seat === view.seat) send("timeout");
-    });
     computerMoves = Boolean(answer.computer_moves);
-    if (computerMoves) {
-      timer = setTimeout(() => {
-        timer = null;
-        send("computer_step");
-      }, delay);
-    }
+    turns.next(computerMoves);
   }
 
   async function send(name, ...args) {
@@ -217,13 +198,10 @@ async function startComputerTable() {
 
   function halt() {
     generation += 1;
-    clearTimeout(timer);
-    timer = null;
+    turns.stop();
     computerMoves = false;
-    lastTurn = undefined;
     inProgress = false;
     dealOver = false;
-    stopClock();
   }
 
   /** The deal is over: its result banner takes the focus, on Next deal or else New match. */

@@ -1,6 +1,7 @@
-// The match settings chosen on the page, read in one place for both tables (the
-// computer's and a friend's): the game's radio, then that game's own settings box
-// (web/games/<game>/settings.html, written into the page by build.py).
+// The settings, read in one place for both tables (the computer's and a friend's):
+// the match chosen on the page (the game's radio, then that game's own settings box,
+// web/games/<game>/settings.html, written into the page by build.py), and the page's
+// own from its address.
 
 import { FIRST_GAME } from "../games/registry.js";
 
@@ -23,4 +24,15 @@ export function chosenSettings() {
   const clock = value("clock");
   return { game, length: value("length"), clock: clock === null ? null : Number(clock), level: value("level"),
     friends: friends.length ? friends : null };
+}
+
+/** Page settings from the address: ?delay=MS (computer's pace), ?seed=N (repeatable deals). */
+export function pageSettings(search = location.search) {
+  const params = new URLSearchParams(search);
+  const delayText = params.get("delay");
+  const delay = delayText !== null && delayText.trim() !== "" && Number.isFinite(Number(delayText))
+    ? Math.max(0, Number(delayText)) : 700;
+  const seedText = params.get("seed");
+  const seed = seedText !== null && /^-?\d+$/.test(seedText.trim()) ? Number(seedText) : null;
+  return { delay, seed };
 }

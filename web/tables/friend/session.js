@@ -12,11 +12,10 @@
 // views, the status's own lines, the page's words by key: ../words.js);
 // nothing that comes from another page is ever inserted as HTML.
 
-import { computerTable, settings } from "../computer.js";
-import { runClock, stopClock } from "../clock.js";
+import { computerTable } from "../computer.js";
+import { turnLoop } from "../turns.js";
 import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { list, setText } from "../../text.js";
-import { announce, statusLine } from "../log.js";
 import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
 import { knockOn, newLink, relay } from "./signaling.js";
@@ -77,14 +76,25 @@ export const state = {
   awaiting: false, // guest: an intent is on its way, the host's answer is not back
   joined: false, // guest: the worker holds a Guest (guest_open was called)
   joinCode: null, // guest: the invite (offer code and key) being answered
-  lastTurn: undefined, // whose turn the last painted view said (to announce the turn coming to you)
   saidNames: null, // the seats' names this side's views are made with, as data (to say a status again)
-  computerTimer: null, // host: the pause before the computer's next move
   silence: { key: null, timer: null }, // host: the hold of the pages the table waits on (watchSilence)
   paint: null, // the game's painter, once loaded
   view: null,
   status: null,
 };
+
+/**
+ * The table's turn loop (../turns.js, the computer table's too). The host's page runs
+ * the clocks and the computers' moves; a guest's only shows its clock.
+ */
+export const turns = turnLoop({
+  timeout: () => {
+    if (state.role === "host") queue(async () => hostAnswer(await call("host_timeout")));
+  },
+  computerStep: () => {
+    if (state.role === "host") queue(async () => hostAnswer(await call("host_computer_step")));
+  },
+});
 
 /** The friend's table's markup: the game's table. */
 export function table() {
@@ -112,7 +122,7 @@ export function mark(name) {
 
 export function setIdle() {
   if (!state.role) return;
-  document.body.dataset.idle = String(state.pending === 0 && !state.awaiting && state.computerTimer === null);
+  document.body.dataset.idle = String(state.pending === 0 && !state.awaiting && !turns.waiting);
 }
 
 // Jobs with worker calls run one after the other, each acting on what the ones before
@@ -178,11 +188,8 @@ export function show(answer) {
   const view = answer.view && typeof answer.view === "object" ? answer.view : null;
   state.view = view;
 
-  const yourTurn = view && view.turn === view.seat && state.lastTurn !== view.turn;
-  state.lastTurn = view ? view.turn : undefined;
   if (answer.said_names !== undefined) state.saidNames = answer.said_names;
-  const said = [...list(answer.said), ...(yourTurn ? [statusLine(view, state.saidNames)] : [])];
-  announce([...list(answer.steps), ...(yourTurn ? [view.status] : [])], said);
+  turns.say(view, answer.steps, answer.said, state.saidNames);
   const role = state.role;
   const game = status.game || state.game || FIRST_GAME;
   if (view && state.paint && game === state.game) {
@@ -201,7 +208,8 @@ export function show(answer) {
 
 function paintTable(paint, view, status, answer) {
   const root = table();
-  paint(view, root);
+  // A guest's clock shows only while its channel is open.
+  turns.paint(paint, view, root, answer, state.connected || state.role === "host" ? answer.clock : null);
   const nextDealButton = root.querySelector("[data-next-deal]");
   const tableStatus = root.querySelector("[data-status]");
   const dealing = status.phase === "dealing";
@@ -244,13 +252,6 @@ function paintTable(paint, view, status, answer) {
     }
     const person = people[Number(area.dataset.seat)];
     showChosenName(area.querySelector("[data-chosen-name]"), person && typeof person.name === "string" ? person.name : "");
-  }
-  const takeOver = root.querySelector("[data-take-over]");
-  if (takeOver) takeOver.hidden = !answer.autopilot;
-  if (state.role === "host" || state.role === "guest") {
-    runClock(root, state.connected || state.role === "host" ? answer.clock : null, () => {
-      if (state.role === "host") queue(async () => hostAnswer(await call("host_timeout")));
-    });
   }
   lockButtons();
   showFairness();
@@ -324,15 +325,7 @@ export function hostAnswer(answer) {
   else showError("");
   show(answer);
   showSeats(answer.status);
-  // The computers' moves, at a person's pace.
-  clearTimeout(state.computerTimer);
-  state.computerTimer = null;
-  if (answer.computer_moves) {
-    state.computerTimer = setTimeout(() => {
-      state.computerTimer = null;
-      if (state.role === "host") queue(async () => hostAnswer(await call("host_computer_step")));
-    }, settings().delay);
-  }
+  turns.next(answer.computer_moves);
   setIdle();
 }
 
@@ -598,11 +591,9 @@ export function closeLink() {
     clearTimeout(seat.hold);
     closeSeatLink(seat);
   }
-  clearTimeout(state.computerTimer);
-  state.computerTimer = null;
+  turns.stop();
   clearTimeout(state.silence.timer);
   state.silence = { key: null, timer: null };
-  stopClock();
 }
 
 function stopRoute() {

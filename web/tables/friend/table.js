@@ -24,7 +24,7 @@ import {
   GUEST_KEYS, HOST_KEY, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
   expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink,
   openSeatLink, queue,
-  setIdle, show, showChosenName, showError, state, stored, table, useGame,
+  setIdle, show, showChosenName, showError, state, stored, table, turns, useGame,
 } from "./session.js";
 
 const body = document.body;
@@ -37,7 +37,7 @@ function enter(role, game) {
     state.role = role;
     state.view = null;
     state.status = null;
-    state.lastTurn = undefined;
+    turns.stop();
     state.awaiting = false;
   }
   state.game = game;
