@@ -196,14 +196,38 @@ def _npm_pin(package: str, version: str, sha256: str) -> Pin:
                ("npm", "pack", "--silent", f"{package}@{version}"))
 
 
-#: Fetched for bench/mental_poker.py only (not shipped: the no-peek dealing is not built
-#: yet): audited elliptic-curve arithmetic (ristretto255) and the hashes it imports.
-BENCH_PINS = {
+#: Audited elliptic-curve arithmetic (ristretto255) for the no-peek deal and the hashes it
+#: imports: web/core/group.js runs on it. Fetched for the tests (both group backends give
+#: the same bytes) and bench/mental_poker.py; the site does not ship it until its pages
+#: deal that way (docs/PROTOCOL.md, "No-peek dealing").
+NOBLE_PINS = {
     "noble-curves": _npm_pin("@noble/curves", "2.4.0",
                              "55279c71b0201d6c0e58d0206d15825359e02a3932f326ba7b7909ac2d334aa9"),
     "noble-hashes": _npm_pin("@noble/hashes", "2.4.0",
                              "e1946149b780017b2564fcc092cb01c04e1d7f20627d0296c17da8868f4436dc"),
 }
+
+_NOBLE_BARE = re.compile(r"""(from\s+|import\s+)(["'])@noble/hashes/""")
+
+
+def unpack_noble(dest: Path, cache: Path | None = None) -> Path:
+    """@noble/curves and @noble/hashes (pinned, hash-checked) as ES modules under ``dest``
+    (``curves/``, ``hashes/``), a bare ``@noble/hashes/…`` import rewritten to a relative
+    path (module workers have no import maps); returns the path of ``curves/ed25519.js``."""
+    for key, folder in (("noble-hashes", "hashes"), ("noble-curves", "curves")):
+        with tarfile.open(fetch_pinned(NOBLE_PINS[key], cache)) as tar:
+            for member in tar.getmembers():
+                name = member.name.removeprefix("package/")
+                if not member.isfile() or not name.endswith(".js") or name.startswith("src/"):
+                    continue
+                source = tar.extractfile(member).read().decode("utf-8")
+                if folder == "curves":
+                    up = "../" * (name.count("/") + 1)
+                    source = _NOBLE_BARE.sub(lambda m: f"{m.group(1)}{m.group(2)}{up}hashes/", source)
+                target = dest / folder / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(source, encoding="utf-8")
+    return dest / "curves" / "ed25519.js"
 
 
 def cache_dir() -> Path:
@@ -324,8 +348,11 @@ def strip_source(source: str, filename: str = "<module>") -> str:
 
 
 # The command line, the table's and each game's: a page never runs it (`pip install .`
-# still installs it).
-NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py",
+# still installs it). The no-peek deal too, until the pages deal that way (docs/PROTOCOL.md,
+# "No-peek dealing"): no first visit pays for it before then.
+NOPEEK_MODULES = ("pishe/table/group.py", "pishe/table/nopeek.py", "pishe/table/nopeek_seat.py",
+                  "pishe/table/partial.py")
+NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py", *NOPEEK_MODULES,
                      *(p.relative_to(ROOT).as_posix() for p in (ROOT / "pishe" / "games").glob("*/cli.py"))}
 
 
@@ -869,15 +896,18 @@ def _copy_nostr(tgz: Path, dest: Path) -> None:
 
 
 def _write_page_words(folder: Path) -> None:
-    """web/lang/<code>.json: the page's static words in each language but English (and the
-    pseudo-language's, for layout tests), from the catalogs (catalogs.py: page_words)."""
+    """web/lang/<code>.js: the page's static words in each language but English (and the
+    pseudo-language's, for layout tests), from the catalogs (catalogs.py: page_words), as a
+    classic script that web/first-words.js has the parser run before <body> (the page in that
+    language from its first paint): ``self.pisheWordsIn[code] = {message: translation}``."""
     import catalogs
     from pishe.table.lang import PSEUDO
 
     folder.mkdir(parents=True, exist_ok=True)
     for code in (*catalogs.LANGUAGES, PSEUDO):
-        (folder / f"{code}.json").write_text(
-            json.dumps(catalogs.page_words(code), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        words = json.dumps(catalogs.page_words(code), ensure_ascii=False, separators=(",", ":"))
+        (folder / f"{code}.js").write_text(
+            f"(self.pisheWordsIn = self.pisheWordsIn || {{}})[{json.dumps(code)}] = {words};\n", encoding="utf-8")
 
 
 def _pseudo_language() -> str:
@@ -947,7 +977,7 @@ def build(dist: Path = DIST) -> dict:
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
             # The pseudo-language's words are for checking a layout, not for a visitor to keep.
             "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}",
-                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.json"],
+                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.js"],
             "stdlib": on_demand,
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},

@@ -6,28 +6,24 @@ Plays N deals of the game with its computer (or each bot named) in every seat,
 first in Pyodide under Node (the pinned runtime build.py fetches, our package
 copied into its file system), then in this CPython, timing every decision of
 the bot; bots that remember are shown every step, as the page's table does.
-Prints mean, median (p50), p99 and maximum per decision in both, over every decision and
-over the choices alone (more than one legal action), by the clock and by the
-process's CPU time (on a busy machine the clock counts other programs' time
-too; in Pyodide the CPU time is Node's, process.cpuUsage, at a resolution of
-microseconds),
-and Pyodide's ratio to CPython's CPU time measured in the same run.
+Prints mean, median (p50), p99 and maximum per decision in both, over every
+decision and over the choices alone (more than one legal action), by the clock
+and by the process's CPU time (on a busy machine the clock counts other
+programs' time too; in Pyodide the CPU time is Node's, process.cpuUsage), and
+Pyodide's ratio to CPython's CPU time measured in the same run.
 Pishe Pasha's levels: ``--game pishe-pasha --bot memory-deep --bot memory-4``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402
+import pyodide_run  # noqa: E402
 
 # Run in both Pythons: the same code, timing bot.choose() with perf_counter.
 _PY_TIMING = r'''
@@ -36,7 +32,7 @@ from pishe.table.game import get_game
 from pishe.table.match import Match
 
 try:
-    # In Pyodide the process's CPU time is Node's (process.cpuUsage, set by run.mjs): Python's
+    # In Pyodide the process's CPU time is Node's (process.cpuUsage, set by _CPU_MS): Python's
     # own process_time() there is the clock, which counts other programs' time on a busy machine.
     from js import cpuMs as cpu_ms
 except ImportError:
@@ -66,23 +62,12 @@ def timings(game_id, bot_name, deals, seed):
     return times
 '''
 
-_NODE = r"""
-import { loadPyodide } from "./pyodide.mjs";
-import { readFileSync } from "node:fs";
-const [files, code, call] = process.argv.slice(2);
-// This process's CPU milliseconds, for the timing code (Pyodide's own process_time is the clock).
+# Node's CPU milliseconds for the timing code in Pyodide (cpu_ms there).
+_CPU_MS = """
 globalThis.cpuMs = () => {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
 };
-const pyodide = await loadPyodide({ indexURL: new URL("./", import.meta.url).pathname });
-for (const [path, text] of Object.entries(JSON.parse(readFileSync(files, "utf8")))) {
-  pyodide.FS.mkdirTree("/home/pyodide/" + path.split("/").slice(0, -1).join("/"));
-  pyodide.FS.writeFile("/home/pyodide/" + path, text);
-}
-pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide')");
-pyodide.runPython(readFileSync(code, "utf8"));
-console.log(pyodide.runPython(call));
 """
 
 
@@ -97,21 +82,8 @@ def summary(times: list) -> dict:
 
 
 def in_pyodide(game: str, bot: str, deals: int, seed: int) -> list:
-    tgz = build.fetch_pinned(build.PINS["pyodide"])
-    with tempfile.TemporaryDirectory() as scratch:
-        scratch = Path(scratch)
-        lock = build._copy_runtime(tgz, scratch / "runtime")
-        (scratch / "runtime" / build.LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
-        files = {p.relative_to(ROOT).as_posix(): p.read_text() for p in (ROOT / "pishe").rglob("*.py")}
-        (scratch / "files.json").write_text(json.dumps(files))
-        (scratch / "timing.py").write_text(_PY_TIMING)
-        (scratch / "runtime" / "run.mjs").write_text(_NODE)
-        call = f"import json; json.dumps(timings({game!r}, {bot!r}, {deals}, {seed}))"
-        result = subprocess.run(["node", str(scratch / "runtime" / "run.mjs"), str(scratch / "files.json"),
-                                 str(scratch / "timing.py"), call], capture_output=True, text=True)
-        if result.returncode != 0:
-            raise SystemExit(f"Pyodide run failed:\n{result.stderr[-3000:]}")
-        return json.loads(result.stdout.strip().splitlines()[-1])
+    return pyodide_run.in_pyodide(_PY_TIMING, f"import json; json.dumps(timings({game!r}, {bot!r}, {deals}, {seed}))",
+                                  setup=lambda scratch: _CPU_MS)
 
 
 def in_cpython(game: str, bot: str, deals: int, seed: int) -> list:

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""What no-peek dealing (mental poker on ristretto255) would cost, beside today's deal.
+"""What the no-peek deal's arithmetic (mental poker on ristretto255) costs in a browser
+worker, beside today's deal.
 
     python bench/mental_poker.py [--rounds N] [--chromium PATH]
 
-Prints figures; no test asserts a time. The no-peek dealing of issue 20 is not
-built: this measures its arithmetic before building it (docs/PROTOCOL.md, "No-peek
-dealing"). @noble/curves (pinned and sha256-checked in build.py's BENCH_PINS, as the
+Prints figures; no test asserts a time. The arithmetic alone, as a browser runs it
+(docs/PROTOCOL.md, "No-peek dealing"); bench/nopeek.py times the protocol itself, whole
+deals of pishe.table.nopeek_seat in Pyodide. @noble/curves (pinned and sha256-checked in build.py's NOBLE_PINS, as the
 site's nostr-tools is) runs in a module worker in headless Chromium, as the page's
 own worker runs, on the 52 cards of a deck, each a ristretto255 point:
 
@@ -32,10 +33,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -148,38 +147,15 @@ window.run = () => new Promise((resolve) => {
 });
 </script>"""
 
-_BARE = re.compile(r"""(from\s+|import\s+)(["'])@noble/hashes/""")
-
-
-def unpack(tgz: Path, dest: Path, hashes_at: str = "") -> None:
-    """The package's ES modules into ``dest``; a bare ``@noble/hashes/…`` import becomes a
-    path to the hashes' copy (module workers have no import maps)."""
-    with tarfile.open(tgz) as tar:
-        for member in tar.getmembers():
-            name = member.name.removeprefix("package/")
-            if not member.isfile() or not name.endswith(".js") or name.startswith("src/"):
-                continue
-            source = tar.extractfile(member).read().decode("utf-8")
-            if hashes_at:
-                up = "../" * name.count("/")
-                source = _BARE.sub(lambda m: f"{m.group(1)}{m.group(2)}{up}{hashes_at}", source)
-            target = dest / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(source, encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--chromium", default=build.CHROMIUM)
     args = parser.parse_args()
-    curves = build.fetch_pinned(build.BENCH_PINS["noble-curves"])
-    hashes = build.fetch_pinned(build.BENCH_PINS["noble-hashes"])
     runs = []
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        unpack(hashes, root / "hashes")
-        unpack(curves, root / "curves", hashes_at="../hashes/")
+        build.unpack_noble(root)
         (root / "worker.mjs").write_text(WORKER, encoding="utf-8")
         (root / "index.html").write_text(PAGE, encoding="utf-8")
         with build.SiteServer(root) as server, sync_playwright() as p:

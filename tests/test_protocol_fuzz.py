@@ -21,7 +21,7 @@ from test_protocol import CONN, GUEST_SEAT, Link, as_seat_view, snapshot, texts
 #: A connection no guest is seated on.
 STRANGER = 2
 
-MESSAGES = 10_000
+MESSAGES = 4_000
 _TYPES = ["hello", "act", "deal-seed", "next-deal", "welcome", "view", "error", "", "ACT", None, 3]
 _ACTIONS = ["give", "turn", "keep", "Give", "give ", "", "pass", None, 1, ["turn"]]
 

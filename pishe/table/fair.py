@@ -41,13 +41,14 @@ from typing import Iterator, Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import IllegalActionError, PisheError
-from .lang import _
+from .lang import TABLE, _
+from .said import of_error, say, steps as said_steps
 from .match import Match
 
 __all__ = [
     "SECRET_BYTES", "InvalidSecretError", "DealVerificationError",
-    "new_secret", "check_secret", "commitment", "part_commitment", "derive_deck", "replay", "shown_steps", "board_digest",
-    "verify_deal",
+    "new_secret", "check_secret", "commitment", "part_commitment", "shuffled", "derive_deck", "replay", "shown_steps", "board_digest",
+    "verify_deal", "verify_play",
 ]
 
 #: Length of a seed or a contribution in bytes (64 hex digits).
@@ -110,6 +111,23 @@ def _words(prefix: str) -> Iterator[int]:
         counter += 1
 
 
+def shuffled(items: Sequence, prefix: str) -> list:
+    """``items`` in a new order, Fisher–Yates (steps 4 and 5 above) on the stream of
+    ``prefix`` (the text before each block's counter): the one shuffle of the table's
+    deals, today's and the no-peek deal's seats' own (:mod:`pishe.table.nopeek`)."""
+    words = _words(prefix)
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = _TWO_32 - _TWO_32 % n
+        u = next(words)
+        while u >= limit:
+            u = next(words)
+        j = u % n
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def derive_deck(seed: str, contributions: Sequence[str], game_id: str = "pishe-pasha") -> list[Card]:
     """The deck (bottom to top) fixed by ``seed`` and the guests' ``contributions`` (in seat
     order; none when no guest was at the table to shuffle with: the host's deck alone)."""
@@ -118,17 +136,7 @@ def derive_deck(seed: str, contributions: Sequence[str], game_id: str = "pishe-p
         raise InvalidSecretError("contributions must be a list of hex texts")
     for c in contributions:
         check_secret(c, "contribution")
-    words = _words(f"{game_id}:deck:v1:{seed}" + "".join(":" + c for c in contributions) + ":")
-    deck = list(DECK)
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        limit = _TWO_32 - _TWO_32 % n
-        u = next(words)
-        while u >= limit:
-            u = next(words)
-        j = u % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return shuffled(DECK, f"{game_id}:deck:v1:{seed}" + "".join(":" + c for c in contributions) + ":")
 
 
 def replay(game, deck: Sequence[Card], dealer: int, actions: Sequence) -> tuple:
@@ -181,13 +189,22 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
     :class:`InvalidSecretError` for a malformed seed).
     """
     if commitment(seed, game.id) != commitment_hex:
-        raise DealVerificationError(_("The revealed seed does not match the commitment the host made "
+        raise DealVerificationError(say(TABLE, "The revealed seed does not match the commitment the host made "
                                       "before you sent your part of the shuffle."))
+    return verify_play(game, derive_deck(seed, contributions, game.id), dealer, actions, shown, seat,
+                       boards, match)
+
+
+def verify_play(game, deck: Sequence[Card], dealer: int, actions: Sequence, shown: Sequence, seat: int,
+                boards: Sequence = (), match: Optional[dict] = None):
+    """The second half of :func:`verify_deal`, for a ``deck`` already known to be the deal's
+    (derived from the revealed seed, or opened by the no-peek deal's end check): every move
+    replayed through the game's rules, every step and board ``seat`` was shown compared.
+    Returns the replayed state; raises :class:`DealVerificationError`."""
     if len(shown) != len(actions) + 1:
-        raise DealVerificationError(_("The moves you were shown do not match the steps you were shown."))
+        raise DealVerificationError(say(TABLE, "The moves you were shown do not match the steps you were shown."))
     # Move by move, so that what is reported is the first thing that differs (a card that
     # differs soon makes a later move impossible, which would hide the card).
-    deck = derive_deck(seed, contributions, game.id)
     replayed = None
     if match is None:
         state = game.new_deal(list(deck), dealer)
@@ -203,24 +220,24 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
             try:
                 group = state.apply(game.parse_action(text), mover)
             except IllegalActionError as e:
-                raise DealVerificationError(_("A move you were shown is not possible in the deal fixed at "
-                                              "the start: {error}").format(error=e)) from None
+                raise DealVerificationError(say(TABLE, "A move you were shown is not possible in the deal fixed at "
+                                              "the start: {error}", error=of_error(e))) from None
         (theirs,) = shown_steps(game, [group], seat)
         if mine is None:        # a move played while this page was away: replayed, its steps not shown
             mine = theirs
         for was, should in zip(mine, theirs):
             if was != should:
                 raise DealVerificationError(
-                    _("You were shown {shown!r}, but the deal fixed at the start gives {should!r}.").format(
+                    say(TABLE, "You were shown {shown!r}, but the deal fixed at the start gives {should!r}.",
                         shown=_words_of(game, was, seat), should=_words_of(game, should, seat)))
         if len(mine) != len(theirs):
             raise DealVerificationError(
-                _("The steps of the deal you were shown are not those of the deal fixed at the start.")
-                if k == 0 else _("The steps of move {move} you were shown are not those of the deal fixed "
-                                 "at the start.").format(move=k))
+                say(TABLE, "The steps of the deal you were shown are not those of the deal fixed at the start.")
+                if k == 0 else say(TABLE, "The steps of move {move} you were shown are not those of the deal fixed "
+                                 "at the start.", move=k))
         _check_boards(game, replayed, seat, match, [d for n, d in boards if n == k], k)
     if not state.over:
-        raise DealVerificationError(_("The deal you were shown stops before it was over."))
+        raise DealVerificationError(say(TABLE, "The deal you were shown stops before it was over."))
     return state
 
 
@@ -233,14 +250,14 @@ def _check_boards(game, replayed, seat: int, match, digests: list, moves: int) -
     should = board_digest(game.view(replayed, seat, match["names"]).to_json())
     if any(d != should for d in digests):
         raise DealVerificationError(
-            _("The table you were shown before the first move (its cards, counts, turn, buttons or scores) "
+            say(TABLE, "The table you were shown before the first move (its cards, counts, turn, buttons or scores) "
               "is not the one the deal fixed at the start gives.") if moves == 0
-            else _("The table you were shown after move {move} (its cards, counts, turn, buttons or scores) "
-                   "is not the one the deal fixed at the start gives.").format(move=moves))
+            else say(TABLE, "The table you were shown after move {move} (its cards, counts, turn, buttons or scores) "
+                   "is not the one the deal fixed at the start gives.", move=moves))
 
 
 def _words_of(game, shown, seat: int) -> str:
     try:
-        return game.describe(shown, seat)
+        return said_steps(game, [shown], seat)[0]
     except PisheError:
         return str(shown)[:80]

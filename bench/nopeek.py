@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""What the no-peek deal costs in the page's Python (Pyodide, @noble/curves) and in CPython
+(libsodium), beside today's deal.
+
+    python bench/nopeek.py [--game pisti] [--deals N] [--seed S]
+
+Plays N whole deals of the game at a table of one page per seat (pishe.table.nopeek_seat,
+the code the pages run), every message relayed to every other page in memory as the host
+does, first in Pyodide under Node (the pinned runtime build.py fetches, our package copied
+into its file system, web/core/group.js on @noble/curves as the page's worker loads it),
+then in this CPython on libsodium. One process does every page's work one after another,
+so "deck ready" is every page's share added up, an upper bound of the real path (pages
+work at once where the rounds allow). Measured in the process's CPU time (these machines
+are shared: their clocks also run while others work), medians over the deals:
+
+  shuffle+lock   one page's two rounds (issue 20: <= 1 s a seat);
+  deck ready     from the first commitment until every page knows its first cards, all
+                 pages' work added up (<= 3 s after the last seat joins, four seats);
+  a move         the work every page does for one move (the mover's keys, the keys for
+                 what the move shows, taking the cards in): its largest and its median;
+  end check      one page's check of the whole deal (<= 1 s a page);
+  today          today's deck and deal: derive_deck from a seed and three parts, and the
+                 match dealt from it.
+
+Prints figures; no test asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+import pyodide_run  # noqa: E402
+
+# Run in both Pythons: the same code, the group each one has (pishe.table.group.group()).
+_PY_TIMING = r'''
+import json, random, statistics, time
+from pishe.table import nopeek
+from pishe.table.fair import derive_deck
+from pishe.table.game import get_game
+from pishe.table.group import group
+from pishe.table.match import Match
+from pishe.table.nopeek_seat import NoPeekSeat
+
+try:                    # the process's CPU time: these machines are shared, their clocks run for others too
+    from js import cpuMs as _cpu
+except ImportError:
+    def _cpu():
+        return time.process_time() * 1000
+
+def now():
+    return _cpu()
+
+def ms(since):
+    return now() - since
+
+class Timed(NoPeekSeat):
+    """A page that adds up its time in its two rounds and in its end check."""
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.rounds = self.check = 0.0
+        dealing, timed = self.dealing, self
+        for name in ("shuffle", "lock"):
+            plain = getattr(dealing, name)
+            def run(plain=plain):
+                t = now(); out = plain(); timed.rounds += ms(t); return out
+            setattr(dealing, name, run)
+    def _end(self):
+        t = now(); out = super()._end(); self.check += ms(t); return out
+
+def one_deal(game, rng):
+    g = group()
+    pages = {q: Timed(g, game, "ab" * 16, 1, q, 0, rng=rng) for q in range(game.seats)}
+    queue, moves = [], []
+    def send(messages):
+        queue.extend(messages)
+        while queue:
+            m = queue.pop(0)
+            for q, p in pages.items():
+                if q != m["seat"]:
+                    queue.extend(p.receive(m))
+    t = now()
+    for p in pages.values():
+        send(p.start())
+    ready = ms(t)
+    while True:
+        state = pages[0].partial.state
+        if state.over:
+            break
+        page = pages[state.turn]
+        text = game.action_text(rng.choice(list(page.partial.state.legal_actions())))
+        t = now()
+        send(page.act(text))
+        moves.append(ms(t))
+    assert all(p.outcome == "verified" for p in pages.values()), [p.outcome for p in pages.values()]
+    t = now()
+    deck = derive_deck("0" * 64, ["1" * 64] * (game.seats - 1), game.id)
+    Match(game, None, deck=deck)
+    today = ms(t)
+    return {"rounds": [p.rounds for p in pages.values()], "ready": ready, "moves": moves,
+            "check": [p.check for p in pages.values()], "today": today}
+
+def run(game_id, deals, seed):
+    game = get_game(game_id)
+    rng = random.Random(seed)
+    nopeek.card_points(group(), game.id)          # the cards' points, once a page
+    return [one_deal(game, rng) for _ in range(deals)]
+'''
+
+def _noble(scratch: Path) -> str:
+    """The worker's group (web/core/group.js on @noble/curves) as globalThis.pisheGroup, and
+    the process's CPU time as globalThis.cpuMs, before Pyodide starts."""
+    curves = build.unpack_noble(scratch / "noble")
+    group = (ROOT / "web" / "core" / "group.js").as_uri()
+    return (f"const {{ makeGroup }} = await import({json.dumps(group)});\n"
+            f"globalThis.pisheGroup = makeGroup(await import({json.dumps(curves.as_uri())}));\n"
+            "globalThis.cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };\n")
+
+
+def in_pyodide(game: str, deals: int, seed: int) -> list:
+    return pyodide_run.in_pyodide(_PY_TIMING, f"import json; json.dumps(run({game!r}, {deals}, {seed}))", _noble)
+
+
+def in_cpython(game: str, deals: int, seed: int) -> list:
+    scope: dict = {}
+    exec(_PY_TIMING, scope)
+    return scope["run"](game, deals, seed)
+
+
+def figures(runs: list) -> dict:
+    """Medians over the deals (milliseconds)."""
+    def median(values):
+        values = sorted(values)
+        return values[len(values) // 2]
+    return {"shuffle+lock, one page": median([r for run in runs for r in run["rounds"]]),
+            "deck ready, every page's work added": median([run["ready"] for run in runs]),
+            "a move, every page's work: median": median([m for run in runs for m in run["moves"]]),
+            "a move, every page's work: largest": median([max(run["moves"]) for run in runs]),
+            "end check, one page": median([c for run in runs for c in run["check"]]),
+            "today's deck and deal": median([run["today"] for run in runs])}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="pisti")
+    parser.add_argument("--deals", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rows = {"Pyodide (noble)": figures(in_pyodide(args.game, args.deals, args.seed)),
+            "CPython (libsodium)": figures(in_cpython(args.game, args.deals, args.seed))}
+    print(f"no-peek deal, {args.game}, one page a seat, {args.deals} deals, seed {args.seed}: ms, medians")
+    for name in next(iter(rows.values())):
+        print(f"  {name:<38}" + "".join(f"{label} {row[name]:9.1f}   " for label, row in rows.items()))
+    today = rows["Pyodide (noble)"]["today's deck and deal"]
+    for name in ("shuffle+lock, one page", "deck ready, every page's work added", "end check, one page"):
+        print(f"  Pyodide {name} / today's deck and deal: {rows['Pyodide (noble)'][name] / today:.0f}x")
+    print("  targets: shuffle+lock <= 1000 a seat, deck ready <= 3000, end check <= 1000 a page")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,332 @@
+"""One page's side of a whole no-peek deal: dealing, playing with opened cards, the end check.
+
+A :class:`NoPeekSeat` joins a :class:`~pishe.table.nopeek.Dealer` (its secret, keys and
+record) and a :class:`~pishe.table.partial.PartialDeal` (the game's engine on the cards
+opened to it). Every page, the host's included, holds one; the host's page relays every
+message to every other page (masked key shares too: only their receiver can read them),
+so every page sees the same record. Messages are JSON objects (``docs/PROTOCOL.md``,
+"No-peek dealing"):
+
+- ``{"type": "np-commit", "seat", "commitment", "public"}``: first, from every page;
+- ``{"type": "np-shuffle" | "np-lock", "seat", "deck"}``: the two rounds, in seat order;
+- ``{"type": "np-keys", "seat", "shares"}``: this page's keys for the positions that have
+  become visible to other pages (each page works out which from the public moves and its
+  own engine, so no page opens a card because another asked);
+- ``{"type": "np-act", "seat", "action", "shares"}``: a move, with every page's key for the
+  card it shows (the mover holds them: the card was opened to it), so that it opens to all
+  with the move;
+- ``{"type": "np-reveal", "seat", "secret"}``: once the deal is over, every page's secret.
+
+When every secret has come, each page checks the whole deal (:attr:`NoPeekSeat.outcome`):
+``"verified"``, or the :class:`~pishe.table.nopeek.NotFairError` /
+:class:`~pishe.table.nopeek.DealAbortedError` that names the seat.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Optional, Sequence
+
+from ..errors import IllegalActionError, PisheError
+from .fair import DealVerificationError, replay, shown_steps, verify_play
+from .group import Group, GroupError
+from .lang import _
+from .nopeek import POSITIONS, DealAbortedError, Dealer, NotFairError, check_deal, check_openings
+from .partial import PartialDeal
+
+__all__ = ["NoPeekSeat"]
+
+
+class NoPeekSeat:
+    """Page ``seat``'s side of deal ``deal`` of match ``match_id`` at a table of ``game``.
+
+    ``pages`` maps each game seat to the page that sees for it (a computer's seat to the
+    host's page, seat 0; by default every seat is a page): the dealing seats are its values.
+    """
+
+    def __init__(self, group: Group, game, match_id: str, deal: int, seat: int, dealer: int,
+                 pages: Optional[dict] = None, secret: Optional[str] = None,
+                 rng: Optional[random.Random] = None):
+        self.game = game
+        self.seat = seat
+        self.pages = dict(pages) if pages is not None else {s: s for s in range(game.seats)}
+        self.dealing = Dealer(group, game.id, match_id, deal, seat, set(self.pages.values()), secret, rng)
+        self.partial = PartialDeal(game, dealer)
+        #: What this page was shown: the dealing's steps, then one list per move (its own seat's).
+        self.shown: list = []
+        #: ``None`` while the deal goes on; then ``"verified"``, or the error that says why not.
+        self.outcome = None
+        self._sent: set = set()          # (position, receiver) this page has sent its key for
+        self._secrets: dict = {}
+        self._revealed = False
+        self._later: list = []           # moves come before this page could take them in
+
+    @property
+    def seats(self) -> tuple:
+        """The dealing seats (pages), in seat order."""
+        return self.dealing.seats
+
+    @property
+    def dealt(self) -> bool:
+        """Whether both rounds are done: the deal is in play."""
+        return self.dealing.record.deck(self.seats) is not None
+
+    # -- what this page sends ----------------------------------------------------------
+
+    def start(self) -> list:
+        """The first message: this page's commitment."""
+        c = self.dealing.commitment()
+        self.dealing.take_commitment(self.seat, c["commitment"], c["public"])
+        return [self._message("np-commit", **c)] + self._rounds()
+
+    def act(self, text: str) -> list:
+        """This page's own move (its seat's, or a computer's it plays): the move with every
+        key of the cards it shows; raises the game's refusal, changing nothing."""
+        mover = self._state().turn
+        if self.pages.get(mover) != self.seat or not self.partial.settled(mover):
+            raise IllegalActionError(_("It is not your turn."))
+        after = self.partial.trial(mover, text)
+        moves = len(self.partial.actions) + 1
+        everyone = set(self.seats)
+        visible = self.partial.visible(after)
+        shares = []
+        for position in sorted(set(self.partial.known)):
+            if (position, None) not in self._sent and all(
+                    any(position in visible[t] for t in self.pages if self.pages[t] == q) for q in everyone):
+                shares += self.dealing.keys_for(position, moves)
+                self._sent.add((position, None))
+        self.partial.apply(mover, text)
+        return [self._message("np-act", action=text, shares=shares)] + self._progress()
+
+    # -- what it is sent ----------------------------------------------------------------
+
+    def receive(self, message: dict) -> list:
+        """Another page's message (relayed by the host): the messages this page sends in answer."""
+        if self.outcome is not None:
+            return []
+        try:
+            return self._receive(_checked(message, self.seats))
+        except NotFairError as e:
+            self.outcome = e
+        except (GroupError, ValueError, LookupError):
+            # Hex that is no point, a key share for a seat without a key: a page's own making.
+            self.outcome = NotFairError(_("A seat sent a message the deal cannot read."), message["seat"])
+        return []
+
+    def abort(self, seats: Sequence[int]) -> None:
+        """Pages ``seats`` left the deal for good, with their keys: it ends aborted by them."""
+        if self.outcome is None:
+            self.outcome = DealAbortedError(tuple(sorted(seats)))
+
+    def _receive(self, message: dict) -> list:
+        kind, seat = message["type"], message["seat"]
+        if seat not in self.seats or seat == self.seat:
+            raise NotFairError(_("A message came for a seat that is not in the deal."))
+        if kind == "np-commit" and seat not in self.dealing.record.commitments:
+            try:        # a public key must be a point, or no key can be masked for that page
+                self.dealing.group.multiply(_ONE, bytes.fromhex(message["public"]))
+            except GroupError:
+                raise NotFairError(_("A seat sent a message the deal cannot read."), seat) from None
+            self.dealing.take_commitment(seat, message["commitment"], message["public"])
+            return self._rounds()
+        if kind == "np-commit" or seat in (self.dealing.record.shuffled if kind == "np-shuffle"
+                                           else self.dealing.record.locked if kind == "np-lock" else ()):
+            raise NotFairError(_("A seat sent its part of the dealing twice."), seat)
+        if kind in ("np-shuffle", "np-lock"):
+            self.dealing.take_round(seat, kind[3:], message["deck"])
+            return self._rounds()
+        if kind == "np-keys":
+            for entry in message["shares"]:
+                if entry[1] != seat:
+                    raise NotFairError(_("A seat sent a key that is not its own."), seat)
+                self.dealing.take(entry)
+            return self._progress() + self._catch_up()
+        if kind == "np-act":
+            # A move waits until this page knows every public card of the deal so far: before,
+            # its stand-ins may have sent the deal another way (keys still on their way).
+            self._later.append(message)
+            return self._catch_up()
+        if kind == "np-reveal":
+            self._secrets[seat] = message["secret"]
+            return self._end()
+        raise NotFairError(_("A message came that is not part of the deal."), seat)
+
+    # -- the deal going on ----------------------------------------------------------------
+
+    def _catch_up(self) -> list:
+        """Take in the moves that wait, in order, while this page's course is the deal's."""
+        out = []
+        while self._later and self.dealt and self.partial.openable()[1]:
+            out += self._take_move(self._later.pop(0))
+        return out
+
+    def _take_move(self, message: dict) -> list:
+        seat = message["seat"]
+        mover = self._state().turn
+        if self.pages.get(mover) != seat:
+            raise NotFairError(_("A seat played out of its turn."), seat)
+        for entry in message["shares"]:
+            if entry[2] is not None:
+                raise NotFairError(_("A seat sent a key that is not its own."), seat)
+            self.dealing.take(entry)
+            if entry[1] == self.seat:      # the mover sent this page's key on: no need to again
+                self._sent.add((entry[0], None))
+        self._open_what_can_be()
+        try:
+            self.partial.apply(mover, message["action"])
+        except PisheError:
+            raise NotFairError(_("A seat played a move the rules refuse."), seat) from None
+        return self._progress()
+
+    def _rounds(self) -> list:
+        """This page's shuffle or lock when its turn in a round has come."""
+        record, seats = self.dealing.record, self.seats
+        if len(record.commitments) < len(seats):
+            return []
+        before = seats.index(self.seat)
+        out = []
+        if self.seat not in record.shuffled and all(s in record.shuffled for s in seats[:before]):
+            out.append(self._message("np-shuffle", deck=self.dealing.shuffle()))
+        if (self.seat not in record.locked and all(s in record.shuffled for s in seats)
+                and all(s in record.locked for s in seats[:before])):
+            out.append(self._message("np-lock", deck=self.dealing.lock()))
+        if self.dealt and not self.shown:
+            out += self._progress()
+        return out
+
+    def _open_what_can_be(self) -> None:
+        """Learn every card that every page's key has come for (to this page, or to all)."""
+        if not self.dealt:
+            return
+        for position in range(len(self.partial.deck())):
+            if position not in self.partial.known:
+                card = self.dealing.open(position)
+                if card is not None:
+                    try:
+                        self.partial.learn(position, card)
+                    except ValueError:
+                        raise NotFairError(_("A card was opened twice in two places.")) from None
+                    self._state()
+
+    def _state(self):
+        """The deal as this page knows it; a move the cards learnt since make impossible was
+        a move with a card its seat did not hold: not fair, by that seat."""
+        try:
+            return self.partial.state
+        except IllegalActionError:
+            bad = self._first_impossible()
+            raise NotFairError(_("A seat played a card it was not dealt."), self.pages.get(bad, bad)) from None
+
+    def _first_impossible(self):
+        state = self.game.new_deal(list(self.partial.deck()), self.partial.dealer)
+        for seat, text, *_mark in self.partial.actions:
+            try:
+                state.apply(self.game.parse_action(text), seat)
+            except IllegalActionError:
+                return seat
+        return None
+
+    def _progress(self) -> list:
+        """Open what can be opened, send this page's keys for every position newly visible to
+        another page, record what this page is shown once it knows all it may see, and reveal
+        its secret once the deal is over."""
+        if not self.dealt:
+            return []
+        self._open_what_can_be()
+        self._state()
+        visible, _exact = self.partial.openable()
+        moves = len(self.partial.actions)
+        shares = []
+        everyone = set(self.seats)
+        for position in range(len(self.partial.deck())):
+            seeing = {q for q in everyone if any(position in visible[t] for t in self.pages if self.pages[t] == q)}
+            if not seeing:
+                continue
+            receivers = [None] if seeing == everyone else sorted(seeing - {self.seat})
+            for receiver in receivers:
+                if (position, receiver) not in self._sent:
+                    self._sent.add((position, receiver))
+                    shares.append(self.dealing.share(position, receiver, moves))
+        out = [self._message("np-keys", shares=shares)] if shares else []
+        self._open_what_can_be()
+        state = self._state()
+        mine = [t for t in self.pages if self.pages[t] == self.seat]
+        if all(self.partial.settled(t) for t in mine):
+            self._show(moves)
+            if state.over and not self._revealed:
+                self._revealed = True
+                self._secrets[self.seat] = self.dealing.reveal()
+                out.append(self._message("np-reveal", secret=self.dealing.reveal()))
+                out += self._end()
+        return out
+
+    def _show(self, moves: int) -> None:
+        """What this page's seat is shown up to move ``moves``, once it knows all it may see."""
+        if len(self.shown) > moves:
+            return
+        _, steps = replay(self.game, self.partial.deck(), self.partial.dealer, self.partial.actions)
+        self.shown.extend(shown_steps(self.game, steps[len(self.shown):], self.seat))
+
+    # -- the end ------------------------------------------------------------------------
+
+    def _end(self) -> list:
+        if len(self._secrets) < len(self.seats) or self.outcome is not None:
+            return []
+        record = self.dealing.record
+        cards = check_deal(self.dealing.group, self.game.id, self.dealing.match_id, self.dealing.deal, self.seats,
+                           record, self._secrets, self.dealing.opened)
+        check_openings(self.game, cards, self.partial.dealer, self.partial.actions, record, self.pages)
+        # The last move's steps (a Pişti deck's count) need every card: shown now, from the deck.
+        self.shown = self.shown[:len(self.partial.actions)]
+        _, steps = replay(self.game, cards, self.partial.dealer, self.partial.actions)
+        self.shown.extend(shown_steps(self.game, steps[len(self.shown):], self.seat))
+        try:
+            verify_play(self.game, cards, self.partial.dealer, self.partial.actions, self.shown, self.seat)
+        except DealVerificationError as e:
+            raise NotFairError(str(e)) from None
+        for position, card in enumerate(cards):
+            self.partial.learn(position, card)
+        self.outcome = "verified"
+        return []
+
+    def _message(self, kind: str, **fields) -> dict:
+        return {"type": kind, "seat": self.seat, **fields}
+
+
+_HEX64 = re.compile("[0-9a-f]{64}")
+_ONE = bytes([1]) + bytes(31)
+#: Each message's fields besides ``type`` and ``seat``, and how to check them.
+_FIELDS = {
+    "np-commit": {"commitment": "hex", "public": "hex"},
+    "np-shuffle": {"deck": "deck"}, "np-lock": {"deck": "deck"},
+    "np-keys": {"shares": "shares"}, "np-act": {"action": "text", "shares": "shares"},
+    "np-reveal": {"secret": "hex"},
+}
+
+
+def _checked(message, seats: tuple) -> dict:
+    """``message`` if it has exactly the fields of its type, each of its kind (hex of 64
+    digits, a deck of 52 such, key shares ``[position, sender, receiver or null, hex,
+    moves or null]`` of seats in the deal); else :class:`NotFairError`, naming its seat."""
+    seat = message.get("seat") if isinstance(message, dict) else None
+    kind = message.get("type") if isinstance(message, dict) else None
+    fields = _FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None or type(seat) is not int or set(message) != {"type", "seat", *fields}:
+        raise NotFairError(_("A seat sent a message the deal cannot read."), seat if type(seat) is int else None)
+
+    def good(value, kind) -> bool:
+        if kind == "hex":
+            return isinstance(value, str) and bool(_HEX64.fullmatch(value))
+        if kind == "text":
+            return isinstance(value, str) and 0 < len(value) <= 16
+        if kind == "deck":
+            return isinstance(value, list) and len(value) == POSITIONS and all(good(v, "hex") for v in value)
+        return isinstance(value, list) and len(value) <= POSITIONS * len(seats) and all(
+            isinstance(e, list) and len(e) == 5 and type(e[0]) is int and 0 <= e[0] < POSITIONS
+            and e[1] in seats and (e[2] is None or e[2] in seats) and good(e[3], "hex")
+            and (e[4] is None or type(e[4]) is int) for e in value)
+
+    if not all(good(message[name], kind) for name, kind in fields.items()):
+        raise NotFairError(_("A seat sent a message the deal cannot read."), seat)
+    return message
