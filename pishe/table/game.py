@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checka
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
+from . import said
 from .lang import N_, TABLE, Catalog, _
 
 __all__ = ["Game", "Length", "State", "View", "Bot", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
@@ -256,12 +257,12 @@ class Game:
         return _("{step} (time ran out: the computer's choice)").format(step=self.describe(shown, seat))
 
     def words(self, steps, seat: int, timed_out: bool = False) -> list:
-        """Plain words for each of ``steps`` that ``seat`` sees, from its side, in order;
-        ``timed_out``: the steps are of a move the table made for a person whose clock ran
-        out, so the first reads so (:meth:`describe_timeout`)."""
-        shown = [data for data in (self.show_step(step, seat) for step in steps) if data is not None]
-        return [self.describe_timeout(data, seat) if timed_out and not n else self.describe(data, seat)
-                for n, data in enumerate(shown)]
+        """Plain words for each of ``steps`` that ``seat`` sees, from its side, in order: each a
+        :class:`~pishe.table.said.Said`, which keeps the step as shown, to say it again in
+        another language; ``timed_out``: the steps are of a move the table made for a person
+        whose clock ran out, so the first reads so (:meth:`describe_timeout`)."""
+        shown = (self.show_step(step, seat) for step in steps)
+        return said.steps(self, [data for data in shown if data is not None], seat, {0} if timed_out else ())
 
     def motion(self, shown: dict, seat: int) -> list:
         """How the step ``shown`` (as :meth:`show_step` showed it to ``seat``) moves cards on

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .lang import N_, _, ngettext
+from .lang import N_, TABLE, _, ngettext
+from .said import data_of, nsay
 
 __all__ = ["PAGE", "WAITING", "clock", "clock_label", "level_line", "CLOCK_WARNINGS", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
            "match_score", "LOADING", "page", "waiting"]
@@ -144,13 +145,14 @@ CLOCK_COUNTDOWN = 10
 def clock(seat: int, seconds: int, yours: bool = True) -> dict:
     """The clock of ``seat`` to move, for the page: ``{"seat", "seconds", "label"}`` (its
     accessible name), ``"left"`` (the words for n seconds left, ``left[n - 1]``, over the last
-    :data:`CLOCK_COUNTDOWN`: the page shows n and names the clock so) and ``"warnings"`` (the
+    :data:`CLOCK_COUNTDOWN`: the page shows n and names the clock so; ``"left_said"``, their
+    data, for the live region to say them again in another language) and ``"warnings"`` (the
     seconds left at which the page says so, :data:`CLOCK_WARNINGS`, when the clock is
     ``yours``: the page's own seat's)."""
-    left = [ngettext("{seconds} second left", "{seconds} seconds left", n).format(seconds=n)
+    left = [nsay(TABLE, "{seconds} second left", "{seconds} seconds left", n, seconds=n)
             for n in range(1, min(CLOCK_COUNTDOWN, seconds) + 1)]
     return {"seat": seat, "seconds": seconds, "label": clock_label(seconds), "left": left,
-            "warnings": [n for n in CLOCK_WARNINGS if n < seconds] if yours else []}
+            "left_said": data_of(left), "warnings": [n for n in CLOCK_WARNINGS if n < seconds] if yours else []}
 
 
 def level_line(level_name: str) -> str:

@@ -5,14 +5,15 @@
 // and is named so ("7 seconds left"), and the page says so politely at the
 // moments Python names (the live region: "10 seconds left", "5 seconds left").
 
-import { announce, list, text } from "../text.js";
+import { list, text } from "../text.js";
+import { announce } from "./log.js";
 
 let ring = null;
 let out = null;
 let ticks = [];
 
 /**
- * Run `clock` ({seat, seconds, label, left, warnings}: pishe.table.words.clock, or null
+ * Run `clock` ({seat, seconds, label, left, left_said, warnings}: pishe.table.words.clock, or null
  * for none) on `table`; `onOut()` when it runs out.
  */
 export function runClock(table, clock, onOut) {
@@ -32,6 +33,7 @@ export function runClock(table, clock, onOut) {
   }
   const shown = ring;
   const left = list(clock.left);
+  const said = list(clock.left_said);
   const warnings = list(clock.warnings);
   left.forEach((words, i) => {
     const n = i + 1;
@@ -40,7 +42,7 @@ export function runClock(table, clock, onOut) {
         shown.parentElement.dataset.left = String(n);
         shown.setAttribute("aria-label", text(words));
       }
-      if (warnings.includes(n)) announce([words]);
+      if (warnings.includes(n)) announce([words], [said[i]]);
     }, Math.max(0, seconds - n) * 1000));
   });
   out = setTimeout(onOut, seconds * 1000);
