@@ -3,9 +3,10 @@
 The computer table (any game, you in seat 0, computers in the other seats):
 :func:`new_match`, :func:`restore_match`, :func:`act`, :func:`computer_step`, :func:`timeout`,
 :func:`take_over`, :func:`next_deal`, :func:`current` answer ``{"view": …,
-"steps": […], "news": […], "in_progress": bool, "computer_moves": bool, "clock": null |
-{"seat", "seconds"}, "autopilot": bool, "settings": {"game", "length", "clock", "level"},
-"saved": text}`` (the steps this call caused, in your words;
+"steps": […], "moves": […], "news": […], "in_progress": bool, "computer_moves": bool, "clock": null |
+{"seat", "seconds", …}, "autopilot": bool, "settings": {"game", "length", "clock", "level",
+"level_line"}, "saved": text}`` (the steps this call caused, in your words, and the cards they
+moved: :meth:`pishe.table.game.Game.motions`; ``level_line``, the table's line naming the level;
 ``news``, what the live region says besides: a deal dealt, a deal's result and the match
 score; ``in_progress``, whether a match is being played that leaving would throw away, for
 the page to ask first; ``saved``, the match as the tab keeps it in sessionStorage, for
@@ -14,9 +15,10 @@ level (a bot of the game's ``levels``); for a game that remembers for you, the
 view carries ``seen``, what your seat has been shown (Pishe Pasha's "Show what
 you have seen"). The page paints the view and asks
 :func:`computer_step` again after its delay while ``computer_moves`` is true;
-with a clock it runs the clock of the seat in ``clock`` (``"label"`` is the
-clock's accessible name, "Clock: 15 seconds a card") and calls :func:`timeout`
-when yours runs out.
+with a clock it runs the clock of the seat in ``clock`` (:func:`pishe.table.words.clock`:
+its accessible name, "Clock: 15 seconds a card", and the words for its last seconds) and
+calls :func:`timeout` when yours runs out; that move's first step reads "Time ran out: the
+computer plays your K♣".
 
 A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
 functions, the guest's page the ``guest_*`` ones. Each answers ``{"send": […],
@@ -53,7 +55,8 @@ from .table.game import get_game
 from .table.match import Match
 from .table.seating import Seating
 from .table import lang, words
-from .table.lang import _
+from .table.lang import TABLE, _
+from .table.said import about, again, data_of, names_data, say
 from .page import check_clock, error as _error, run as _run
 
 #: The game the page deals first, imported with this module: its first match imports
@@ -73,7 +76,7 @@ _FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_de
 
 
 __all__ = ["new_match", "restore_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
-           *_FRIENDS, "qr_matrix", "page_words", "set_language"]
+           *_FRIENDS, "qr_matrix", "page_words", "set_language", "say_again"]
 
 
 def __getattr__(name: str):
@@ -200,9 +203,10 @@ class _ComputerTable:
     @property
     def names(self) -> Optional[list]:
         """The seats' names in the page's language: you and "Computer" at a table of two, else the game's own."""
-        return [_("You"), _("Computer")] if self.two else None
+        return [say(TABLE, "You"), say(TABLE, "Computer")] if self.two else None
 
-    def answer(self, steps=()) -> str:
+    def answer(self, steps=(), timed_out: bool = False) -> str:
+        """The answer to a call whose move made ``steps`` (``timed_out``: your clock ran out)."""
         game, deal = self.game, self.match.deal
         names = self.names
         view = game.view(self.match, YOU, names).to_json()
@@ -210,29 +214,34 @@ class _ComputerTable:
             view["seen"] = game.seen(self.memory, YOU, names)
         playing, clock = not deal.over, self.seating.clock
         computer = playing and self.seating.by_computer(deal.turn)
+        said, news = game.words(steps, YOU, timed_out), self._news(view, steps, names)
         return json.dumps({
             "view": view,
-            "steps": game.words(steps, YOU),
-            "news": self._news(view, steps),
+            "steps": said,
+            "moves": game.motions(steps, YOU),
+            "news": news,
+            # Each line's data, and the names the view was made with: the page says them again
+            # in another language (pishe.table.said).
+            "said": data_of([*said, *news]),
+            "said_names": names_data(names),
             "in_progress": self.match.in_progress,
             "computer_moves": computer,
-            "clock": ({"seat": deal.turn, "seconds": clock, "label": words.clock_label(clock)}
-                      if playing and self.seating.clock_runs(deal.turn) else None),
+            "clock": words.clock(deal.turn, clock) if playing and self.seating.clock_runs(deal.turn) else None,
             "autopilot": self.seating.autopilot(YOU),
-            "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level},
+            "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level,
+                         "level_line": (words.level_line(game.word(game.levels[self.level]))
+                                        if self.level in game.levels else None)},
             "saved": self.save(),
         })
 
-    def _news(self, view: dict, steps) -> list:
+    def _news(self, view: dict, steps, names) -> list:
         """What the live region says besides the steps: a deal just dealt (once), or a deal
         that these steps ended, its result as the view's status says it and the match score."""
-        match = self.match
         if self._dealt:
             self._dealt = False
-            return [words.dealt(self.game.deal_word(), match.deal_number, view["names"][match.dealer])]
-        if steps and match.deal.over:
-            return [view["status"],
-                    words.match_score(view.get("team_names") or view["names"], match.scores, match.over)]
+            return [about("dealt", self.game, view, names)]
+        if steps and self.match.deal.over:
+            return [about("status", self.game, view, names), about("score", self.game, view, names)]
         return []
 
     def act(self, text) -> list:
@@ -301,7 +310,8 @@ def computer_step() -> str:
 def timeout() -> str:
     """Your clock ran out: the table plays the computer's choice for you (three in a row
     and a computer keeps playing your seat until :func:`take_over`)."""
-    return _playing(lambda: _table.timeout())
+    return _run(_table, _("No match is being played."), lambda steps: _table.answer(steps, timed_out=True),
+                lambda: _table.timeout())
 
 
 def take_over() -> str:
@@ -352,3 +362,18 @@ def set_language(code: str) -> str:
     except PisheError as e:
         return _error(e)
     return page_words()
+
+
+def say_again(lines: list) -> str:
+    """``{"lines": [text, …]}``: each of ``lines`` (the data of lines this page said: an
+    answer's ``said``, :mod:`pishe.table.said`) in the page's language now; ``None`` for data
+    that is no line (the page keeps what it showed)."""
+    if not isinstance(lines, list):
+        return _error(PisheError(_("Nothing to say again.")))
+    texts = []
+    for line in lines:
+        try:
+            texts.append(again(line))
+        except (PisheError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
+            texts.append(None)
+    return json.dumps({"lines": texts})

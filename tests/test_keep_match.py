@@ -52,15 +52,17 @@ def play(answer: dict, moves: int) -> dict:
 def test_a_saved_match_replays_to_the_same_table_and_computers(game, length, level):
     """Mid-way through a later deal: the restored table answers what the table did, and
     from there both play on alike (the computers remember and draw as they did)."""
-    call("new_match", length, None, game, None, level)
+    call("new_match", length, 5, game, None, level)      # a seed: a deal of one that lasts is not drawn
     answer = play(call("current"), 260)
     assert answer["view"]["match"]["deal"] >= 2, "the scenario reaches a later deal"
     saved = answer["saved"]
     onward = play(answer, 60)
     restored = call("restore_match", saved)
     assert restored["view"] == answer["view"] and restored["saved"] == saved
-    assert restored["settings"] == {"game": game, "length": length, "clock": None,
-                                    "level": level or restored["settings"]["level"]}
+    assert restored["settings"] == answer["settings"]
+    assert {k: answer["settings"][k] for k in ("game", "length", "clock")} == {"game": game, "length": length,
+                                                                             "clock": None}
+    assert answer["settings"]["level"] == (level or answer["settings"]["level"])
     assert restored["news"] == [] and restored["steps"] == []
     assert play(restored, 60)["saved"] == onward["saved"]
 
@@ -85,17 +87,20 @@ def test_a_save_that_is_not_one_is_refused_and_changes_nothing(saved):
     before = call("new_match", "one-deal", 3)
     answer = json.loads(web.restore_match(saved))
     assert answer["error"].startswith("the saved match cannot be read")
-    assert call("current") == {**before, "news": []}
+    assert call("current") == {**before, "news": [], "said": []}
 
 
 # ---- the page ----------------------------------------------------------------------
 
 
-def table_and_match(page) -> tuple[dict, str]:
-    """The table as it shows (but the live region, which a new page starts empty) and the match kept."""
+def table_and_match(page) -> tuple[dict, dict]:
+    """The table as it shows (but the live region, which a restored page adds to: its lines
+    said come back, checked below) and the match kept (but those lines)."""
     table = read_table(page)
     del table["announced"]
-    return table, page.evaluate(f"sessionStorage.getItem({KEY!r})")
+    kept = json.loads(page.evaluate(f"sessionStorage.getItem({KEY!r})"))
+    del kept["said"]
+    return table, kept
 
 
 def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, console_errors):
@@ -108,16 +113,17 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
         expected, _ = settle(local("act", action))
     assert_shows(read_table(page), expected["view"])
     before = table_and_match(page)
-    assert before[1] is not None
     assert page.evaluate("Object.keys(localStorage)") == []
 
     def back_ready():
         expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
         page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
 
+    said = read_table(page)["announced"]
     page.reload()
     back_ready()
     assert table_and_match(page) == before
+    assert read_table(page)["announced"][:len(said)] == said      # the lines said, back
 
     page.goto(site.url + "signaling.json")
     page.go_back()

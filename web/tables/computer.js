@@ -24,9 +24,12 @@ import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
 import { chosenSettings, pageSettings } from "./settings.js";
 import { setupContrast } from "../contrast.js";
+import { setupMenu } from "../menu.js";
 import { setupKeys } from "../keys.js";
-import { onLanguage, pageWord, setupLanguage } from "../lang.js";
+import { currentLanguage, onLanguage, pageWord, setupLanguage } from "../lang.js";
+import { setupSound } from "../sound.js";
 import { list, setText } from "../text.js";
+import { restoreLines, sayAgain, saidLines } from "./log.js";
 import { turnLoop } from "./turns.js";
 import { loadWords, say, word } from "./words.js";
 
@@ -46,7 +49,9 @@ export const computerTable = {
   py: null, active: false, stop() {}, start() {}, confirmLeave: () => Promise.resolve(true),
 };
 
-// The match kept in the tab: {address, settings, saved}, for a page at the same address.
+// The match kept in the tab, for a page at the same address: {v: 2, address, settings,
+// saved, said: the live region's lines as [text, data] (web/tables/log.js), language: theirs}. A version 1
+// record (no v, no lines) still brings its match back, with no lines.
 const MATCH_KEY = "pishe-computer-match";
 
 function keptMatch() {
@@ -61,7 +66,8 @@ function keptMatch() {
 function keepMatch(answer) {
   try {
     sessionStorage.setItem(MATCH_KEY, JSON.stringify(
-      { address: location.search, settings: answer.settings, saved: answer.saved }));
+      { v: 2, address: location.search, settings: answer.settings, saved: answer.saved, said: saidLines(),
+        language: currentLanguage() }));
   } catch {
     // Storage full or refused: the match still plays, it only does not survive a reload.
   }
@@ -96,7 +102,9 @@ function showGame(game) {
 
 async function startComputerTable() {
   setupContrast();
+  setupMenu();
   setupLanguage();
+  setupSound();
   const { delay, seed } = pageSettings();
   const body = document.body;
   const loader = document.querySelector("[data-loader]");
@@ -114,6 +122,28 @@ async function startComputerTable() {
   let active = true; // false while another controller (a friend's table) owns the board
   let inProgress = false; // Python's word: leaving now throws a match in progress away
   let dealOver = false; // the last painted view's deal was over (its banner took the focus)
+  let playing = null; // the match's settings, as Python's last answer said them
+  const settingsNote = document.querySelector("[data-settings-note]");
+
+  /** The computer's level on the table's match line ("Level: Hard", Python's words; none: hidden). */
+  function showLevel(line) {
+    for (const box of document.querySelectorAll("[data-match-level-box]")) {
+      setText(box.querySelector("[data-match-level]"), line);
+      box.hidden = !line;
+    }
+  }
+
+  /**
+   * A setting chosen while a match is played (level, length, target, clock) says it applies
+   * from the next match (Python's words), until the choice is the match's own again.
+   */
+  function noteSettings() {
+    const chosen = chosenSettings();
+    const changed = active && inProgress && playing !== null && chosen.game === playing.game &&
+      ["length", "clock", "level"].some((name) => String(chosen[name] ?? "") !== String(playing[name] ?? ""));
+    if (changed) say(settingsNote, "from_next_match");
+    settingsNote.hidden = !changed;
+  }
   // Your own clock running out asks for its timeout; the computers move at the page's pace.
   const turns = turnLoop({
     timeout: (clock, view) => {
@@ -156,20 +186,24 @@ async function startComputerTable() {
       return;
     }
     const view = answer.view || {};
-    if (answer.saved) keepMatch(answer);
     const { paint } = await painter(view.game);
     if (gen !== generation || !active) return;
     showError("");
-    turns.say(view, [...list(answer.steps), ...list(answer.news)]);
+    turns.say(view, [...list(answer.steps), ...list(answer.news)], answer.said, answer.said_names);
+    if (answer.saved) keepMatch(answer); // after its lines are said: the tab keeps them too
     inProgress = Boolean(answer.in_progress);
     body.dataset.inProgress = String(inProgress);
     const table = tableOf(game);
+    const hadFocus = table.contains(document.activeElement);
     turns.paint(paint, view, table, answer);
+    playing = answer.settings || null;
+    showLevel(playing && playing.level_line);
+    noteSettings();
     const match = view.match || {};
     table.querySelector("[data-result-new-match]").hidden = !match.over;
     const over = Boolean(match.over || match.next_deal);
     if (over && !dealOver) focusBanner(table);
-    else focusNextMove(table, view);
+    else focusNextMove(table, view, hadFocus);
     dealOver = over;
     computerMoves = Boolean(answer.computer_moves);
     turns.next(computerMoves);
@@ -182,8 +216,10 @@ async function startComputerTable() {
     try {
       await receive(await py.call(name, ...args), gen);
     } catch (err) {
-      // An error with a `word` (a game this page cannot show) is said in the page's words.
-      if (gen === generation) showError(err && err.word ? word(err.word, err.values) : err.message || String(err));
+      // An error with a `word` (a game this page cannot show) is said in the page's words;
+      // any other (Python could not run the call) is no answer, its own text for developers.
+      if (err && !err.word) console.warn(`${name} failed:`, err);
+      if (gen === generation) showError(err && err.word ? word(err.word, err.values) : pageWord("No answer from the game."));
     } finally {
       pending -= 1;
       setIdle();
@@ -207,10 +243,17 @@ async function startComputerTable() {
   /**
    * The focus left on one of your moves that the view no longer allows goes to the
    * first move it allows (the view's legal order), so the keyboard never sits on a
-   * disabled button; focus anywhere else is left alone.
+   * disabled button; focus the paint took away (`hadFocus`: it was on the table) goes
+   * to your moves, never to the page's body; focus anywhere else is left alone.
    */
-  function focusNextMove(table, view) {
+  function focusNextMove(table, view, hadFocus) {
     const focused = document.activeElement;
+    if (hadFocus && (focused === null || focused === document.body)) {
+      // What had the focus is gone: the keyboard stays on the table, on your moves.
+      const move = table.querySelector('[data-arrows] [tabindex="0"], [data-action]');
+      if (move) move.focus();
+      return;
+    }
     if (!table.contains(focused) || !focused.matches("[data-action]")) return;
     if (focused.getAttribute("aria-disabled") !== "true") return;
     const first = list(view.legal)[0];
@@ -271,7 +314,12 @@ async function startComputerTable() {
       pending -= 1;
       setIdle();
     }
-    if (answer && !answer.error) return receive(answer, gen);
+    if (answer && !answer.error) {
+      // The lines said before, in the page's language now (Python says them again if another).
+      restoreLines(list(kept.said));
+      if (kept.said && kept.language !== currentLanguage()) await sayAgain(py);
+      return receive(answer, gen);
+    }
     forgetMatch();
     return startMatch();
   }
@@ -301,7 +349,10 @@ async function startComputerTable() {
     });
   }
   newMatch.addEventListener("click", async () => {
-    if (usable(newMatch) && await confirmLeave("new_match")) startMatch();
+    if (!(usable(newMatch) && await confirmLeave("new_match"))) return;
+    startMatch();
+    // The new match is played on the table, above the button: back to the page's top.
+    window.scrollTo(0, 0);
   });
   dialog.querySelector("[data-confirm-ok]").addEventListener("click", () => dialog.close("ok"));
   dialog.querySelector("[data-confirm-cancel]").addEventListener("click", () => dialog.close("cancel"));
@@ -318,6 +369,11 @@ async function startComputerTable() {
     });
   }
   setupKeys(() => ready);
+  for (const input of document.querySelectorAll("input[data-setting]")) {
+    input.addEventListener("change", () => {
+      if (ready) noteSettings();
+    });
+  }
 
   computerTable.py = py;
   Object.defineProperty(computerTable, "active", { get: () => active, enumerable: true });
@@ -328,6 +384,9 @@ async function startComputerTable() {
     forgetMatch(); // the friend's table took the tab: a reload comes back to it, not to this match
     delete body.dataset.inProgress;
     for (const button of document.querySelectorAll("[data-result-new-match]")) button.hidden = true;
+    playing = null;
+    showLevel(null);
+    noteSettings();
     game = FIRST_GAME;
     showGame(game);
   };

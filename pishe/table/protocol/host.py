@@ -28,7 +28,8 @@ from ...errors import DealNotOverError, MatchOverError, NotYourTurnError, PisheE
 from ..fair import commitment, derive_deck, new_secret, part_commitment, replay, shown_steps
 from ..game import get_game, names_card
 from ..match import Match
-from ..lang import _
+from ..lang import TABLE, _
+from ..said import say
 from ..seating import Seating
 from . import wire
 from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST_MESSAGE, VERSION,
@@ -51,7 +52,7 @@ def friend_names(game, seat: int) -> Optional[list]:
     and "Friend"; in a larger one ``None``, the game's own (where each seat sits)."""
     if game.seats != 2:
         return None
-    return [_("You") if s == seat else _("Friend") for s in range(2)]
+    return [say(TABLE, "You") if s == seat else say(TABLE, "Friend") for s in range(2)]
 
 
 def timeout_action(view: Optional[dict]) -> Optional[str]:
@@ -583,7 +584,8 @@ class Host:
         self._played.steps.append(steps)
         if mark is None:
             self.seating.played(seat)     # a person who plays a card has taken their seat back
-        return Outcome(self._views(), self.game.words(steps, self.seat))
+        return Outcome(self._views(), self.game.words(steps, self.seat, mark == TIMEOUT),
+                       moves=self.game.motions(steps, self.seat))
 
     def _seat_given_up(self) -> Outcome:
         """A guest is away or gone: the deal it held up is dealt now (every view says who

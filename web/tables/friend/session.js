@@ -122,6 +122,7 @@ export const state = {
   awaiting: false, // guest: an intent is on its way, the host's answer is not back
   joined: false, // guest: the worker holds a Guest (guest_open was called)
   joinCode: null, // guest: the invite (offer code and key) being answered
+  saidNames: null, // the seats' names this side's views are made with, as data (to say a status again)
   silence: { key: null, timer: null }, // host: the hold of the pages the table waits on (watchSilence)
   paint: null, // the game's painter, once loaded
   view: null,
@@ -177,7 +178,11 @@ export function queue(job, { inTurn = true } = {}) {
   state.pending += 1;
   setIdle();
   const run = (inTurn ? chain : Promise.resolve()).then(job)
-    .catch((err) => showError(err && err.message ? err.message : String(err)));
+    .catch((err) => {
+      // Python could not run a call (its own text is for developers): no answer.
+      console.warn("a call failed:", err);
+      showError(noAnswer());
+    });
   const done = run.then(() => {
     state.pending -= 1;
     setIdle();
@@ -219,14 +224,18 @@ export function focusTable() {
 // ---------------------------------------------------------------------------
 // Painting: only this seat's view, as Python returned it.
 
-/** Paint the answer's view (or the table with no cards, from Python) and what only the friend's table shows. */
-export function show(answer, announced) {
+/**
+ * Paint the answer's view (or the table with no cards, from Python) and what only the
+ * friend's table shows; say its steps (and the status when the turn comes to you).
+ */
+export function show(answer) {
   const status = answer.status && typeof answer.status === "object" ? answer.status : state.status || {};
   state.status = status;
   const view = answer.view && typeof answer.view === "object" ? answer.view : null;
   state.view = view;
 
-  turns.say(view, announced);
+  if (answer.said_names !== undefined) state.saidNames = answer.said_names;
+  turns.say(view, answer.steps, answer.said, state.saidNames);
   const role = state.role;
   const game = status.game || state.game || FIRST_GAME;
   if (view && state.paint && game === state.game) {
@@ -360,7 +369,7 @@ export function hostAnswer(answer) {
   // answer.error here is why a guest's message was refused: the guest is told, not us.
   if (answer.error) console.debug("refused a message from a guest:", answer.error);
   else showError("");
-  show(answer, answer.steps);
+  show(answer);
   showSeats(answer.status);
   turns.next(answer.computer_moves);
   setIdle();
@@ -425,12 +434,12 @@ export function guestAnswer(answer, { paintIt = true } = {}) {
     // A message the host should never send (or a call that could not run): nothing changed.
     state.awaiting = false;
     showError(answer ? word("refused", { reason: answer.error }) : noAnswer());
-    if (state.view) show({ view: state.view, status: state.status }, []);
+    if (state.view) show({ view: state.view, status: state.status });
     return;
   }
   if (paintIt) {
     showError(answer.error || "");
-    show(answer, answer.steps);
+    show(answer);
   }
   keep(answer);
 }
@@ -506,7 +515,7 @@ function seatOpened(seat) {
   say(ui.note, "host_deals");
   if (hadFocus) focusTable();
   showSeats(state.status);
-  if (state.view || state.status) show({ view: state.view, status: state.status }, []);
+  if (state.view || state.status) show({ view: state.view, status: state.status });
 }
 
 /**
@@ -712,5 +721,5 @@ export function closed() {
   if (state.role !== "guest") return;
   setStatus(expected ? STATUS.noPathGuest : STATUS.guestLost, "lost");
   ui.guestReply.hidden = true;
-  if (state.view) show({ view: state.view, status: state.status }, []);
+  if (state.view) show({ view: state.view, status: state.status });
 }

@@ -262,7 +262,7 @@ async function join(fragment) {
   ui.guestReply.hidden = true;
   ui.replyOutput.value = "";
   setStatus(STATUS.answering, "waiting");
-  if (!state.view) show({ view: null, status: null }, []);
+  if (!state.view) show({ view: null, status: null });
   const link = await openLink();
   let reply;
   try {
@@ -344,7 +344,7 @@ function waitForNewLink(fragment) {
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   setStatus(STATUS.linkUsed, "lost");
-  show({ view: null, status: null }, []);
+  show({ view: null, status: null });
   const token = stored(TOKEN_KEY);
   if (!token) return;
   queue(async () => {
