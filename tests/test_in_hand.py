@@ -11,7 +11,7 @@ import random
 import pytest
 
 import pishe.web as web
-from pishe.table import lang, words
+from pishe.table import lang, said, words
 from pishe.table.game import get_game, names_card
 from pishe.table.match import Match
 from test_friend_seats import CLOCK, clocked, to_turn
@@ -49,11 +49,13 @@ def test_a_timeout_reads_as_the_computers_choice_and_the_level_is_named():
     played = answer["moves"][0]
     assert played["from"] == "hand:0" and played["card"]["code"] in hand
     assert answer["steps"][0].startswith(f"Time ran out: the computer plays your {hand[played['card']['code']]}")
+    kept = answer["said"][0]                            # the line's data, to say it again
     answer = json.loads(web.computer_step())
     assert not any("Time ran out" in line for line in answer["steps"])
     lang.set_language("tr")
     try:
         assert json.loads(web.current())["settings"]["level_line"] == "Seviye: Orta"
+        assert said.again(kept).startswith("Süre doldu: bilgisayar senin yerine ")
     finally:
         lang.set_language("en")
 
