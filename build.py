@@ -34,7 +34,8 @@ dist/ layout:
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...}}.
+"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...}},
+each script's with only the keys it reads (as BUILD.<key>: build_literal).
 "stdlib" lists the zips of the standard library's modules a first visit does not
 download (see split_stdlib) and the modules each holds. "loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
@@ -412,7 +413,10 @@ _NODE_COMPILE = """
 import { loadPyodide } from "./pyodide.mjs";
 import { readFileSync, writeFileSync } from "node:fs";
 const [lock, source, target, script] = process.argv.slice(2);
-const pyodide = await loadPyodide({ lockFileURL: lock });
+// Code objects without column ranges (PYTHONNODEBUGRANGES): line numbers stay in
+// tracebacks; the ranges only underline the failing expression, and they were 30% of
+// the pishe wheel on the wire (175 -> 122 KB in brotli: they compress badly).
+const pyodide = await loadPyodide({ lockFileURL: lock, env: { PYTHONNODEBUGRANGES: "1" } });
 pyodide.FS.writeFile("/tmp/in.whl", readFileSync(source));
 const files = pyodide.runPython(readFileSync(script, "utf8")).toJs();
 const encoded = {};
@@ -548,7 +552,10 @@ def library():
     found = set()
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None) or ""
-        if file.startswith(zip_path + "/"):
+        # A frozen module (os, site, codecs, importlib's own...) runs from bytecode inside the
+        # interpreter: its __file__ names the zip, whose copy is never read.
+        frozen = getattr(getattr(module, "__spec__", None), "origin", None) == "frozen"
+        if file.startswith(zip_path + "/") and not frozen:
             found.add(file[len(zip_path) + 1:])
     return found
 
@@ -925,6 +932,14 @@ def _loading_words() -> dict[str, str]:
     return dict(LOADING)
 
 
+def build_literal(info: dict, script: str) -> str:
+    """The build info as the JSON literal for `script` (its text): only the keys it reads
+    as BUILD.<key>, so that no script carries the others' lists (the standard library's
+    module names are most of the info, and only the worker reads them)."""
+    read = set(re.findall(r"\bBUILD\.(\w+)", script))
+    return json.dumps({key: value for key, value in info.items() if key in read})
+
+
 def _content_id(stage: Path, files: list[str]) -> str:
     """Short hash over every file's path and bytes (before the build info is inserted)."""
     digest = hashlib.sha256()
@@ -983,13 +998,13 @@ def build(dist: Path = DIST) -> dict:
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
             "games": {game.id: game.package for game in games},
         }
-        literal = json.dumps(info)
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.
         for rel in files:
             if rel == "sw.js" or (rel.startswith("web/") and rel.endswith((".js", ".mjs"))):
                 path = stage / rel
-                path.write_text(path.read_text(encoding="utf-8").replace(BUILD_TOKEN, literal),
-                                encoding="utf-8")
+                text = path.read_text(encoding="utf-8")
+                if BUILD_TOKEN in text:
+                    path.write_text(text.replace(BUILD_TOKEN, build_literal(info, text)), encoding="utf-8")
         # Last, once every file has its final bytes (the build info is in our scripts).
         precompress(stage, files)
         if dist.exists():

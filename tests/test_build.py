@@ -59,10 +59,19 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def build_info(dist: Path) -> dict:
-    """The build info literal that build.py wrote into dist/sw.js."""
-    text = (dist / "sw.js").read_text()
+#: Our scripts that build.py writes the build info into, each with the keys it reads.
+INFO_SCRIPTS = ("sw.js", "web/core/worker.js", "web/games/registry.js")
+
+
+def script_info(dist: Path, script: str) -> dict:
+    """The build info literal that build.py wrote into dist/`script`."""
+    text = (dist / script).read_text()
     return json.loads(re.search(r"const BUILD = (\{.*?\});", text).group(1))
+
+
+def build_info(dist: Path) -> dict:
+    """The build info, as build.py wrote it into our scripts (each has the keys it reads)."""
+    return {key: value for script in INFO_SCRIPTS for key, value in script_info(dist, script).items()}
 
 
 #: The suffixes of the precompressed copies, which the build info does not list.
@@ -161,8 +170,10 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     assert info["files"] == sorted(rel for rel in shipped(dist_dir) if not rel.endswith(COPIES))
     assert re.fullmatch(r"[0-9a-f]{12}", info["id"])
     assert all((dist_dir / path).is_file() for path in info["wheels"].values())
-    worker = (dist_dir / "web" / "core" / "worker.js").read_text()
-    assert f"const BUILD = {json.dumps(info)};" in worker
+    for script in INFO_SCRIPTS:
+        text = (dist_dir / script).read_text()
+        assert script_info(dist_dir, script) == {key: info[key] for key in set(re.findall(r"\bBUILD\.(\w+)", text))}
+    assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "loading", "downloads", "games"}
     for path in ["sw.js", *(f for f in info["files"] if f.startswith("web/") and f.endswith(".js"))]:
         assert build.BUILD_TOKEN not in (dist_dir / path).read_text(), path
     # The loading line is worded in Python, before Python runs in the page: by the build.

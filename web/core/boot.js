@@ -18,9 +18,10 @@
  *   `call` runs pishe.web.<name>(...args) (JSON-able args) and resolves with the
  *   parsed JSON it returns, or rejects with an Error carrying Python's message;
  *   calls made before ready wait for it. `ready` resolves with the boot timings
- *   (ms since the worker started, plus `page`: ms since this page's navigation)
- *   and `snapshot`: whether Python's memory was "restored" from the last start's
- *   snapshot, a snapshot "taken" for the next, or "none" (web/core/worker.js).
+ *   (each milestone of web/core/worker.js in ms since this page's navigation, and
+ *   `page`: when the page heard that Python is ready) and `snapshot`: whether Python's
+ *   memory was "restored" from the last start's snapshot, a snapshot "taken" for the
+ *   next, or "none" (web/core/worker.js).
  *   `worker` takes data channels to read and write (web/core/channel.js).
  */
 export function startWorker(onProgress) {
@@ -55,7 +56,10 @@ export function startWorker(onProgress) {
     } else if (data.progress !== undefined) {
       if (onProgress) onProgress(data.progress, data.stage, data.until);
     } else if (data.ready) {
-      markReady({ ...data.ms, page: Math.round(performance.now()), snapshot: data.snapshot });
+      // The worker's milestones on this page's clock.
+      const shift = data.origin - performance.timeOrigin;
+      const ms = Object.fromEntries(Object.entries(data.ms).map(([key, at]) => [key, Math.round(at + shift)]));
+      markReady({ ...ms, page: Math.round(performance.now()), snapshot: data.snapshot });
     } else if (data.fatal) {
       fail(data.fatal);
     }

@@ -20,7 +20,8 @@
 //                                     worker cannot report on while it runs will end;
 //                                     the words are pishe/table/words.py's LOADING, which
 //                                     build.py writes into BUILD (Python is not running yet)
-//   {ready: true, ms: {...}, snapshot} ms since the worker started, per milestone; snapshot:
+//   {ready: true, ms: {...}, origin, snapshot} ms since the worker started (its time origin:
+//                                     `origin`), per milestone; snapshot:
 //                                     "restored" (this start), "taken" (for the next), "none"
 //   {fatal: "message"}                boot failed ("<stage> failed: <why>"); calls fail too
 // Page -> worker, at any time (calls sent before ready wait for it):
@@ -32,7 +33,6 @@
 // and the data channels' own messages (channel.js).
 // Pyodide 314 only runs in module workers: new Worker(url, {type: "module"}).
 
-import { loadPyodide } from "../../pyodide/pyodide.mjs";
 import { attach, send } from "./channel.js";
 
 const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, stdlib, loading, downloads}
@@ -138,9 +138,20 @@ async function count(body) {
   }
 }
 const networkFetch = self.fetch.bind(self);
+// The start-up downloads begin as this script runs, not once Pyodide's loader
+// (pyodide.mjs, imported below) has arrived and asks for them: one round trip
+// sooner on a slow network. Pyodide's own fetch of each takes the response begun here.
+const early = new Map(Object.keys(BUILD.downloads).map((name) => {
+  const url = new URL(name, SITE).href;
+  const response = networkFetch(url);
+  response.catch(() => {}); // a failure is reported by whoever takes the response
+  return [url, response];
+}));
 self.fetch = async (resource, options) => {
-  const response = await networkFetch(resource, options);
   const url = new URL(resource instanceof Request ? resource.url : resource, SITE).href;
+  const begun = early.get(url);
+  early.delete(url); // taken once: any later fetch of it goes to the network
+  const response = await (begun || networkFetch(resource, options));
   const name = url.startsWith(SITE.href) ? url.slice(SITE.href.length) : null;
   if (name && Object.hasOwn(BUILD.downloads, name) && response.ok && response.body) {
     count(response.clone().body).catch(() => {}); // the download's own failure is Pyodide's to report
@@ -199,7 +210,8 @@ function need(names) {
 let snapshot = "none"; // what this start did with a snapshot (the ready message says)
 
 /** Start Pyodide with `options` besides the site's own. */
-function start(options) {
+async function start(options) {
+  const { loadPyodide } = await import("../../pyodide/pyodide.mjs");
   const indexURL = new URL("pyodide/", SITE).href;
   return loadPyodide({
     indexURL,
@@ -279,7 +291,7 @@ let fatal = "";
 // Resolves with the dispatch function, or with null when the boot failed.
 const started = boot().then(
   (dispatch) => {
-    self.postMessage({ ready: true, ms, snapshot });
+    self.postMessage({ ready: true, ms, origin: performance.timeOrigin, snapshot });
     return dispatch;
   },
   (err) => {

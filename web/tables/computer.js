@@ -411,8 +411,9 @@ async function startComputerTable() {
       await send("current");
     }
   });
+  let booted;
   try {
-    await py.ready;
+    booted = await py.ready;
   } catch (err) {
     // Python could not start: its words cannot be had, so this line is worded here.
     setText(stage, pageWord("The game could not start: {reason}").replace("{reason}", err.message || String(err)));
@@ -433,8 +434,9 @@ async function startComputerTable() {
       document.querySelector("[data-update]").hidden = false;
     },
   });
-  // For developers and tests: the worker's calls, e.g. pishe.call("current").
-  window.pishe = { call: py.call, settings: { delay, seed } };
+  // For developers, tests and bench/boot.py: the worker's calls, e.g. pishe.call("current"),
+  // and the start-up's milestones (web/core/boot.js), with `table`: when the table was ready.
+  window.pishe = { call: py.call, settings: { delay, seed }, boot: { ...booted, table: Math.round(performance.now()) } };
 }
 
 if (document.body && document.body.dataset.table === "computer") startComputerTable();
