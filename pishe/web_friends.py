@@ -202,9 +202,14 @@ def host_name(name: Optional[str]) -> str:
     return _hosting(lambda: _host.set_name(name))
 
 
-def host_play_again() -> str:
-    """After the match: a new one with the same friends in the same seats."""
-    return _hosting(lambda: _host.play_again())
+def host_play_again(length: Optional[str] = None, clock: Optional[int] = None) -> str:
+    """After the match: a new one with the same friends in the same seats, of ``length``
+    with ``clock`` seconds per move (``None``: no clock), the page's settings; with no
+    ``length``, of the same length and clock."""
+    def again():
+        check_clock(clock)
+        return _host.play_again(length, clock)
+    return _hosting(again)
 
 
 def host_deal_now() -> str:

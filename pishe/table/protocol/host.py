@@ -143,13 +143,10 @@ class Host:
         move for the people at it (``None``: no clock)."""
         self.game = get_game(game_id)
         self.length = self.game.default_length if length is None else length
-        if not isinstance(self.length, str) or self.length not in self.game.lengths:
-            Match(self.game, self.length)      # raises InvalidMatchLengthError, naming the lengths
+        self._check_settings(self.length, clock)
         seats = range(1, self.game.seats) if guest_seats is None else guest_seats
         if not seats or any(type(s) is not int or not 0 < s < self.game.seats for s in seats):
             raise ValueError(f"guest seats must be seats 1 to {self.game.seats - 1}")
-        if clock is not None and (type(clock) is not int or not 0 < clock <= LONGEST_CLOCK):
-            raise ValueError(f"the clock must be 1 to {LONGEST_CLOCK} seconds per move, or none")
         #: This match's id in the welcome: a guest's page binds its parts of the shuffle to it.
         #: Not drawn from ``rng``, which fixes the seeds and tokens that tests replay.
         self.match_id = secrets.token_hex(16)
@@ -164,6 +161,15 @@ class Host:
         self._bots: dict = {}
         self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
         self._pending: Optional[_HostDeal] = _HostDeal.new(1, self.rng, self.game.id)
+
+    def _check_settings(self, length, clock) -> None:
+        """Raise unless ``length`` is one of the game's match lengths (the game's
+        InvalidMatchLengthError, naming them) and ``clock`` 1 to LONGEST_CLOCK seconds or ``None``
+        (ValueError)."""
+        if not isinstance(length, str) or length not in self.game.lengths:
+            Match(self.game, length)      # raises InvalidMatchLengthError, naming the lengths
+        if clock is not None and (type(clock) is not int or not 0 < clock <= LONGEST_CLOCK):
+            raise ValueError(f"the clock must be 1 to {LONGEST_CLOCK} seconds per move, or none")
 
     # -- what the page shows ----------------------------------------------------------
 
@@ -325,16 +331,23 @@ class Host:
         self.host_name = wire.optional(wire.player_name)(name, "name")
         return self._presence()
 
-    def play_again(self) -> Outcome:
-        """Once the match is over, a new match of the same game, length and clock with the
-        same friends in the same seats: every connected guest is welcomed to it (a new match
-        id) and asked for its part of the first deal's shuffle. Raises
-        :class:`~.wire.WrongPhaseError` before the match is over."""
+    def play_again(self, length: Optional[str] = None, clock: Optional[int] = None) -> Outcome:
+        """Once the match is over, a new match of the same game with the same friends in the
+        same seats: of ``length`` with ``clock`` seconds per move (``None``: no clock), the
+        host's settings changed during the match, or with ``length`` ``None`` the same length
+        and clock. Every connected guest is welcomed to it (a new match id, the welcome
+        naming its length and clock) and asked for its part of the first deal's shuffle.
+        Raises :class:`~.wire.WrongPhaseError` before the match is over, and as
+        :meth:`__init__` does for a length or clock that is not one; either way nothing changes."""
         if self._pending is not None or not self.match.over:
             raise WrongPhaseError(_("The match is not over."))
+        if length is None:
+            length, clock = self.length, self.seating.clock
+        self._check_settings(length, clock)
+        self.length = length
         self.match_id = secrets.token_hex(16)
         self.match, self._played, self._bots = None, None, {}
-        self.seating = Seating([HOST_SEAT, *self.guests], self.seating.clock)
+        self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._pending = _HostDeal.new(1, self.rng, self.game.id)
         for guest in self.guests.values():
             guest.sent, guest.joining = 0, False

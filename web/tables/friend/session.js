@@ -18,6 +18,7 @@ import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { list, setText } from "../../text.js";
 import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
+import { noteSettings } from "../settings.js";
 import { hasCandidates } from "../../core/rtc.js";
 import { carryByRelays, knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
@@ -371,8 +372,20 @@ export function hostAnswer(answer) {
   else showError("");
   show(answer);
   showSeats(answer.status);
+  noteHostSettings();
   turns.next(answer.computer_moves);
   setIdle();
+}
+
+/**
+ * Host: a length or clock chosen on the page while the friends' match is played applies
+ * from the next match (Play again takes it), and the settings note says so.
+ */
+export function noteHostSettings() {
+  const status = state.status;
+  const playing = state.role === "host" && status && status.phase !== "match-over"
+    ? { game: state.game, length: status.length, clock: status.clock } : null;
+  noteSettings(playing, ["length", "clock"]);
 }
 
 /** Host: each invited seat's state beside its name, and the table's status line. */

@@ -11,7 +11,7 @@
 // sentence shown is Python's (the page's words by key, ../words.js).
 
 import { FIRST_GAME } from "../../games/registry.js";
-import { chosenSettings } from "../settings.js";
+import { chosenSettings, noteSettings } from "../settings.js";
 import { computerTable } from "../computer.js";
 import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
@@ -22,8 +22,8 @@ import {
 } from "./panel.js";
 import {
   GUEST_KEYS, HOST_KEY, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
-  expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink,
-  openSeatLink, queue,
+  expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark,
+  noteHostSettings, openLink, openSeatLink, queue,
   setIdle, show, showChosenName, showError, state, stored, table, turns, useGame,
 } from "./session.js";
 
@@ -80,6 +80,7 @@ function leave() {
     showRelays([]);
     ui.dealNow.hidden = true;
     ui.playAgain.hidden = true;
+    noteSettings(null);
     ui.nameForm.hidden = true;
     setText(ui.nameNote, "");
     for (const node of document.querySelectorAll("[data-chosen-name]")) showChosenName(node, "");
@@ -464,8 +465,13 @@ function wire() {
     if (state.role === "host") hostMove("host_deal_now");
   });
   ui.playAgain.addEventListener("click", () => {
-    if (state.role === "host") hostMove("host_play_again");
+    // With the length and clock chosen on the page meanwhile (the settings note said so).
+    const { game, length, clock } = chosenSettings();
+    if (state.role === "host") hostMove("host_play_again", ...(game === state.game ? [length, clock] : []));
   });
+  for (const input of document.querySelectorAll("input[data-setting]")) {
+    input.addEventListener("change", noteHostSettings);
+  }
   ui.nameForm.addEventListener("submit", (event) => {
     event.preventDefault();
     nameSeat(ui.nameInput.value.trim() || null);
