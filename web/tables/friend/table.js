@@ -44,7 +44,7 @@ function enter(role, game) {
   body.dataset.table = "friend";
   body.dataset.role = role;
   ui.panel.hidden = false;
-  match.hidden = true;
+  match.hidden = role !== "host"; // the host's settings for the next match (style.css shows only those)
   ui.fair.hidden = true;
   clearResultFair();
   // The game's own title for a friends' table, else the panel's.
