@@ -35,11 +35,12 @@ WATCH_OTHERS = """(selector) => {
     const mine = window.__autoplay && window.__autoplay.clicks !== clicks;
     clicks = window.__autoplay ? window.__autoplay.clicks : 0;
     const painted = window.tableDom(root), paint = ++paints;
-    queueMicrotask(async () => {  // after the painter has set its cards travelling
+    // Cards set off at the frame after a paint (web/games/motion.js): looked at the frame after that.
+    requestAnimationFrame(() => requestAnimationFrame(async () => {
       const moving = document.getAnimations().filter((a) => !(a instanceof CSSAnimation || a instanceof CSSTransition));
       await Promise.allSettled(moving.map((a) => a.finished));
       if (!mine && paint === paints) window.othersMoves.push({ moved: moving.length, same: window.tableDom(root) === painted });
-    });
+    }));
   });
 }"""
 
