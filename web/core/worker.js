@@ -33,6 +33,7 @@
 // and the data channels' own messages (channel.js).
 // Pyodide 314 only runs in module workers: new Worker(url, {type: "module"}).
 
+import { loadPyodide } from "../../pyodide/pyodide.mjs";
 import { attach, send } from "./channel.js";
 
 const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, stdlib, loading, downloads}
@@ -138,20 +139,9 @@ async function count(body) {
   }
 }
 const networkFetch = self.fetch.bind(self);
-// The start-up downloads begin as this script runs, not once Pyodide's loader
-// (pyodide.mjs, imported below) has arrived and asks for them: one round trip
-// sooner on a slow network. Pyodide's own fetch of each takes the response begun here.
-const early = new Map(Object.keys(BUILD.downloads).map((name) => {
-  const url = new URL(name, SITE).href;
-  const response = networkFetch(url);
-  response.catch(() => {}); // a failure is reported by whoever takes the response
-  return [url, response];
-}));
 self.fetch = async (resource, options) => {
+  const response = await networkFetch(resource, options);
   const url = new URL(resource instanceof Request ? resource.url : resource, SITE).href;
-  const begun = early.get(url);
-  early.delete(url); // taken once: any later fetch of it goes to the network
-  const response = await (begun || networkFetch(resource, options));
   const name = url.startsWith(SITE.href) ? url.slice(SITE.href.length) : null;
   if (name && Object.hasOwn(BUILD.downloads, name) && response.ok && response.body) {
     count(response.clone().body).catch(() => {}); // the download's own failure is Pyodide's to report
@@ -210,8 +200,7 @@ function need(names) {
 let snapshot = "none"; // what this start did with a snapshot (the ready message says)
 
 /** Start Pyodide with `options` besides the site's own. */
-async function start(options) {
-  const { loadPyodide } = await import("../../pyodide/pyodide.mjs");
+function start(options) {
   const indexURL = new URL("pyodide/", SITE).href;
   return loadPyodide({
     indexURL,
