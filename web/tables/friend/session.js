@@ -382,8 +382,9 @@ export function hostAnswer(answer) {
  * from the next match (Play again takes it), and the settings note says so.
  */
 export function noteHostSettings() {
+  if (state.role !== "host") return; // the computer's table says its own
   const status = state.status;
-  const playing = state.role === "host" && status && status.phase !== "match-over"
+  const playing = status && status.phase !== "match-over"
     ? { game: state.game, length: status.length, clock: status.clock } : null;
   noteSettings(playing, ["length", "clock"]);
 }
