@@ -196,10 +196,10 @@ def page_words(lang: str) -> dict:
 
     sys.path.insert(0, str(ROOT))
     from pishe.table.lang import PSEUDO, pseudo
-    from pishe.table.words import LOADING
+    from pishe.table.words import LOADING, START_FAILED
 
     wanted = {(message, context) for _, _, message, context in page_messages()}
-    wanted |= {(message, None) for message in LOADING.values()}
+    wanted |= {(message, None) for message in (*LOADING.values(), *START_FAILED.values())}
     if lang == PSEUDO:
         # A shortcut key stays a key.
         translated = {key: key[0] if key[1] == "key" else pseudo(key[0]) for key in wanted}

@@ -278,7 +278,8 @@ requestAnimationFrame(function look() {
 
 def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
     """No English flash: the static words are Turkish in the first frame the body is seen, with
-    no module of the page run (they are refused here), so before Python or any table starts."""
+    no module of the page run (they are refused here), so before Python or any table starts;
+    and a start that fails says why in Turkish."""
     context = browser.new_context(locale="tr-TR", viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.add_init_script(FIRST_FRAMES)
@@ -293,6 +294,25 @@ def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
     assert page.locator("[data-language]").input_value() == "tr"
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "language-tr-first-paint.png"))
+
+    # A start that fails (its worker does not come) says why in Turkish, by its cause
+    # (Python's words, which the build wrote into the page); the error's own words only in the
+    # collapsed details; and in English after the switch.
+    page.unroute_all()
+    context.route("**/web/core/worker.js", lambda route: route.abort())
+    page.set_viewport_size({"width": 1280, "height": 800})      # the switch in the top bar
+    page.reload(wait_until="commit")
+    stage = page.locator("[data-loader-stage]")
+    expect(page.locator(".loader.failed")).to_be_visible(timeout=BOOT_MS)
+    expect(stage).to_have_text("Oyun başlatılamadı: oyunun bir dosyası indirilemedi. "
+                               "İnternet bağlantını kontrol edip sayfayı yenile.")
+    details = page.locator("[data-loader-details]")
+    expect(details.locator("summary")).to_have_text("Hata bildirimi için ayrıntılar")
+    assert details.get_attribute("open") is None and "did not load" in details.text_content()
+    assert foreign(page.evaluate(READ_ALL), ENGLISH) == []
+    page.locator("[data-language]").select_option("en")
+    expect(stage).to_have_text("The game could not start: a file of the game could not be downloaded. "
+                               "Check the connection and reload the page.")
     context.close()
 
 

@@ -37,7 +37,7 @@ export function loadWords(py) {
   if (!loading) {
     loading = py.ready.then(() => fetchWords(py));
     loading.catch(() => {}); // Python could not run: the boot's own line says so
-    onLanguage(() => loading.then(() => fetchWords(py)));
+    onLanguage(() => loading.then(() => fetchWords(py), () => {})); // no Python: the other listeners still run
   }
   return loading;
 }
