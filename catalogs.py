@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "pishe"
 #: Languages with a catalog (English is the code's own).
 LANGUAGES = ("tr",)
-#: Modules never in a catalog: the command line stays English.
-NOT_TRANSLATED = {"cli.py", "__main__.py"}
+#: Modules never in a catalog (the command line's entry point, which words nothing).
+NOT_TRANSLATED = {"__main__.py"}
 
 
 def domains() -> dict:
