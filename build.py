@@ -927,6 +927,25 @@ def _loading_words() -> dict[str, str]:
     return dict(LOADING)
 
 
+def _write_manifest(path: Path) -> None:
+    """The app's manifest with its words (pishe/table/words.py's MANIFEST): the English, and each
+    other language's in its "translations" member, from the catalogs."""
+    from pishe.table import lang
+    from pishe.table.words import MANIFEST
+
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    before = lang.language()
+    try:
+        translations = {}
+        for code in lang.LANGUAGES[1:]:
+            lang.set_language(code)
+            translations[code] = {key: lang.TABLE.gettext(words) for key, words in MANIFEST.items()}
+    finally:
+        lang.set_language(before)
+    manifest.update(MANIFEST, translations=translations)
+    path.write_text(json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
 def _start_failed_markup() -> str:
     """Why the game could not start, by cause (pishe/table/words.py's START_FAILED), as
     index.html's data-start-failures template holds it: a static message each, which
@@ -956,6 +975,7 @@ def build(dist: Path = DIST) -> dict:
         for size in ICON_SIZES:
             (stage / "web" / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
         _write_page_words(stage / "web" / "lang")
+        _write_manifest(stage / "web" / "manifest.webmanifest")
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")
         micropip = stage / "pyodide" / pinned["micropip"].name
         shutil.copyfile(compile_wheel(pinned["micropip"], stage / "pyodide", lock), micropip)

@@ -30,7 +30,7 @@ from .lang import N_, TABLE, _, ngettext
 from .said import data_of, nsay
 
 __all__ = ["PAGE", "WAITING", "clock", "clock_label", "level_line", "CLOCK_WARNINGS", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
-           "match_score", "LOADING", "START_FAILED", "page", "waiting"]
+           "match_score", "LOADING", "START_FAILED", "MANIFEST", "page", "waiting"]
 
 #: The page's sentences, by key.
 PAGE = {
@@ -137,6 +137,14 @@ START_FAILED = {
     "engine": N_("the game's engine failed while starting. Reload the page; if it fails again, "
                  "report it with the details below."),
 }
+
+#: The installed app's words (web/manifest.webmanifest): build.py writes the English into the
+#: manifest and each other language's into its "translations" member (the W3C's manifest
+#: localization; a browser that does not know it shows the English). One manifest for every
+#: language: the page itself follows its player's.
+MANIFEST = {"name": N_("Pishe Pasha and Pişti"), "short_name": N_("Card table"),
+            "description": N_("Pishe Pasha and Pişti against the computer or a friend, page to page. "
+                              "Free, no account, works offline.")}
 
 #: What a friend's table says before its cards are dealt, by the page's role.
 WAITING = {"host": N_("The cards are dealt when your friend joins."),
