@@ -216,6 +216,8 @@ def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, loc
 
 
 def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, server):
+    """Mid-deal, and after a reload; axe in Turkish; an invite link carries no language; a broken
+    link says why in Turkish."""
     page = open_page(browser, server, "en-US", "&lang=tr")         # ?lang=tr wins over the browser
     assert page.evaluate("document.documentElement.lang") == "tr"
     for _ in range(3):
@@ -264,6 +266,18 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     expect(link).not_to_have_value("", timeout=60_000)
     assert "lang" not in link.input_value() and "#join=" in link.input_value()
     assert page.errors == []
+
+    # A link the browser cannot use (a port no address has): a Turkish guest reads why in Turkish,
+    # by its cause, its table in Turkish too; the browser's own words only in the collapsed details.
+    guest = page.context.new_page()
+    broken = "p1~abcd~abcdefghijklmnopqrstuvwx~" + "A" * 43 + "~h1.2.3.4,99999"
+    guest.goto(f"{server.url}/?delay=0&lang=tr#join={broken}")
+    expect(guest.locator("[data-friend-status]")).to_have_text(
+        "Bu davet bağlantısı çalışmıyor: bu tarayıcı bağlantı kodunu kullanamadı. Yenisini iste.", timeout=BOOT_MS)
+    details = guest.locator("[data-friend-details]")
+    assert details.get_attribute("open") is None and "setRemoteDescription" in details.text_content()
+    guest.wait_for_function("Number(document.querySelector('[data-game=\"pishe-pasha\"]').dataset.paints) > 0")
+    assert foreign(guest.evaluate(READ_ALL), ENGLISH) == []
 
 
 #: What the page shows at each of its first frames (a requestAnimationFrame callback runs just

@@ -40,8 +40,10 @@ export function startWorker(onProgress) {
     markFailed = reject;
   });
 
+  let failure = null; // the boot's error: every call from then on fails with it
   function fail(message, why, detail) {
     const err = Object.assign(new Error(message), { why, detail });
+    failure = err;
     markFailed(err);
     for (const { reject } of pending.values()) reject(err);
     pending.clear();
@@ -75,6 +77,7 @@ export function startWorker(onProgress) {
   }
 
   function call(name, ...args) {
+    if (failure) return Promise.reject(failure);
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });

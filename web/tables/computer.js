@@ -435,6 +435,8 @@ async function startComputerTable() {
     startFailure = err;
     sayStartFailed(err);
     loader.classList.add("failed");
+    // The table's status line ("Getting the table ready…") would say otherwise.
+    for (const line of document.querySelectorAll("[data-status]")) line.hidden = true;
     return;
   }
   ready = true;

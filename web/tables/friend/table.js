@@ -509,7 +509,8 @@ function start() {
   // Another language: this page's own view of the table, worded anew (nothing goes to the others).
   onLanguage(() => {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_current")));
-    else if (state.role === "guest") queue(async () => guestAnswer(await call("guest_saved")));
+    else if (state.role === "guest" && state.joined) queue(async () => guestAnswer(await call("guest_saved")));
+    else if (state.role === "guest") show({ view: null }); // not at a table yet: its blank table
   });
   computerTable.py.ready.then(
     () => invite.setAttribute("aria-disabled", "false"),
