@@ -55,9 +55,9 @@ def test_tournament_json_has_the_documented_shape():
     assert run("tournament", "always-give", "never-give", "--deals", "40", "--seed", "3", "--json").stdout == out.stdout
 
 
-def test_tournament_text_output_names_both_bots():
-    out = run("tournament", "hold-king", "no-give-two-above", "--deals", "10", "--seed", "1")
-    assert out.returncode == 0 and "hold-king" in out.stdout and "no-give-two-above" in out.stdout
+def test_tournament_text_output_names_both_bots(here):
+    status, out, _ = here("tournament", "hold-king", "no-give-two-above", "--deals", "10", "--seed", "1")
+    assert status == 0 and "hold-king" in out and "no-give-two-above" in out
 
 
 @pytest.mark.parametrize("args", [["nobody", "always-give", "--deals", "3"],
@@ -104,12 +104,12 @@ def test_play_out_answers_each_line_in_order():
     assert bots["winner"] in (0, 1)
 
 
-def test_play_out_shows_a_waiting_turned_card_in_the_position():
-    out = run("play-out", stdin=json.dumps({"position": POSITION, "actions": ["turn"]}) + "\n")
-    answer = json.loads(out.stdout)
+def test_play_out_shows_a_waiting_turned_card_in_the_position(here):
+    _, out, _ = here("play-out", stdin=json.dumps({"position": POSITION, "actions": ["turn"]}) + "\n")
+    answer = json.loads(out)
     assert answer["position"]["turned"] == "7C"
-    again = run("play-out", stdin=json.dumps({"position": answer["position"], "actions": ["give"]}) + "\n")
-    assert json.loads(again.stdout)["steps"] == ["Seat 0: You give the 7♣ onto their 6♦"]
+    _, again, _ = here("play-out", stdin=json.dumps({"position": answer["position"], "actions": ["give"]}) + "\n")
+    assert json.loads(again)["steps"] == ["Seat 0: You give the 7♣ onto their 6♦"]
 
 
 @pytest.mark.parametrize("line, message", [
@@ -155,9 +155,9 @@ def test_pisti_tournament_json_has_the_documented_shape():
     assert run(*args).stdout == out.stdout
 
 
-def test_pisti_tournament_text_prints_the_interval():
-    out = run("tournament", "--game", "pisti", "greedy", "greedy", "--decks", "4", "--seed", "1")
-    assert out.returncode == 0 and "95% interval" in out.stdout and out.stdout.count("greedy") >= 2
+def test_pisti_tournament_text_prints_the_interval(here):
+    status, out, _ = here("tournament", "--game", "pisti", "greedy", "greedy", "--decks", "4", "--seed", "1")
+    assert status == 0 and "95% interval" in out and out.count("greedy") >= 2
 
 
 @pytest.mark.parametrize("args", [["greedy", "nobody", "--decks", "4"],
@@ -168,18 +168,18 @@ def test_pisti_tournament_refuses_bad_arguments(here, args):
     assert status == 2 and "error" in err and not out
 
 
-def test_pisti_play_out_plays_a_whole_deck_and_part_of_one():
+def test_pisti_play_out_plays_a_whole_deck_and_part_of_one(here):
     whole = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "bots": ["greedy"] * 4}
-    out = run("play-out", stdin=json.dumps(whole) + "\n")
-    assert out.returncode == 0, out.stdout
-    answer = json.loads(out.stdout)
+    status, out, _ = here("play-out", stdin=json.dumps(whole) + "\n")
+    assert status == 0, out
+    answer = json.loads(out)
     assert {"points", "cards", "pishti", "jack_pishti", "steps"} <= set(answer)
     assert sum(answer["cards"]) == 52 and answer["over"] is True
     plays = [s for s in answer["steps"] if "plays" in s]
     assert len(plays) == 48
     # Seat 0 leads deck 1 and holds the cards the deck deals it first.
     part = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "plays": []}
-    first = json.loads(run("play-out", stdin=json.dumps(part) + "\n").stdout)
+    first = json.loads(here("play-out", stdin=json.dumps(part) + "\n")[1])
     assert first["over"] is False and first["turn"] == 0 and first["points"] is None
 
 
@@ -198,7 +198,7 @@ def test_pisti_play_out_reports_a_bad_line_and_goes_on(here, line, message):
     assert status == 1 and message in first["error"] and "error" not in second
 
 
-def test_pisti_play_out_refuses_a_49th_card():
+def test_pisti_play_out_refuses_a_49th_card(here):
     from pishe.table.game import get_game
 
     game = get_game("pisti")
@@ -208,10 +208,10 @@ def test_pisti_play_out_refuses_a_49th_card():
         plays.append(str(deck.legal_actions()[0]))
         deck.apply(deck.legal_actions()[0], deck.turn)
     line = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3}
-    done = json.loads(run("play-out", stdin=json.dumps({**line, "plays": plays}) + "\n").stdout)
+    done = json.loads(here("play-out", stdin=json.dumps({**line, "plays": plays}) + "\n")[1])
     assert done["over"] is True and len(plays) == 48 and sum(done["cards"]) == 52
-    out = run("play-out", stdin=json.dumps({**line, "plays": plays + [plays[0]]}) + "\n")
-    assert out.returncode == 1 and "48" in json.loads(out.stdout)["error"]
+    status, out, _ = here("play-out", stdin=json.dumps({**line, "plays": plays + [plays[0]]}) + "\n")
+    assert status == 1 and "48" in json.loads(out)["error"]
 
 
 # -- Its language ----------------------------------------------------------------------

@@ -96,6 +96,10 @@ def open_page(browser, server, locale: str, query: str = "", viewport=None) -> P
     return page
 
 
+#: Resolves once the browser has laid out and painted twice since: a new size has taken effect.
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def wait_idle(page: Page) -> None:
     page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
 
@@ -254,7 +258,7 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     # The same in high contrast, at a phone's width.
     page.get_by_role("switch", name="Yüksek karşıtlık").check()
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(300)
+    page.evaluate(TWO_FRAMES)
     page.screenshot(path=str(RESULTS / "language-tr-phone.png"), full_page=True)
     assert violations(page) == []
     page.set_viewport_size({"width": 1280, "height": 800})    # the switch in the top bar, not its menu
@@ -374,7 +378,7 @@ def test_the_pseudo_language_fits_at_every_width(browser, server):
             wait_idle(page)
         for width, height in ((320, 700), (390, 844), (1280, 800)):
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(200)
+            page.evaluate(TWO_FRAMES)
             found = page.evaluate(MEASURE)
             if found:
                 faults[game, width] = found
