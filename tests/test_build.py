@@ -733,9 +733,10 @@ def test_a_snapshot_that_cannot_be_restored_is_replaced(stub_starts, stub_dist):
 
 def test_a_failed_boot_is_reported_as_fatal(stub_starts):
     """By its cause, which the page words (pishe/table/words.py's START_FAILED), and the
-    error's own words for a bug report."""
+    error's own words for a bug report; at once (the start does not go on without the wheel)."""
     out = stub_starts["failed"]
-    assert out["ready"]["error"].startswith(f"{LOADING['python']} failed: ")
+    stage, _, why = out["ready"]["error"].partition(" failed: ")
+    assert stage in LOADING.values() and why.startswith("could not download wheels/") and why.endswith("HTTP 404")
     assert out["early"] == out["late"] == out["ready"]
     assert out["why"]["why"] == "download" and "HTTP 404" in out["why"]["detail"]
     assert out["why"]["why"] in START_FAILED
