@@ -5,7 +5,9 @@ Two streams talk over a simulated relay that delays, drops and doubles events; e
 message arrives once, whole and in order, each way, and the page's events stay within
 the chosen rate (60 in any minute). Then the refusals: frames that are not frames, or do
 not fit the stream (acknowledging what was never sent, too long, unknown fields), and
-random damage to good frames, are refused by name and change nothing.
+random damage to good frames, are refused by name and change nothing. And
+web/tables/friend/retry.js: an answer or knock that is not answered is posted again, later
+each time, until answered or given up.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAMES = ROOT / "web" / "tables" / "friend" / "frames.js"
+RETRY = ROOT / "web" / "tables" / "friend" / "retry.js"
 
 SCRIPT = r"""
 import { Bucket, CHUNK, DEAD_MS, Stream, refusal } from "./frames.mjs";
+import { backoff, retry } from "./retry.mjs";
 
 // A small generator of our own, so that every run is the same.
 let seed = 12345;
@@ -177,6 +181,35 @@ function silence() {
   return { before: a.gone(10 + DEAD_MS - 1), after: a.gone(10 + DEAD_MS + 1) };
 }
 
+// retry.js on a clock of its own: `answers` says what each try resolves (true: answered;
+// "throw": the try fails). Returns when each try ran and when it gave up.
+async function retries(answers, { stopAt = Infinity } = {}) {
+  let now = 0;
+  const timers = new Map();
+  let id = 0;
+  const clock = {
+    setTimeout: (f, ms) => { timers.set(++id, { at: now + ms, f }); return id; },
+    clearTimeout: (t) => timers.delete(t),
+  };
+  const tries = [];
+  let gaveUp = null;
+  const handle = retry(async (n) => {
+    tries.push([n, now]);
+    if (answers[n] === "throw") throw new Error("no relay");
+    return Boolean(answers[n]);
+  }, { waits: backoff(1000, 3), onGiveUp: () => { gaveUp = now; }, timers: clock });
+  for (let step = 0; step < 100; step += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 0));   // the try's promise settles
+    if (now >= stopAt) handle.stop();
+    if (!timers.size) break;
+    const [next, timer] = [...timers].sort((a, b) => a[1].at - b[1].at)[0];
+    timers.delete(next);
+    now = timer.at;
+    timer.f();
+  }
+  return { tries, gaveUp };
+}
+
 const defaultRate = { perSecond: 50 / 60, burst: 10 };
 console.log(JSON.stringify({
   clean: simulate({ messages: 40, drop: 0, double: 0, delay: 30, ...defaultRate }),
@@ -185,6 +218,11 @@ console.log(JSON.stringify({
   refusals: refusals(),
   fuzz: fuzz(3000),
   silence: silence(),
+  retries: {
+    answeredThird: await retries([false, "throw", true]),
+    neverAnswered: await retries([]),
+    stopped: await retries([], { stopAt: 1000 }),
+  },
 }));
 """
 
@@ -196,6 +234,7 @@ def results(tmp_path_factory):
         pytest.skip("no node (the build needs it too)")
     folder = tmp_path_factory.mktemp("frames")
     shutil.copy(FRAMES, folder / "frames.mjs")   # Node takes `export` from .mjs files
+    shutil.copy(RETRY, folder / "retry.mjs")
     (folder / "run.mjs").write_text(SCRIPT)
     done = subprocess.run([node, str(folder / "run.mjs")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -233,3 +272,12 @@ def test_damaged_frames_never_throw_nor_half_apply(results):
 
 def test_a_silent_page_is_gone_only_after_its_time(results):
     assert results["silence"] == {"before": False, "after": True}
+
+
+def test_an_unanswered_post_is_tried_again_later_each_time_until_answered_or_given_up(results):
+    """retry.js: what a guest's page does with an answer or knock no relay took or no page
+    answered (a failed try counts as unanswered): again after 1, 2, 4 s (here), then gives up."""
+    runs = results["retries"]
+    assert runs["answeredThird"] == {"tries": [[0, 0], [1, 1000], [2, 3000]], "gaveUp": None}
+    assert runs["neverAnswered"] == {"tries": [[0, 0], [1, 1000], [2, 3000]], "gaveUp": 7000}
+    assert runs["stopped"] == {"tries": [[0, 0], [1, 1000]], "gaveUp": None}

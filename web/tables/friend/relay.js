@@ -159,11 +159,13 @@ async function openAnswer(event, { aes, offerHash }, since) {
  * within a few seconds (or none is listed, or the last one dropped); each is said
  * on a change only. onRelays({live, failed}) after each relay's news: the addresses
  * listening now, and those not reached (or dropped), for the page's details line.
+ * `seen`: the ids of the events taken already (each relay forwards the same event, and
+ * one that keeps it sends it to every later listener too), shared by listeners in turn.
  * Returns {close()}: stop listening (safe to call twice).
  */
-export function listenForAnswer({ key, offer, onAnswer, onIgnored = () => {}, onState = () => {}, onRelays = () => {} }) {
+export function listenForAnswer({ key, offer, onAnswer, onIgnored = () => {}, onState = () => {}, onRelays = () => {},
+  seen = new Set() }) {
   const since = nowSeconds();
-  const seen = new Set();      // event ids: each relay forwards the same event
   const live = new Set();      // relays that have taken the subscription and not dropped it
   const failed = new Set();    // relays that could not be reached, or dropped the subscription
   let pending = 0;             // relays that have neither taken the subscription nor failed yet
@@ -252,10 +254,12 @@ export function listenForAnswer({ key, offer, onAnswer, onIgnored = () => {}, on
 /**
  * Guest: post the answer code `answer` to the offer `offer`, under link key `key`,
  * as one event to every relay. Resolves true as soon as one relay has taken it,
- * false when none has within timeoutMs or no relay is listed: show the reply code
- * then. Never rejects.
+ * false when none has in time or no relay is listed: show the reply code
+ * then. Never rejects. `attempt` (0, 1, …): the how-manieth try this is; a relay
+ * is given longer each time (a busy relay is slow, not gone).
  */
-export function postAnswer({ key, offer, answer, timeoutMs = POST_MS }) {
+export function postAnswer({ key, offer, answer, attempt = 0 }) {
+  const timeoutMs = POST_MS * (attempt + 1);
   return new Promise((resolve) => {
     let pool = null;
     let over = false;

@@ -17,6 +17,7 @@ import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
 import { setText } from "../../text.js";
 import { forgetJoinCode, inviteLink, joinCode, joinGame, knockOn, relay } from "./signaling.js";
+import { backoff, retry } from "./retry.js";
 import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, showRelays, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
@@ -191,7 +192,8 @@ async function inviteAgain(seat) {
     seat.listener = relays.listenForAnswer({
       key,
       offer: code,
-      onAnswer: (answer) => link === seat.link && accept(seat, answer, true),
+      // (Not an answer that comes again once one was taken: its page posts it until connected.)
+      onAnswer: (answer) => link === seat.link && !seat.accepted && accept(seat, answer, true),
       onIgnored: (why) => link === seat.link && say(card.connectError, why),
       onState: () => {},
       onRelays: ({ failed }) => link === seat.link && showRelays(failed),
@@ -274,23 +276,38 @@ async function join(fragment) {
   }
   if (link !== state.link || state.connected) return;
   link.via = { key, offer };
+  if (!key) {
+    showReplyCode(reply);
+    return;
+  }
+  // Posted until a relay takes it, and again while the channel does not open: a post that
+  // timed out may still have reached the host, and one a relay took may have come while the
+  // host's page was not listening. The reply code shows meanwhile, for the host to paste.
   let posted = false;
-  if (key) {
-    try {
-      posted = await relays.postAnswer({ key, offer, answer: reply });
-    } catch (err) {
-      console.warn("no relay took the answer: showing the reply code", err);
+  state.retrying = retry(async (n) => {
+    if (link !== state.link || state.connected || link.ended) return true;
+    const taken = await relays.postAnswer({ key, offer, answer: reply, attempt: n });
+    if (link !== state.link || state.connected || link.ended) return true;
+    if (taken && !posted) {
+      posted = true;
+      ui.guestReply.hidden = true;
+      setStatus(STATUS.connecting, "waiting");
+      expectGuestOpen([offer, reply]);
+    } else if (!posted && n === 0) {
+      showReplyCode(reply);
     }
-  }
-  if (link !== state.link || state.connected) return;
-  if (posted) {
-    setStatus(STATUS.connecting, "waiting");
-    expectGuestOpen([offer, reply]);
-  } else {
-    ui.guestReply.hidden = false;
-    ui.replyOutput.value = reply;
-    setStatus(STATUS.waiting, "waiting");
-  }
+    return false;
+  }, { waits: ANSWER_WAITS });
+}
+
+/** How long a guest's page waits before posting its answer again: 2, 4, 8 s (then the last wait, 16 s). */
+const ANSWER_WAITS = backoff(2000, 4);
+
+/** Guest: the reply code for the host to paste (no relay took the answer yet). */
+function showReplyCode(reply) {
+  ui.guestReply.hidden = false;
+  ui.replyOutput.value = reply;
+  setStatus(STATUS.waiting, "waiting");
 }
 
 /**
@@ -324,19 +341,30 @@ async function comeBack(fragment) {
     return;
   }
   link.via = { key, offer: mine };
+  let answered = false;
   state.listener = relays.listenForAnswer({
     key,
     offer: mine,
-    onAnswer: (reply) => link === state.link && link.accept(reply).then(() => {
-      if (link === state.link && !state.connected) expectGuestOpen([mine, reply]);
-    }, gaveUp),
+    onAnswer: (reply) => {
+      answered = true;
+      if (link === state.link) {
+        link.accept(reply).then(() => {
+          if (link === state.link && !state.connected) expectGuestOpen([mine, reply]);
+        }, gaveUp);
+      }
+    },
   });
-  const knocked = await relays.postAnswer({ key, offer: knockOn(offer), answer: mine });
-  setTimeout(gaveUp, knocked ? KNOCK_MS : 0);
+  // Knocked until the host's page answers: a knock no relay took, or that came while the
+  // host's page was not listening, is lost.
+  state.retrying = retry(async (n) => {
+    if (answered || link !== state.link || state.connected) return true;
+    await relays.postAnswer({ key, offer: knockOn(offer), answer: mine, attempt: n });
+    return false;
+  }, { waits: KNOCK_WAITS, onGiveUp: () => answered || gaveUp() });
 }
 
-/** How long a page that knocks waits for the host's answer before it says the link is used. */
-const KNOCK_MS = 10_000;
+/** How long a page that knocks waits for the host's answer before it knocks again: 2, 4, then 8 s before it says the link is used. */
+const KNOCK_WAITS = backoff(2000, 3);
 
 /** Guest: the table as this tab kept it, paused, until a link connects it again. */
 function waitForNewLink(fragment) {
