@@ -259,23 +259,24 @@ export class RelayChannel {
     console.debug("a frame through the relays was refused:", why);
   }
 
-  /** The other page closed, or went silent: the channel is over. */
-  end() {
-    if (this.ended) return;
+  /** Take and send nothing more; false if that was so already. */
+  stop() {
+    if (this.ended) return false;
     this.ended = true;
     this.open = false;
     this.office.remove(this);
     this.subscription.close();
-    if (this.onclose) this.onclose();
+    return true;
+  }
+
+  /** The other page closed, or went silent: the channel is over. */
+  end() {
+    if (this.stop() && this.onclose) this.onclose();
   }
 
   /** Close from this side: the other page is told (one last event), and nothing more is sent. */
   close() {
-    if (this.ended) return;
-    this.ended = true;
-    this.open = false;
-    this.office.remove(this);
-    this.subscription.close();
+    if (!this.stop()) return;
     const frame = this.stream.close();
     seal(this.out.aes, frame).then((sealed) => this.office.post([[this.out.tag, sealed]]))
       .catch((err) => console.debug("could not say goodbye through the relays:", err));
