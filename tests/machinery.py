@@ -117,9 +117,9 @@ class LocalRelay(LocalServer):
     error = RelayError
 
     # The checks a public relay makes: size, signature, not a year old. Its size limit is
-    # strfry's default (64 KiB; nostr-relay's own, 4 KiB, is far below what public relays
-    # take, and than a table's frames through the relays: web/tables/friend/frames.js).
-    CONFIG = """max_event_size: 65536
+    # nostr-relay's own (4 KiB of content), as small as public relays have: a table's
+    # frames through the relays fit it (web/tables/friend/relaypath.js: eventBytes).
+    CONFIG = """max_event_size: 4096
 storage:
   sqlalchemy.url: "sqlite+aiosqlite:///{folder}/nostr.sqlite3"
   validators:

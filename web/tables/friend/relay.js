@@ -35,6 +35,10 @@ const POST_MS = 3000;
 const EXPIRES_S = 300;                    // NIP-40: relays may drop the event after five minutes
 const SKEW_S = 600;                       // the two pages' clocks may differ by this much
 const MAX_CONTENT = 4096;
+// The largest event a relay takes, in bytes of its JSON: what signaling.json may state
+// (some public relays take 4 KiB events; strfry 64 KiB by default), and what is assumed
+// when it does not.
+const EVENT_BYTES = { least: 2048, assumed: 4096, most: 65536 };
 const IGNORED = {
   unreadable: "relay_unreadable",         // not base64, not decryptable with this key, not our JSON
   otherOffer: "relay_other_offer",        // an answer to another invite made with the same key
@@ -89,25 +93,36 @@ export function unpackInvite(text) {
 }
 
 /**
- * The relays' addresses from signaling.json beside the page ({"relays": [...]}),
- * ws:// or wss:// only; [] when it is missing, unreadable or empty (the reply code
- * by hand, then). Read afresh each time, so a host's edit in dist/ counts at once.
- * With a relay listed it also starts loading the Nostr library, so that it is
- * ready by the time the answer is.
+ * What signaling.json beside the page says: {relays, eventBytes}. `relays`: the relays'
+ * addresses ({"relays": [...]}), ws:// or wss:// only; [] when it is missing, unreadable
+ * or empty (the reply code by hand, then). `eventBytes`: the largest event (its JSON, in
+ * bytes) every one of them takes ({"eventBytes": N}, EVENT_BYTES.least to .most), else
+ * EVENT_BYTES.assumed, which every relay we know of takes. Read afresh each time, so a
+ * host's edit in dist/ counts at once. With a relay listed it also starts loading the
+ * Nostr library, so that it is ready by the time the answer is.
  */
-export async function relayList() {
+export async function signaling() {
   let relays = [];
+  let eventBytes = EVENT_BYTES.assumed;
   try {
     const response = await fetch(new URL("signaling.json", document.baseURI), { cache: "no-cache" });
     const data = response.ok ? await response.json() : null;
     if (data && Array.isArray(data.relays)) {
       relays = [...new Set(data.relays.filter((url) => typeof url === "string" && /^wss?:\/\/[^\s]+$/.test(url)))];
     }
+    const stated = data ? data.eventBytes : undefined;
+    if (Number.isInteger(stated) && stated >= EVENT_BYTES.least && stated <= EVENT_BYTES.most) eventBytes = stated;
+    else if (stated !== undefined) console.warn(`signaling.json's eventBytes is not a whole number of bytes from ${EVENT_BYTES.least} to ${EVENT_BYTES.most}: ${EVENT_BYTES.assumed} is assumed.`);
   } catch (err) {
     console.warn("signaling.json is unreadable: the reply code by hand only.", err);
   }
   if (relays.length) nostr().catch(() => {});  // a failure is reported when it is used
-  return relays;
+  return { relays, eventBytes };
+}
+
+/** The relays' addresses from signaling.json (signaling()). */
+export async function relayList() {
+  return (await signaling()).relays;
 }
 
 /** The first 32 hex digits of the SHA-256 of `text`. */
