@@ -1,8 +1,8 @@
 // The guest's answer, carried back to the host through public Nostr relays, so a
 // friend joins by opening the invite link alone (no reply code pasted back).
 //
-// The invite link carries the host's offer code and a fresh random key (packInvite,
-// unpackInvite): nothing has to travel from host to guest. The host's page listens
+// The invite link carries the host's offer code, and the link key is made from it
+// (linkKey): nothing has to travel from host to guest. The host's page listens
 // (listenForAnswer) from the moment it makes the link; the guest's page posts ONE
 // event with its answer code (postAnswer). An event is of an ephemeral kind (relays
 // pass it on and do not keep it) with a NIP-40 expiration a few minutes ahead, and
@@ -27,9 +27,8 @@ const KIND = 25050;                       // ephemeral (20000–29999): relays f
 const ROOM = "pishe:room:v1:";
 const OFFER = "pishe:offer:v1:";
 const AES_INFO = "pishe:answer:v1";
-const SEPARATOR = "!";                    // never in an offer code (rtc.js) nor in base64url
+const LINK = "pishe:link:v1:";
 const KEY_BYTES = 16;
-const KEY_CHARS = 22;                     // 16 bytes in unpadded base64url
 const LISTEN_MS = 3000;                   // a relay that has not taken the subscription by then is unreachable
 const POST_MS = 3000;
 const EXPIRES_S = 300;                    // NIP-40: relays may drop the event after five minutes
@@ -70,26 +69,16 @@ export function nostr() {
   return library;
 }
 
-/** A fresh link key: 16 random bytes in base64url (22 characters). */
-export function newKey() {
-  return toBase64url(crypto.getRandomValues(new Uint8Array(KEY_BYTES)));
-}
-
-/** What follows "#join=" in an invite link: the offer code, "!", the key. */
-export function packInvite(offer, key) {
-  return offer + SEPARATOR + key;
-}
-
 /**
- * The offer code and key of what followed "#join=" in an invite link:
- * {offer, key}. A link without a key (made by hand, or by an older page) gives
- * key null: the guest then shows its reply code as before.
+ * The link key of the invite made from the offer code `offer`: the first 16 bytes of
+ * SHA-256("pishe:link:v1:" + offer code), in base64url (22 characters). The offer code
+ * holds the host's ICE password (at least 128 random bits, RFC 8445), which only the
+ * invite link carries: the key is as secret as a random one, and the link carries no
+ * key of its own (23 characters shorter).
  */
-export function unpackInvite(text) {
-  const at = String(text).lastIndexOf(SEPARATOR);
-  const key = at < 0 ? "" : text.slice(at + 1);
-  if (!new RegExp(`^[A-Za-z0-9_-]{${KEY_CHARS}}$`).test(key)) return { offer: String(text), key: null };
-  return { offer: text.slice(0, at), key };
+export async function linkKey(offer) {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(LINK + String(offer)));
+  return toBase64url(new Uint8Array(digest).slice(0, KEY_BYTES));
 }
 
 /**

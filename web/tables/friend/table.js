@@ -4,8 +4,8 @@
 // "Invite a friend" opens a table of the chosen game on this page (the host's)
 // and makes one invite link per seat kept for a friend. Opening a link joins
 // that seat: the friend's page answers the link's connection offer through the
-// Nostr relays of signaling.json (relay.js), encrypted with the key only the
-// link carries; when no relay takes the answer, the friend's page shows a
+// Nostr relays of signaling.json (relay.js), encrypted under a key made from the
+// link (only who has the link can make it); when no relay takes the answer, the friend's page shows a
 // reply code for the host to paste, as before. The session with the worker and
 // the data channels is in session.js; the panel's look in panel.js. Every
 // sentence shown is Python's (the page's words by key, ../words.js).
@@ -181,11 +181,9 @@ async function inviteAgain(seat) {
   }
   if (link !== seat.link) return;
   link.via = { key: null, offer: code }; // what both pages know the link by (with a key: it can go through the relays)
-  let invited = code; // without a key (no relays): the friend's page shows a reply code
   try {
     const relays = await relay();
-    const key = relays.newKey();
-    invited = relays.packInvite(code, key);
+    const key = await relays.linkKey(code);
     seat.key = key;
     seat.offer = code;
     link.via.key = key;
@@ -201,7 +199,7 @@ async function inviteAgain(seat) {
   } catch (err) {
     console.warn("no relays: the friend sends a reply code", err);
   }
-  const url = inviteLink(invited, state.game);
+  const url = inviteLink(code, state.game);
   showInvite(card, url);
   if (state.seats.size > 0) queue(async () => hostAnswer(await call("host_current")));
   try {
@@ -258,7 +256,8 @@ async function join(fragment) {
   } catch (err) {
     console.warn("no relays: this page shows a reply code", err);
   }
-  const { offer, key } = relays ? relays.unpackInvite(fragment) : { offer: fragment, key: null };
+  const offer = fragment;
+  const key = relays ? await relays.linkKey(offer) : null;
   if (key) relays.relayList(); // the Nostr library loads while the answer is made
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
@@ -325,8 +324,8 @@ async function comeBack(fragment) {
   } catch {
     return;
   }
-  const { offer, key } = relays.unpackInvite(fragment);
-  if (!key) return;
+  const offer = fragment;
+  const key = await relays.linkKey(offer);
   setStatus(STATUS.connecting, "waiting");
   const link = await openLink();
   // (Not while the relays are being tried for this link: expectOpen says when that fails.)
