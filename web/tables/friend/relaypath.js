@@ -172,22 +172,24 @@ class PostOffice {
 
   async flush() {
     this.timer = null;
-    const at = now();
-    // The most overdue first; the others' frames go in the next event.
-    const ready = [...this.channels].filter((channel) => channel.stream.due() <= at)
-      .sort((a, b) => a.stream.due() - b.stream.due()).slice(0, FRAMES_AT_MOST);
-    if (ready.length && this.bucket.wait(at) === 0) {
-      this.flushing = true;
-      try {
+    this.flushing = true;
+    try {
+      // Messages still being deflated go too: what a page sends at once travels together.
+      await Promise.all([...this.channels].map((channel) => channel.sending));
+      const at = now();
+      // The most overdue first; the others' frames go in the next event.
+      const ready = [...this.channels].filter((channel) => channel.stream.due() <= at)
+        .sort((a, b) => a.stream.due() - b.stream.due()).slice(0, FRAMES_AT_MOST);
+      if (ready.length && this.bucket.wait(at) === 0) {
         this.bucket.take(at);
         const room = frameRoom(this.limit, ready.length);
         const frames = ready.map((channel) => [channel, channel.stream.frame(at, room)]);
         await this.post(await Promise.all(frames.map(async ([channel, frame]) => [channel.out.tag, await seal(channel.out.aes, frame)])));
-      } catch (err) {
-        console.warn("a frame for the relays could not be sent:", err);
-      } finally {
-        this.flushing = false;
       }
+    } catch (err) {
+      console.warn("a frame for the relays could not be sent:", err);
+    } finally {
+      this.flushing = false;
     }
     this.schedule();
   }
