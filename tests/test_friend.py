@@ -353,7 +353,9 @@ class Table:
     # -- connecting --------------------------------------------------------------
 
     def open_host(self, length: str = "one-deal") -> None:
-        self.host.goto(self.site.url)
+        # A lost or silent friend's seat is held 60 s before a computer plays it: longer here,
+        # where a loaded machine can take that long to bring the friend's page back.
+        self.host.goto(self.site.url + ("&" if "?" in self.site.url else "?") + "hold=600&silent=600")
         expect(self.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
         self.host.get_by_role("radio", name={"one-deal": "One deal", "first-to-50": "First to 50",
                                              "first-to-100": "First to 100"}[length], exact=True).check()
@@ -484,6 +486,13 @@ class Table:
         """
         messages = [json.loads(t) for t in self.received]
         deals = sorted({a[0] for a in self.actions})
+        # The host's record of each deal's moves, as its views carried them to the guest.
+        recorded: dict[int, list] = {}
+        for m in messages:
+            if m["type"] == "view":
+                moves = recorded.setdefault(m["deal"], [])
+                del moves[m["from"]:]
+                moves += m["actions"]
         hidden_at, groups_of, views_at = {}, {}, {}
         match = None
         for deal in deals:
@@ -506,7 +515,14 @@ class Table:
                 views_at[(deal, count)] = [GAME.view(match, s).to_json() for s in (0, 1)]
 
             snapshot(0)
-            for n, (_, seat, action) in enumerate([a for a in self.actions if a[0] == deal], 1):
+            clicked = [[seat, action] for d, seat, action in self.actions if d == deal]
+            if clicked != [move[:2] for move in recorded.get(deal, [])]:
+                first = next((i for i, (a, b) in enumerate(zip(clicked, recorded.get(deal, []))) if a != b[:2]),
+                             min(len(clicked), len(recorded.get(deal, []))))
+                raise AssertionError(f"deal {deal}: the moves clicked and the host's record differ from move "
+                                     f"{first}:\nclicked {clicked[first:first + 6]}\nhost's  "
+                                     f"{recorded.get(deal, [])[first:first + 6]}")
+            for n, (seat, action) in enumerate(clicked, 1):
                 groups += shown_steps(GAME, [match.apply(GAME.parse_action(action), seat)], 1)
                 snapshot(n)
             assert match.deal.over
