@@ -258,7 +258,8 @@ async function join(fragment) {
   }
   const offer = fragment;
   const key = relays ? await relays.linkKey(offer) : null;
-  if (key) relays.relayList(); // the Nostr library loads while the answer is made
+  // (Listing a relay, it starts loading the Nostr library while the answer is made.)
+  const listed = key ? relays.relayList().then((list) => list.length > 0) : false;
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   ui.replyOutput.value = "";
@@ -275,8 +276,8 @@ async function join(fragment) {
   }
   if (link !== state.link || state.connected) return;
   link.via = { key, offer };
-  if (!key) {
-    showReplyCode(reply);
+  if (!(await listed)) {
+    if (link === state.link && !state.connected) showReplyCode(reply);
     return;
   }
   // Posted until a relay takes it, and again while the channel does not open: a post that
@@ -326,6 +327,7 @@ async function comeBack(fragment) {
   }
   const offer = fragment;
   const key = await relays.linkKey(offer);
+  if (!(await relays.relayList()).length) return;
   setStatus(STATUS.connecting, "waiting");
   const link = await openLink();
   // (Not while the relays are being tried for this link: expectOpen says when that fails.)
