@@ -143,3 +143,14 @@ def test_switching_language_imports_nothing_start_up_did_not(tmp_path):
     out = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(tmp_path / "site")],
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out.strip() == "[]"
+
+
+def test_pisti_hard_is_said_to_read_the_others_plays_in_both_languages(turkish):
+    # The level note build.py writes under the page's level radios (data-i18n: this catalog's words).
+    from pishe.games.pisti import PistiGame
+    from pishe.games.pisti.words import WORDS
+
+    for game, english, said in ((PistiGame(4), "the others' plays reveal", "ötekilerin oynadığı kartlardan"),
+                                (PistiGame(2), "your plays reveal", "senin oynadığın kartlardan")):
+        assert english in game.levels_note
+        assert said in WORDS.gettext(game.levels_note) and "okur" in WORDS.gettext(game.levels_note)
