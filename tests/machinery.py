@@ -117,9 +117,9 @@ class LocalRelay(LocalServer):
     error = RelayError
 
     # The checks a public relay makes: size, signature, not a year old. Its size limit is
-    # nostr-relay's own (4 KiB of content), as small as public relays have: a table's
-    # frames through the relays fit it (web/tables/friend/relaypath.js: eventBytes).
-    CONFIG = """max_event_size: 4096
+    # strfry's default (64 KiB; nostr-relay's own, 4 KiB, is below what the pages assume
+    # unless signaling.json says so: web/tables/friend/relaypath.js, eventBytes).
+    CONFIG = """max_event_size: 65536
 storage:
   sqlalchemy.url: "sqlite+aiosqlite:///{folder}/nostr.sqlite3"
   validators:

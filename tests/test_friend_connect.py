@@ -3,7 +3,8 @@
 Both browsers read an ice-servers.json that cannot work ("iceTransportPolicy":
 "relay" and no TURN server: no candidate at all, so no WebRTC path can open, as with
 WebRTC blocked), and a signaling.json listing the local Nostr relay and one that is
-down. The guest's answer reaches the host through the relay; the pages see that their
+down, and saying they take events of 4 KiB only (its frames are cut to fit: the sizes
+are checked in tests/test_relay_frames.py). The guest's answer reaches the host through the relay; the pages see that their
 codes name no candidate and carry the table's messages through the relay instead
 (web/tables/friend/relaypath.js): a whole Pishe Pasha deal is played so, every message
 the guest received checked against the replayed deal, and the connection line says
@@ -35,7 +36,7 @@ SLOWER = re.compile(r"Through relays \(slower\) · \d+ ms round trip")
 @pytest.fixture(scope="module")
 def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
     answers = {"**/ice-servers.json": {"iceServers": [], "iceTransportPolicy": "relay"},
-               "**/signaling.json": {"relays": [nostr_relay, DOWN]}}
+               "**/signaling.json": {"relays": [nostr_relay, DOWN], "eventBytes": 4096}}
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
                              answers, viewport={"width": 1280, "height": 860}) as launched:
         yield launched

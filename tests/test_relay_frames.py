@@ -219,7 +219,7 @@ async function eventSizes() {
   const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt"]);
   const largest = {};
   let whole = true;
-  for (const limit of [2048, 4096, 65536]) {
+  for (const limit of [2048, 4096, 16384, 65536]) {
     largest[limit] = 0;
     for (let links = 1; links <= 4; links += 1) {
       const far = 2 ** 31 - 50_000;
@@ -343,7 +343,7 @@ def test_an_unanswered_post_is_tried_again_later_each_time_until_answered_or_giv
     assert runs["stopped"] == {"tries": [[0, 0], [1, 1000]], "gaveUp": None}
 
 
-@pytest.mark.parametrize("limit", [2048, 4096, 65536])
+@pytest.mark.parametrize("limit", [2048, 4096, 16384, 65536])
 def test_every_event_fits_what_the_relays_take(results, limit):
     """A relay refuses an event larger than it takes, and the same frame would be refused
     for ever: every event fits signaling.json's eventBytes, and a small one is well used."""

@@ -35,9 +35,9 @@ const EXPIRES_S = 300;                    // NIP-40: relays may drop the event a
 const SKEW_S = 600;                       // the two pages' clocks may differ by this much
 const MAX_CONTENT = 4096;
 // The largest event a relay takes, in bytes of its JSON: what signaling.json may state
-// (some public relays take 4 KiB events; strfry 64 KiB by default), and what is assumed
-// when it does not.
-const EVENT_BYTES = { least: 2048, assumed: 4096, most: 65536 };
+// (some public relays take only 4 KiB; strfry 64 KiB by default, nostr-rs-relay 128 KiB),
+// and what is assumed when it does not: a Pişti view to three friends, deflated, in one.
+const EVENT_BYTES = { least: 2048, assumed: 16384, most: 65536 };
 const IGNORED = {
   unreadable: "relay_unreadable",         // not base64, not decryptable with this key, not our JSON
   otherOffer: "relay_other_offer",        // an answer to another invite made with the same key
@@ -86,7 +86,7 @@ export async function linkKey(offer) {
  * addresses ({"relays": [...]}), ws:// or wss:// only; [] when it is missing, unreadable
  * or empty (the reply code by hand, then). `eventBytes`: the largest event (its JSON, in
  * bytes) every one of them takes ({"eventBytes": N}, EVENT_BYTES.least to .most), else
- * EVENT_BYTES.assumed, which every relay we know of takes. Read afresh each time, so a
+ * EVENT_BYTES.assumed. Read afresh each time, so a
  * host's edit in dist/ counts at once. With a relay listed it also starts loading the
  * Nostr library, so that it is ready by the time the answer is.
  */

@@ -17,8 +17,8 @@
 // event (kind 25051, ephemeral: relays pass it on and keep nothing; a NIP-40
 // expiration a minute ahead; signed with a throwaway key made for this page), its
 // content the sealed frames joined by ",", in the order of its "t" tags. An event is never
-// larger than signaling.json says its relays take (relay.js: eventBytes; 4 KiB unless it
-// says more): its frames carry as many chunks as fit, and at most FRAMES_AT_MOST links'
+// larger than signaling.json says its relays take (relay.js: eventBytes; 16 KiB unless
+// it says otherwise): its frames carry as many chunks as fit, and at most FRAMES_AT_MOST links'
 // frames go in one (the others' in the next); a relay would refuse a larger one, and the
 // same frame would be refused again and again. Events are
 // rate-limited for the page: a burst of 10, then 50 a minute, so never more than 60 in
