@@ -36,6 +36,7 @@ from . import audit, wire
 from .audit import DealRecord
 from ..seating import TIMEOUTS_TO_AUTOPILOT
 from .host import COMPUTER, TIMEOUT, friend_names, timeout_action
+from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
                    VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
                    UnknownTokenError, WrongPhaseError)
@@ -134,6 +135,13 @@ class Guest:
         self._timeouts = 0                   # this seat's clock ran out so many times in a row
         self._taking_over = False            # asked to take the seat back; the host has not shown it yet
         self._left = False                   # this page left the table
+        # No-peek dealing: this page's NoPeekSeat of the deal in play, [deal, try, secret]
+        # (kept in its save: with the host's log it rebuilds the deal after a reload), each
+        # finished deal's points by team from its own engine, and the groups of steps worded.
+        self._np = None
+        self._np_key: Optional[list] = None
+        self._np_results: dict = {}
+        self._np_told = 0
         if ledger is not None:
             self._read_ledger(ledger)
 
@@ -148,6 +156,9 @@ class Guest:
         """``connecting``, ``dealing``, ``playing``, ``deal-over`` or ``match-over``."""
         if self._seq is None:
             return CONNECTING
+        if self._np is not None and (not self._np.dealt or self._view is None
+                                     or self._view_deal() != self._np_key[0]):
+            return DEALING
         if self._view is None or max(self._deals, default=0) > self._view_deal():
             return DEALING
         match = self._view["match"]
@@ -169,7 +180,7 @@ class Guest:
             verification, deal = self._not_fair(record.number, _("the host ended it without revealing "
                                                                   "the seed it committed to.")), record.number
         return {"game": self.game.id if self.game else None, "seat": self.seat, "phase": self.phase,
-                "deal": max(self._deals, default=None), **(self.table or {}),
+                "deal": self._np_key[0] if self._np_key else max(self._deals, default=None), **(self.table or {}),
                 "verification": verification, "verification_deal": deal, "aborts": len(self._aborts)}
 
     def ledger(self) -> str:
@@ -317,6 +328,18 @@ class Guest:
             return self._parts(values["deal"], values["parts"])
         if kind == "view":
             return self._receive_view(values)
+        if kind == "np-deal":
+            return self._np_deal(values)
+        if kind == "np":
+            return self._np_take(values["deal"], values["message"])
+        if kind == "np-abort":
+            if self._np is not None and values["deal"] == self._np_key[0]:
+                self._np.abort([s for s in values["seats"] if s != self.seat])
+            return self._np_out([])
+        if kind == "table":
+            wire.check(len(values["seats"]) == self.game.seats, "the table must list every seat")
+            self.table = {**(self.table or {}), "seats": values["seats"]}
+            return Outcome([], [])
         return self._reveal(values["deal"], values["seed"])
 
     def _welcome(self, game_id, values: dict) -> Outcome:
@@ -579,6 +602,115 @@ class Guest:
         self._note_turn(view, bool(new))
         new_words = self._words([dealt] if start == 0 else []) + self._words(steps[known - start:])
         return Outcome([], new_words)
+
+    # -- no-peek dealing ----------------------------------------------------------------
+
+    def move(self, action: str) -> Outcome:
+        """This person's move (its text form): at a no-peek table, the move with its keys, made
+        and checked on this page's own engine (raises the game's refusal, changing nothing);
+        else the intent (:meth:`intent`)."""
+        if self._np is None:
+            return Outcome([self.intent(action)], [])
+        self._timeouts = 0
+        return self._np_out(self._np.act(self.game.action_text(self.game.parse_action(action))))
+
+    def timeout(self) -> Outcome:
+        """No-peek: this seat's clock ran out on this page. Only this page knows its cards, so
+        it makes the table's move for its person: the first legal move of its own view, as the
+        host's page would at today's table."""
+        action = timeout_action(self._view) if self._view is not None and self._view.get("turn") == self.seat else None
+        if self._np is None or action is None:
+            raise WrongPhaseError(_("No clock is running."))
+        outcome = self.move(action)
+        self._timeouts += 1
+        return outcome
+
+    def _np_deal(self, values: dict) -> Outcome:
+        """A no-peek deal (or a new try of it) begins, or comes again with its log to a page
+        coming back: this page deals its part, or rebuilds its seat from its kept secret."""
+        from ..group import group
+        from ..nopeek_seat import NoPeekSeat
+
+        game, number, tries = self.game, values["deal"], values["tries"]
+        pages = values["pages"]
+        wire.check(len(pages) == game.seats and all(type(p) is int for p in pages)
+                   and all(p in (s, 0) for s, p in enumerate(pages)) and pages[self.seat] == self.seat,
+                   "each seat's page must be its own or the host's, this seat this page's")
+        log = [wire.obj(m, "message") for m in values["log"]]
+        key = self._np_key
+        same = key is not None and key[:2] == [number, tries]
+        if same and key[3]:
+            return Outcome([], [])             # checked already: nothing of it is left to do
+        if self._np is not None and not same and self._np.outcome is None:
+            self._np.abort([])             # begun again before its end: the host's doing
+            self._np_end()
+        if not same and any(m.get("seat") == self.seat for m in log):
+            raise WrongPhaseError(_("This page lost its keys to deal {number}.").format(number=number))
+        self._np = NoPeekSeat(group(), game, np_match_id(self._match_id, tries), number, self.seat,
+                              dealer_of(game, number), dict(enumerate(pages)),
+                              secret=key[2] if same else None, rng=self.rng)
+        self._np_key = [number, tries, self._np.dealing.reveal(), None]
+        self._np_told = 0
+        return self._np_out(replay_seat(self._np, log))
+
+    def _np_take(self, number: int, message: dict) -> Outcome:
+        if self._np is None or number != self._np_key[0]:
+            return Outcome([], [])             # of a try this page is not in: nothing to do
+        return self._np_out(self._np.receive(message))
+
+    #: Key shares a message at most: a guest's message stays under the host's size limit.
+    _SHARES = 24
+
+    def _np_out(self, messages: list) -> Outcome:
+        """Send this page's messages (key shares in parts that fit a guest's message), and bring
+        its own view, words and check to what it knows now."""
+        send = []
+        for message in messages:
+            parts = [message]
+            if message["type"] == "np-keys":
+                shares = message["shares"]
+                parts = [{**message, "shares": shares[i:i + self._SHARES]} for i in range(0, len(shares), self._SHARES)]
+            send += [self._numbered("np", deal=self._np_key[0], message=part) for part in parts]
+        return Outcome(send, self._np_end())
+
+    def _np_end(self) -> list:
+        """This page's view from its own engine, the words for the steps it was newly shown,
+        and its check once the deal is over."""
+        np, number = self._np, self._np_key[0]
+        try:
+            state = np.partial.state if np.dealt else None
+        except PisheError:
+            state = None
+        teams = len(self.game.teams)
+        if state is not None:
+            from ..match import Match
+
+            results = [self._np_results.get(n, [0] * teams) for n in range(1, number)]
+            match = Match.resume(self.game, self.table["length"], results, np.partial.deck())
+            match.deal = state
+            self._view = self.game.view(match, self.seat, friend_names(self.game, self.seat)).to_json()
+            if state.over and np.outcome == VERIFIED:
+                self._np_results[number] = list(state.team_points())
+        words = self._words(np.shown[self._np_told:])
+        self._np_told = len(np.shown)
+        if np.outcome is not None and self._np_key[3] is None:
+            self._np_key[3] = True              # checked: said once
+            self._np_record(number, np.outcome)
+        return words
+
+    def _np_record(self, number: int, outcome) -> None:
+        from ..nopeek import DealAbortedError
+
+        if outcome == VERIFIED:
+            self._record(number, VERIFIED)
+        elif isinstance(outcome, DealAbortedError):
+            self._abort(number, list(outcome.seats) or None, _("the host began it again"))
+        else:
+            reason = str(outcome)
+            if getattr(outcome, "seat", None) is not None:
+                reason = _("{reason} (seat: {seat})").format(reason=reason.rstrip("."),
+                                                              seat=self._seat_name(outcome.seat))
+            self._warn(None, number, reason)
 
     def _check_own_moves(self, record: DealRecord, new: list, resuming: bool) -> None:
         """Each new move of this seat is one this page asked for, in order, or one the table

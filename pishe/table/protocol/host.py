@@ -31,11 +31,12 @@ from ..match import Match
 from ..lang import _
 from ..seating import Seating
 from . import wire
+from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST_MESSAGE, VERSION,
                    CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError, PartMismatchError,
                    ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError)
 
-__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "friend_names", "timeout_action"]
+__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "computers_note", "friend_names", "timeout_action"]
 
 
 class NotAGuestSeatError(wire.ProtocolError):
@@ -52,6 +53,12 @@ def friend_names(game, seat: int) -> Optional[list]:
     if game.seats != 2:
         return None
     return [_("You") if s == seat else _("Friend") for s in range(2)]
+
+
+def computers_note() -> str:
+    """What a no-peek table says when computers sit with friends."""
+    return _("The computers' cards are known to the host's page: it plays them. "
+             "No page knows a card of a person's seat before that seat may show it.")
 
 
 def timeout_action(view: Optional[dict]) -> Optional[str]:
@@ -74,6 +81,10 @@ class _HostDeal:
     aborted: list = field(default_factory=list)         # seats that left the last try of this deal unrevealed
     actions: list = field(default_factory=list)         # [seat, action text]: the deal replays from them
     steps: list = field(default_factory=list)           # the dealing's steps, then one list per action
+    np: Optional[object] = None         # no-peek dealing: the host page's NoPeekSeat of this try
+    tries: int = 0                      # no-peek: tries of this deal aborted before this one
+    log: list = field(default_factory=list)             # no-peek: every page's message, in relay order
+    told: int = 0                       # no-peek: groups of the host's shown steps already worded
 
     @classmethod
     def new(cls, number: int, rng: random.Random, game_id: str) -> _HostDeal:
@@ -137,9 +148,11 @@ class Host:
     seat = HOST_SEAT
 
     def __init__(self, game_id: str = "pishe-pasha", length: Optional[str] = None,
-                 rng: Optional[random.Random] = None, guest_seats=None, clock: Optional[int] = None):
+                 rng: Optional[random.Random] = None, guest_seats=None, clock: Optional[int] = None,
+                 nopeek: bool = False):
         """Open a table for a match of ``game_id`` of ``length``, with ``clock`` seconds per
-        move for the people at it (``None``: no clock)."""
+        move for the people at it (``None``: no clock). ``nopeek``: deal so that no page, this
+        one included, knows a card its seats may not see (docs/PROTOCOL.md, "No-peek dealing")."""
         self.game = get_game(game_id)
         self.length = self.game.default_length if length is None else length
         if not isinstance(self.length, str) or self.length not in self.game.lengths:
@@ -152,6 +165,7 @@ class Host:
         #: This match's id in the welcome: a guest's page binds its parts of the shuffle to it.
         #: Not drawn from ``rng``, which fixes the seeds and tokens that tests replay.
         self.match_id = secrets.token_hex(16)
+        self.nopeek = nopeek
         self.rng = rng if rng is not None else random.SystemRandom()
         #: The match, once its first deal is dealt.
         self.match: Optional[Match] = None
@@ -161,6 +175,8 @@ class Host:
         #: Who plays each seat now and whose clock runs (the policy the computer table uses too).
         self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._bots: dict = {}
+        #: No-peek: the deals aborted by pages gone with their keys, ``[deal, seats]``.
+        self.aborts: list = []
         self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
         self._pending: Optional[_HostDeal] = _HostDeal.new(1, self.rng, self.game.id)
 
@@ -172,11 +188,18 @@ class Host:
         return all(g.conn is not None for g in self.guests.values())
 
     @property
+    def _deal_done(self) -> bool:
+        """Whether the deal in play is over: its last move played and, dealt no-peek, the
+        host page's end check done (the scores need every card)."""
+        np = self._played.np if self._played is not None else None
+        return self.match.deal.over and (np is None or np.outcome is not None)
+
+    @property
     def phase(self) -> str:
         """``dealing``, ``playing``, ``deal-over`` or ``match-over``."""
         if self._pending is not None:
             return DEALING
-        if not self.match.deal.over:
+        if not self._deal_done:
             return PLAYING
         return MATCH_OVER if self.match.over else DEAL_OVER
 
@@ -197,7 +220,8 @@ class Host:
         starts again on each)."""
         return {"game": self.game.id, "seat": self.seat, "phase": self.phase,
                 "deal": (self._pending or self._played).number, "waiting_for": self.waiting_for(),
-                "moves": len(self._played.actions) if self._pending is None else 0, **self._table()}
+                "moves": len(self._played.actions) if self._pending is None else 0, **self._table(),
+                **(self._np_status() if self.nopeek else {})}
 
     def waiting_for(self) -> list:
         """The guests' seats the table waits on, in seat order: while a deal is dealt, those
@@ -210,7 +234,7 @@ class Host:
             if pending.locked is None:
                 return [s for s in here if s not in pending.committed]
             return [s for s in pending.locked if s in here and s not in pending.contributions]
-        if self.match.deal.over:
+        if self._deal_done:
             return []
         turn = self.match.deal.turn
         return [turn] if turn in self.guests and not self._played_by_computer(turn) else []
@@ -265,12 +289,14 @@ class Host:
     def computer_seat(self) -> Optional[int]:
         """The seat to move if a computer plays it now (no person sits there, or its person
         is on autopilot, away or gone), else ``None``."""
-        if self._pending is not None or self.match.deal.over:
+        if self._pending is not None or self._deal_done:
             return None
         seat = self.match.deal.turn
         return seat if self._played_by_computer(seat) else None
 
     def _played_by_computer(self, seat: int) -> bool:
+        if self.nopeek and seat != HOST_SEAT and not self._np_hosts(seat):
+            return False            # a person's page plays its own seat, timeouts included
         return self.seating.by_computer(seat, self._absent(seat))
 
     def _absent(self, seat: int) -> bool:
@@ -278,10 +304,13 @@ class Host:
         return guest is not None and (guest.away or guest.left)
 
     def clock_seat(self) -> Optional[int]:
-        """The seat whose clock runs now: a person's, on their turn, at a table with a clock."""
-        if self._pending is not None or self.match.deal.over:
+        """The seat whose clock runs now: a person's, on their turn, at a table with a clock
+        (no-peek: the host's own only; a guest's page runs its own seat's clock)."""
+        if self._pending is not None or self._deal_done:
             return None
         seat = self.match.deal.turn
+        if self.nopeek and seat != HOST_SEAT:
+            return None
         return seat if self.seating.clock_runs(seat, self._absent(seat)) else None
 
     def computer_step(self) -> Outcome:
@@ -374,7 +403,11 @@ class Host:
     def next_deal(self) -> Outcome:
         """Start dealing the next deal: the guests are sent the commitment to a new seed."""
         self._check_between_deals()
-        return Outcome(self._to_connected(self._begin_next_deal()), [])
+        return self._start_next_deal()
+
+    def _start_next_deal(self) -> Outcome:
+        message = self._begin_next_deal()
+        return self._np_ready() if self.nopeek else Outcome(self._to_connected(message), [])
 
     def disconnect(self, conn=1) -> None:
         """Connection ``conn`` closed: keep everything; its guest resumes by saying hello again."""
@@ -408,7 +441,11 @@ class Host:
             if guest.left:
                 raise SeatLeftError(_("You left the table: a computer plays this seat for good."))
             values = wire.fields(data, wire.GUEST_MESSAGES[kind])
-            if kind == "act":
+            if kind == "np":
+                outcome = self._np_receive(seat, values["deal"], values["message"])
+            elif kind == "act":
+                if self.nopeek:
+                    raise WrongPhaseError(_("At this table a move comes with its keys."))
                 self._check_playing()
                 if guest.joining:
                     raise WrongPhaseError(_("A computer plays your seat until the next deal."))
@@ -424,13 +461,15 @@ class Host:
                 guest.left, guest.token = True, None
                 self.take_over(seat)
                 outcome = self._seat_given_up()
+            elif kind in ("deal-part", "deal-seed") and self.nopeek:
+                raise WrongPhaseError(_("At this table every page shuffles and locks the deck."))
             elif kind == "deal-part":
                 outcome = self._commit_part(seat, values["deal"], values["commitment"])
             elif kind == "deal-seed":
                 outcome = self._contribute(seat, values["deal"], values["contribution"])
             else:
                 self._check_between_deals(values["deal"])
-                outcome = Outcome(self._to_connected(self._begin_next_deal()), [])
+                outcome = self._start_next_deal()
         except PisheError as e:
             if guest is None:       # refused before its seq was read: still say what comes next
                 guest = next((g for g in self.guests.values() if g.conn == conn), None)
@@ -478,7 +517,8 @@ class Host:
         self.guests[seat].joining = joining
         was_away, self.guests[seat].away = self.guests[seat].away, joining
         back = self._presence(but=seat).send if was_away else []    # the others see the person back
-        return Outcome([(conn, m) for m in self._state(seat, have)] + back, [])
+        state = [(conn, m) for m in self._state(seat, have)]
+        return Outcome(state + back + (self._np_ready().send if self.nopeek else []), [])
 
     def _check_seq(self, guest: _GuestSeat, seq: int) -> None:
         if seq < guest.next_seq:
@@ -494,7 +534,7 @@ class Host:
     def _check_between_deals(self, finished: Optional[int] = None) -> None:
         if self._pending is not None:
             raise WrongPhaseError(_("Deal {number} is already being dealt.").format(number=self._pending.number))
-        if not self.match.deal.over:
+        if not self._deal_done:
             raise DealNotOverError(_("The deal is still being played."))
         if self.match.over:
             raise MatchOverError(_("The match is over."))
@@ -543,6 +583,8 @@ class Host:
         of parts and send it to every guest, who then reveals its part; once every locked
         part has come, deal. A locked seat gone before revealing takes the shuffle with it:
         this try is aborted, naming that seat, and the deal is shuffled anew."""
+        if self.nopeek:
+            return self._np_ready()
         pending = self._pending
         if pending is None:
             return Outcome([], [])
@@ -577,6 +619,8 @@ class Host:
     def _play(self, seat: int, text, mark: Optional[str] = None) -> Outcome:
         """Apply and record an action (``mark``: the table's move for a person's seat, see
         :data:`TIMEOUT`); tell the guests who are here."""
+        if self.nopeek:
+            return self._np_move(seat, text, mark)
         action = self.game.parse_action(text)
         steps = self.match.apply(action, seat)
         self._played.actions.append([seat, self.game.action_text(action), *([mark] if mark else [])])
@@ -588,11 +632,18 @@ class Host:
     def _seat_given_up(self) -> Outcome:
         """A guest is away or gone: the deal it held up is dealt now (every view says who
         sits where), or else the others are told who sits where."""
+        if self.nopeek and self._pending is None and self._played is not None and not self._deal_done:
+            gone = [s for s in self._played.np.seats if s != HOST_SEAT and self._absent(s)]
+            if gone:
+                return Outcome(self._presence().send + self._np_abort(gone), [])
         dealt = self._deal_when_ready()
         return dealt if dealt.send else self._presence()
 
     def _presence(self, but: Optional[int] = None) -> Outcome:
         """Tell the connected guests (but ``but``) who sits where now, in a view with no new move."""
+        if self.nopeek:
+            table = wire.write(self.game.id, "table", seats=self.seats())
+            return Outcome([(g.conn, table) for s, g in self.guests.items() if g.conn is not None and s != but], [])
         if self._played is None:
             return Outcome([], [])
         return Outcome([(g.conn, self._view_message(s)) for s, g in self.guests.items()
@@ -607,7 +658,7 @@ class Host:
         for seat, guest in self.guests.items():
             if guest.conn is not None:
                 send.append((guest.conn, self._view_message(seat)))
-                if self.match.deal.over:
+                if self._deal_done:
                     send.append((guest.conn, self._reveal_message()))
         return send
 
@@ -616,10 +667,15 @@ class Host:
         guest = self.guests[seat]
         messages = [wire.write(self.game.id, "welcome", seat=seat, token=guest.token,
                                seq=guest.next_seq, **self._table())]
+        if self.nopeek:
+            deal = self._pending or self._played
+            if deal is not None and deal.np is not None and seat in deal.np.seats:
+                messages.append(self._np_deal_message(deal))      # the page replays it with its secret
+            return messages
         if self._played is not None:
             guest.sent = self._resume_point(seat, have)
             messages.append(self._view_message(seat))
-            if self.match.deal.over:
+            if self._deal_done:
                 messages.append(self._reveal_message())
         pending = self._pending
         if pending is not None and seat not in pending.committed and pending.locked is None:
@@ -669,6 +725,131 @@ class Host:
 
     def _reveal_message(self) -> str:
         return wire.write(self.game.id, "deal-reveal", deal=self._played.number, seed=self._played.seed)
+
+    # -- no-peek dealing ----------------------------------------------------------------
+
+    def _np_hosts(self, seat: int) -> bool:
+        """Whether the host's page sees for ``seat`` in the deal in play (no-peek)."""
+        np = self._played.np if self._played is not None else None
+        return np is not None and np.pages.get(seat) == HOST_SEAT
+
+    def _np_ready(self) -> Outcome:
+        """Move a no-peek deal being dealt on: it begins once every friend at the table has a
+        page connected; a page gone before the deck was dealt leaves that try, and the deal
+        begins again without it (its seat is then the host page's computer's)."""
+        pending = self._pending
+        if pending is None:
+            return Outcome([], [])
+        here = [s for s, g in self.guests.items() if not (g.away or g.left)]
+        if pending.np is not None:
+            gone = [s for s in pending.np.seats if s != HOST_SEAT and s not in here]
+            return Outcome(self._np_begin(pending.number, pending.tries + 1, gone) if gone else [], [])
+        if any(self.guests[s].conn is None for s in here):
+            return Outcome([], [])
+        return Outcome(self._np_begin(pending.number, pending.tries, pending.aborted), [])
+
+    def _np_begin(self, number: int, tries: int, aborted: list) -> list:
+        """Try ``tries`` of deal ``number``: every page at the table deals; the seats of
+        friends not here are the host page's (its computer plays them)."""
+        from ..group import group
+        from ..nopeek_seat import NoPeekSeat
+
+        here = {s for s, g in self.guests.items() if not (g.away or g.left)}
+        pages = {s: s if s == HOST_SEAT or s in here else HOST_SEAT for s in range(self.game.seats)}
+        deal = self._pending = _HostDeal.new(number, self.rng, self.game.id)
+        deal.tries, deal.aborted = tries, list(aborted)
+        deal.np = NoPeekSeat(group(), self.game, np_match_id(self.match_id, tries), number, HOST_SEAT,
+                             dealer_of(self.game, number), pages, rng=self.rng)
+        start = self._np_deal_message(deal)
+        send = [(self.guests[s].conn, start) for s in deal.np.seats if s != HOST_SEAT and self.guests[s].conn is not None]
+        return send + self._np_relay(deal.np.start())
+
+    def _np_deal_message(self, deal: _HostDeal) -> str:
+        return wire.write(self.game.id, "np-deal", deal=deal.number, tries=deal.tries, log=deal.log,
+                          pages=[deal.np.pages[s] for s in range(self.game.seats)])
+
+    def _np_relay(self, messages: list) -> list:
+        """Each page's message to every other page of the deal (masked keys too: only their
+        receiver can read them), kept in the deal's log; this page's answers are taken in by
+        the caller."""
+        deal = self._pending or self._played
+        send = []
+        for message in messages:
+            deal.log.append(message)
+            text = wire.write(self.game.id, "np", deal=deal.number, message=message)
+            send += [(g.conn, text) for s, g in self.guests.items()
+                     if g.conn is not None and s != message["seat"] and s in deal.np.seats]
+        return send
+
+    def _np_receive(self, seat: int, number: int, message: dict) -> Outcome:
+        """A guest page's message of the no-peek deal: the host's page takes it in as every page
+        does (its own engine checks a move), relays it, and sends its own answers."""
+        deal = self._pending or self._played
+        if not self.nopeek or deal is None or deal.np is None or deal.number != number:
+            raise WrongPhaseError(_("No deal is waiting for that message."))
+        if message.get("seat") != seat or seat not in deal.np.seats:
+            raise wire.MalformedMessageError("A page sends its own seat's messages only.")
+        self.guests[seat].away = False        # a silent page that answers has its seat back
+        send = self._np_relay([message])
+        send += self._np_relay(deal.np.receive(message))
+        return self._np_after(send)
+
+    def _np_move(self, seat: int, text, mark: Optional[str]) -> Outcome:
+        """A move the host's page makes (its own seat's, or a computer's at a seat it sees for)."""
+        deal = self._played
+        if self.match.deal.turn != seat or not self._np_hosts(seat) and seat != HOST_SEAT:
+            raise NotYourTurnError(_("It is not your turn."))
+        send = self._np_relay(deal.np.act(self.game.action_text(self.game.parse_action(text))))
+        if mark is None:
+            self.seating.played(seat)
+        return self._np_after(send, mark)
+
+    def _np_after(self, send: list, mark: Optional[str] = None) -> Outcome:
+        """Bring the host's match to what its page knows now: the deck dealt, the moves made,
+        the cards opened; the host's words for the steps it was newly shown."""
+        deal = self._pending or self._played
+        np = deal.np
+        if self._pending is not None and np.dealt and np.outcome is None:
+            deck = np.partial.deck()
+            if self.match is None:
+                self.match = Match(self.game, self.length, deck=deck)
+            elif self.match.deal_number != deal.number:
+                self.match.next_deal(deck=deck)
+            self._played, self._pending, self._bots = deal, None, {}
+        if self._played is deal:
+            try:
+                self.match.deal = np.partial.state
+            except PisheError:
+                pass                # a move its cards make impossible: the deal is not fair (np.outcome)
+            for seat, text in np.partial.actions[len(deal.actions):]:
+                deal.actions.append([seat, text, *([mark] if mark else [])])
+            deal.steps = np.shown
+        words = []
+        for group in np.shown[deal.told:]:
+            words += [self.game.describe(shown, self.seat) for shown in group]
+        deal.told = len(np.shown)
+        return Outcome(send, words)
+
+    def _np_abort(self, gone: list) -> list:
+        """Pages ``gone`` for good mid-deal took their keys: the deal ends aborted by them, named,
+        on every page, and is dealt again with the host page's computer in their seats."""
+        deal = self._played
+        deal.np.abort(gone)
+        message = wire.write(self.game.id, "np-abort", deal=deal.number, seats=sorted(gone))
+        send = [(g.conn, message) for s, g in self.guests.items()
+                if g.conn is not None and s in deal.np.seats and s not in gone]
+        self.aborts.append([deal.number, sorted(gone)])
+        return send + self._np_begin(deal.number, deal.tries + 1, sorted(gone))
+
+    def _np_status(self) -> dict:
+        """The no-peek table's own lines: the host page's check of the deal in play, the
+        deals aborted, and whether computers sit with friends (their cards are this page's)."""
+        np = self._played.np if self._played is not None else None
+        outcome = np.outcome if np is not None else None
+        computers = any(s != HOST_SEAT and (s not in self.guests or self._absent(s)) for s in range(self.game.seats))
+        return {"verification": None if outcome is None else outcome if isinstance(outcome, str) else str(outcome),
+                "aborts": len(self.aborts),
+                "computers_note": computers_note() if computers else None}
 
     # -- surviving a reload -----------------------------------------------------------
 

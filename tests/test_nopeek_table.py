@@ -1,0 +1,91 @@
+"""No-peek dealing at a friends' table: the real Host and Guests carrying the np-* messages.
+
+The pages are joined in memory by ``test_table_protocol``'s :class:`Table` (every message
+checked, before it is delivered, against the cards hidden from the seat it goes to). No page
+knows the deck: each guest makes its own view from its own engine, the host's page runs the
+one match on the cards opened to it, and every page checks the whole deal at its end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from pishe.table.protocol import Guest, Host
+from pishe.table.protocol.wire import HOST_SEAT, VERIFIED
+
+from test_table_protocol import Table
+
+
+class NoPeekTable(Table):
+    """The same table, dealt no-peek: a guest's move goes with its keys (``Guest.move``)."""
+
+    def __init__(self, game_id, guest_seats, seed, length=None):
+        super().__init__(game_id, guest_seats, seed, length)
+        self.host = Host(game_id, length, random.Random(seed), guest_seats, nopeek=True)
+
+    def deliver(self, pairs) -> None:
+        """As the channels do: each connection's messages in the order the host sent them (an
+        answer's consequences wait behind what was sent before it)."""
+        pairs = list(pairs)
+        for conn, text in pairs:
+            self.check(conn, text)
+        self.queue = getattr(self, "queue", [])
+        self.queue.extend(pairs)
+        if getattr(self, "delivering", False):
+            return
+        self.delivering = True
+        try:
+            while self.queue:
+                conn, text = self.queue.pop(0)
+                if conn in self.pages:
+                    self.received[conn] = self.received.get(conn, 0) + 1
+                    for reply in self.pages[conn].receive(text).send:
+                        self.send(conn, reply)
+        finally:
+            self.delivering = False
+
+    def move(self) -> None:
+        host, rng = self.host, self.rng
+        if host.computer_seat() is not None:
+            self.deliver(host.computer_step().send)
+            return
+        turn = host.match.deal.turn
+        if turn == HOST_SEAT:
+            self.deliver(host.act(rng.choice(host.view()["legal"])).send)
+            return
+        page = self.page(turn)
+        view = page.view()
+        assert view["seat"] == turn and view["turn"] == turn and view["legal"]
+        for text in page.move(rng.choice(view["legal"])).send:
+            assert self.send(self.conn_of(turn), text).error is None
+
+
+def seated(game_id, guest_seats, seed, length=None) -> NoPeekTable:
+    table = NoPeekTable(game_id, guest_seats, seed, length)
+    for _ in guest_seats:
+        table.join()
+    assert table.host.phase == "playing" and table.errors == [], table.errors
+    return table
+
+
+@pytest.mark.parametrize("game_id, guest_seats", [("pishe-pasha", [1]), ("pisti", [1, 2, 3]), ("pisti", [2])])
+def test_whole_deals_no_page_knowing_the_deck(game_id, guest_seats):
+    table = seated(game_id, guest_seats, seed=5, length="first-to-100" if game_id == "pishe-pasha" else "151")
+    host = table.host
+    for deal in (1, 2):
+        assert host.match.deal_number == deal
+        while host.phase == "playing":
+            table.move()
+        assert host.phase == "deal-over"
+        assert host.status()["verification"] == VERIFIED
+        for seat in guest_seats:
+            page = table.page(seat)
+            assert (page.verification, page.verification_deal) == (VERIFIED, deal)
+            assert page.view()["match"]["scores"] == host.view()["match"]["scores"]
+            assert page.phase == "deal-over"
+        if deal == 1:
+            table.deliver(host.next_deal().send)
+    assert table.errors == []
