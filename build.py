@@ -197,9 +197,8 @@ def _npm_pin(package: str, version: str, sha256: str) -> Pin:
 
 
 #: Audited elliptic-curve arithmetic (ristretto255) for the no-peek deal and the hashes it
-#: imports: web/core/group.js runs on it. Fetched for the tests (both group backends give
-#: the same bytes) and bench/mental_poker.py; the site does not ship it until its pages
-#: deal that way (docs/PROTOCOL.md, "No-peek dealing").
+#: imports: web/core/group.js runs on it. The site ships the modules ed25519.js imports
+#: (NOBLE_DIR), loaded by the worker when a friends' table opens, never on a first visit.
 NOBLE_PINS = {
     "noble-curves": _npm_pin("@noble/curves", "2.4.0",
                              "55279c71b0201d6c0e58d0206d15825359e02a3932f326ba7b7909ac2d334aa9"),
@@ -228,6 +227,29 @@ def unpack_noble(dest: Path, cache: Path | None = None) -> Path:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(source, encoding="utf-8")
     return dest / "curves" / "ed25519.js"
+
+
+NOBLE_DIR = "vendor/noble"
+_RELATIVE_IMPORT = re.compile(r"""(?:from|import)\s*["'](\.{1,2}/[^"']+)["']""")
+
+
+def _copy_noble(dest: Path, cache: Path | None = None) -> list:
+    """The noble modules ``curves/ed25519.js`` imports, and theirs, into ``dest``; returns
+    their paths relative to ``dest``'s parent's parent (the site's root)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch).resolve()
+        todo, seen = [unpack_noble(root, cache).resolve()], set()
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            source = path.read_text(encoding="utf-8")
+            todo += [(path.parent / m).resolve() for m in _RELATIVE_IMPORT.findall(source)]
+            target = dest / path.relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(source, encoding="utf-8")
+    return sorted(f"{NOBLE_DIR}/{p.relative_to(dest).as_posix()}" for p in dest.rglob("*.js"))
 
 
 def cache_dir() -> Path:
@@ -348,11 +370,8 @@ def strip_source(source: str, filename: str = "<module>") -> str:
 
 
 # The command line, the table's and each game's: a page never runs it (`pip install .`
-# still installs it). The no-peek deal too, until the pages deal that way (docs/PROTOCOL.md,
-# "No-peek dealing"): no first visit pays for it before then.
-NOPEEK_MODULES = ("pishe/table/group.py", "pishe/table/nopeek.py", "pishe/table/nopeek_seat.py",
-                  "pishe/table/partial.py")
-NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py", *NOPEEK_MODULES,
+# still installs it).
+NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py",
                      *(p.relative_to(ROOT).as_posix() for p in (ROOT / "pishe" / "games").glob("*/cli.py"))}
 
 
@@ -958,6 +977,7 @@ def build(dist: Path = DIST) -> dict:
         shutil.copyfile(pinned["segno"], stage / "wheels" / pinned["segno"].name)
         on_demand = split_stdlib(stage / "pyodide", lock, micropip, pishe, pinned["segno"])
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
+        noble = _copy_noble(stage / NOBLE_DIR)
 
         loading = _loading_words()
         games = _registered_games()
@@ -974,7 +994,7 @@ def build(dist: Path = DIST) -> dict:
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
             # The pseudo-language's words are for checking a layout, not for a visitor to keep.
             "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}",
-                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.json"],
+                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.json", *noble],
             "stdlib": on_demand,
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},

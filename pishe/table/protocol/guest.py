@@ -605,6 +605,11 @@ class Guest:
 
     # -- no-peek dealing ----------------------------------------------------------------
 
+    @property
+    def nopeek(self) -> bool:
+        """Whether this page deals no-peek (the host has begun such a deal with it)."""
+        return self._np is not None
+
     def move(self, action: str) -> Outcome:
         """This person's move (its text form): at a no-peek table, the move with its keys, made
         and checked on this page's own engine (raises the game's refusal, changing nothing);
@@ -689,6 +694,8 @@ class Guest:
             match = Match.resume(self.game, self.table["length"], results, np.partial.deck())
             match.deal = state
             self._view = self.game.view(match, self.seat, friend_names(self.game, self.seat)).to_json()
+            if self._view.get("legal") and not np.partial.settled(self.seat):
+                self._view["legal"] = []      # its cards are still opening: no move until they are known
             if state.over and np.outcome == VERIFIED:
                 self._np_results[number] = list(state.team_points())
         words = self._words(np.shown[self._np_told:])

@@ -211,7 +211,11 @@ class Host:
         """``seat``'s view as JSON data (``None`` until the first deal is dealt)."""
         if self.match is None:
             return None
-        return self.game.view(self.match, seat, self.names(seat)).to_json()
+        view = self.game.view(self.match, seat, self.names(seat)).to_json()
+        np = self._played.np if self._played is not None else None
+        if np is not None and view.get("legal") and not np.partial.settled(seat):
+            view["legal"] = []      # its cards are still opening: no move until they are known
+        return view
 
     def status(self) -> dict:
         """The table for the host's page: phase, deal number, match length, who is connected,

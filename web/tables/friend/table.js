@@ -123,12 +123,12 @@ function makeSeats(answer) {
 
 /** Host: "Invite a friend" opens a table of the chosen game and settings, and invites. */
 async function openTable() {
-  const { game, length, clock, friends } = chosenSettings();
+  const { game, length, clock, friends, nopeek } = chosenSettings();
   enter("host", game);
   await useGame(game);
   let opened = null;
   await queue(async () => {
-    opened = await call("host_open", length, null, game, friends, clock);
+    opened = await call("host_open", length, null, game, friends, clock, nopeek);
     hostAnswer(opened);
   });
   if (!opened || !("send" in opened)) return;
@@ -370,7 +370,12 @@ function act(button) {
     // Posted to the worker in this very task, which sends Python's message at once
     // (after a click, a job queued behind others would wait for the browser's next
     // frame). Saved after the host's answer.
-    queue(async () => guestAnswer(await call("guest_intent", action, false), { paintIt: false }), { inTurn: false });
+    // At a no-peek table the move is made on this page's own engine: its answer has the board.
+    queue(async () => {
+      const answer = await call("guest_intent", action, false);
+      if (answer && answer.view) state.awaiting = false;
+      guestAnswer(answer, { paintIt: Boolean(answer && answer.view) });
+    }, { inTurn: false });
   }
 }
 
