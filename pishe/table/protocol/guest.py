@@ -181,7 +181,17 @@ class Guest:
                                                                   "the seed it committed to.")), record.number
         return {"game": self.game.id if self.game else None, "seat": self.seat, "phase": self.phase,
                 "deal": self._np_key[0] if self._np_key else max(self._deals, default=None), **(self.table or {}),
-                "verification": verification, "verification_deal": deal, "aborts": len(self._aborts)}
+                "verification": verification, "verification_deal": deal, "aborts": len(self._aborts),
+                **({"computers_note": self._computers_note()} if self._np is not None else {})}
+
+    def _computers_note(self) -> Optional[str]:
+        """A no-peek table's sentence when computers sit with friends (their cards are the host
+        page's), or ``None``."""
+        from .host import computers_note
+
+        seats = (self.table or {}).get("seats") or []
+        computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") for s in seats)
+        return computers_note() if computers else None
 
     def ledger(self) -> str:
         """What this page gave and asked for in the match (its parts of the shuffle, the

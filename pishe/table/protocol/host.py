@@ -852,6 +852,7 @@ class Host:
         outcome = np.outcome if np is not None else None
         computers = any(s != HOST_SEAT and (s not in self.guests or self._absent(s)) for s in range(self.game.seats))
         return {"verification": None if outcome is None else outcome if isinstance(outcome, str) else str(outcome),
+                "verification_deal": self._played.number if outcome is not None else None,
                 "aborts": len(self.aborts),
                 "computers_note": computers_note() if computers else None}
 

@@ -274,8 +274,14 @@ function fairness(status) {
 }
 
 function showFairness() {
-  const fair = state.role === "guest" ? fairness(state.status) : null;
+  // The host's page checks a deal too when it is dealt no-peek (it does not know the deck).
+  const fair = fairness(state.status);
   showFair(fair);
+  // A no-peek table says plainly whose cards the host's page knows: its computers'.
+  const note = document.querySelector("[data-computers-note]");
+  const computers = state.status && typeof state.status.computers_note === "string" ? state.status.computers_note : "";
+  note.hidden = !computers;
+  setText(note, computers);
   // In the deal-end box too, for the deal it shows.
   const resultFair = table().querySelector("[data-result-fair]");
   if (!resultFair) return;
