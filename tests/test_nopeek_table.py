@@ -89,3 +89,48 @@ def test_whole_deals_no_page_knowing_the_deck(game_id, guest_seats):
         if deal == 1:
             table.deliver(host.next_deal().send)
     assert table.errors == []
+
+
+def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat():
+    """After its hold, a page gone mid-deal has taken its keys: every other page shows the deal
+    aborted by that seat, named; the deal is dealt again with the host page's computer there."""
+    table = seated("pisti", [1, 2, 3], seed=9, length="151")
+    host = table.host
+    for _ in range(6):
+        table.move()
+    table.drop(table.conn_of(2))
+    assert host.phase == "playing"
+    table.deliver(host.hold_over(2).send)
+    assert host.aborts == [[1, [2]]]
+    for seat in (1, 3):
+        status = table.page(seat).status()
+        assert status["aborts"] == 1
+        assert status["verification"].startswith("Deal 1 was aborted: " + ("Right" if seat == 1 else "Left"))
+    assert host.phase == "playing" and host.match.deal_number == 1 and host.computer_seat() in (None, 2)
+    assert host.status()["computers_note"] and table.page(1).status()["computers_note"]
+    while host.phase == "playing":
+        table.move()
+    assert host.actions and any(seat == 2 and mark == ["computer"] for seat, _t, *mark in host.actions)
+    for seat in (1, 3):
+        assert table.page(seat).verification == VERIFIED
+    assert host.status()["verification"] == VERIFIED and table.errors == []
+
+
+def test_both_pages_come_back_from_a_reload_mid_deal_and_finish_it():
+    """The host's page and a guest's page are saved mid-deal and restored: each rebuilds its
+    part of the deal from its own secret and the deal's log, and the deal ends verified."""
+    table = seated("pishe-pasha", [1], seed=3, length="first-to-100")
+    host = table.host
+    for _ in range(5):
+        table.move()
+    conn = table.conn_of(1)
+    guest = table.pages[conn]
+    saved, ledger = guest.save(), guest.ledger()
+    table.host = host = Host.restore(host.save(), random.Random(4))
+    table.pages.clear()
+    table.join(Guest.restore(saved, random.Random(5), ledger))
+    assert host.phase == "playing" and table.errors == []
+    while host.phase == "playing":
+        table.move()
+    assert host.status()["verification"] == VERIFIED
+    assert table.page(1).verification == VERIFIED and table.errors == []

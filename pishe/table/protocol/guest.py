@@ -203,7 +203,8 @@ class Guest:
         warning = [self.verification_deal, self.verification] if self._unfair else None
         return json.dumps({"v": VERSION, "match_id": self._match_id, "asked": self._asked, "warning": warning,
                            "deals": [[n, *entry] for n, entry in sorted(self._ledger.items())],
-                           "aborts": self._aborts, "clock": self._clock}, separators=(",", ":"))
+                           "aborts": self._aborts, "clock": self._clock, "np": self._np_key,
+                           "np_results": sorted(self._np_results.items())}, separators=(",", ":"))
 
     def _read_ledger(self, text: str) -> None:
         try:
@@ -227,8 +228,16 @@ class Guest:
             clock = data["clock"]
             if clock is not None:
                 clock = [wire.match_id(clock[0], "match_id"), wire.optional(wire.whole)(clock[1], "clock")]
+            np_key = data.get("np")
+            if np_key is not None:
+                wire.check(isinstance(np_key, list) and len(np_key) == 4, "np")
+                np_key = [wire.deal_number(np_key[0], "deal"), wire.whole(np_key[1], "tries"),
+                          wire.secret(np_key[2], "secret"), np_key[3] is True or None]
+            np_results = {wire.deal_number(n, "deal"): wire.items(points, "points")
+                          for n, points in wire.items(data.get("np_results", []), "np_results")}
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
             raise CorruptSaveError(_("the page's ledger cannot be read ({error})").format(error=e)) from None
+        self._np_key, self._np_results = np_key, np_results
         self._match_id, self._ledger, self._asked = match_id, ledger, asked
         self._aborts, self._clock = aborts, clock
         if warning is not None:

@@ -177,6 +177,7 @@ class Host:
         self._bots: dict = {}
         #: No-peek: the deals aborted by pages gone with their keys, ``[deal, seats]``.
         self.aborts: list = []
+        self._earlier: list = []        # no-peek, restored: the points of the deals before the one in play
         self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
         self._pending: Optional[_HostDeal] = _HostDeal.new(1, self.rng, self.game.id)
 
@@ -816,7 +817,10 @@ class Host:
         if self._pending is not None and np.dealt and np.outcome is None:
             deck = np.partial.deck()
             if self.match is None:
-                self.match = Match(self.game, self.length, deck=deck)
+                # A host page restored between deals knows the earlier deals by their points.
+                self.match, self._earlier = Match.resume(self.game, self.length, self._earlier, deck), []
+                if self.match.deal_number != deal.number:
+                    raise CorruptSaveError("the deal numbers disagree")
             elif self.match.deal_number != deal.number:
                 self.match.next_deal(deck=deck)
             self._played, self._pending, self._bots = deal, None, {}
@@ -870,9 +874,23 @@ class Host:
             "match_id": self.match_id,
             "guests": [[s, g.token, g.next_seq, g.left] for s, g in self.guests.items()],
             "results": match.results[:match.deal_number - 1] if match is not None else [],
-            "played": self._played.to_json() if self._played is not None else None,
-            "pending": self._pending.to_json() if self._pending is not None else None,
+            "played": self._played.to_json() if self._played is not None and not self.nopeek else None,
+            "pending": self._pending.to_json() if self._pending is not None and not self.nopeek else None,
+            "nopeek": self._np_save() if self.nopeek else None,
         }, separators=(",", ":"))
+
+    def _np_save(self) -> dict:
+        """The no-peek deal in play as its page rebuilds it: its secret and the deal's log (it
+        holds this page's secret: it stays in the host's own tab), the marks of the table's
+        moves, the deals aborted."""
+        deal = self._pending or self._played
+        kept = None
+        if deal is not None and deal.np is not None:
+            kept = {"deal": deal.number, "tries": deal.tries, "secret": deal.np.dealing.reveal(), "log": deal.log,
+                    "pages": [deal.np.pages[s] for s in range(self.game.seats)], "aborted": deal.aborted,
+                    "marks": [a[2:] for a in deal.actions]}
+        return {"deal": kept, "aborts": self.aborts, "number": deal.number if deal is not None else 1,
+                "results": self.match.results[:deal.number - 1] if self.match is not None and deal is not None else []}
 
     @classmethod
     def restore(cls, saved: str, rng: Optional[random.Random] = None) -> Host:
@@ -894,6 +912,9 @@ class Host:
                 host.guests[s].next_seq = wire.whole(next_seq, "next_seq")
                 host.guests[s].left = left is True
             played, pending = data["played"], data["pending"]
+            if data.get("nopeek") is not None:
+                host._np_restore(data["nopeek"])
+                return host
             host._pending = host._deal_from_json(pending) if pending is not None else None
             if played is not None:
                 deal = host._deal_from_json(played)
@@ -909,6 +930,37 @@ class Host:
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
             raise CorruptSaveError(f"the saved table cannot be read ({e})") from None
         return host
+
+    def _np_restore(self, saved: dict) -> None:
+        """The no-peek deal in play again, from the page's secret and the deal's log."""
+        from ..group import group
+        from ..nopeek_seat import NoPeekSeat
+
+        self.nopeek = True
+        self.aborts = [[wire.deal_number(n, "deal"), wire.seats(who, "seats")] for n, who in wire.items(saved["aborts"], "aborts")]
+        kept = saved["deal"]
+        number = wire.deal_number(saved["number"], "deal")
+        self._earlier = wire.items(saved["results"], "results")
+        self._pending = _HostDeal.new(number, self.rng, self.game.id)
+        if kept is None:
+            return
+        wire.check(wire.deal_number(kept["deal"], "deal") == number, "the deal numbers disagree")
+        pages = wire.items(kept["pages"], "pages")
+        wire.check(len(pages) == self.game.seats and all(p in (s, HOST_SEAT) for s, p in enumerate(pages)),
+                   "each seat's page must be its own or the host's")
+        deal = self._pending
+        deal.tries, deal.aborted = wire.whole(kept["tries"], "tries"), wire.seats(kept["aborted"], "aborted")
+        deal.log = [wire.obj(m, "message") for m in wire.items(kept["log"], "log")]
+        deal.np = NoPeekSeat(group(), self.game, np_match_id(self.match_id, deal.tries), number, HOST_SEAT,
+                             dealer_of(self.game, number), dict(enumerate(pages)),
+                             secret=wire.secret(kept["secret"], "secret"))
+        replay_seat(deal.np, deal.log)
+        if deal.np.dealt:
+            self._np_after([])
+            marks = wire.items(kept["marks"], "marks")
+            wire.check(len(marks) == len(deal.actions), "a mark for each move")
+            deal.actions = [a[:2] + self._mark(m) for a, m in zip(deal.actions, marks)]
+        deal.told = len(deal.np.shown)
 
     @staticmethod
     def _mark(mark: list) -> list:
