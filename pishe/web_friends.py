@@ -263,6 +263,12 @@ def guest_intent(action: str, keep: bool = True) -> str:
     return _guesting(lambda: _guest.move(action), keep, board=_guest.nopeek)
 
 
+def guest_timeout() -> str:
+    """The clock of the person to move ran out: at a no-peek table, this page plays its own
+    seat's timeout (the first legal move of its view); otherwise nothing changes."""
+    return _guesting(lambda: _guest.timeout())
+
+
 def guest_saved() -> str:
     """The guest's answer with nothing changed: its ``token`` and ``saved`` are what the page
     keeps in sessionStorage to resume the seat."""

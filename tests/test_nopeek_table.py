@@ -71,23 +71,28 @@ def seated(game_id, guest_seats, seed, length=None) -> NoPeekTable:
     return table
 
 
-@pytest.mark.parametrize("game_id, guest_seats", [("pishe-pasha", [1]), ("pisti", [1, 2, 3]), ("pisti", [2])])
-def test_whole_deals_no_page_knowing_the_deck(game_id, guest_seats):
-    table = seated(game_id, guest_seats, seed=5, length="first-to-100" if game_id == "pishe-pasha" else "151")
+@pytest.mark.parametrize("game_id, guest_seats, deals", [("pishe-pasha", [1], 1), ("pisti", [1, 2, 3], 1),
+                                                          ("pisti", [2], 2)])
+def test_whole_deals_no_page_knowing_the_deck(game_id, guest_seats, deals):
+    table = seated(game_id, guest_seats, seed=5, length="one-deal" if game_id == "pishe-pasha" else "151")
     host = table.host
-    for deal in (1, 2):
+    for deal in range(1, deals + 1):
         assert host.match.deal_number == deal
         while host.phase == "playing":
             table.move()
-        assert host.phase == "deal-over"
+        assert host.phase == ("match-over" if game_id == "pishe-pasha" else "deal-over")
         assert host.status()["verification"] == VERIFIED
         for seat in guest_seats:
             page = table.page(seat)
             assert (page.verification, page.verification_deal) == (VERIFIED, deal)
             assert page.view()["match"]["scores"] == host.view()["match"]["scores"]
-            assert page.phase == "deal-over"
-        if deal == 1:
+            assert page.phase == host.phase
+        if deal < deals:
             table.deliver(host.next_deal().send)
+    if host.phase == "match-over":          # the same friends again: a new match, dealt no-peek
+        table.deliver(host.play_again().send)
+        assert host.phase == "playing" and host.match.deal_number == 1 and host.match.results == []
+        assert table.page(1).phase == "playing"
     assert table.errors == []
 
 
@@ -134,3 +139,18 @@ def test_both_pages_come_back_from_a_reload_mid_deal_and_finish_it():
         table.move()
     assert host.status()["verification"] == VERIFIED
     assert table.page(1).verification == VERIFIED and table.errors == []
+
+
+def test_a_friends_page_plays_its_own_timeout():
+    """Only a friend's page knows its seat's cards: when its clock runs out, it plays the first
+    legal move of its own view; the host's page does nothing for that seat."""
+    table = seated("pisti", [2], seed=4, length="151")
+    host = table.host
+    while host.match.deal.turn != 2:
+        table.move()
+    assert host.timeout().send == []
+    page = table.page(2)
+    first = page.view()["legal"][0]
+    for text in page.timeout().send:
+        assert table.send(table.conn_of(2), text).error is None
+    assert host.actions[-1] == [2, first] and page.timeout().send == []

@@ -398,6 +398,7 @@ class Guest:
                 self._warn(None, n, _("the host left it unfinished and started another match."))
         self._match_id, self._ledger, self._results = match_id, {}, []
         self._deals, self._view, self._asked = {}, None, [None, []]
+        self._np, self._np_key, self._np_results = None, None, {}
 
     def _error(self, values: dict) -> Outcome:
         send = []
@@ -639,12 +640,13 @@ class Guest:
         return self._np_out(self._np.act(self.game.action_text(self.game.parse_action(action))))
 
     def timeout(self) -> Outcome:
-        """No-peek: this seat's clock ran out on this page. Only this page knows its cards, so
-        it makes the table's move for its person: the first legal move of its own view, as the
-        host's page would at today's table."""
+        """The clock of the person to move ran out on this page. At a no-peek table only this
+        page knows its seat's cards, so when that person is this page's it makes the table's
+        move for them: the first legal move of its own view, as the host's page does at
+        today's table. Otherwise nothing (the host's page times its own seat out)."""
         action = timeout_action(self._view) if self._view is not None and self._view.get("turn") == self.seat else None
         if self._np is None or action is None:
-            raise WrongPhaseError(_("No clock is running."))
+            return Outcome([], [])
         outcome = self.move(action)
         self._timeouts += 1
         return outcome

@@ -331,6 +331,8 @@ class Host:
         marked as the table's; after three in a row a computer keeps the seat until they
         take over or play a card themselves."""
         seat = self.clock_seat() if self.match is not None else None
+        if seat is None and self.nopeek and self.match is not None:
+            return Outcome([], [])       # a friend's page plays its own seat's timeout (Guest.timeout)
         if seat is None:
             raise WrongPhaseError(_("No clock is running."))
         outcome = self._play(seat, timeout_action(self.view(seat)), TIMEOUT)
@@ -372,8 +374,8 @@ class Host:
         for guest in self.guests.values():
             guest.sent, guest.joining = 0, False
             guest.away = guest.away and guest.conn is None      # who is here plays
-        return Outcome([(g.conn, m) for s, g in self.guests.items() if g.conn is not None
-                        for m in self._state(s, None)], [])
+        welcomes = [(g.conn, m) for s, g in self.guests.items() if g.conn is not None for m in self._state(s, None)]
+        return Outcome(welcomes + (self._np_ready().send if self.nopeek else []), [])
 
     def deal_now(self) -> Outcome:
         """Deal the deal being dealt now, with a computer in every guest seat whose friend is

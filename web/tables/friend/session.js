@@ -84,11 +84,14 @@ export const state = {
 
 /**
  * The table's turn loop (../turns.js, the computer table's too). The host's page runs
- * the clocks and the computers' moves; a guest's only shows its clock.
+ * the clocks and the computers' moves; a guest's shows its clock, and at a no-peek table
+ * plays its own seat's timeout.
  */
 export const turns = turnLoop({
   timeout: () => {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_timeout")));
+    // At a no-peek table only a friend's page knows its cards: it plays its own timeout.
+    else if (state.connected) queue(async () => guestAnswer(await call("guest_timeout")));
   },
   computerStep: () => {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_computer_step")));
