@@ -154,3 +154,35 @@ def test_a_friends_page_plays_its_own_timeout():
     for text in page.timeout().send:
         assert table.send(table.conn_of(2), text).error is None
     assert host.actions[-1] == [2, first] and page.timeout().send == []
+
+
+def test_mid_deal_the_host_holds_no_hidden_card():
+    """Halfway through a deck of four pages, nothing the host's ``Host`` holds (its objects,
+    its save) names a card of another seat's hand or of the undealt deck: only its own
+    engine's stand-ins, which its knowledge alone fixes, stand where they are unknown."""
+    from test_nopeek import GROUP, _objects
+    from pishe.cards import Card
+    from pishe.table import nopeek
+    from pishe.table.nopeek import check_deal
+
+    table = seated("pisti", [1, 2, 3], seed=21, length="151")
+    host = table.host
+    for _ in range(10):
+        table.move()
+    np = host._played.np
+    secrets = {0: np.dealing.reveal(), **{s: table.page(s)._np.dealing.reveal() for s in (1, 2, 3)}}
+    cards = check_deal(GROUP, "pisti", host.match_id, 1, np.seats, np.dealing.record, secrets)
+    state = table.game.new_deal(list(cards), np.partial.dealer)
+    seen = {c for c in cards if c not in table.game.hidden_cards(state, 0)}
+    for seat, text in np.partial.actions:
+        state.apply(table.game.parse_action(text), seat)
+        seen |= {c for c in cards if c not in table.game.hidden_cards(state, 0)}
+    hidden = {c for c in cards if c not in seen}
+    assert len(hidden) > 20
+    positions = {cards.index(c) for c in hidden}
+    assert not positions & set(np.partial.known) and all(np.dealing.open(p) is None for p in positions)
+    objects = _objects(host, skip=[np.dealing.group, nopeek._POINTS, nopeek.card_points(GROUP, "pisti"), np.partial,
+                                   host.match.deal, table.game])
+    assert not [o for o in objects if isinstance(o, Card) and o in hidden]
+    assert not [o for o in objects if isinstance(o, str) and o in {str(c) for c in hidden}]
+    assert not any(f'"{c}"' in host.save() for c in hidden)
