@@ -915,15 +915,18 @@ def _copy_nostr(tgz: Path, dest: Path) -> None:
 
 
 def _write_page_words(folder: Path) -> None:
-    """web/lang/<code>.json: the page's static words in each language but English (and the
-    pseudo-language's, for layout tests), from the catalogs (catalogs.py: page_words)."""
+    """web/lang/<code>.js: the page's static words in each language but English (and the
+    pseudo-language's, for layout tests), from the catalogs (catalogs.py: page_words), as a
+    classic script that web/first-words.js has the parser run before <body> (the page in that
+    language from its first paint): ``self.pisheWordsIn[code] = {message: translation}``."""
     import catalogs
     from pishe.table.lang import PSEUDO
 
     folder.mkdir(parents=True, exist_ok=True)
     for code in (*catalogs.LANGUAGES, PSEUDO):
-        (folder / f"{code}.json").write_text(
-            json.dumps(catalogs.page_words(code), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        words = json.dumps(catalogs.page_words(code), ensure_ascii=False, separators=(",", ":"))
+        (folder / f"{code}.js").write_text(
+            f"(self.pisheWordsIn = self.pisheWordsIn || {{}})[{json.dumps(code)}] = {words};\n", encoding="utf-8")
 
 
 def _pseudo_language() -> str:
@@ -994,7 +997,7 @@ def build(dist: Path = DIST) -> dict:
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
             # The pseudo-language's words are for checking a layout, not for a visitor to keep.
             "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}",
-                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.json", *noble],
+                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.js", *noble],
             "stdlib": on_demand,
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},

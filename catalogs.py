@@ -49,6 +49,9 @@ def po_path(folder: Path, lang: str, domain: str) -> Path:
 #: build.py; a game's own words are those of its web/games/<game>/*.html) and the lines its
 #: JavaScript words when Python cannot run.
 PAGE_SCRIPTS = "web"
+#: How Python marks a sentence besides gettext's own names: pishe.table.said's ``say(catalog,
+#: message, …)`` and ``nsay(catalog, singular, plural, n, …)``, which keep it as data.
+SAID_KEYWORDS = {"say": (2,), "nsay": (2, 3)}
 #: How the page's scripts mark a static message: ``pageWord(message)`` (web/lang.js).
 PAGE_KEYWORDS = {"pageWord": None}
 
@@ -138,7 +141,7 @@ def _python_template(domain: str, sources: list):
     catalog = Catalog(project="pishe", domain=domain)
     for path in sources:
         with open(path, "rb") as f:
-            for lineno, message, comments, context in extract("python", f, DEFAULT_KEYWORDS):
+            for lineno, message, comments, context in extract("python", f, {**DEFAULT_KEYWORDS, **SAID_KEYWORDS}):
                 catalog.add(message, None, [(path.relative_to(ROOT).as_posix(), lineno)],
                             auto_comments=comments, context=context)
     return catalog
@@ -187,7 +190,7 @@ def template(domain: str, sources: list):
 
 def page_words(lang: str) -> dict:
     """The page's static words in ``lang`` (``{message: translation}``, a message with a
-    context keyed ``context\x04message``, as gettext does): web/lang/<lang>.json, made by
+    context keyed ``context\x04message``, as gettext does): web/lang/<lang>.js, made by
     build.py. The pseudo-language's are made from the English."""
     from babel.messages.pofile import read_po
 
@@ -243,7 +246,7 @@ def update() -> list:
 
 def compiled() -> dict:
     """``{path in the wheel: .mo bytes}`` for every .po file of the package, without the
-    messages only the page's markup and scripts have (web/lang/<code>.json holds those)."""
+    messages only the page's markup and scripts have (web/lang/<code>.js holds those)."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 

@@ -110,8 +110,10 @@ PATH = """(turn) => {
 # Host: an offer, a key, a listener; resolves with the invite link once a relay listens.
 HOST = """async () => {
   const round = window.round = { opened: null, heard: null };
-  const link = round.link = new rtc.Link(iceServers, (channel) => { channel.onopen = () => { round.opened = now(); }; },
-                                         { iceTransportPolicy: policy });
+  const link = round.link = new rtc.Link(iceServers, (channel) => {
+    round.channel = channel;
+    channel.onopen = () => { round.opened = now(); };
+  }, { iceTransportPolicy: policy });
   const offer = await link.offer();
   const key = relay.newKey();
   await new Promise((resolve, reject) => {
@@ -129,8 +131,10 @@ GUEST = """async (invite) => {
   const start = now();
   const { offer, key } = relay.unpackInvite(new URL(invite).hash.slice("#join=".length));
   relay.relayList();  // as the page will: it starts loading the Nostr library
-  const link = window.guestLink = new rtc.Link(iceServers, (channel) => { channel.onopen = () => link.opened(); },
-                                               { iceTransportPolicy: policy });
+  const link = window.guestLink = new rtc.Link(iceServers, (channel) => {
+    window.guestChannel = channel;
+    channel.onopen = () => link.opened();
+  }, { iceTransportPolicy: policy });
   const answer = await link.answer(offer);
   const answered = now();
   const posted = await relay.postAnswer({ key, offer, answer });
@@ -147,7 +151,48 @@ MDNS_OFFER = """async () => {
 }"""
 
 
-def one_round(host, guest) -> dict:
+# A move and its answer: the guest sends a move (~100 characters, as an intent is) on its
+# channel and waits for the host's answer (a view, ~3,000 characters), `count` times, a
+# pause between (a person's pace); returns each round trip in ms. `kind`: "rtc" (the data
+# channel of the last round) or "relays" (the channels of RELAYS).
+ECHO = """(kind) => {
+  const view = "v".repeat(3000);
+  if (kind === "rtc") round.channel.onmessage = ({ data }) => round.channel.send(data + view);
+  else hostRelay.onmessage = (text) => hostRelay.send(text + view);
+}"""
+MOVES = """async ([kind, count, pause]) => {
+  const channel = kind === "rtc" ? guestChannel : guestRelay;
+  const times = [];
+  for (let i = 0; i < count; i += 1) {
+    const answered = new Promise((resolve) => { channel.onmessage = resolve; });
+    const start = now();
+    channel.send(JSON.stringify({ v: 3, type: "act", seq: i, action: "give" }).padEnd(100));
+    await answered;
+    times.push(now() - start);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  return times;
+}"""
+# Both pages' channels through the relays for one link (web/tables/friend/relaypath.js):
+# started on each page, then awaited (each opens once the other's is there).
+RELAYS = """([side, key, offer]) => {
+  window.relayOpen = (async () => {
+    const paths = await import(new URL("web/tables/friend/relaypath.js", document.baseURI).href);
+    const channel = await paths.relayChannel({ key, offer, side });
+    window[side === "host" ? "hostRelay" : "guestRelay"] = channel;
+    const start = now();
+    await new Promise((resolve) => { channel.onopen = resolve; });
+    return now() - start;
+  })();
+}"""
+
+
+def moves(host, guest, kind: str, count: int, pause: int) -> list[float]:
+    host.evaluate(ECHO, kind)
+    return guest.evaluate(MOVES, [kind, count, pause])
+
+
+def one_round(host, guest, moves_too: tuple[int, int] | None = None) -> dict:
     invite = host.evaluate(HOST)
     out = guest.evaluate(GUEST, invite)
     if not out["posted"]:
@@ -155,6 +200,7 @@ def one_round(host, guest) -> dict:
     host.wait_for_function("round.opened !== null", timeout=30_000)
     guest.wait_for_function("guestLink.open", timeout=30_000)
     times = host.evaluate("({opened: round.opened, heard: round.heard})")
+    played = moves(host, guest, "rtc", *moves_too) if moves_too else []
     host.evaluate("round.handle.close(); round.link.close()")
     guest.evaluate("guestLink.close()")
     return {
@@ -164,7 +210,58 @@ def one_round(host, guest) -> dict:
         "post": out["postedAt"] - out["answered"],
         "delivery": times["heard"] - out["answered"],
         "open": times["opened"] - times["heard"],
+        "moves": played,
     }
+
+
+def answering(answer):
+    """A route handler that answers with the JSON `answer`."""
+    return lambda route: route.fulfill(json=answer)
+
+
+def progress(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def paths(turn_config: dict | None) -> dict:
+    """Each path's ice-servers.json: direct, through TURN (if coturn runs), and none that can
+    work (no candidate: the table falls back to the relays)."""
+    out = {"direct": {"iceServers": []}}
+    if turn_config:
+        out["TURN"] = turn_config
+    out["relay fallback"] = {"iceServers": [], "iceTransportPolicy": "relay"}
+    return out
+
+
+def time_to_play(browser, server, relay, ice: dict) -> dict:
+    """One table page to page on the path `ice` gives: the host invites, the guest's page opens the
+    link; ms from the guest's navigation to its channel open and to its first dealt view."""
+    contexts = []
+    try:
+        pages = []
+        for _ in range(2):
+            context = browser.new_context(service_workers="block")
+            for glob, answer in (("**/signaling.json", {"relays": [relay.url]}), ("**/ice-servers.json", ice)):
+                context.route(glob, answering(answer))
+            contexts.append(context)
+            pages.append(context.new_page())
+        host, guest = pages
+        host.goto(server.url)
+        host.wait_for_function("document.body.dataset.ready === 'true'", timeout=BOOT_MS)
+        host.get_by_role("button", name="Invite a friend", exact=True).click()
+        link = host.wait_for_function(
+            "() => { const box = document.querySelector('[data-seat-invites] [data-invite-link]');"
+            " return box && box.value; }", timeout=30_000).json_value()
+        guest.goto(link)
+        playable = guest.wait_for_function(
+            "() => { const s = window.pisheFriend && window.pisheFriend.state;"
+            " return s && s.connected && s.view && s.view.match ? performance.now() : false; }",
+            timeout=120_000, polling=20).json_value()
+        opened = guest.evaluate("performance.getEntriesByName('pishe:open')[0].startTime")
+        return {"playable": playable, "open": opened}
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--origin", default="https://pishe-pasha.example.org/",
                         help="the site's address for the link's length")
     parser.add_argument("--chromium", default=machinery.CHROMIUM)
+    parser.add_argument("--moves", type=int, default=20, help="moves timed on each path")
+    parser.add_argument("--pause", type=int, default=2000, help="ms between two moves (a person's pace)")
+    parser.add_argument("--playable", type=int, default=3, help="tables opened on each path, page to page")
     args = parser.parse_args(argv)
     with site_with_relay(args.chromium) as (server, relay, pw, browser, features):
         pages = []
@@ -188,16 +288,36 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             rounds.append(one_round(host, guest))
             time.sleep(0.2)  # the closed links' sockets go before the next round
+        progress("direct rounds done; timing moves on the data channel")
+        direct_moves = one_round(host, guest, (args.moves, args.pause))["moves"]
+        time.sleep(0.2)
+        # The table's messages through the relay (no WebRTC path), at the page's own rate.
+        key, offer = "k" * 22, f"p1~bench~{time.time()}"
+        progress("timing moves through the relay")
+        for page, side in ((host, "host"), (guest, "guest")):
+            page.evaluate(RELAYS, [side, key, offer])
+        relay_open = [page.evaluate("relayOpen") for page in pages]
+        relay_moves = moves(host, guest, "relays", args.moves, args.pause)
+        relay_events = [page.evaluate("import(new URL('web/tables/friend/relaypath.js', document.baseURI).href)"
+                                      ".then((m) => m.relayStats())") for page in pages]
+        for page, side in ((host, "host"), (guest, "guest")):
+            page.evaluate(f"{side}Relay.close()")
         # The same through a real TURN server (coturn on 127.0.0.1), the pages forced to relay.
         turned = []
+        turn_config = None
         executable = turnserver_executable()
-        if executable is not None:
-            with tempfile.TemporaryDirectory() as tmp, LocalTurn(executable, Path(tmp)) as turn:
-                for page in pages:
-                    page.evaluate(PATH, turn.ice_servers)
-                for _ in range(args.rounds):
-                    turned.append(one_round(host, guest))
-                    time.sleep(0.2)
+        turn_dir = tempfile.TemporaryDirectory()
+        turn = LocalTurn(executable, Path(turn_dir.name)).start() if executable else None
+        if turn:
+            turn_config = {"iceServers": turn.ice_servers, "iceTransportPolicy": "relay"}
+            for page in pages:
+                page.evaluate(PATH, turn.ice_servers)
+            for _ in range(args.rounds):
+                turned.append(one_round(host, guest))
+                time.sleep(0.2)
+        progress("timing tables page to page")
+        playable = {name: [time_to_play(browser, server, relay, config) for _ in range(args.playable)]
+                    for name, config in paths(turn_config).items()} if args.playable else {}
         browser.close()
 
         # The same offer from a browser with its default mDNS host names.
@@ -206,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
         page.goto(server.url)
         mdns_offer = page.evaluate(MDNS_OFFER)
         plain.close()
+        if turn:
+            turn.stop()
+        turn_dir.cleanup()
 
     first, rest = rounds[0], rounds[1:] or rounds
     invite = rest[-1]["invite"]
@@ -231,7 +354,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  TURN / direct, connect medians: {ratio:.2f}")
     else:
         print("No TURN path measured: no turnserver (Debian's coturn; .ci/run installs it)")
-    print("No relay-fallback path: carrying the table's messages through the Nostr relays is not built yet")
+    print(f"Move round trip (a move of ~100 characters, its answer ~3,000), one every {args.pause} ms:")
+    print(line("direct (data channel)", direct_moves))
+    print(line("through the relay (no WebRTC path)", relay_moves))
+    print(f"  relays / direct, p95: {percentile(relay_moves, 0.95) / percentile(direct_moves, 0.95):.1f} "
+          f"(target for the relay path: p95 <= 500 ms); relay channels open in "
+          f"{relay_open[0]:.0f} / {relay_open[1]:.0f} ms; host / guest: {relay_events[0]} / {relay_events[1]}")
+    if playable:
+        print(f"Time to a playable table: the guest's page from opening the link to its first dealt view "
+              f"(its Python's start included), {args.playable} tables each:")
+        for name, times in playable.items():
+            print(line(name, [t["playable"] for t in times]))
+            print(line("  of which channel open at", [t["open"] for t in times]))
     print(f"  invite link for {args.origin}: {len(args.origin) + len(fragment)} characters "
           f"(offer code {len(fragment) - len('#join=') - 1 - len(key)}, key {len(key)}): {args.origin}{fragment}")
     mdns_link = f"{args.origin}#join={mdns_offer}!{key}"

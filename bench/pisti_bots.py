@@ -20,6 +20,11 @@ narrower than either), and its CPU time per decision (mean and 99th
 percentile, its own seats' decisions, this CPython; the page's Pyodide is
 ``bench/bots_pyodide.py``'s ratio slower).
 
+``--inference`` prints Hard's strength against how far it weighs the other
+seats' plays: the sampler dealing each sample's hands up to T times (1: not
+weighing them, Hard before) and at most A times a decision, each against
+greedy on the same shuffles with the same generators, as ``--strength`` does.
+
 ``--timing-decks N`` times Hard's decisions alone over N decks against greedy
 (CPU time of this process, so other programs on the machine do not count).
 """
@@ -46,6 +51,9 @@ LEVEL_ROWS = (("sampler", "greedy"), ("easy", "greedy"), ("sampler", "skipper"),
               ("sampler-certain", "skipper"), ("greedy", "random"))
 #: The sampler's samples, budget and most samples scaled by these.
 SCALES = (0.25, 0.5, 1, 2, 4)
+#: The sampler's tries a sample and attempts a decision (1: Hard before it weighed the seats'
+#: plays; 1200 attempts never bind: 24 tries × 48 samples).
+INFERENCE = ((1, 160), (8, 96), (8, 160), (8, 1200), (24, 1200))
 
 
 def certain(seat, rng):
@@ -108,16 +116,25 @@ def percentile(times: list, share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
-def report_strength(decks: int, seed: int) -> None:
-    results = paired_strength([scaled(s) for s in SCALES], decks, seed)
-    print(f"Hard (sampler) against greedy by samples, {decks} decks, seed {seed}, the same shuffles:")
-    print("| samples × | gain a deck (95%) | − ×1 (95%) | CPU ms a decision: mean, p99 |")
+def weighing(tries: int, attempts: int):
+    """A factory of samplers dealing each sample up to ``tries`` times, ``attempts`` a decision."""
+    def factory(seat, rng):
+        return SamplerBot(seat, rng, tries=tries, attempts=attempts)
+    return factory
+
+
+def report_strength(decks: int, seed: int, rows=SCALES, factory=scaled, reference=1,
+                    title="samples ×") -> None:
+    results = paired_strength([factory(*row) if isinstance(row, tuple) else factory(row) for row in rows],
+                              decks, seed)
+    print(f"Hard (sampler) against greedy by {title}, {decks} decks, seed {seed}, the same shuffles:")
+    print(f"| {title} | gain a deck (95%) | − {reference} (95%) | CPU ms a decision: mean, p99 |")
     print("|---|---|---|---|")
-    reference = results[SCALES.index(1)][0]
-    for scale, (pairs, times) in zip(SCALES, results):
+    reference = results[rows.index(reference)][0]
+    for scale, (pairs, times) in zip(rows, results):
         gain, (low, high) = interval(pairs)
         d_gain, (d_low, d_high) = interval([a - b for a, b in zip(pairs, reference)])
-        print(f"| {scale:g} | {gain:+.2f} ({low:+.2f} to {high:+.2f}) | {d_gain:+.2f} ({d_low:+.2f} to {d_high:+.2f}) "
+        print(f"| {scale} | {gain:+.2f} ({low:+.2f} to {high:+.2f}) | {d_gain:+.2f} ({d_low:+.2f} to {d_high:+.2f}) "
               f"| {1000 * sum(times) / len(times):.1f}, {1000 * percentile(times, 0.99):.1f} |", flush=True)
 
 
@@ -166,6 +183,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rows", nargs="+", metavar="A:B", help="the levels' rows (default: all)")
     parser.add_argument("--chunk", type=int, default=500, help="decks a chunk of the levels' table (even)")
     parser.add_argument("--strength", action="store_true", help="Hard's strength against its samples")
+    parser.add_argument("--inference", action="store_true",
+                        help="Hard's strength against how far it weighs the seats' plays")
     parser.add_argument("--timing-decks", type=int, default=0, help="decks whose Hard decisions are timed")
     args = parser.parse_args(argv)
     if args.decks % 2 or args.chunk % 2:
@@ -177,6 +196,8 @@ def main(argv=None) -> int:
         report_levels(args.decks, args.seed, args.chunk, rows)
     if args.strength:
         report_strength(args.decks, args.seed)
+    if args.inference:
+        report_strength(args.decks, args.seed, INFERENCE, weighing, INFERENCE[0], "(tries, attempts)")
     return 0
 
 

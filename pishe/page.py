@@ -9,6 +9,7 @@ import json
 
 from .errors import PisheError
 from .table.lang import _
+from .table.said import of_error
 
 __all__ = ["CLOCKS", "check_clock", "outbox", "error", "run"]
 
@@ -30,8 +31,9 @@ outbox = None
 
 
 def error(e: Exception) -> str:
-    """The answer ``{"error": …}`` for ``e``."""
-    return json.dumps({"error": str(e)})
+    """The answer ``{"error": …}`` for ``e``, in the player's words (a technical error's
+    sentence by its cause: :func:`pishe.table.said.of_error`), and ``"detail"``, its own text."""
+    return json.dumps({"error": of_error(e), "detail": str(e)})
 
 
 def run(party, missing: str, answer, call) -> str:

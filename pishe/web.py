@@ -53,7 +53,8 @@ from .table.game import get_game
 from .table.match import Match
 from .table.seating import Seating
 from .table import lang, words
-from .table.lang import _
+from .table.lang import TABLE, _
+from .table.said import about, again, data_of, names_data, say
 from .page import check_clock, error as _error, run as _run
 
 #: The game the page deals first, imported with this module: its first match imports
@@ -73,7 +74,7 @@ _FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_de
 
 
 __all__ = ["new_match", "restore_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
-           *_FRIENDS, "qr_matrix", "page_words", "set_language"]
+           *_FRIENDS, "qr_matrix", "page_words", "set_language", "say_again"]
 
 
 def __getattr__(name: str):
@@ -200,7 +201,7 @@ class _ComputerTable:
     @property
     def names(self) -> Optional[list]:
         """The seats' names in the page's language: you and "Computer" at a table of two, else the game's own."""
-        return [_("You"), _("Computer")] if self.two else None
+        return [say(TABLE, "You"), say(TABLE, "Computer")] if self.two else None
 
     def answer(self, steps=()) -> str:
         game, deal = self.game, self.match.deal
@@ -210,10 +211,15 @@ class _ComputerTable:
             view["seen"] = game.seen(self.memory, YOU, names)
         playing, clock = not deal.over, self.seating.clock
         computer = playing and self.seating.by_computer(deal.turn)
+        said, news = game.words(steps, YOU), self._news(view, steps, names)
         return json.dumps({
             "view": view,
-            "steps": game.words(steps, YOU),
-            "news": self._news(view, steps),
+            "steps": said,
+            "news": news,
+            # Each line's data, and the names the view was made with: the page says them again
+            # in another language (pishe.table.said).
+            "said": data_of([*said, *news]),
+            "said_names": names_data(names),
             "in_progress": self.match.in_progress,
             "computer_moves": computer,
             "clock": ({"seat": deal.turn, "seconds": clock, "label": words.clock_label(clock)}
@@ -223,16 +229,14 @@ class _ComputerTable:
             "saved": self.save(),
         })
 
-    def _news(self, view: dict, steps) -> list:
+    def _news(self, view: dict, steps, names) -> list:
         """What the live region says besides the steps: a deal just dealt (once), or a deal
         that these steps ended, its result as the view's status says it and the match score."""
-        match = self.match
         if self._dealt:
             self._dealt = False
-            return [words.dealt(self.game.deal_word(), match.deal_number, view["names"][match.dealer])]
-        if steps and match.deal.over:
-            return [view["status"],
-                    words.match_score(view.get("team_names") or view["names"], match.scores, match.over)]
+            return [about("dealt", self.game, view, names)]
+        if steps and self.match.deal.over:
+            return [about("status", self.game, view, names), about("score", self.game, view, names)]
         return []
 
     def act(self, text) -> list:
@@ -352,3 +356,18 @@ def set_language(code: str) -> str:
     except PisheError as e:
         return _error(e)
     return page_words()
+
+
+def say_again(lines: list) -> str:
+    """``{"lines": [text, …]}``: each of ``lines`` (the data of lines this page said: an
+    answer's ``said``, :mod:`pishe.table.said`) in the page's language now; ``None`` for data
+    that is no line (the page keeps what it showed)."""
+    if not isinstance(lines, list):
+        return _error(PisheError(_("Nothing to say again.")))
+    texts = []
+    for line in lines:
+        try:
+            texts.append(again(line))
+        except (PisheError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
+            texts.append(None)
+    return json.dumps({"lines": texts})

@@ -16,6 +16,7 @@ from .table.lang import _
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
 from .table.protocol.host import friend_names
 from .table.protocol.wire import VERIFIED
+from .table.said import data_of, names_data
 from . import page
 from .page import check_clock, error as _error, run as _run
 
@@ -79,6 +80,7 @@ def _host_answer(outcome: Outcome) -> str:
     view, status = _host.view(), _host.status()
     return json.dumps({"send": [{"to": conn, "text": text} for conn, text in send],
                        "steps": outcome.steps, "error": outcome.error,
+                       **_said(outcome.steps, _host.game, _host.seat),
                        "view": view, "status": _friend_status(status), "saved": _host.save(),
                        "computer_moves": _host.match is not None and _host.computer_seat() is not None,
                        **_person_clock(status, view)})
@@ -100,10 +102,18 @@ def _person_clock(status: dict, view: Optional[dict]) -> dict:
             "autopilot": bool(mine.get("autopilot"))}
 
 
+def _said(steps: list, game, seat: Optional[int]) -> dict:
+    """An answer's ``said``, the data of its ``steps``, and ``said_names``, the seats' names its
+    views are made with: the page says them again in another language (pishe.table.said)."""
+    names = friend_names(game, seat) if game is not None and seat is not None else None
+    return {"said": data_of(steps), "said_names": names_data(names)}
+
+
 def _guest_answer(outcome: Outcome, keep: bool = True, board: bool = True) -> str:
     """The guest's answer; with ``board=False`` only what the page keeps (its ``view`` and
     ``status`` null): nothing to paint."""
     answer = {"send": _send_now(outcome.send), "steps": outcome.steps, "error": outcome.error,
+              **_said(outcome.steps, _guest.game, _guest.seat),
               "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None}
     if not board:
         return json.dumps({**answer, "view": None, "status": None})

@@ -116,8 +116,11 @@ class LocalRelay(LocalServer):
     name = "relay"
     error = RelayError
 
-    # The checks a public relay makes: size, signature, not a year old.
-    CONFIG = """storage:
+    # The checks a public relay makes: size, signature, not a year old. Its size limit is
+    # strfry's default (64 KiB; nostr-relay's own, 4 KiB, is far below what public relays
+    # take, and than a table's frames through the relays: web/tables/friend/frames.js).
+    CONFIG = """max_event_size: 65536
+storage:
   sqlalchemy.url: "sqlite+aiosqlite:///{folder}/nostr.sqlite3"
   validators:
     - nostr_relay.validators.is_not_too_large

@@ -127,6 +127,18 @@ def reveal_to(host: Crafted, page: Guest, deal: int, seed: str) -> str:
     return part
 
 
+def revealed_undealt() -> tuple[Crafted, Guest]:
+    """A Pişti page welcomed by a crafted host that reveals deal 1's seed without dealing it:
+    an abort, on the page's record."""
+    host = Crafted("pisti", seat=1, seats=4)
+    page = Guest(rng=random.Random(6))
+    page.receive(host.welcome())
+    seed = new_secret(random.Random(7))
+    reveal_to(host, page, 1, seed)
+    page.receive(write("pisti", "deal-reveal", deal=1, seed=seed))
+    return host, page
+
+
 def winner_of(game_id: str, seed: str, parts: list, deal: int) -> int:
     """Who wins the deal dealt from ``seed`` and ``parts`` with every seat playing its first
     legal move (the cheating host's quick forecast)."""
@@ -219,12 +231,7 @@ def test_a_reveal_of_a_deal_never_dealt_and_a_new_match_count_as_aborts():
     """Revealing the seed of a deal never dealt used to read "could not be checked" and close
     the deal; a new match id used to wipe the record. Both are aborts now, and the count
     survives the new match and a page given the ledger."""
-    host = Crafted("pisti", seat=1, seats=4)
-    page = Guest(rng=random.Random(6))
-    page.receive(host.welcome())
-    seed = new_secret(random.Random(7))
-    reveal_to(host, page, 1, seed)
-    page.receive(write("pisti", "deal-reveal", deal=1, seed=seed))
+    host, page = revealed_undealt()
     assert page.status()["aborts"] == 1
     assert page.verification == ("Deal 1 was aborted: the host revealed it without dealing it (aborted "
                                  "shuffles at this table: 1).")

@@ -57,7 +57,8 @@ HOST_GIVES = 40
 # Installed before the page's scripts: records every message each data channel
 # of the page receives (and sends), whatever the page's code does with it. The
 # page hands its channels to its (module) worker, so every such worker first runs
-# WORKER_TAP, which taps each channel it is given and posts a copy of every
+# WORKER_TAP, which taps each channel it is given (or port, for a link carried through
+# the relays) and posts a copy of every
 # message to the page, here, before the worker's own code sees it. window.__wire.send(text)
 # sends `text` down the page's newest open channel, as a tampered page could;
 # window.__wire.mute(true) drops everything the page sends from then on (a page that
@@ -79,11 +80,20 @@ self.addEventListener("message", (event) => {
     return;
   }
   const channel = data && typeof data === "object" && Object.values(data).find((v) => v instanceof RTCDataChannel);
-  if (!channel) return;
-  channels.push(channel);
-  channel.addEventListener("message", (e) => copy("received", e.data));
-  const send = channel.send.bind(channel);
-  channel.send = (text) => { if (muted) return undefined; copy("sent", text); return send(text); };
+  const port = data && typeof data === "object" && data.port instanceof MessagePort ? data.port : null;
+  if (channel) {
+    channels.push(channel);
+    channel.addEventListener("message", (e) => copy("received", e.data));
+    const send = channel.send.bind(channel);
+    channel.send = (text) => { if (muted) return undefined; copy("sent", text); return send(text); };
+  } else if (port) {
+    // A link carried through the relays: the page posts {text} for each message received
+    // and takes each text the worker posts.
+    const post = port.postMessage.bind(port);
+    port.postMessage = (text) => { if (muted) return undefined; copy("sent", text); return post(text); };
+    port.addEventListener("message", (e) => { if (e.data && typeof e.data.text === "string") copy("received", e.data.text); });
+    channels.push({ readyState: "open", send: (text) => port.postMessage(text) });
+  }
 });
 """
 WIRE_TAP = """((tap) => {

@@ -1,27 +1,39 @@
-"""When two pages find no path to each other, and what the pages say of their relays.
+"""When two pages find no WebRTC path to each other: their table goes through the relays.
 
 Both browsers read an ice-servers.json that cannot work ("iceTransportPolicy":
-"relay" and no TURN server: no candidate at all), and a signaling.json listing
-the local Nostr relay and one that is down. The guest's answer reaches the host
-through the relay, the pages then try to connect and cannot: within the page's
-clear time (?connect=SECONDS, short here) both say so in plain words and what to
-try; the host's page lists the relay it could not reach in a details line.
+"relay" and no TURN server: no candidate at all, so no WebRTC path can open, as with
+WebRTC blocked), and a signaling.json listing the local Nostr relay and one that is
+down. The guest's answer reaches the host through the relay; the pages see that their
+codes name no candidate and carry the table's messages through the relay instead
+(web/tables/friend/relaypath.js): a whole Pishe Pasha deal is played so, every message
+the guest received checked against the replayed deal, and the connection line says
+"Through relays (slower)" with its round trip. The pages run at ?relayrate (events a
+second) above the default rate, which tests/test_relay_frames.py checks.
+
+When the relays cannot carry it either, within the page's clear time (?connect=SECONDS,
+short here) both pages say so in plain words and what to try; the host's page lists the
+relay it could not reach in a details line.
 """
 
 from __future__ import annotations
+
+import re
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import expect
 
 from machinery import free_port
-from test_friend import BOOT_MS, RESULTS, persistent_profiles
+from test_friend import BOOT_MS, RESULTS, Table, no_errors, persistent_profiles
 
 CONNECT_S = 3
+RATE = "?relayrate=40"
 DOWN = f"ws://127.0.0.1:{free_port()}"  # a relay that is down: nothing listens there
+SLOWER = re.compile(r"Through relays \(slower\) · \d+ ms round trip")
 
 
 @pytest.fixture(scope="module")
-def pathless(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
     answers = {"**/ice-servers.json": {"iceServers": [], "iceTransportPolicy": "relay"},
                "**/signaling.json": {"relays": [nostr_relay, DOWN]}}
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
@@ -29,8 +41,49 @@ def pathless(browser_type, browser_type_launch_args, tmp_path_factory, nostr_rel
         yield launched
 
 
-def test_no_path_is_said_in_plain_words_with_what_to_try(pathless, module_site, console_errors):
-    host, guest = pathless["host"].new_page(), pathless["guest"].new_page()
+def test_a_whole_deal_through_the_relays_when_no_webrtc_path_exists(profiles, module_site, console_errors):
+    table = Table(profiles, SimpleNamespace(url=module_site.url + RATE), console_errors)
+    try:
+        table.open_host("one-deal")
+        link = table.invite_link()
+        offer = link.split("#join=", 1)[1].split("!")[0]
+        assert len(offer.split("~")) == 4, offer        # no candidate: no WebRTC path can open
+        table.guest.goto(link.replace("#join=", RATE + "#join="))
+        for page in (table.host, table.guest):
+            expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+        expect(table.guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+        # Each side says its path, with the round trip the frames measure.
+        expect(table.host.locator("[data-seat-invite-path]")).to_have_text(SLOWER, timeout=20_000)
+        expect(table.guest.locator("[data-friend-path]")).to_have_text(SLOWER, timeout=20_000)
+        RESULTS.mkdir(exist_ok=True)
+        for who, page in (("host", table.host), ("guest", table.guest)):
+            page.screenshot(path=str(RESULTS / f"connect-{who}-relays.png"))
+            page.set_viewport_size({"width": 360, "height": 780})
+            page.screenshot(path=str(RESULTS / f"connect-{who}-relays-360.png"), full_page=True)
+            page.set_viewport_size({"width": 1280, "height": 860})
+        h, g = table.play()
+        assert h["result"] is not None and h["result"] == g["result"]
+        table.collect_wire()
+        replayed = table.replay("one-deal")
+        assert table.check_secrets(replayed) >= len(table.actions)
+        table.check_boards(replayed)
+        expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
+        # Through the relays indeed: the host's page sent its frames as events, no data channel opened.
+        stats = "import(new URL('web/tables/friend/relaypath.js', document.baseURI).href).then((m) => m.relayStats())"
+        sent = [page.evaluate(stats) for page in (table.host, table.guest)]
+        print("through the relay, host and guest:", sent)
+        assert all(s["events"] > 0 and s["refused"] == 0 for s in sent), sent
+        assert table.host.evaluate("window.pisheFriend.state.seats.get(1).link.carrier !== null")
+        # The browser says so when the relay that is down refuses its connections; nothing else.
+        for errors in table.errors.values():
+            errors[:] = [e for e in errors if not e.startswith(f"console: WebSocket connection to '{DOWN}/' failed")]
+        no_errors(table)
+    finally:
+        table.close()
+
+
+def test_no_path_is_said_in_plain_words_with_what_to_try(profiles, module_site, console_errors):
+    host, guest = profiles["host"].new_page(), profiles["guest"].new_page()
     try:
         host.goto(module_site.url + f"?connect={CONNECT_S}")
         expect(host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
@@ -42,6 +95,9 @@ def test_no_path_is_said_in_plain_words_with_what_to_try(pathless, module_site, 
         expect(host.locator("[data-friend-status]")).to_have_text("Waiting for your friend…")
         RESULTS.mkdir(exist_ok=True)
         host.screenshot(path=str(RESULTS / "connect-host-waiting.png"))
+        # From now on the host's page reaches no relay to carry the table (it reads signaling.json
+        # afresh): the answer comes through the relay it already listens on, and nothing more.
+        host.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [DOWN]}))
 
         link = box.input_value()
         guest.goto(link.replace("#join=", f"?connect={CONNECT_S}#join="))

@@ -225,6 +225,8 @@ def test_deal_now_seats_computers_where_no_friend_came_and_a_late_friend_plays_f
     table.deliver(host.deal_now().send)
     assert host.phase == "playing" and host.waiting_for() in ([], [1])
     assert [seat_info(host, s)["away"] for s in (1, 2, 3)] == [False, True, True]
+    # The host's tab reloads: the seats Deal now gave to computers are still theirs.
+    assert [Host.restore(host.save()).seats()[s]["away"] for s in (1, 2, 3)] == [False, True, True]
     page1 = table.page(1)
     for _ in range(5):
         table.move()
@@ -315,6 +317,8 @@ def test_friends_name_their_seats_as_player_text_checked_and_shown_to_everyone()
     table.deliver(host.set_name("Mehmet").send)
     assert [s["name"] for s in host.seats()] == ["Mehmet", "Ayşe <b>", None, None]
     assert [s["name"] for s in table.page(2).status()["seats"]] == ["Mehmet", "Ayşe <b>", None, None]
+    # The host's tab reloads: the names are kept.
+    assert [s["name"] for s in Host.restore(host.save()).seats()] == ["Mehmet", "Ayşe <b>", None, None]
     # Never inside the table's own sentences: the views name seats by where they sit.
     assert "Ayşe" not in json.dumps(host.view(2)) and "Mehmet" not in json.dumps(table.page(2).view())
     # Too long, blank, padded, a line break, not text: refused by the page itself, and by the host.

@@ -85,17 +85,20 @@ def test_a_save_that_is_not_one_is_refused_and_changes_nothing(saved):
     before = call("new_match", "one-deal", 3)
     answer = json.loads(web.restore_match(saved))
     assert answer["error"].startswith("the saved match cannot be read")
-    assert call("current") == {**before, "news": []}
+    assert call("current") == {**before, "news": [], "said": []}
 
 
 # ---- the page ----------------------------------------------------------------------
 
 
-def table_and_match(page) -> tuple[dict, str]:
-    """The table as it shows (but the live region, which a new page starts empty) and the match kept."""
+def table_and_match(page) -> tuple[dict, dict]:
+    """The table as it shows (but the live region, which a restored page adds to: its lines
+    said come back, checked below) and the match kept (but those lines)."""
     table = read_table(page)
     del table["announced"]
-    return table, page.evaluate(f"sessionStorage.getItem({KEY!r})")
+    kept = json.loads(page.evaluate(f"sessionStorage.getItem({KEY!r})"))
+    del kept["said"]
+    return table, kept
 
 
 def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, console_errors):
@@ -108,16 +111,17 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
         expected, _ = settle(local("act", action))
     assert_shows(read_table(page), expected["view"])
     before = table_and_match(page)
-    assert before[1] is not None
     assert page.evaluate("Object.keys(localStorage)") == []
 
     def back_ready():
         expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
         page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
 
+    said = read_table(page)["announced"]
     page.reload()
     back_ready()
     assert table_and_match(page) == before
+    assert read_table(page)["announced"][:len(said)] == said      # the lines said, back
 
     page.goto(site.url + "signaling.json")
     page.go_back()

@@ -226,18 +226,32 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
     assert page.evaluate("document.documentElement.lang") == "en"
     assert page.locator("[data-count]").all_inner_texts() == counts           # the same table
-    text = page.evaluate(READ_ALL)
-    assert foreign(text.split("\n", 1)[1].replace(page.locator("[data-announce]").inner_text(), ""), TURKISH) == []
+    # Everything in English, the lines the live region said in Turkish included.
+    log = page.locator("[data-announce] p")
+    said = log.count()
+    assert said > 5 and foreign(page.evaluate(READ_ALL).split("\n", 1)[1], TURKISH) == []
     expect(page.get_by_role("button", name="Turn a card", exact=True)).to_have_attribute("aria-keyshortcuts", "T")
 
     press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
     assert page.locator("[data-count]").all_inner_texts() == counts
+    assert log.count() == said and foreign("\n".join(log.all_inner_texts()), ENGLISH) == []
+    # A reload brings the match back with the lines it had said (kept as data in the tab) ...
+    lines = log.all_inner_texts()
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    wait_idle(page)
+    assert page.locator("[data-count]").all_inner_texts() == counts and log.all_inner_texts()[:said] == lines
+    # ... which follow the switch as before.
+    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
+    assert foreign("\n".join(log.all_inner_texts()), TURKISH) == [] and log.count() >= said
+    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
     # The same in high contrast, at a phone's width.
     page.get_by_role("switch", name="Yüksek karşıtlık").check()
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(300)
     page.screenshot(path=str(RESULTS / "language-tr-phone.png"), full_page=True)
     assert violations(page) == []
+    page.set_viewport_size({"width": 1280, "height": 800})    # the switch in the top bar, not its menu
     page.get_by_role("switch", name="Yüksek karşıtlık").uncheck()
     # An invite link carries no language: the friend's page speaks its own player's.
     page.get_by_role("button", name="Arkadaş davet et", exact=True).click()
@@ -248,6 +262,39 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     assert page.errors == []
 
 
+#: What the page shows at each of its first frames (a requestAnimationFrame callback runs just
+#: before the browser paints): whether the body is seen, and then its text and the tab's title.
+FIRST_FRAMES = """
+self.firstFrames = [];
+requestAnimationFrame(function look() {
+  const body = document.body;
+  const seen = Boolean(body) && getComputedStyle(body).visibility === "visible";
+  self.firstFrames.push({seen, text: seen ? `${document.title}\\n${body.innerText}` : ""});
+  if (self.firstFrames.length < 4) requestAnimationFrame(look);
+});
+"""
+
+
+def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
+    """No English flash: the static words are Turkish in the first frame the body is seen, with
+    no module of the page run (they are refused here), so before Python or any table starts."""
+    context = browser.new_context(locale="tr-TR", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.add_init_script(FIRST_FRAMES)
+    page.route("**/web/tables/**", lambda route: route.abort())
+    page.goto(f"{server.url}/?delay=0", wait_until="load")
+    page.wait_for_function("self.firstFrames.length === 4")
+    frames = page.evaluate("self.firstFrames")
+    seen = [frame["text"] for frame in frames if frame["seen"]]
+    assert seen and [foreign(text, ENGLISH) for text in seen] == [[]] * len(seen)
+    assert "Kart çevir" in seen[0] and "Yeni deste açılıyor…" in seen[0] and seen[0].startswith("Pishe Pasha: bilgisayara")
+    assert page.evaluate("document.documentElement.lang") == "tr"
+    assert page.locator("[data-language]").input_value() == "tr"
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "language-tr-first-paint.png"))
+    context.close()
+
+
 #: Elements whose text must be seen whole: clipped or spilling out of their box is a fault.
 MEASURE = """() => {
   const faults = [];
@@ -255,7 +302,8 @@ MEASURE = """() => {
   const root = document.documentElement;
   if (root.scrollWidth > root.clientWidth + 1) faults.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
   const texts = [...document.querySelectorAll("button, label, legend, h1, h2, h3, p, li, figcaption, summary, th, td, .seat-flag, .btn-label")]
-    .filter((el) => visible(el) && !el.closest(".sr-only, [data-announce], details:not([open]) > :not(summary)"));
+    .filter((el) => visible(el) && el.getBoundingClientRect().width > 1   // not visually hidden (1 px)
+            && !el.closest(".sr-only, [data-announce], details:not([open]) > :not(summary)"));
   for (const el of texts) {
     const s = getComputedStyle(el);
     if (el.scrollWidth > el.clientWidth + 1 && s.overflowX !== "visible") faults.push(`clipped: ${el.outerHTML.slice(0, 90)}`);

@@ -99,6 +99,15 @@ SPAN = """(game) => {
   return { bottom: Math.max(...boxes.map((b) => b.bottom)), right: Math.max(...boxes.map((b) => b.right)) };
 }"""
 
+# Whether the deal's banner leaves every suit pile of the table uncovered.
+UNCOVERED = """(game) => {
+  const r = document.querySelector(`${game} [data-result]`).getBoundingClientRect();
+  return [...document.querySelectorAll(`${game} .pile-suit`)].every((pile) => {
+    const s = pile.getBoundingClientRect();
+    return s.right <= r.left || r.right <= s.left || s.bottom <= r.top || r.bottom <= s.top;
+  });
+}"""
+
 # In forced colours every button has a real border, and a disabled one looks unlike any enabled one.
 FORCED = """() => {
   const buttons = [...document.querySelectorAll(".btn")].filter((b) => b.getClientRects().length > 0);
@@ -293,8 +302,6 @@ def test_the_table_looks_as_meant_from_deal_to_invite(page: Page, site, console_
         span = page.evaluate(SPAN, table(game))
         assert span["bottom"] <= height and span["right"] <= width, (width, height, span)
         check(page, INSIDE, f"ready, {width}x{height}")
-        if width == 360:
-            shot(page, f"{game}-360")
     resize(page, DESKTOP["width"], DESKTOP["height"])
 
     # Mid-deal, a give-or-keep moment (Pishe Pasha's), the deal's end.
@@ -310,6 +317,9 @@ def test_the_table_looks_as_meant_from_deal_to_invite(page: Page, site, console_
         move(page, game)
     check_axe(page, "deal end")
     check(page, INSIDE, "deal end")
+    # The deal's end leaves the final board in view: its banner covers no suit pile.
+    assert page.evaluate(UNCOVERED, table(game)), "the deal's banner covers a suit pile"
+    shot(page, f"{game}-deal-end")
 
     # The invite panel (Pişti's match goes on after one deck: the page asks first), and
     # the page a friend opens from the invite link, before it connects.

@@ -393,7 +393,10 @@ def test_invariants_over_random_decks():
         deck = GAME.new_deal(shuffled, n % 4)
         deck.check()
         plays = []
+        split = rng.randrange(48)
         while not deck.over:
+            if len(plays) == split:
+                halfway = deck.copy()
             legal = deck.legal_actions()
             assert legal == tuple(sort_cards(legal)) and legal
             card = legal[rng.randrange(len(legal))]
@@ -420,6 +423,11 @@ def test_invariants_over_random_decks():
         for card in plays:
             again.apply(card)
         assert again.log == deck.log and again.team_points() == points
+        # A bot's play-out from the middle: the same rules, the same deck's end.
+        rest = iter(plays[split + 1:])
+        assert halfway.play_out(plays[split], lambda hand, top, count, seen: next(rest)) == tuple(points)
+        assert (halfway.taken, halfway.pishti, halfway.jack_pishti) == (deck.taken, deck.pishti, deck.jack_pishti)
+        assert halfway.over and halfway.log == [] and next(rest, None) is None
 
 
 # -- views -------------------------------------------------------------------------------------
@@ -529,10 +537,14 @@ def test_view_at_deck_end_and_match_result():
     data = GAME.view(match, 1).to_json()
     assert data["turn"] is None and data["legal"] == []
     result = data["deck_result"]
-    assert [r["what"] for r in result["rows"]] == ["Cards", "Aces", "Jacks", "2♣", "10♦", "Most cards",
+    # Seat 1's count, its own team first as its status line says them; points only, the
+    # cards taken said in the most-cards row.
+    cards = [len(deck.taken[1]), len(deck.taken[0])]
+    assert [r["what"] for r in result["rows"]] == ["Aces", "Jacks", "2♣", "10♦",
+                                                   f"Most cards ({cards[0]} to {cards[1]})",
                                                    "Pişti", "Jack pişti", "Points"]
-    assert result["rows"][-1]["values"] == [str(points[0]), str(points[1])]
-    assert result["teams"] == ["Their team", "Your team"]
+    assert result["rows"][-1]["values"] == [str(points[1]), str(points[0])]
+    assert result["teams"] == ["Your team", "Their team"]
     assert data["status"] == f"The deck is over: your team {points[1]}, their team {points[0]}."
     match = StandInMatch(deck, scores=[104, 87], over=True, winner=0)
     assert GAME.view(match, 0).to_json()["match"]["result"] == "Your team wins the match 104 to 87"

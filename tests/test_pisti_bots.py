@@ -286,11 +286,11 @@ def test_sampler_is_reproducible_and_keeps_to_its_budget(monkeypatch):
     counted = []
     playout = sampler_module.playout_points
 
-    def counting(deck, team):
+    def counting(deck, card, team):
         before = deck.played
-        points = playout(deck, team)
+        points = playout(deck, card, team)
         counted[-1][0] += 1
-        counted[-1][1] += deck.played - before + 1      # the candidate's own play too
+        counted[-1][1] += deck.played - before      # the candidate's own play too
         return points
     monkeypatch.setattr(sampler_module, "playout_points", counting)
     shuffled = random_deck(random.Random(26))
@@ -482,3 +482,44 @@ def test_every_level_plays_pisti_for_two():
                 logs.append(deck.log)
             assert logs[0] == logs[1]
     assert sampled > 60
+
+
+def test_memory_counts_how_often_each_seat_plays_greedys_card():
+    """Once a seat has played its whole packet, each hand it held is known: greedy seats
+    always played greedy's card, a random one often did not."""
+    rng = random.Random(8)
+    bot = GreedyBot(0)
+    for n in range(2):
+        deck = GAME.new_deal(random_deck(rng), n & 3)
+        bots = [bot, GreedyBot(1), BOTS["random"](2, random.Random(n)), GreedyBot(3)]
+        play_deck(deck, bots)
+    memory = bot.memory
+    assert memory.differ[1] == memory.differ[3] == 0 < min(memory.agree[1], memory.agree[3])
+    assert memory.differ[2] > 5
+
+
+def test_sampler_deals_hands_greedy_would_have_played_so():
+    """Dealing a guess again when a seat's plays since its packet would not have been greedy's
+    with that hand: with tries, far more guessed hands of greedy seats fit their plays."""
+    from pishe.games.pisti.sampler import misplays
+    fitting = {}
+    for tries in (1, 12):
+        rng = random.Random(5)
+        bot = SamplerBot(0, random.Random(3), tries=tries)
+        fit = total = 0
+        for n in range(2):
+            deck = GAME.new_deal(random_deck(rng), n & 3)
+            bots = [bot, GreedyBot(1), GreedyBot(2), GreedyBot(3)]
+            while not deck.over:
+                seat = deck.turn
+                view = seat_view(deck, seat)
+                if seat == 0 and len(view.hand) in (2, 3):
+                    bot.memory.update(view)
+                    for sample in bot.sample(view, 4) or []:
+                        for other in (1, 2, 3):
+                            if bot.memory.since[other]:
+                                total += 1
+                                fit += misplays(sample.hands[other], bot.memory.since[other]) == 0
+                deck.apply(bots[seat].choose(view), seat)
+        fitting[tries] = fit / total
+    assert fitting[12] > fitting[1] + 0.25

@@ -1,6 +1,7 @@
 """Pişti with three friends, in the browser: four pages (the host and three guests)
-join by their links alone through a real Nostr relay on 127.0.0.1 and play a
-whole deck by clicking cards; every data-channel message each guest receives is
+join by their links alone through a real Nostr relay on 127.0.0.1 and, with no WebRTC
+path between them (an ICE list that cannot work), play a whole deck through that relay
+by clicking cards; every data-channel message each guest receives is
 checked, once the deck's seed is revealed, against the deck replayed to the
 moment it was sent (no card of another seat's hand, no deck order, no opening
 card of the other team); every guest verifies the deck. Then a guest's page
@@ -193,19 +194,38 @@ def check_nopeek_messages(received: list) -> int:
     return len(dealt)
 
 
-def test_three_friends_join_by_link_and_play_a_deck_dealt_no_peek(pages: Pages):
-    """No page knows the deck: every page shuffles and locks it, each card opens to the pages
-    that may see it, and every page checks the whole deck at its end."""
-    host, links = open_table(pages, query="&nopeek")
+# An ICE list that cannot work (relayed paths only, and no TURN server): no candidate, so no
+# WebRTC path, as with WebRTC blocked. The table then goes through the relay.
+NO_PATH = {"iceServers": [], "iceTransportPolicy": "relay"}
+RATE = "&relayrate=40"  # events a second through the relays (the default is a person's pace)
+
+
+@pytest.fixture
+def no_webrtc(pages: Pages):
+    """Every profile's pages read NO_PATH as their ice-servers.json, for one test."""
+    contexts = [pages.profiles[name] for name in ("host", "guest 1", "guest 2", "guest 3")]
+    for context in contexts:
+        context.route("**/ice-servers.json", lambda route: route.fulfill(json=NO_PATH))
+    yield
+    for context in contexts:
+        context.unroute("**/ice-servers.json")
+
+
+def test_three_friends_join_by_link_and_play_a_deck_through_the_relay_alone(pages: Pages, no_webrtc):
+    """No WebRTC path between any two pages: the whole deck goes through the relay
+    (web/tables/friend/relaypath.js), each page's frames for all its links in one event."""
+    host, links = open_table(pages, query=RATE)
     guests = {}
     for seat, link in links.items():
         guest = guests[seat] = pages.page(f"guest {seat}")
-        guest.goto(link)
+        guest.goto(link.replace("#join=", "?" + RATE[1:] + "#join="))
     for page in [host, *guests.values()]:
         expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     for guest in guests.values():
-        # By the link alone: no reply code was shown or pasted.
+        # By the link alone: no reply code was shown or pasted; through the relay.
         expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+        expect(guest.locator("[data-friend-path]")).to_contain_text("Through relays (slower)", timeout=20_000)
+    expect(host.locator("[data-seat-invite-path]")).to_contain_text(["Through relays (slower)"] * 3)
     # Everyone sees who sits where: from the host's side, three friends.
     expect(host.locator(f"{TABLE} [data-flag-who]:visible")).to_have_text(["Friend", "Friend", "Friend"],
                                                                           timeout=BOOT_MS)
@@ -217,10 +237,35 @@ def test_three_friends_join_by_link_and_play_a_deck_dealt_no_peek(pages: Pages):
     assert host.evaluate(STATE)["over"]
     # Every seat played its own cards: 12 clicks on each page.
     assert [page.evaluate("window.__autoplay.clicks") for page in (host, *guests.values())] == [12] * 4
-    for seat, guest in [(0, host), *guests.items()]:
+    for seat, guest in guests.items():
         expect(guest.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
-        if seat:
-            assert check_nopeek_messages(guest.evaluate("window.__wire.received")) > 40
+        received = guest.evaluate("window.__wire.received")
+        assert check_messages(received, seat) > 0
+    for name, errors in pages.errors.items():
+        assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)
+
+
+def test_one_friend_and_two_computers_play_a_deck_dealt_no_peek(pages: Pages):
+    """No page knows the deck (?nopeek): the two pages shuffle and lock it, each card opens to
+    the pages that may see it (the computers' to the host's page, as both pages say), and
+    both pages check the whole deck at its end."""
+    host, links = open_table(pages, friends=(2,), query="&nopeek")
+    guest = pages.page("guest 2")
+    guest.goto(links[2])
+    for page in (host, guest):
+        expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    guest.wait_for_function("window.pisheFriend.state.view && window.pisheFriend.state.view.seat === 2",
+                            timeout=BOOT_MS)
+    for page in (host, guest):
+        expect(page.locator("[data-computers-note]")).to_have_text(
+            "The computers' cards are known to the host's page: it plays them. "
+            "No page knows a card of a person's seat before that seat may show it.")
+    play_until(host, [host, guest])
+    assert host.evaluate(STATE)["over"]
+    assert [page.evaluate("window.__autoplay.clicks") for page in (host, guest)] == [12] * 2
+    for page in (host, guest):
+        expect(page.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
+    assert check_nopeek_messages(guest.evaluate("window.__wire.received")) > 20
     for name, errors in pages.errors.items():
         assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)
 

@@ -373,7 +373,9 @@ def test_phone_and_high_contrast_look(pisti_page: Page):
         "bs => bs.map((b) => { const r = b.getBoundingClientRect(); return [r.width, r.height]; })")
     assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), sizes
 
+    page.get_by_role("button", name="Settings and language").click()  # a phone's top bar keeps it in its menu
     page.get_by_role("switch", name="High contrast").check()
+    page.keyboard.press("Escape")
     looks = page.evaluate("""() => {
       const root = document.querySelector('[data-game="pisti"]');
       const mine = getComputedStyle(root.querySelector(".team.mine"));
@@ -383,8 +385,8 @@ def test_phone_and_high_contrast_look(pisti_page: Page):
     assert looks["team"] == "rgb(0, 0, 0)" and "rgb(255, 255, 0)" in looks["ring"], looks
     assert looks["felt"] == "rgb(0, 0, 0)", looks
     page.screenshot(path=str(RESULTS / "pisti-phone-high-contrast.png"), full_page=True)
-    page.get_by_role("switch", name="High contrast").uncheck()
     page.set_viewport_size({"width": 1280, "height": 900})
+    page.get_by_role("switch", name="High contrast").uncheck()
     assert page.errors == []
 
 

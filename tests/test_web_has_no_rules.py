@@ -310,6 +310,7 @@ SNAPSHOT = """() => {
   };
   walk(document.querySelector('[data-pishe-table][data-game="pishe-pasha"]'));
   walk(document.querySelector(".topbar"));
+  walk(document.querySelector(".match-lines"));
   return out;
 }"""
 
@@ -375,7 +376,7 @@ def test_page_paints_a_rule_breaking_view(page: Page, site, console_errors):
     page.evaluate(PAINT, ["pishe-pasha", None])
 
     assert page.evaluate("document.querySelectorAll('[data-pishe-table] img, [data-pishe-table] b, "
-                         "[data-pishe-table] i, .topbar i').length") == 0
+                         "[data-pishe-table] i, .topbar i, .match-lines i').length") == 0
     assert page.evaluate("window.__pwned") is None
     assert errors == []
 

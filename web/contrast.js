@@ -12,8 +12,15 @@ export function setupContrast() {
     // Storage refused (private mode): the switch still works for this visit.
   }
   document.documentElement.classList.toggle("hc", on);
+  if (box) box.checked = on;
+  // Switched in another open tab of this page: follow it here too.
+  addEventListener("storage", (event) => {
+    if (event.key !== KEY && event.key !== null) return;
+    const now = event.newValue === "on";
+    document.documentElement.classList.toggle("hc", now);
+    if (box) box.checked = now;
+  });
   if (!box) return;
-  box.checked = on;
   box.addEventListener("change", () => {
     document.documentElement.classList.toggle("hc", box.checked);
     try {

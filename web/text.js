@@ -21,15 +21,3 @@ export function setText(node, value) {
   const t = text(value);
   if (node && node.textContent !== t) node.textContent = t;
 }
-
-/** Add lines to the page's live region (role="log"), which keeps the newest 40. */
-export function announce(lines) {
-  const log = document.querySelector("[data-announce]");
-  if (!log) return;
-  for (const line of list(lines)) {
-    const p = document.createElement("p");
-    p.textContent = text(line);
-    log.append(p);
-  }
-  while (log.childElementCount > 40) log.firstElementChild.remove();
-}

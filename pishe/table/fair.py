@@ -41,7 +41,8 @@ from typing import Iterator, Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import IllegalActionError, PisheError
-from .lang import _
+from .lang import TABLE, _
+from .said import of_error, say, steps as said_steps
 from .match import Match
 
 __all__ = [
@@ -188,7 +189,7 @@ def verify_deal(game, commitment_hex: str, seed: str, contributions: Sequence[st
     :class:`InvalidSecretError` for a malformed seed).
     """
     if commitment(seed, game.id) != commitment_hex:
-        raise DealVerificationError(_("The revealed seed does not match the commitment the host made "
+        raise DealVerificationError(say(TABLE, "The revealed seed does not match the commitment the host made "
                                       "before you sent your part of the shuffle."))
     return verify_play(game, derive_deck(seed, contributions, game.id), dealer, actions, shown, seat,
                        boards, match)
@@ -201,7 +202,7 @@ def verify_play(game, deck: Sequence[Card], dealer: int, actions: Sequence, show
     replayed through the game's rules, every step and board ``seat`` was shown compared.
     Returns the replayed state; raises :class:`DealVerificationError`."""
     if len(shown) != len(actions) + 1:
-        raise DealVerificationError(_("The moves you were shown do not match the steps you were shown."))
+        raise DealVerificationError(say(TABLE, "The moves you were shown do not match the steps you were shown."))
     # Move by move, so that what is reported is the first thing that differs (a card that
     # differs soon makes a later move impossible, which would hide the card).
     replayed = None
@@ -219,24 +220,24 @@ def verify_play(game, deck: Sequence[Card], dealer: int, actions: Sequence, show
             try:
                 group = state.apply(game.parse_action(text), mover)
             except IllegalActionError as e:
-                raise DealVerificationError(_("A move you were shown is not possible in the deal fixed at "
-                                              "the start: {error}").format(error=e)) from None
+                raise DealVerificationError(say(TABLE, "A move you were shown is not possible in the deal fixed at "
+                                              "the start: {error}", error=of_error(e))) from None
         (theirs,) = shown_steps(game, [group], seat)
         if mine is None:        # a move played while this page was away: replayed, its steps not shown
             mine = theirs
         for was, should in zip(mine, theirs):
             if was != should:
                 raise DealVerificationError(
-                    _("You were shown {shown!r}, but the deal fixed at the start gives {should!r}.").format(
+                    say(TABLE, "You were shown {shown!r}, but the deal fixed at the start gives {should!r}.",
                         shown=_words_of(game, was, seat), should=_words_of(game, should, seat)))
         if len(mine) != len(theirs):
             raise DealVerificationError(
-                _("The steps of the deal you were shown are not those of the deal fixed at the start.")
-                if k == 0 else _("The steps of move {move} you were shown are not those of the deal fixed "
-                                 "at the start.").format(move=k))
+                say(TABLE, "The steps of the deal you were shown are not those of the deal fixed at the start.")
+                if k == 0 else say(TABLE, "The steps of move {move} you were shown are not those of the deal fixed "
+                                 "at the start.", move=k))
         _check_boards(game, replayed, seat, match, [d for n, d in boards if n == k], k)
     if not state.over:
-        raise DealVerificationError(_("The deal you were shown stops before it was over."))
+        raise DealVerificationError(say(TABLE, "The deal you were shown stops before it was over."))
     return state
 
 
@@ -249,14 +250,14 @@ def _check_boards(game, replayed, seat: int, match, digests: list, moves: int) -
     should = board_digest(game.view(replayed, seat, match["names"]).to_json())
     if any(d != should for d in digests):
         raise DealVerificationError(
-            _("The table you were shown before the first move (its cards, counts, turn, buttons or scores) "
+            say(TABLE, "The table you were shown before the first move (its cards, counts, turn, buttons or scores) "
               "is not the one the deal fixed at the start gives.") if moves == 0
-            else _("The table you were shown after move {move} (its cards, counts, turn, buttons or scores) "
-                   "is not the one the deal fixed at the start gives.").format(move=moves))
+            else say(TABLE, "The table you were shown after move {move} (its cards, counts, turn, buttons or scores) "
+                   "is not the one the deal fixed at the start gives.", move=moves))
 
 
 def _words_of(game, shown, seat: int) -> str:
     try:
-        return game.describe(shown, seat)
+        return said_steps(game, [shown], seat)[0]
     except PisheError:
         return str(shown)[:80]

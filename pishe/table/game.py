@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checka
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
+from . import said
 from .lang import N_, TABLE, Catalog
 
 __all__ = ["Game", "Length", "State", "View", "Bot", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
@@ -250,9 +251,11 @@ class Game:
         raise NotImplementedError
 
     def words(self, steps, seat: int) -> list:
-        """Plain words for each of ``steps`` that ``seat`` sees, from its side, in order."""
+        """Plain words for each of ``steps`` that ``seat`` sees, from its side, in order: each a
+        :class:`~pishe.table.said.Said`, which keeps the step as shown, to say it again in
+        another language."""
         shown = (self.show_step(step, seat) for step in steps)
-        return [self.describe(data, seat) for data in shown if data is not None]
+        return said.steps(self, [data for data in shown if data is not None], seat)
 
     def show_steps(self, watchers, steps, new_deal: bool = False) -> None:
         """Show ``steps`` to each ``(seat, watcher)`` of ``watchers`` that remembers (has

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..errors import UnknownLanguageError
 
 __all__ = ["LANGUAGES", "PSEUDO", "Catalog", "catalog", "set_language", "language", "upper", "lower",
-           "pseudo", "N_", "_", "ngettext"]
+           "pseudo", "N_", "_", "ngettext", "catalog_named"]
 
 #: The languages a page may speak, by code; the first is the code's own (English).
 LANGUAGES = ("en", "tr")
@@ -149,11 +149,28 @@ def catalog(module_file: str, domain: str) -> Catalog:
     folder = Path(module_file).parent / "locale"
     found = _CATALOGS.get((folder, domain))
     if found is None:
-        found = _CATALOGS[folder, domain] = Catalog(folder, domain, _CATALOGS.get("table"))
+        found = _CATALOGS[folder, domain] = _CATALOGS[domain] = Catalog(folder, domain, _CATALOGS.get("table"))
+    return found
+
+
+def catalog_named(domain: str) -> Catalog:
+    """The catalog called ``domain``: the table's, or a game package's (imported if it was not).
+    Raises :class:`KeyError` for any other name."""
+    found = _CATALOGS.get(domain)
+    if found is None and domain.isidentifier():
+        import importlib
+
+        try:
+            importlib.import_module(f"pishe.games.{domain}")
+        except ImportError:
+            pass
+        found = _CATALOGS.get(domain)
+    if not isinstance(found, Catalog):
+        raise KeyError(f"no catalog {domain[:40]!r}")
     return found
 
 
 #: The table's own words (pishe/table/locale): its modules' ``_`` and ``ngettext``.
-TABLE = _CATALOGS["table"] = catalog(__file__, "table")
+TABLE = catalog(__file__, "table")
 _ = TABLE.gettext
 ngettext = TABLE.ngettext

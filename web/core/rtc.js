@@ -90,6 +90,11 @@ export function decodeDescription(code, type) {
   return lines.join("\r\n") + "\r\n";
 }
 
+/** Whether a connection code (encodeDescription's) names a candidate: without one, no WebRTC path can open. */
+export function hasCandidates(code) {
+  return String(code).split("~").length > 4;
+}
+
 function gathered(pc) {
   return new Promise((resolve) => {
     if (pc.iceGatheringState === "complete") return resolve();
@@ -117,8 +122,13 @@ export class Link {
     this.pc = new RTCPeerConnection({ iceServers, iceTransportPolicy });
     this.onopen = this.onclose = null;
     this.open = false;
+    this.carrier = null;
+    this.onfail = null;
     this.pc.addEventListener("connectionstatechange", () => {
-      if (["failed", "closed"].includes(this.pc.connectionState)) this.closed();
+      if (this.carrier || !["failed", "closed"].includes(this.pc.connectionState)) return;
+      // A connection that never opened may still be carried another way (onfail says whether).
+      if (!this.open && this.onfail && this.onfail()) return;
+      this.closed();
     });
     // Negotiated: both pages make channel 0 themselves, so it exists on both sides from the
     // start (an offered channel would reach the answering page only later, by ondatachannel).
@@ -132,7 +142,8 @@ export class Link {
   }
 
   closed() {
-    if (this.ended) return;
+    // The WebRTC channel given up for a carrier closes too: only the carrier's end counts.
+    if (this.ended || (this.carrier && !this.carrier.ended)) return;
     this.ended = true;
     this.open = false;
     if (this.onclose) this.onclose();
@@ -142,14 +153,27 @@ export class Link {
     this.ended = true;
     this.open = false;
     this.pc.close();
+    if (this.carrier) this.carrier.close();
+  }
+
+  /**
+   * From now on this link's messages go another way, `carrier` ({route(), close()}):
+   * the WebRTC connection is given up, not the link, which opens and closes as the
+   * carrier's channel does.
+   */
+  carryBy(carrier) {
+    this.carrier = carrier;
+    this.pc.close();
   }
 
   /**
    * The path the channel takes now, from the selected candidate pair's stats:
    * {path: "direct" | "turn", rtt: round trip in ms or null}, or null before a pair
-   * is selected. "turn" when either end is a TURN server's relayed address.
+   * is selected. "turn" when either end is a TURN server's relayed address. A link
+   * carried another way says the carrier's (carryBy).
    */
   async route() {
+    if (this.carrier) return this.carrier.route();
     const stats = await this.pc.getStats();
     let pair = null;
     stats.forEach((report) => {

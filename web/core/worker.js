@@ -335,7 +335,7 @@ async function run(name, args) {
 }
 
 self.onmessage = async ({ data }) => {
-  if (data && data.channel) {
+  if (data && (data.channel || data.port)) {
     attach(data, run);
     return;
   }

@@ -24,9 +24,11 @@ import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
 import { chosenSettings, pageSettings } from "./settings.js";
 import { setupContrast } from "../contrast.js";
+import { setupMenu } from "../menu.js";
 import { setupKeys } from "../keys.js";
-import { onLanguage, pageWord, setupLanguage } from "../lang.js";
+import { currentLanguage, onLanguage, pageWord, setupLanguage } from "../lang.js";
 import { list, setText } from "../text.js";
+import { restoreLines, sayAgain, saidLines } from "./log.js";
 import { turnLoop } from "./turns.js";
 import { loadWords, say, word } from "./words.js";
 
@@ -46,7 +48,9 @@ export const computerTable = {
   py: null, active: false, stop() {}, start() {}, confirmLeave: () => Promise.resolve(true),
 };
 
-// The match kept in the tab: {address, settings, saved}, for a page at the same address.
+// The match kept in the tab, for a page at the same address: {v: 2, address, settings,
+// saved, said: the live region's lines as [text, data] (web/tables/log.js), language: theirs}. A version 1
+// record (no v, no lines) still brings its match back, with no lines.
 const MATCH_KEY = "pishe-computer-match";
 
 function keptMatch() {
@@ -61,7 +65,8 @@ function keptMatch() {
 function keepMatch(answer) {
   try {
     sessionStorage.setItem(MATCH_KEY, JSON.stringify(
-      { address: location.search, settings: answer.settings, saved: answer.saved }));
+      { v: 2, address: location.search, settings: answer.settings, saved: answer.saved, said: saidLines(),
+        language: currentLanguage() }));
   } catch {
     // Storage full or refused: the match still plays, it only does not survive a reload.
   }
@@ -96,6 +101,7 @@ function showGame(game) {
 
 async function startComputerTable() {
   setupContrast();
+  setupMenu();
   setupLanguage();
   const { delay, seed } = pageSettings();
   const body = document.body;
@@ -156,11 +162,11 @@ async function startComputerTable() {
       return;
     }
     const view = answer.view || {};
-    if (answer.saved) keepMatch(answer);
     const { paint } = await painter(view.game);
     if (gen !== generation || !active) return;
     showError("");
-    turns.say(view, [...list(answer.steps), ...list(answer.news)]);
+    turns.say(view, [...list(answer.steps), ...list(answer.news)], answer.said, answer.said_names);
+    if (answer.saved) keepMatch(answer); // after its lines are said: the tab keeps them too
     inProgress = Boolean(answer.in_progress);
     body.dataset.inProgress = String(inProgress);
     const table = tableOf(game);
@@ -182,8 +188,10 @@ async function startComputerTable() {
     try {
       await receive(await py.call(name, ...args), gen);
     } catch (err) {
-      // An error with a `word` (a game this page cannot show) is said in the page's words.
-      if (gen === generation) showError(err && err.word ? word(err.word, err.values) : err.message || String(err));
+      // An error with a `word` (a game this page cannot show) is said in the page's words;
+      // any other (Python could not run the call) is no answer, its own text for developers.
+      if (err && !err.word) console.warn(`${name} failed:`, err);
+      if (gen === generation) showError(err && err.word ? word(err.word, err.values) : pageWord("No answer from the game."));
     } finally {
       pending -= 1;
       setIdle();
@@ -271,7 +279,12 @@ async function startComputerTable() {
       pending -= 1;
       setIdle();
     }
-    if (answer && !answer.error) return receive(answer, gen);
+    if (answer && !answer.error) {
+      // The lines said before, in the page's language now (Python says them again if another).
+      restoreLines(list(kept.said));
+      if (kept.said && kept.language !== currentLanguage()) await sayAgain(py);
+      return receive(answer, gen);
+    }
     forgetMatch();
     return startMatch();
   }
@@ -301,7 +314,10 @@ async function startComputerTable() {
     });
   }
   newMatch.addEventListener("click", async () => {
-    if (usable(newMatch) && await confirmLeave("new_match")) startMatch();
+    if (!(usable(newMatch) && await confirmLeave("new_match"))) return;
+    startMatch();
+    // The new match is played on the table, above the button: back to the page's top.
+    window.scrollTo(0, 0);
   });
   dialog.querySelector("[data-confirm-ok]").addEventListener("click", () => dialog.close("ok"));
   dialog.querySelector("[data-confirm-cancel]").addEventListener("click", () => dialog.close("cancel"));

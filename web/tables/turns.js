@@ -7,7 +7,8 @@
 // page's pause (?delay), at a person's pace. The controllers make the calls: the
 // loop decides nothing about the game.
 
-import { announce, list } from "../text.js";
+import { list } from "../text.js";
+import { announce, statusLine } from "./log.js";
 import { runClock, stopClock } from "./clock.js";
 import { pageSettings } from "./settings.js";
 
@@ -21,11 +22,16 @@ export function turnLoop({ timeout, computerStep }) {
   let timer = null; // the pause before the computers' next move
 
   return {
-    /** Say `lines`, and `view`'s status when the turn comes (back) to its seat (a null view: none). */
-    say(view, lines) {
+    /**
+     * Say `lines`, and `view`'s status when the turn comes (back) to its seat (a null view:
+     * none); each kept with its data to say it again in another language (`said`, the
+     * answer's; `names`, the seats' names its views are made with: ./log.js).
+     */
+    say(view, lines, said = [], names = null) {
       const yourTurn = Boolean(view) && view.turn === view.seat && lastTurn !== view.turn;
       lastTurn = view ? view.turn : undefined;
-      announce(yourTurn ? [...list(lines), view.status] : lines);
+      announce(yourTurn ? [...list(lines), view.status] : lines,
+        yourTurn ? [...list(said), statusLine(view, names)] : said);
     },
 
     /**

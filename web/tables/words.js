@@ -6,12 +6,13 @@
 //
 // They come from the worker once Python is ready, in the page's language (web/lang.js:
 // the first call sets Python's), and again after the switch, which says again every line
-// said so far. A line asked for before then (a guest's page makes its reply code while
+// said so far (the live region's too: ./log.js). A line asked for before then (a guest's page makes its reply code while
 // Python starts) shows as soon as they come. If Python cannot run, they never come: the
 // boot's own line says so.
 
 import { currentLanguage, onLanguage } from "../lang.js";
 import { setText, text } from "../text.js";
+import { sayAgain } from "./log.js";
 
 let words = null;
 let loading = null;
@@ -25,6 +26,7 @@ async function fetchWords(py) {
     if (node.isConnected) setText(node, word(key, values));
     else shown.delete(node);
   }
+  await sayAgain(py); // the live region's lines
 }
 
 /**

@@ -9,7 +9,7 @@ the same count. Bots play hypothetical decks through this same :meth:`Deck.apply
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Sequence
+from typing import Callable, NamedTuple, Optional, Sequence
 
 from ...cards import DECK, SUITS, Card
 from .words import _
@@ -174,7 +174,7 @@ class Deck:
         self.log = log
         self.marks = [None] * seats
         self._points = None
-        self._deal_packets()
+        self._deal_packets(log.append)
         return self
 
     @classmethod
@@ -287,7 +287,6 @@ class Deck:
         :class:`~pishe.errors.IllegalActionError` subclass and changes nothing
         when the play is not legal now.
         """
-        # The hot path of every playout: tests and bookkeeping written out.
         if self.over:
             raise DealOverError(_("The deck is over: all 48 cards have been played."))
         me = self.turn
@@ -298,72 +297,107 @@ class Deck:
             if not isinstance(card, Card):
                 raise UnknownActionError(f"not a card: {card!r}")
             raise CardNotInHandError(_("You do not hold the {card}.").format(card=card.display()))
-        hand.remove(card)
-        log = self.log
-        start = len(log)
-        pile = self.pile
-        team = me & 1
-        rank = card.rank
-        self.seen[rank] += 1
-        self.played = played = self.played + 1
-        if pile and (rank == pile[-1].rank or rank == JACK):
-            if len(pile) == 1 and rank == pile[0].rank and played != PLAYS:
-                # The pile is one card (never so before the first capture) and not the last play.
-                if rank == JACK:
-                    self.jack_pishti[team].append(card)
-                    points = JACK_PISHTI_POINTS
-                else:
-                    self.pishti[team].append(card)
-                    points = PISHTI_POINTS
-                log.append(_new_step(Step, (PISHTI, me, team, card, 2, points, ())))
-                taken = self.taken[team]
-                taken.append(pile[0])
-                taken.append(card)
-                pile.clear()
-            else:
-                if self.opening_team is None:
-                    self.opening_team = team
-                    opening = self.face_down
-                else:
-                    opening = ()
-                pile.append(card)
-                log.append(_new_step(Step, (CAPTURE, me, team, card, len(pile), 0, opening)))
-                self.taken[team] += pile
-                pile.clear()
-            self.last_capture = team
-        else:
-            pile.append(card)
-            log.append(_new_step(Step, (PLAY, me, team, card, len(pile), 0, ())))
-        self.marks[me] = start
-        seats = self.seats
-        self.turn = (me + 1) % seats
-        if not played % (4 * seats):
-            # The dealer has played the last card of a round of packets.
-            if self.stock:
-                self._deal_packets()
-            else:
-                self._end()
-        return log[start:]
+        start = len(self.log)
+        self._play(card, None)
+        return self.log[start:]
 
-    def _deal_packets(self) -> None:
-        stock, hands, log = self.stock, self.hands, self.log
+    def play_out(self, card: Card, choose: Callable) -> tuple:
+        """Play ``card`` (trusted: one of the legal cards), then the deck to its end, each
+        next card ``choose(hand, top, count, seen)`` (the hand of the seat to move, the
+        pile's top and number of cards, :attr:`seen`), trusted likewise; each team's points.
+
+        A bot's play-out: :meth:`apply`'s rules in one loop, with no step logged.
+        """
+        self._play(card, choose)
+        return self._points
+
+    def _play(self, card: Card, choose: Optional[Callable]) -> None:
+        """The rules: ``card`` played by the seat to move; with ``choose``, the next cards
+        too (from it) until the deck is over, logging nothing (:meth:`play_out`)."""
+        # The hot path of every play-out: tests and bookkeeping written out.
+        hands, pile, seen, seats = self.hands, self.pile, self.seen, self.seats
+        record = self.log.append if choose is None else None
+        packet_plays = 4 * seats
+        me = self.turn
+        played = self.played
+        while True:
+            hands[me].remove(card)
+            team = me & 1
+            rank = card.rank
+            seen[rank] += 1
+            played += 1
+            if pile and (rank == pile[-1].rank or rank == JACK):
+                if len(pile) == 1 and rank == pile[0].rank and played != PLAYS:
+                    # The pile is one card (never so before the first capture) and not the last play.
+                    if rank == JACK:
+                        self.jack_pishti[team].append(card)
+                        points = JACK_PISHTI_POINTS
+                    else:
+                        self.pishti[team].append(card)
+                        points = PISHTI_POINTS
+                    if record:
+                        record(_new_step(Step, (PISHTI, me, team, card, 2, points, ())))
+                    taken = self.taken[team]
+                    taken.append(pile[0])
+                    taken.append(card)
+                    pile.clear()
+                else:
+                    if self.opening_team is None:
+                        self.opening_team = team
+                        opening = self.face_down
+                    else:
+                        opening = ()
+                    pile.append(card)
+                    if record:
+                        record(_new_step(Step, (CAPTURE, me, team, card, len(pile), 0, opening)))
+                    self.taken[team] += pile
+                    pile.clear()
+                self.last_capture = team
+            else:
+                pile.append(card)
+                if record:
+                    record(_new_step(Step, (PLAY, me, team, card, len(pile), 0, ())))
+            if record:
+                self.marks[me] = len(self.log) - 1
+            me = (me + 1) % seats
+            if not played % packet_plays:
+                # The dealer has played the last card of a round of packets.
+                self.played = played
+                if self.stock:
+                    self._deal_packets(record)
+                else:
+                    self.turn = me
+                    self._end(record)
+                    return
+            if choose is None:
+                self.turn, self.played = me, played
+                return
+            card = choose(hands[me], pile[-1] if pile else None, len(pile), seen)
+
+    def _deal_packets(self, record=None) -> None:
+        """Four cards to each seat from the stock, the dealer's last (``record``: log.append, or None)."""
+        stock, hands = self.stock, self.hands
         seat, seats = self.dealer, self.seats
         for _ in range(seats):
             seat = (seat + 1) % seats
             packet = sorted((stock.pop(), stock.pop(), stock.pop(), stock.pop()), key=_order)
             hands[seat] = packet
-            log.append(_new_step(Step, (PACKET, seat, None, None, 4, 0, tuple(packet))))
+            if record:
+                record(_new_step(Step, (PACKET, seat, None, None, 4, 0, tuple(packet))))
 
-    def _end(self) -> None:
+    def _end(self, record=None) -> None:
+        """The leftover to the last team that took, and the count (``record`` as above)."""
         pile = self.pile
         if pile:
             team = self.last_capture
-            self.log.append(_new_step(Step, (LEFTOVER, None, team, None, len(pile), 0, ())))
+            if record:
+                record(_new_step(Step, (LEFTOVER, None, team, None, len(pile), 0, ())))
             self.taken[team] += pile
             pile.clear()
         self.over = True
         self._points = points = self._count()
-        self.log.append(_new_step(Step, (COUNT, None, None, None, 0, points, ())))
+        if record:
+            record(_new_step(Step, (COUNT, None, None, None, 0, points, ())))
 
     def _count(self) -> tuple:
         """Each team's points (the fast form of :meth:`tally`)."""

@@ -61,7 +61,7 @@ class GreedyBot:
 
     def __init__(self, seat: int, rng: Optional[random.Random] = None):
         self.seat = seat
-        self.memory = Memory()
+        self.memory = Memory(greedy_card)
 
     def choose(self, view) -> Card:
         """Greedy's card for ``view``."""

@@ -7,7 +7,7 @@ seats are the view's ``hand_counts``, a seat's team is its number's parity.
 from __future__ import annotations
 
 from ...cards import Card
-from .deal import CAPTURE, OPENING, PACKET, PISHTI, PLAY
+from .deal import CAPTURE, OPENING, PACKET, PISHTI, PLAY, sort_cards
 
 __all__ = ["Memory"]
 
@@ -28,13 +28,23 @@ class Memory:
     with. ``skips`` and ``takes`` count, by seat and over every deck this
     memory saw, the captures passed up that way and the ones made with the
     top's rank: how far to believe a seat's ``lacks``.
+
+    ``since`` holds by seat its plays since its last packet, each ``(card, top,
+    count, seen)`` as the pile and the cards shown stood before it. Once a seat
+    has played its whole packet, every hand it held is known: ``agree`` and
+    ``differ`` count, by seat over every deck, the plays with a choice where it
+    played the card ``rule(hand, top, count, seen)`` gives (greedy's, from the bots
+    built on it) and where it did not: how far its play tells its hand. No ``rule``:
+    nothing is counted.
     """
 
     __slots__ = ("next_step", "complete", "seen", "known", "up", "pile", "taken",
-                 "last_capture", "opening_team", "lacks", "skips", "takes")
+                 "last_capture", "opening_team", "lacks", "skips", "takes", "since", "agree", "differ",
+                 "rule")
 
-    def __init__(self):
-        self.skips = self.takes = None
+    def __init__(self, rule=None):
+        self.rule = rule
+        self.skips = self.takes = self.agree = self.differ = None
         self.reset(complete=False)
 
     def reset(self, complete: bool = True) -> None:
@@ -49,6 +59,7 @@ class Memory:
         self.last_capture = None
         self.opening_team = None
         self.lacks = None
+        self.since = None
 
     def update(self, view) -> None:
         """Take in the steps of ``view`` not taken in yet."""
@@ -60,8 +71,10 @@ class Memory:
         seats = len(view.hand_counts)
         if self.lacks is None or len(self.lacks) != seats:
             self.lacks = [{} for _ in range(seats)]
+            self.since = [[] for _ in range(seats)]
         if self.skips is None or len(self.skips) != seats:
             self.skips, self.takes = [0] * seats, [0] * seats
+            self.agree, self.differ = [0] * seats, [0] * seats
         steps = view.steps
         skip = self.next_step - first
         for shown in steps[skip if skip > 0 else 0:]:
@@ -74,7 +87,6 @@ class Memory:
             card = Card.parse(shown["card"])
             seat = shown["seat"]
             pile = self.pile
-            self.seen[card.rank] += 1
             self.known.add(card)
             lacks = self.lacks[seat]
             passed = lacks.pop(card.rank, 0)
@@ -82,11 +94,16 @@ class Memory:
                 # It held this rank when it did not take with it: every such pass was a skip.
                 self.skips[seat] += passed
             top = pile[-1] if pile else None
+            since = self.since[seat]
+            since.append((card, top, len(pile), tuple(self.seen)))
+            if len(since) == 4 and self.rule:
+                self._judge(seat, since)
             if top is not None:
                 if top.rank == card.rank:
                     self.takes[seat] += 1
                 else:
                     lacks[top.rank] = lacks.get(top.rank, 0) + 1
+            self.seen[card.rank] += 1
             if kind == PLAY:
                 pile.append(card)
                 return
@@ -103,8 +120,21 @@ class Memory:
             self.last_capture = team
         elif kind == PACKET:
             self.lacks[shown["seat"]] = {}
+            self.since[shown["seat"]] = []
         elif kind == OPENING:
             up = self.up = Card.parse(shown["card"])
             self.seen[up.rank] += 1
             self.known.add(up)
             self.pile = [None, None, None, up]
+
+    def _judge(self, seat: int, plays: list) -> None:
+        """``seat`` has played its whole packet (``plays``): count how often it played greedy's card."""
+        hand = []
+        rule = self.rule
+        for card, top, count, seen in reversed(plays):
+            hand = sort_cards(hand + [card])
+            if len(hand) > 1:
+                if rule(hand, top, count, seen) == card:
+                    self.agree[seat] += 1
+                else:
+                    self.differ[seat] += 1

@@ -10,10 +10,10 @@ import random
 from typing import Optional
 
 from ...cards import DECK
-from .deal import VALUE, Deck
+from .deal import VALUE, Deck, sort_cards
 from .greedy import GreedyBot, greedy_card
 
-__all__ = ["SamplerBot", "playout_points", "holds_despite_passing"]
+__all__ = ["SamplerBot", "playout_points", "holds_despite_passing", "misplays"]
 
 _value = VALUE
 #: What a seat's captures taken and passed up are worth before it has shown any: as if it had
@@ -22,15 +22,16 @@ _PRIOR_TAKES = 10
 _PRIOR_SKIPS = 0.5
 #: Shuffles tried per sampled deal before a seat may hold a rank it seemed to lack.
 _ATTEMPTS = 20
+#: How far a seat's plays are believed to be greedy's before it has shown any: as if it had
+#: played greedy's card this many times out of ``_PRIOR_PLAYS``.
+_PRIOR_AGREE = 9
+_PRIOR_PLAYS = 10
 
 
-def playout_points(deck: Deck, team: int) -> int:
-    """Play ``deck`` to its end with greedy in every seat; ``team``'s points minus the other's."""
-    apply, hands, pile, seen = deck.apply, deck.hands, deck.pile, deck.seen
-    choose = greedy_card
-    while not deck.over:
-        apply(choose(hands[deck.turn], pile[-1] if pile else None, len(pile), seen))
-    points = deck._points
+def playout_points(deck: Deck, card, team: int) -> int:
+    """Play ``card`` on ``deck`` (which it changes), then the deck to its end with greedy in
+    every seat; ``team``'s points minus the other's."""
+    points = deck.play_out(card, greedy_card)
     return points[team] - points[1 - team]
 
 
@@ -54,6 +55,20 @@ def holds_despite_passing(skips: int, takes: int, passes: int, unseen: int, copi
     return held / (held + none)
 
 
+def misplays(hand, plays) -> int:
+    """How many of a seat's ``plays`` since its packet (:attr:`.memory.Memory.since`) were not
+    greedy's card, had it held ``hand`` after them; a capture passed up is not counted
+    (:func:`holds_despite_passing` weighs those)."""
+    missed = 0
+    held = list(hand)
+    for card, top, count, seen in reversed(plays):
+        held = sort_cards(held + [card])
+        if len(held) > 1 and greedy_card(held, top, count, seen) != card:
+            if top is None or card.rank == top.rank or all(c.rank != top.rank for c in held):
+                missed += 1
+    return missed
+
+
 class SamplerBot(GreedyBot):
     """Greedy's card unless sampled deals of the unseen cards show another is better.
 
@@ -63,8 +78,15 @@ class SamplerBot(GreedyBot):
     is inferred, not assumed: each sample lets a seat hold a rank it passed on
     with the chance :func:`holds_despite_passing` gives, so a seat that never
     passes up a capture is dealt none, and one that does is dealt it as often
-    as it would have passed. Each candidate card is played on each sample
-    through the real engine, then the deck is played out by greedy seats. A
+    as it would have passed. A seat's other plays since its packet are weighed
+    too: a guess at its hand with which greedy would have played otherwise
+    (:func:`misplays`) is dealt again, up to ``tries`` guesses a sample and
+    ``attempts`` in a decision, and kept with chance *r* to the power of its
+    misplays, *r* the odds against the seat playing greedy's card as shown over
+    the packets it has played out (:attr:`.memory.Memory.agree`, ``differ``):
+    greedy seats are dealt hands that fit their play, others as far as they
+    play like greedy. Each candidate card is played on each sample with the
+    engine's play-out loop (:meth:`.deal.Deck.play_out`) by greedy seats. A
     candidate replaces greedy's card only when its mean gain over greedy's,
     paired deal by deal, exceeds ``margin`` standard errors.
 
@@ -73,8 +95,11 @@ class SamplerBot(GreedyBot):
     """
 
     def __init__(self, seat: int, rng: random.Random, samples: int = 16, margin: float = 2.0,
-                 budget: int = 3200, max_samples: int = 48, certain: bool = False):
+                 budget: int = 3200, max_samples: int = 48, certain: bool = False, tries: int = 8,
+                 attempts: int = 160):
         super().__init__(seat)
+        self.tries = tries
+        self.attempts = attempts
         self.rng = rng
         self.samples = samples
         self.margin = margin
@@ -108,9 +133,7 @@ class SamplerBot(GreedyBot):
         for c in candidates:
             row = []
             for base in bases:
-                deck = base.copy()
-                deck.apply(c)
-                row.append(playout_points(deck, team))
+                row.append(playout_points(base.copy(), c, team))
             results.append(row)
         n = len(bases)
         # In whole numbers, so that every Python (the page's 32-bit one too) decides alike:
@@ -174,39 +197,31 @@ class SamplerBot(GreedyBot):
         random_ = rng.random
         played = 52 - 4 - deck_count - sum(view.hand_counts)
         bases = []
+        tries = max(1, min(self.tries, self.attempts // samples))
+        trust = [0.0] * seats
+        for s in others:
+            agree = memory.agree[s] + _PRIOR_AGREE
+            plays = memory.agree[s] + memory.differ[s] + _PRIOR_PLAYS
+            trust[s] = (plays - agree) / agree
+        since = memory.since
         for _ in range(samples):
-            # This sample's belief: which passes meant the seat held none of the rank.
-            lacking = {s: {r for r, chance in doubts[s].items() if random_() >= chance} for s in others}
-            order = sorted(others, key=lambda s: -len(lacking[s]))
-            for _attempt in range(_ATTEMPTS):
-                cards = pool[:]
-                rng.shuffle(cards)
-                hands = [None] * seats
-                hands[seat] = list(hand)
-                fits = True
-                for s in order:
-                    lacks = lacking[s]
-                    n = need[s]
-                    if lacks:
-                        mine, rest = [], []
-                        for c in cards:
-                            if len(mine) < n and c.rank not in lacks:
-                                mine.append(c)
-                            else:
-                                rest.append(c)
-                        if len(mine) < n:
-                            # Too few fit (seats served earlier took them): deal again,
-                            # and at last let it hold what it seemed to lack.
-                            fits = False
-                            k = n - len(mine)
-                            mine += rest[:k]
-                            rest = rest[k:]
-                        cards = rest
-                    else:
-                        mine, cards = cards[:n], cards[n:]
-                    hands[s] = mine + fixed[s]
-                if fits:
+            best = None
+            for _try in range(tries):
+                hands, cards = self._deal_hidden(seat, hand, others, need, fixed, pool, doubts)
+                if tries == 1:
                     break
+                # Products, not powers: every Python (the page's too) rounds them alike.
+                weight = 1.0
+                for s in others:
+                    if since[s]:
+                        for _miss in range(misplays(hands[s], since[s])):
+                            weight *= trust[s]
+                if best is None or weight > best[0]:
+                    best = (weight, hands, cards)
+                if random_() < weight:
+                    break
+            else:
+                _, hands, cards = best
             down = cards[:hidden_down]
             stock = under + cards[hidden_down:]
             fill = iter(down)
@@ -219,3 +234,42 @@ class SamplerBot(GreedyBot):
                 jack_pishti=view.jack_pishti, opening_team=memory.opening_team,
                 last_capture=memory.last_capture, played=played, seen=memory.seen))
         return bases
+
+    def _deal_hidden(self, seat, hand, others, need, fixed, pool, doubts) -> tuple:
+        """One guess at the other seats' hands: ``(hands, the cards left)``, each seat's passes
+        believed as often as :meth:`doubts` says."""
+        rng = self.rng
+        random_ = rng.random
+        # This guess's belief: which passes meant the seat held none of the rank.
+        lacking = {s: {r for r, chance in doubts[s].items() if random_() >= chance} for s in others}
+        order = sorted(others, key=lambda s: -len(lacking[s]))
+        for _attempt in range(_ATTEMPTS):
+            cards = pool[:]
+            rng.shuffle(cards)
+            hands = [None] * len(fixed)
+            hands[seat] = list(hand)
+            fits = True
+            for s in order:
+                lacks = lacking[s]
+                n = need[s]
+                if lacks:
+                    mine, rest = [], []
+                    for c in cards:
+                        if len(mine) < n and c.rank not in lacks:
+                            mine.append(c)
+                        else:
+                            rest.append(c)
+                    if len(mine) < n:
+                        # Too few fit (seats served earlier took them): deal again,
+                        # and at last let it hold what it seemed to lack.
+                        fits = False
+                        k = n - len(mine)
+                        mine += rest[:k]
+                        rest = rest[k:]
+                    cards = rest
+                else:
+                    mine, cards = cards[:n], cards[n:]
+                hands[s] = mine + fixed[s]
+            if fits:
+                break
+        return hands, cards

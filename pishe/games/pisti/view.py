@@ -200,16 +200,20 @@ class PistiView(NamedTuple):
         }
 
 
-_ROWS = ((N_("Cards"), "cards"), (N_("Aces"), "aces"), (N_("Jacks"), "jacks"), ("2♣", "two_clubs"),
-         ("10♦", "ten_diamonds"), (N_("Most cards"), "most_cards"), (N_("Pişti"), "pishti"),
+#: The deck's count, a row of points each; the cards taken are said in the most-cards row.
+_ROWS = ((N_("Aces"), "aces"), (N_("Jacks"), "jacks"), ("2♣", "two_clubs"), ("10♦", "ten_diamonds"),
+         (N_("Most cards ({mine} to {theirs})"), "most_cards"), (N_("Pişti"), "pishti"),
          (N_("Jack pişti"), "jack_pishti"), (N_("Points"), "points"))
 
 
 def _deck_result(tally: list, team: int, names: Sequence[str]) -> dict:
-    return {"rows": [{"what": _(what) if what[0].isalpha() else what,
-                      "values": [str(tally[0][key]), str(tally[1][key])]}
+    """The deck's count from ``team``'s side: its own column first, as the status line says it."""
+    order = (team, 1 - team)
+    cards = {"mine": tally[team]["cards"], "theirs": tally[1 - team]["cards"]}
+    return {"rows": [{"what": _(what).format(**cards) if what[0].isalpha() else what,
+                      "values": [str(tally[t][key]) for t in order]}
                      for what, key in _ROWS],
-            "teams": list(_team_names(team, names))}
+            "teams": [_team_names(team, names)[t] for t in order]}
 
 
 _new_view = tuple.__new__

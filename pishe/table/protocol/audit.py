@@ -16,7 +16,8 @@ from functools import lru_cache
 from typing import Optional
 
 from ..fair import board_digest, part_commitment, verify_deal
-from ..lang import _
+from ..lang import TABLE, _
+from ..said import say
 from ..match import Match
 from . import wire
 
@@ -70,10 +71,10 @@ def check_parts(seats: list, seat: int, mine: str, parts: list) -> Optional[str]
     must be there at its seat unless this page is not in the list at all."""
     roles = {s["seat"]: s["role"] for s in seats}
     if any(roles.get(s) != "guest" for s, _commitment in parts):
-        return _("the host added a part of the shuffle for a seat no friend sits at.")
+        return say(TABLE, "the host added a part of the shuffle for a seat no friend sits at.")
     theirs = dict(parts).get(seat)
     if theirs is not None and theirs != mine:
-        return _("the host replaced your part of the shuffle in the list of parts.")
+        return say(TABLE, "the host replaced your part of the shuffle in the list of parts.")
     return None
 
 
@@ -89,15 +90,15 @@ def check_fair(game_id: str, match_id: str, record: DealRecord, seat: int, fair:
     contributions = [wire.secret(c, "contribution") for c in wire.items(fair["contributions"], "contributions")]
     wire.check(len(contributions) == len(parts), "fair needs one contribution a part")
     if committed != record.commitment:
-        return contributions, _("the host dealt the cards from another seed than the one it committed to.")
+        return contributions, say(TABLE, "the host dealt the cards from another seed than the one it committed to.")
     for (s, c), part in zip(parts, contributions):
         if part_commitment(part, game_id, match_id, record.number, s) != c:
-            return contributions, _("the part of the shuffle of seat {seat} is not the one it committed to.").format(seat=s)
+            return contributions, say(TABLE, "the part of the shuffle of seat {seat} is not the one it committed to.", seat=s)
     if record.parts is not None and parts != record.parts:
-        return contributions, _("the host dealt the cards from another list of parts of the shuffle than "
+        return contributions, say(TABLE, "the host dealt the cards from another list of parts of the shuffle than "
                                  "the one it fixed before you revealed yours.")
     if record.sent and [seat, record.contribution] not in [[s, p] for (s, _commitment), p in zip(parts, contributions)]:
-        return contributions, _("the host dealt the cards without using your part of the shuffle.")
+        return contributions, say(TABLE, "the host dealt the cards without using your part of the shuffle.")
     return contributions, None
 
 
@@ -113,7 +114,7 @@ def check_deal(game, record: DealRecord, seed: str, seat: int, table: dict):
 def check_final_board(record: DealRecord, view: dict, new: list) -> Optional[str]:
     """A view of a deal already checked: no ``new`` move, and the very board it was checked with."""
     if new or (record.boards and board_digest(view) != record.boards[-1][1]):
-        return _("after the deal was checked, the host showed you another table for it.")
+        return say(TABLE, "after the deal was checked, the host showed you another table for it.")
     return None
 
 

@@ -29,7 +29,9 @@ import time
 from typing import Callable, Optional
 
 from ...errors import PisheError
-from ..lang import N_, _, lower
+from ..lang import N_, TABLE, _, lower
+from .. import said
+from ..said import cat, lowered, of_error, say
 from ..fair import board_digest, new_secret, part_commitment
 from ..game import get_game, is_game
 from . import audit, wire
@@ -177,11 +179,11 @@ class Guest:
         record = self._deals.get(self._view_deal()) if self._view is not None else None
         if (not self._unfair and record is not None and record.dealt and not record.checked
                 and self.phase in (DEAL_OVER, MATCH_OVER)):
-            verification, deal = self._not_fair(record.number, _("the host ended it without revealing "
+            verification, deal = self._not_fair(record.number, say(TABLE, "the host ended it without revealing "
                                                                   "the seed it committed to.")), record.number
         return {"game": self.game.id if self.game else None, "seat": self.seat, "phase": self.phase,
                 "deal": self._np_key[0] if self._np_key else max(self._deals, default=None), **(self.table or {}),
-                "verification": verification, "verification_deal": deal, "aborts": len(self._aborts),
+                "verification": said.now(verification), "verification_deal": deal, "aborts": len(self._aborts),
                 **({"computers_note": self._computers_note()} if self._np is not None else {})}
 
     def _computers_note(self) -> Optional[str]:
@@ -200,7 +202,7 @@ class Guest:
         a new :class:`Guest` or :meth:`restore`: a page that joins afresh or reloads then
         still never gives a second part to the same deal, knows its own moves, and still
         says the match is not fair."""
-        warning = [self.verification_deal, self.verification] if self._unfair else None
+        warning = [self.verification_deal, said.data_of([self.verification])[0]] if self._unfair else None
         return json.dumps({"v": VERSION, "match_id": self._match_id, "asked": self._asked, "warning": warning,
                            "deals": [[n, *entry] for n, entry in sorted(self._ledger.items())],
                            "aborts": self._aborts, "clock": self._clock, "np": self._np_key,
@@ -217,7 +219,7 @@ class Guest:
                       for seq, action in wire.items(moves, "asked")]]
             warning = data["warning"]
             if warning is not None:
-                warning = [wire.deal_number(warning[0], "deal"), wire.text(warning[1], "warning")]
+                warning = [wire.deal_number(warning[0], "deal"), said.kept(warning[1])]
             ledger = {}
             for n, seat, commitment, part, revealed, sent, dealt in wire.items(data["deals"], "deals"):
                 ledger[wire.deal_number(n, "deal")] = [wire.whole(seat, "seat"), wire.secret(commitment, "c"),
@@ -235,7 +237,7 @@ class Guest:
                           wire.secret(np_key[2], "secret"), np_key[3] is True or None]
             np_results = {wire.deal_number(n, "deal"): wire.items(points, "points")
                           for n, points in wire.items(data.get("np_results", []), "np_results")}
-        except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
+        except (PisheError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
             raise CorruptSaveError(_("the page's ledger cannot be read ({error})").format(error=e)) from None
         self._np_key, self._np_results = np_key, np_results
         self._match_id, self._ledger, self._asked = match_id, ledger, asked
@@ -374,7 +376,7 @@ class Guest:
             self._new_match(values["match_id"])
         if self._clock is not None and self._clock[0] == values["match_id"] and self._clock[1] != values["clock"]:
             number = max([*self._ledger, *self._deals], default=1)
-            self._warn(self._deals.get(number), number, _("the host changed the clock in the middle of the match."))
+            self._warn(self._deals.get(number), number, say(TABLE, "the host changed the clock in the middle of the match."))
             values = {**values, "clock": self._clock[1]}      # the match's clock stays the one it began with
         self._clock = [values["match_id"], values["clock"]]
         self.game = game
@@ -393,9 +395,9 @@ class Guest:
         is the host's leaving it."""
         for n, (*_given, revealed, sent, dealt) in sorted(self._ledger.items()):
             if sent and not dealt:
-                self._abort(n, None, _("the host started another match"))
+                self._abort(n, None, say(TABLE, "the host started another match"))
             elif dealt and not revealed and self._match_id is not None:
-                self._warn(None, n, _("the host left it unfinished and started another match."))
+                self._warn(None, n, say(TABLE, "the host left it unfinished and started another match."))
         self._match_id, self._ledger, self._results = match_id, {}, []
         self._deals, self._view, self._asked = {}, None, [None, []]
         self._np, self._np_key, self._np_results = None, None, {}
@@ -415,7 +417,7 @@ class Guest:
                 # Only a page back from away can have lost its seat to another page: on a
                 # live connection a refused token is the host's way to ask everything again.
                 number = max([*self._ledger, *self._deals], default=1)
-                self._warn(self._deals.get(number), number, _("the host refused this page's seat token "
+                self._warn(self._deals.get(number), number, say(TABLE, "the host refused this page's seat token "
                                                               "while it was connected."))
             self.token = None
             send.append(self._hello())
@@ -433,12 +435,12 @@ class Guest:
         deal): the seats the host names as having left before revealing theirs, or the host."""
         record = self._deals.get(number)
         if record is not None and record.dealt:
-            self._warn(record, number, _("the host asked for your part of the shuffle after dealing the cards."))
+            self._warn(record, number, say(TABLE, "the host asked for your part of the shuffle after dealing the cards."))
             return Outcome([], [])
         given = self._ledger.get(number)
         if given is not None and given[4]:
             seats = [s for s in aborted if s != self.seat and 0 <= s < self.game.seats] or None
-            self._abort(number, seats, _("the host shuffled it again after seeing your part"))
+            self._abort(number, seats, say(TABLE, "the host shuffled it again after seeing your part"))
         elif given is None:
             self._check_before(number)
         elif given[1] == commitment_hex and given[0] == self.seat:
@@ -463,14 +465,14 @@ class Guest:
         mine = part_commitment(given[2], self.game.id, self._match_id, number, self.seat)
         problem = audit.check_parts(self.table["seats"], self.seat, mine, parts)
         if problem is None and record.parts is not None and record.parts != parts:
-            problem = _("the host changed the list of parts of the shuffle it had fixed.")
+            problem = say(TABLE, "the host changed the list of parts of the shuffle it had fixed.")
         if problem is not None:
             self._warn(record, number, problem)
             return Outcome([], [])
         record.parts = parts
         if [self.seat, mine] not in parts:
             if not self._resuming:
-                self._warn(record, number, _("the host left your part of the shuffle out while you were "
+                self._warn(record, number, say(TABLE, "the host left your part of the shuffle out while you were "
                                              "connected."))
             return Outcome([], [])
         given[4] = record.sent = True
@@ -486,16 +488,18 @@ class Guest:
         if seats:
             who = self._seat_name(seats[0])
             for s in seats[1:]:
-                who = _("{names} and {name}").format(names=who, name=self._seat_name(s))
-            reason = _("{seats} did not reveal their part of the shuffle").format(seats=who)
-        self._record(number, _("Deal {number} was aborted: {reason}").format(number=number, reason=reason) + " "
-                     + _("(aborted shuffles at this table: {aborts})").format(aborts=len(self._aborts)) + ".")
+                who = say(TABLE, "{names} and {name}", names=who, name=self._seat_name(s))
+            reason = say(TABLE, "{seats} did not reveal their part of the shuffle", seats=who)
+        self._record(number, cat(say(TABLE, "Deal {number} was aborted: {reason}", number=number, reason=reason), " ",
+                                 say(TABLE, "(aborted shuffles at this table: {aborts})", aborts=len(self._aborts)), "."))
 
     def _seat_name(self, seat: int) -> str:
         """A seat's name as this page words it (its own view's names, never the host's)."""
         names = self._view.get("names") if self._view is not None else None
         name = names[seat] if isinstance(names, list) and seat < len(names) else None
-        return name if isinstance(name, str) and name else _("seat {seat}").format(seat=seat)
+        if isinstance(name, str) and name:
+            return said.seat_name(self.game, seat, self.seat, name)
+        return say(TABLE, "seat {seat}", seat=seat)
 
     def _check_before(self, number: int) -> None:
         """A new deal's commitment: the deals before it must have been revealed, and none skipped."""
@@ -503,18 +507,18 @@ class Guest:
             record = self._deals.get(n)
             away = record is not None and record.late
             if n < number and sent and not dealt:
-                self._abort(n, None, _("the host began deal {number} without dealing it").format(number=number))
+                self._abort(n, None, say(TABLE, "the host began deal {number} without dealing it", number=number))
             elif n < number and dealt and not revealed and not away:
-                self._warn(record, n, _("the host began deal {number} without revealing the seed of "
-                                        "deal {earlier}, so it cannot be checked.").format(number=number, earlier=n))
+                self._warn(record, n, say(TABLE, "the host began deal {number} without revealing the seed of "
+                                        "deal {earlier}, so it cannot be checked.", number=number, earlier=n))
         known = max([*self._ledger, *self._deals], default=None)
         if known is not None and number != known + 1 and not self._resuming:
-            self._warn(None, number, _("the host went from deal {known} to deal {number}.").format(known=known, number=number))
+            self._warn(None, number, say(TABLE, "the host went from deal {known} to deal {number}.", known=known, number=number))
 
     def _words(self, groups: list) -> list:
         try:
-            return [self.game.describe(shown, self.seat) for group in groups if group is not None
-                    for shown in group]
+            return said.steps(self.game, [shown for group in groups if group is not None for shown in group],
+                              self.seat)
         except _UNREADABLE as e:
             raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
 
@@ -554,7 +558,7 @@ class Guest:
             if resuming:
                 record.away = True             # dealt while this page was not at the table
             else:
-                self._warn(record, number, _("the host dealt the cards without asking for your part "
+                self._warn(record, number, say(TABLE, "the host dealt the cards without asking for your part "
                                              "of the shuffle."))
             for n, entry in self._ledger.items():
                 if n < number:
@@ -566,8 +570,8 @@ class Guest:
             self._view = view
             return Outcome([], [])
         if dealer != (game.first_dealer + number - 1) % game.seats:
-            self._warn(record, number, _("the host has seat {dealer} deal it, and with it who leads: "
-                                         "deal {number} is seat {should}'s to deal.").format(
+            self._warn(record, number, say(TABLE, "the host has seat {dealer} deal it, and with it who leads: "
+                                         "deal {number} is seat {should}'s to deal.",
                 dealer=dealer, number=number, should=(game.first_dealer + number - 1) % game.seats))
         if not record.late and not record.dealt:
             given = self._ledger.get(number)
@@ -576,7 +580,7 @@ class Guest:
                 # the host left it out on a live connection.
                 record.late = record.away = True
                 if not resuming:
-                    self._warn(record, number, _("the host dealt the cards without using your part of the "
+                    self._warn(record, number, say(TABLE, "the host dealt the cards without using your part of the "
                                                  "shuffle, while you were connected."))
             elif unfair is not None:
                 self._warn(record, number, unfair)
@@ -586,7 +590,7 @@ class Guest:
             self._warn(record, number, unfair)
         if record.late or start > len(record.actions):
             if not record.late:
-                self._warn(record, number, _("the host skipped moves it had not shown you."))
+                self._warn(record, number, say(TABLE, "the host skipped moves it had not shown you."))
             # Moves this page never saw: the deal cannot be checked, but play goes on.
             record.late, record.dealer, record.dealt = True, dealer, True
             record.actions, record.shown, record.boards = [], [], []
@@ -596,16 +600,16 @@ class Guest:
             self._note_turn(view, True)
             return Outcome([], words)
         if not resuming and any(group is None for group in steps):
-            self._warn(record, number, _("the host hid the steps of moves played while you were connected."))
+            self._warn(record, number, say(TABLE, "the host hid the steps of moves played while you were connected."))
         if start == 0:
             if record.shown and record.shown[0] != dealt:
-                self._warn(record, number, _("the host changed the account of the deal."))
+                self._warn(record, number, say(TABLE, "the host changed the account of the deal."))
             record.shown[:1] = [dealt]
         known = len(record.actions)
         if record.actions[start:] != actions[:known - start] or any(
                 was is not None and now is not None and was != now
                 for was, now in zip(record.shown[start + 1:], steps[:known - start])):
-            self._warn(record, number, _("the host changed the account of moves it had sent."))
+            self._warn(record, number, say(TABLE, "the host changed the account of moves it had sent."))
         new = actions[known - start:]
         self._check_own_moves(record, new, resuming)
         # What was shown stays as it was shown; only new moves are added.
@@ -732,12 +736,12 @@ class Guest:
         if outcome == VERIFIED:
             self._record(number, VERIFIED)
         elif isinstance(outcome, DealAbortedError):
-            self._abort(number, list(outcome.seats) or None, _("the host began it again"))
+            self._abort(number, list(outcome.seats) or None, say(TABLE, "the host began it again"))
         else:
-            reason = str(outcome)
+            reason = of_error(outcome)
             if getattr(outcome, "seat", None) is not None:
-                reason = _("{reason} (seat: {seat})").format(reason=reason.rstrip("."),
-                                                              seat=self._seat_name(outcome.seat))
+                reason = say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."),
+                             seat=self._seat_name(outcome.seat))
             self._warn(None, number, reason)
 
     def _check_own_moves(self, record: DealRecord, new: list, resuming: bool) -> None:
@@ -756,25 +760,25 @@ class Guest:
                     played += 1
                     self._timeouts = 0
                 else:
-                    self._warn(record, record.number, _("the host played {move} for you, which you did not play.").format(
+                    self._warn(record, record.number, say(TABLE, "the host played {move} for you, which you did not play.",
                         move=text))
             elif mark == [TIMEOUT]:
                 clock = self.table.get("clock")
                 ran_out = (clock is not None and self._turn_since is not None
                            and self._now() - self._turn_since >= clock - CLOCK_SLACK)
                 if not ran_out:
-                    self._warn(record, record.number, _("the host played {move} for you, saying your time "
-                                                        "was up when it was not.").format(move=text))
+                    self._warn(record, record.number, say(TABLE, "the host played {move} for you, saying your time "
+                                                        "was up when it was not.", move=text))
                 elif not resuming and text != timeout_action(self._view):
                     # The view that gave this seat the turn fixes the move made when time is up.
-                    self._warn(record, record.number, _("the host played {move} for you when your time was "
-                                                        "up, not {should}.").format(
+                    self._warn(record, record.number, say(TABLE, "the host played {move} for you when your time was "
+                                                        "up, not {should}.",
                         move=text, should=timeout_action(self._view)))
                 self._timeouts += 1
             elif not (resuming or self._left or ((self._timeouts >= TIMEOUTS_TO_AUTOPILOT or self._taking_over)
                                                  and mine["autopilot"])):
-                self._warn(record, record.number, _("the host had a computer play {move} for you while "
-                                                    "you were at the table.").format(move=text))
+                self._warn(record, record.number, say(TABLE, "the host had a computer play {move} for you while "
+                                                    "you were at the table.", move=text))
 
     def _played_asked(self, record: Optional[DealRecord]) -> int:
         """How many of this seat's moves in ``record`` are its own (the table's are marked)."""
@@ -809,18 +813,18 @@ class Guest:
         if given is not None and given[4] and (record is None or not record.dealt):
             # A deal this page revealed its part to, revealed without being dealt: the host saw
             # its deck and did not deal it.
-            self._abort(number, None, _("the host revealed it without dealing it"))
+            self._abort(number, None, say(TABLE, "the host revealed it without dealing it"))
         elif record is None or record.dealer is None:
-            self._record(number, _("Deal {number} could not be checked: this page did not see it played.").format(
+            self._record(number, say(TABLE, "Deal {number} could not be checked: this page did not see it played.",
                 number=number))
         elif record.problem is not None:
             self._record(number, record.problem)
         elif record.away:
-            self._record(number, _("Deal {number} is not fair for this page: it was dealt without its part "
-                                   "of the shuffle (this page was not at the table when the parts were fixed).").format(
+            self._record(number, say(TABLE, "Deal {number} is not fair for this page: it was dealt without its part "
+                                   "of the shuffle (this page was not at the table when the parts were fixed).",
                                        number=number))
         elif record.late:
-            self._record(number, _("Deal {number} could not be checked: this page did not see all of it played.").format(
+            self._record(number, say(TABLE, "Deal {number} could not be checked: this page did not see all of it played.",
                 number=number))
         else:
             self._check(record, seed)
@@ -841,7 +845,8 @@ class Guest:
         try:
             state = audit.check_deal(self.game, record, seed, self.seat, table)
         except (PisheError, ValueError, TypeError) as e:
-            self._warn(record, number, str(e))
+            self._warn(record, number, of_error(e) if isinstance(e, PisheError)
+                       else say(TABLE, "the host's account of the deal does not hold together."))
             self._results = None
             return
         self._results = [*results, list(state.team_points())]
@@ -855,7 +860,8 @@ class Guest:
 
     @staticmethod
     def _not_fair(number: int, reason: str) -> str:
-        return _("Deal {number} is not fair: {reason}").format(number=number, reason=lower(reason[:1]) + reason[1:])
+        reason = lowered(reason) if isinstance(reason, said.Said) else lower(reason[:1]) + reason[1:]
+        return say(TABLE, "Deal {number} is not fair: {reason}", number=number, reason=reason)
 
     def _warn(self, record: Optional[DealRecord], number: int, reason: str) -> None:
         """The host cheated in deal ``number``: say so, and keep saying so for the match."""
@@ -877,7 +883,7 @@ class Guest:
         return json.dumps({"v": VERSION, "game": self.game.id if self.game else None,
                            "token": self.token, "seat": self.seat,
                            "table": self.table, "view": self._view,
-                           "verification": self.verification,
+                           "verification": said.data_of([self.verification])[0],
                            "verification_deal": self.verification_deal, "unfair": self._unfair,
                            "ledger": self.ledger(), "results": self._results, "left": self._left, "timeouts": self._timeouts,
                            "taking_over": self._taking_over,
@@ -902,7 +908,8 @@ class Guest:
             guest.seat = wire.optional(wire.whole)(data["seat"], "seat")
             guest.table = wire.optional(wire.obj)(data["table"], "table")
             guest._view = wire.optional(wire.obj)(data["view"], "view")
-            guest.verification = wire.optional(wire.text)(data["verification"], "verification")
+            # The check's line as its data (a text in saves before lines were kept as data).
+            guest.verification = None if data["verification"] is None else said.kept(data["verification"])
             guest.verification_deal = wire.optional(wire.deal_number)(data["verification_deal"], "deal")
             guest._unfair = data["unfair"] is True
             guest._results = wire.optional(wire.items)(data["results"], "results")
@@ -911,7 +918,7 @@ class Guest:
             deals = [DealRecord.from_json(d) for d in wire.items(data["deals"], "deals")]
             # Last: the page's ledger is newer than its save, and its warning stays.
             guest._read_ledger(ledger or data["ledger"])
-        except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
+        except (PisheError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
             raise CorruptSaveError(_("the saved guest state cannot be read ({error})").format(error=e)) from None
         guest._deals = {d.number: d for d in deals}
         return guest

@@ -28,7 +28,8 @@ from ...errors import DealNotOverError, MatchOverError, NotYourTurnError, PisheE
 from ..fair import commitment, derive_deck, new_secret, part_commitment, replay, shown_steps
 from ..game import get_game, names_card
 from ..match import Match
-from ..lang import _
+from ..lang import TABLE, _
+from ..said import say
 from ..seating import Seating
 from . import wire
 from .nopeek_deal import dealer_of, np_match_id, replay_seat
@@ -52,7 +53,7 @@ def friend_names(game, seat: int) -> Optional[list]:
     and "Friend"; in a larger one ``None``, the game's own (where each seat sits)."""
     if game.seats != 2:
         return None
-    return [_("You") if s == seat else _("Friend") for s in range(2)]
+    return [say(TABLE, "You") if s == seat else say(TABLE, "Friend") for s in range(2)]
 
 
 def computers_note() -> str:
@@ -866,7 +867,8 @@ class Host:
 
     def save(self) -> str:
         """The table as text for the host page's sessionStorage: the seeds, the guests'
-        parts of the shuffle and the actions, from which :meth:`restore` replays it.
+        parts of the shuffle and the actions, from which :meth:`restore` replays it, and
+        the seats' chosen names and which guest seats a computer plays (Deal now, a hold over).
 
         It holds the host's secrets (the seeds): it stays in the host's own tab.
         """
@@ -874,7 +876,8 @@ class Host:
         return json.dumps({
             "v": VERSION, "game": self.game.id, "role": "host", "length": self.length, "clock": self.clock,
             "match_id": self.match_id,
-            "guests": [[s, g.token, g.next_seq, g.left] for s, g in self.guests.items()],
+            "guests": [[s, g.token, g.next_seq, g.left, g.away, g.name] for s, g in self.guests.items()],
+            "host_name": self.host_name,
             "results": match.results[:match.deal_number - 1] if match is not None else [],
             "played": self._played.to_json() if self._played is not None and not self.nopeek else None,
             "pending": self._pending.to_json() if self._pending is not None and not self.nopeek else None,
@@ -906,13 +909,16 @@ class Host:
             wire.check(data["v"] == VERSION and data["role"] == "host", "another version")
             guests = wire.items(data["guests"], "guests")
             host = cls(wire.text(data["game"], "game"), wire.text(data["length"], "length"), rng,
-                       [wire.whole(s, "seat") for s, _, _, _ in guests],
+                       [wire.whole(s, "seat") for s, *_ in guests],
                        wire.optional(wire.whole)(data["clock"], "clock"))
             host.match_id = wire.match_id(data["match_id"], "match_id")
-            for s, token, next_seq, left in guests:
+            host.host_name = wire.optional(wire.player_name)(data.get("host_name"), "name")
+            for s, token, next_seq, left, away, name in guests:
                 host.guests[s].token = wire.token(token, "token")
                 host.guests[s].next_seq = wire.whole(next_seq, "next_seq")
                 host.guests[s].left = left is True
+                host.guests[s].away = away is True
+                host.guests[s].name = wire.optional(wire.player_name)(name, "name")
             played, pending = data["played"], data["pending"]
             if data.get("nopeek") is not None:
                 host._np_restore(data["nopeek"])

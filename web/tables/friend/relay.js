@@ -49,14 +49,15 @@ function toBase64url(bytes) {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function fromBase64(text) {
+/** The bytes of `text` in base64 or base64url. */
+export function fromBase64(text) {
   return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 }
 
 let library = null;
 
 /** nostr-tools (finalizeEvent, generateSecretKey, SimplePool), imported on first use. */
-function nostr() {
+export function nostr() {
   if (!library) {
     library = import(new URL("../../../vendor/nostr-tools.mjs", import.meta.url).href)
       .then((module) => module.default)
@@ -109,7 +110,8 @@ export async function relayList() {
   return relays;
 }
 
-async function sha256Hex(text) {
+/** The first 32 hex digits of the SHA-256 of `text`. */
+export async function sha256Hex(text) {
   return hex(await crypto.subtle.digest("SHA-256", encoder.encode(text))).slice(0, 32);
 }
 

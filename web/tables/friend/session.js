@@ -18,7 +18,8 @@ import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { list, setText } from "../../text.js";
 import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
-import { knockOn, newLink, relay } from "./signaling.js";
+import { hasCandidates } from "../../core/rtc.js";
+import { carryByRelays, knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
 import { watchRoute } from "./route.js";
 
@@ -59,14 +60,54 @@ const silentSeconds = () => secondsParam("silent", 60);
  */
 const connectSeconds = () => secondsParam("connect", 20);
 
+/**
+ * How long two pages that have each other's codes try for a WebRTC path before their
+ * messages go through the relays instead: ?fallback=SECONDS (tests), else 8 s. At once
+ * when a code names no candidate at all, or when ICE gives up.
+ */
+const fallbackSeconds = () => secondsParam("fallback", 8);
+
+/**
+ * Once both pages have each other's codes for `link` (`codes`: the offer and the answer),
+ * carry it through the relays if no WebRTC path opens (fallbackSeconds); `side` is this
+ * page's. `again()` when the relays are tried (the time to connect starts again);
+ * `noPath()` when they cannot carry it either (no relay, or a link made by hand without
+ * a key). Returns stop().
+ */
+function fallBackIfNoPath(link, codes, side, { again, noPath }) {
+  let timer = null;
+  const via = link.via;
+  const fall = async () => {
+    clearTimeout(timer);
+    timer = null;
+    if (link.open || link.ended || link.carrier || link.fallingBack) return;
+    link.fallingBack = true;
+    mark("pishe:fallback");
+    again();
+    const carried = via && via.key ? await carryByRelays(link, { ...via, side }).catch((err) => {
+      console.warn("the relays cannot carry the table:", err);
+      return false;
+    }) : false;
+    if (!carried && !link.open && !link.ended) noPath();
+  };
+  link.onfail = () => {
+    fall();
+    return true;
+  };
+  if (!codes.every(hasCandidates)) fall();
+  else timer = setTimeout(fall, fallbackSeconds() * 1000);
+  return () => clearTimeout(timer);
+}
+
 export const state = {
   role: null, // "host", "guest", or null while the computer table owns the board
   game: null, // the game of the friend's table
   seats: new Map(), // host: seat kept for a friend -> {invite, link, connected, everOpened, hold, listener,
-  //                   accepted (its friend's answer taken), connectTimer, noPath, stopRoute}
+  //                   accepted (its friend's answer taken), connectTimer, stopFallback, noPath, stopRoute}
   link: null, // guest: its one data channel
   listener: null, // guest: listening on the relays for the host's answer to its knock (coming back)
   connectTimer: null, // guest: how long its answer may take to connect (expectOpen)
+  stopFallback: null, // guest: stops waiting to carry its link through the relays (expectOpen)
   stopRoute: null, // guest: stops saying the channel's path (route.js)
   connected: false, // guest: the channel is open; host: every friend's seat is
   everOpened: false, // guest: the current link opened once (else a close is a failed connection)
@@ -76,6 +117,7 @@ export const state = {
   awaiting: false, // guest: an intent is on its way, the host's answer is not back
   joined: false, // guest: the worker holds a Guest (guest_open was called)
   joinCode: null, // guest: the invite (offer code and key) being answered
+  saidNames: null, // the seats' names this side's views are made with, as data (to say a status again)
   silence: { key: null, timer: null }, // host: the hold of the pages the table waits on (watchSilence)
   paint: null, // the game's painter, once loaded
   view: null,
@@ -134,7 +176,11 @@ export function queue(job, { inTurn = true } = {}) {
   state.pending += 1;
   setIdle();
   const run = (inTurn ? chain : Promise.resolve()).then(job)
-    .catch((err) => showError(err && err.message ? err.message : String(err)));
+    .catch((err) => {
+      // Python could not run a call (its own text is for developers): no answer.
+      console.warn("a call failed:", err);
+      showError(noAnswer());
+    });
   const done = run.then(() => {
     state.pending -= 1;
     setIdle();
@@ -176,14 +222,18 @@ export function focusTable() {
 // ---------------------------------------------------------------------------
 // Painting: only this seat's view, as Python returned it.
 
-/** Paint the answer's view (or the table with no cards, from Python) and what only the friend's table shows. */
-export function show(answer, announced) {
+/**
+ * Paint the answer's view (or the table with no cards, from Python) and what only the
+ * friend's table shows; say its steps (and the status when the turn comes to you).
+ */
+export function show(answer) {
   const status = answer.status && typeof answer.status === "object" ? answer.status : state.status || {};
   state.status = status;
   const view = answer.view && typeof answer.view === "object" ? answer.view : null;
   state.view = view;
 
-  turns.say(view, announced);
+  if (answer.said_names !== undefined) state.saidNames = answer.said_names;
+  turns.say(view, answer.steps, answer.said, state.saidNames);
   const role = state.role;
   const game = status.game || state.game || FIRST_GAME;
   if (view && state.paint && game === state.game) {
@@ -323,7 +373,7 @@ export function hostAnswer(answer) {
   // answer.error here is why a guest's message was refused: the guest is told, not us.
   if (answer.error) console.debug("refused a message from a guest:", answer.error);
   else showError("");
-  show(answer, answer.steps);
+  show(answer);
   showSeats(answer.status);
   turns.next(answer.computer_moves);
   setIdle();
@@ -388,12 +438,12 @@ export function guestAnswer(answer, { paintIt = true } = {}) {
     // A message the host should never send (or a call that could not run): nothing changed.
     state.awaiting = false;
     showError(answer ? word("refused", { reason: answer.error }) : noAnswer());
-    if (state.view) show({ view: state.view, status: state.status }, []);
+    if (state.view) show({ view: state.view, status: state.status });
     return;
   }
   if (paintIt) {
     showError(answer.error || "");
-    show(answer, answer.steps);
+    show(answer);
   }
   keep(answer);
 }
@@ -469,7 +519,7 @@ function seatOpened(seat) {
   say(ui.note, "host_deals");
   if (hadFocus) focusTable();
   showSeats(state.status);
-  if (state.view || state.status) show({ view: state.view, status: state.status }, []);
+  if (state.view || state.status) show({ view: state.view, status: state.status });
 }
 
 /**
@@ -489,9 +539,13 @@ async function listenForKnock(seat) {
       if (state.role !== "host" || seat.connected || seat.key !== key) return;
       seat.listener = null;
       const link = await openSeatLink(seat);
+      link.via = { key, offer: theirOffer };
       try {
         const reply = await link.answer(theirOffer);
-        if (link === seat.link) await relays.postAnswer({ key, offer: theirOffer, answer: reply });
+        if (link === seat.link && await relays.postAnswer({ key, offer: theirOffer, answer: reply }) &&
+            link === seat.link && !seat.connected) {
+          expectSeatOpen(seat, [theirOffer, reply]);
+        }
       } catch (err) {
         console.warn("could not answer the friend's knock:", err);
       }
@@ -502,6 +556,8 @@ async function listenForKnock(seat) {
 function stopSeatRoute(seat) {
   clearTimeout(seat.connectTimer);
   seat.connectTimer = null;
+  if (seat.stopFallback) seat.stopFallback();
+  seat.stopFallback = null;
   if (seat.stopRoute) seat.stopRoute();
   seat.stopRoute = null;
 }
@@ -511,16 +567,25 @@ function stopSeatRoute(seat) {
  * taken): if the channel is not open within connectSeconds(), say that no path was found
  * and what to try. A link that fails before then says so at once (seatClosed).
  */
-export function expectSeatOpen(seat) {
-  clearTimeout(seat.connectTimer);
+export function expectSeatOpen(seat, codes) {
   seat.accepted = true;
   const link = seat.link;
-  seat.connectTimer = setTimeout(() => {
-    if (link === seat.link && !seat.connected && state.role === "host") noPath(seat);
-  }, connectSeconds() * 1000);
+  const arm = () => {
+    clearTimeout(seat.connectTimer);
+    seat.connectTimer = setTimeout(() => {
+      if (link === seat.link && !seat.connected && state.role === "host") noPath(seat);
+    }, connectSeconds() * 1000);
+  };
+  arm();
+  if (seat.stopFallback) seat.stopFallback();
+  seat.stopFallback = fallBackIfNoPath(link, codes, "host", {
+    again: arm,
+    noPath: () => link === seat.link && !seat.connected && state.role === "host" && noPath(seat),
+  });
 }
 
 function noPath(seat) {
+  clearTimeout(seat.connectTimer);
   seat.connectTimer = null;
   seat.noPath = true;
   hideInvite(seat.invite, true);
@@ -599,6 +664,8 @@ export function closeLink() {
 function stopRoute() {
   clearTimeout(state.connectTimer);
   state.connectTimer = null;
+  if (state.stopFallback) state.stopFallback();
+  state.stopFallback = null;
   if (state.stopRoute) state.stopRoute();
   state.stopRoute = null;
 }
@@ -608,13 +675,20 @@ function stopRoute() {
  * within connectSeconds(), say that no path was found and what to try (a link that
  * fails before then says so at once: closed()).
  */
-export function expectOpen() {
-  clearTimeout(state.connectTimer);
+export function expectOpen(codes) {
   const link = state.link;
-  state.connectTimer = setTimeout(() => {
+  const noPathHere = () => {
+    clearTimeout(state.connectTimer);
     state.connectTimer = null;
     if (link === state.link && !state.everOpened && state.role === "guest") setStatus(STATUS.noPathGuest, "lost");
-  }, connectSeconds() * 1000);
+  };
+  const arm = () => {
+    clearTimeout(state.connectTimer);
+    state.connectTimer = setTimeout(noPathHere, connectSeconds() * 1000);
+  };
+  arm();
+  if (state.stopFallback) state.stopFallback();
+  state.stopFallback = fallBackIfNoPath(link, codes, "guest", { again: arm, noPath: noPathHere });
 }
 
 function opened() {
@@ -651,5 +725,5 @@ export function closed() {
   if (state.role !== "guest") return;
   setStatus(expected ? STATUS.noPathGuest : STATUS.guestLost, "lost");
   ui.guestReply.hidden = true;
-  if (state.view) show({ view: state.view, status: state.status }, []);
+  if (state.view) show({ view: state.view, status: state.status });
 }

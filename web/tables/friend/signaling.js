@@ -2,8 +2,9 @@
 // invite link (#join=<offer code>!<key>, relay.js packs it); the guest's answer
 // goes back through a Nostr relay, encrypted with the link's key (relay.js), or
 // as a reply code pasted back by hand. This module makes the data channel (web/core/rtc.js)
-// with the ICE servers the site lists, handing it to the Python worker, and reads
-// and writes invite links.
+// with the ICE servers the site lists, handing it to the Python worker, carries a link
+// through the relays instead when no WebRTC path exists (relaypath.js), and reads and
+// writes invite links.
 
 import { Link } from "../../core/rtc.js";
 
@@ -54,8 +55,33 @@ export async function newLink(worker, { to, receive }) {
     link = new Link([], take);
   }
   link.onanswer = null;
+  link.handOver = (extra, transfer) => worker.postMessage({ link: number, to, receive, ...extra }, transfer);
   links.set(number, link);
   return link;
+}
+
+/**
+ * Carry `link`'s messages through the relays from now on, its WebRTC connection given
+ * up (no path was found): the worker reads a port instead of a data channel, and this
+ * page carries what goes through it (relaypath.js). `side` is this page's ("host" or
+ * "guest"), `key` and `offer` the link key and offer code both pages know the link by.
+ * Resolves false when no relay takes a connection (the link is left as it was).
+ */
+export async function carryByRelays(link, { key, offer, side }) {
+  const { relayChannel } = await import("./relaypath.js");
+  const channel = await relayChannel({ key, offer, side });
+  if (!channel || link.ended || link.open) {
+    if (channel) channel.close();
+    return false;
+  }
+  const { port1, port2 } = new MessageChannel();
+  channel.onopen = () => port1.postMessage({ open: true });
+  channel.onmessage = (text) => port1.postMessage({ text });
+  channel.onclose = () => port1.postMessage({ closed: true });
+  port1.onmessage = ({ data }) => channel.send(String(data));
+  link.handOver({ port: port2 }, [port2]);
+  link.carryBy(channel);
+  return true;
 }
 
 /** Follow the worker's news of the links' channels (once per worker). */

@@ -179,6 +179,7 @@ async function inviteAgain(seat) {
     return;
   }
   if (link !== seat.link) return;
+  link.via = { key: null, offer: code }; // what both pages know the link by (with a key: it can go through the relays)
   let invited = code; // without a key (no relays): the friend's page shows a reply code
   try {
     const relays = await relay();
@@ -186,6 +187,7 @@ async function inviteAgain(seat) {
     invited = relays.packInvite(code, key);
     seat.key = key;
     seat.offer = code;
+    link.via.key = key;
     seat.listener = relays.listenForAnswer({
       key,
       offer: code,
@@ -224,7 +226,7 @@ async function accept(seat, code, relayed = false) {
     await seat.link.accept(code);
     if (!seat.connected) {
       setStatus(STATUS.connecting, "waiting");
-      expectSeatOpen(seat);
+      expectSeatOpen(seat, [seat.link.via.offer, code]);
     }
   } catch (err) {
     // A code that is not ours, or damaged, in the page's words; else the browser's reason.
@@ -260,7 +262,7 @@ async function join(fragment) {
   ui.guestReply.hidden = true;
   ui.replyOutput.value = "";
   setStatus(STATUS.answering, "waiting");
-  if (!state.view) show({ view: null, status: null }, []);
+  if (!state.view) show({ view: null, status: null });
   const link = await openLink();
   let reply;
   try {
@@ -271,6 +273,7 @@ async function join(fragment) {
     return;
   }
   if (link !== state.link || state.connected) return;
+  link.via = { key, offer };
   let posted = false;
   if (key) {
     try {
@@ -282,7 +285,7 @@ async function join(fragment) {
   if (link !== state.link || state.connected) return;
   if (posted) {
     setStatus(STATUS.connecting, "waiting");
-    expectGuestOpen();
+    expectGuestOpen([offer, reply]);
   } else {
     ui.guestReply.hidden = false;
     ui.replyOutput.value = reply;
@@ -309,8 +312,9 @@ async function comeBack(fragment) {
   if (!key) return;
   setStatus(STATUS.connecting, "waiting");
   const link = await openLink();
+  // (Not while the relays are being tried for this link: expectOpen says when that fails.)
   const gaveUp = () => {
-    if (link === state.link && !state.connected) setStatus(STATUS.linkUsed, "lost");
+    if (link === state.link && !state.connected && !link.fallingBack) setStatus(STATUS.linkUsed, "lost");
   };
   let mine;
   try {
@@ -319,10 +323,13 @@ async function comeBack(fragment) {
     gaveUp();
     return;
   }
+  link.via = { key, offer: mine };
   state.listener = relays.listenForAnswer({
     key,
     offer: mine,
-    onAnswer: (reply) => link === state.link && link.accept(reply).catch(gaveUp),
+    onAnswer: (reply) => link === state.link && link.accept(reply).then(() => {
+      if (link === state.link && !state.connected) expectGuestOpen([mine, reply]);
+    }, gaveUp),
   });
   const knocked = await relays.postAnswer({ key, offer: knockOn(offer), answer: mine });
   setTimeout(gaveUp, knocked ? KNOCK_MS : 0);
@@ -337,7 +344,7 @@ function waitForNewLink(fragment) {
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   setStatus(STATUS.linkUsed, "lost");
-  show({ view: null, status: null }, []);
+  show({ view: null, status: null });
   const token = stored(TOKEN_KEY);
   if (!token) return;
   queue(async () => {

@@ -1,0 +1,227 @@
+"""Sentences kept as data: said once in the page's language of the moment, said again in another.
+
+The live region's lines (the steps, the news of a deal, the status when the turn comes to
+you) and a guest's check of a deal are worded when they happen. Each is a :class:`Said`: its
+words, and its data, which the page keeps beside the line (a guest keeps its check's in its
+save); after a switch of language :func:`again` words the data anew, by the one function
+that made the line. A line's data is JSON, one of:
+
+- a text: said as it is (a line of another page's, an error's own text);
+- ``{"m": message, "d": catalog, "a": {name: value}}``, with ``"p": plural, "n": count``
+  for a count: a catalog's message and its values, each a number, a text that is no
+  sentence (a card's "7♦") or a line's data; ``"lower": true`` starts it with a small letter;
+- ``{"cat": [line, …]}``: lines said one after another;
+- ``{"step": shown, "game": id, "seat": seat}``: a step as that seat was shown it
+  (:meth:`~pishe.table.game.Game.describe`);
+- ``{"name": seat, "game": id, "seat": own}``: a seat's name at a friends' table, as the
+  page of seat ``own`` names it;
+- ``{"about": "status" | "dealt" | "score", "game": id, "view": view, "names": [line, …] | None}``:
+  what a view says of itself, of its deal being dealt or of the match score after its deal,
+  the view made anew in the page's language first (:meth:`~pishe.table.game.Game.reword`,
+  with the seats' names it was made with).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from .lang import N_, TABLE, Catalog, catalog_named, lower
+
+__all__ = ["Said", "say", "nsay", "lowered", "cat", "steps", "seat_name", "about", "names_data", "of_error", "kept", "now", "again", "data_of"]
+
+#: What a view line can say of its view (:func:`about`).
+ABOUT = ("status", "dealt", "score")
+# Lines nest (a message's values, a list's parts): this deep at most, for data from storage.
+_DEPTH = 8
+
+
+class Said(str):
+    """A sentence in the page's language that keeps :attr:`data`, how it was made."""
+
+    data: Any
+
+    def __new__(cls, text: str, data: Any) -> "Said":
+        said = super().__new__(cls, text)
+        said.data = data
+        return said
+
+    def __getnewargs__(self):
+        return str(self), self.data
+
+
+def _value(value) -> Any:
+    return value.data if isinstance(value, Said) else value
+
+
+def say(words: Catalog, message: str, **values) -> Said:
+    """``message`` of the catalog ``words`` with ``values`` (numbers, texts, :class:`Said`)."""
+    data = {"m": message, "d": words.domain, "a": {k: _value(v) for k, v in values.items()}}
+    return Said(words.gettext(message).format(**values), data)
+
+
+def nsay(words: Catalog, singular: str, plural: str, n: int, **values) -> Said:
+    """As :func:`say`, the form for ``n`` by the language's plural rule (``values`` name ``n`` too)."""
+    data = {"m": singular, "p": plural, "n": n, "d": words.domain, "a": {k: _value(v) for k, v in values.items()}}
+    return Said(words.ngettext(singular, plural, n).format(**values), data)
+
+
+def lowered(line: Said) -> Said:
+    """``line`` starting with a small letter (a sentence said inside another)."""
+    data = {**line.data, "lower": True} if isinstance(line.data, dict) else line.data
+    return Said(lower(line[:1]) + line[1:], data)
+
+
+def cat(*lines) -> Said:
+    """``lines`` (:class:`Said` or texts) said one after another."""
+    return Said("".join(lines), {"cat": [_value(line) for line in lines]})
+
+
+def steps(game, shown: Sequence, seat: int) -> list:
+    """Each step of ``shown`` (as :meth:`~pishe.table.game.Game.show_step` showed it to
+    ``seat``) in words, as a :class:`Said`."""
+    return [Said(game.describe(data, seat), {"step": data, "game": game.id, "seat": seat}) for data in shown]
+
+
+def seat_name(game, seat: int, own: int, text: str) -> Said:
+    """``text``, the name of ``seat`` as the page of seat ``own`` at a friends' table names it."""
+    return Said(text, {"name": seat, "game": game.id, "seat": own})
+
+
+def _seat_name(game, seat: int, own: int) -> str:
+    from .protocol.host import friend_names
+
+    return game.blank_view(own, friend_names(game, own), "")["names"][seat]
+
+
+def names_data(names: Optional[Sequence]) -> Optional[list]:
+    """The data of the seats' names a view was made with (``None``: the game's own)."""
+    return None if names is None else [_value(name) for name in names]
+
+
+def about(kind: str, game, view: dict, names: Optional[Sequence]) -> Said:
+    """What ``view`` (its JSON, made with ``names``) says: ``"status"``, its status;
+    ``"dealt"``, that its deal is dealt; ``"score"``, the match score after its deal."""
+    view = {k: v for k, v in view.items() if k != "seen"}       # what the page's memory adds
+    data = {"about": kind, "game": game.id, "view": view, "names": names_data(names)}
+    return Said(_about(kind, game, view), data)
+
+
+def _about(kind: str, game, view: dict) -> str:
+    from . import words
+
+    match = view["match"]
+    if kind == "dealt":
+        return words.dealt(game.deal_word(), match["deal"], view["names"][match["dealer"]])
+    if kind == "score":
+        return words.match_score(view.get("team_names") or view["names"], match["scores"], match["over"])
+    return view["status"]
+
+
+#: What a player reads for an error whose own text is a developer's (technical English: a
+#: broken peer's message, a card, position, deck or step that cannot be), by the error's
+#: class name; every other error this package raises says itself in the player's words.
+TECHNICAL = {
+    "MessageTooLongError": N_("the message is too long."),
+    "MessageTooDeepError": N_("the message nests too deeply."),
+    "MalformedMessageError": N_("the message is damaged, or not one of this game's."),
+    "UnsupportedVersionError": N_("the two pages have different versions of the game: reload both."),
+    "WrongGameError": N_("the message is about another game."),
+    "UnknownMessageTypeError": N_("this version of the game does not know that message."),
+    "ReplayedMessageError": N_("that message came twice."),
+    "OutOfOrderMessageError": N_("that message came out of order."),
+    "UnknownTokenError": N_("this table does not know that seat."),
+    "PartMismatchError": N_("that part of the shuffle is not the one committed to."),
+    "InvalidSecretError": N_("a part of the shuffle is damaged."),
+    "InvalidCardError": N_("that is not a card."),
+    "InvalidPositionError": N_("those cards cannot be a position of the game."),
+    "InvalidDeckError": N_("that is not a deck of the 52 cards."),
+    "InvalidStepError": N_("a step of the game cannot be read."),
+    "UnknownActionError": N_("that is not a move of this game."),
+    "UnknownGameError": N_("this page does not have that game."),
+    "InvalidMatchLengthError": N_("the game has no such match length."),
+}
+
+
+def of_error(error: Exception) -> str:
+    """What a player reads for ``error``: the :class:`Said` it was raised with, its class's
+    sentence when its own text is technical (:data:`TECHNICAL`), else its own text."""
+    if len(error.args) == 1 and isinstance(error.args[0], Said):
+        return error.args[0]
+    technical = next((TECHNICAL[c.__name__] for c in type(error).__mro__ if c.__name__ in TECHNICAL), None)
+    return say(TABLE, technical) if technical else str(error)
+
+
+def data_of(lines: Sequence) -> list:
+    """The data of each of ``lines`` (a text without any is its own)."""
+    return [_value(line) for line in lines]
+
+
+def kept(data: Any) -> Said:
+    """The line whose data ``data`` was kept (in a save), said in the page's language now;
+    raises as :func:`again` does."""
+    return Said(again(data), data)
+
+
+def now(line: Optional[str]) -> Optional[str]:
+    """``line`` said again in the page's language now (``None`` stays ``None``)."""
+    return kept(line.data) if isinstance(line, Said) else line
+
+
+def again(data: Any, depth: int = 0) -> str:
+    """The line whose data is ``data`` in the page's language now. Raises ``ValueError``
+    (or ``KeyError``, ``TypeError``, a :class:`~pishe.errors.PisheError`) for data that no
+    line has."""
+    if isinstance(data, str):
+        return data
+    if type(data) in (int, float) or data is None:
+        return "" if data is None else str(data)
+    if depth > _DEPTH or not isinstance(data, dict):
+        raise ValueError("not a line")
+    if "cat" in data:
+        return "".join(again(part, depth + 1) for part in _list(data["cat"]))
+    if "m" in data:
+        return _message(data, depth)
+    from .game import get_game
+
+    game = get_game(_text(data["game"]))
+    if "step" in data:
+        return game.describe(data["step"], _whole(data["seat"]))
+    if "name" in data:
+        return _seat_name(game, _whole(data["name"]), _whole(data["seat"]))
+    if data.get("about") in ABOUT:
+        names = data["names"]
+        names = None if names is None else [again(name, depth + 1) for name in _list(names)]
+        return _about(data["about"], game, game.reword(data["view"], names))
+    raise ValueError("not a line")
+
+
+def _message(data: dict, depth: int) -> str:
+    words = catalog_named(_text(data["d"]))
+    values = data.get("a", {})
+    if not isinstance(values, dict):
+        raise ValueError("a message's values are named")
+    values = {_text(k): v if type(v) in (int, float) else again(v, depth + 1) for k, v in values.items()}
+    if "p" in data:
+        n = _whole(data["n"])
+        text = words.ngettext(_text(data["m"]), _text(data["p"]), n).format(**values)
+    else:
+        text = words.gettext(_text(data["m"])).format(**values)
+    return lower(text[:1]) + text[1:] if data.get("lower") is True else text
+
+
+def _text(value) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not a text")
+    return value
+
+
+def _whole(value) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError("not a whole number")
+    return value
+
+
+def _list(value) -> list:
+    if not isinstance(value, list):
+        raise ValueError("not a list")
+    return value
