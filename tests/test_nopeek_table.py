@@ -186,3 +186,13 @@ def test_mid_deal_the_host_holds_no_hidden_card():
     assert not [o for o in objects if isinstance(o, Card) and o in hidden]
     assert not [o for o in objects if isinstance(o, str) and o in {str(c) for c in hidden}]
     assert not any(f'"{c}"' in host.save() for c in hidden)
+
+
+def test_while_dealt_the_table_waits_on_the_page_whose_part_is_due():
+    table = NoPeekTable("pisti", [1, 2, 3], 2, "151")
+    host = table.host
+    table.join()
+    assert host.phase == "dealing" and host.waiting_for() == [2, 3]    # pages not come yet
+    table.join()
+    table.join()
+    assert host.phase == "playing" and host.waiting_for() in ([], [host.match.deal.turn])

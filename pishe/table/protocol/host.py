@@ -237,6 +237,8 @@ class Host:
         pending = self._pending
         if pending is not None:
             here = [s for s, g in self.guests.items() if not (g.away or g.left)]
+            if self.nopeek:
+                return self._np_waiting_for(pending, here)
             if pending.locked is None:
                 return [s for s in here if s not in pending.committed]
             return [s for s in pending.locked if s in here and s not in pending.contributions]
@@ -735,6 +737,21 @@ class Host:
         return wire.write(self.game.id, "deal-reveal", deal=self._played.number, seed=self._played.seed)
 
     # -- no-peek dealing ----------------------------------------------------------------
+
+    def _np_waiting_for(self, pending: _HostDeal, here: list) -> list:
+        """While a no-peek deal is dealt: the friends whose page has not come, then those whose
+        commitment has not, then the one whose shuffle or lock is due."""
+        np = pending.np
+        if np is None:
+            return [s for s in here if self.guests[s].conn is None]
+        record = np.dealing.record
+        if len(record.commitments) < len(np.seats):
+            return [s for s in np.seats if s != HOST_SEAT and s not in record.commitments]
+        for done in (record.shuffled, record.locked):
+            due = next((s for s in np.seats if s not in done), None)
+            if due is not None:
+                return [due] if due != HOST_SEAT else []
+        return []
 
     def _np_hosts(self, seat: int) -> bool:
         """Whether the host's page sees for ``seat`` in the deal in play (no-peek)."""
