@@ -9,6 +9,8 @@ is where it was, and sends only what the others never got.
 
 from __future__ import annotations
 
+import json
+
 __all__ = ["dealer_of", "np_match_id", "replay_seat"]
 
 
@@ -33,4 +35,15 @@ def replay_seat(seat, log: list) -> list:
             said += seat.receive(message)
         elif message.get("type") == "np-act" and seat.outcome is None:
             said += seat.act(message["action"])
-    return [m for m in said if m not in log]
+    # Key shares may have gone in several messages (a guest's parts): each share counts once.
+    logged = {json.dumps(e) for m in log if m.get("seat") == seat.seat and m.get("type") == "np-keys"
+              for e in m["shares"]}
+    out = []
+    for message in said:
+        if message["type"] == "np-keys":
+            shares = [e for e in message["shares"] if json.dumps(e) not in logged]
+            if shares:
+                out.append({**message, "shares": shares})
+        elif message not in log:
+            out.append(message)
+    return out
