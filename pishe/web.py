@@ -3,9 +3,10 @@
 The computer table (any game, you in seat 0, computers in the other seats):
 :func:`new_match`, :func:`restore_match`, :func:`act`, :func:`computer_step`, :func:`timeout`,
 :func:`take_over`, :func:`next_deal`, :func:`current` answer ``{"view": …,
-"steps": […], "news": […], "in_progress": bool, "computer_moves": bool, "clock": null |
-{"seat", "seconds"}, "autopilot": bool, "settings": {"game", "length", "clock", "level"},
-"saved": text}`` (the steps this call caused, in your words;
+"steps": […], "moves": […], "news": […], "in_progress": bool, "computer_moves": bool, "clock": null |
+{"seat", "seconds", …}, "autopilot": bool, "settings": {"game", "length", "clock", "level",
+"level_line"}, "saved": text}`` (the steps this call caused, in your words, and the cards they
+moved: :meth:`pishe.table.game.Game.motions`; ``level_line``, the table's line naming the level;
 ``news``, what the live region says besides: a deal dealt, a deal's result and the match
 score; ``in_progress``, whether a match is being played that leaving would throw away, for
 the page to ask first; ``saved``, the match as the tab keeps it in sessionStorage, for
@@ -14,9 +15,10 @@ level (a bot of the game's ``levels``); for a game that remembers for you, the
 view carries ``seen``, what your seat has been shown (Pishe Pasha's "Show what
 you have seen"). The page paints the view and asks
 :func:`computer_step` again after its delay while ``computer_moves`` is true;
-with a clock it runs the clock of the seat in ``clock`` (``"label"`` is the
-clock's accessible name, "Clock: 15 seconds a card") and calls :func:`timeout`
-when yours runs out.
+with a clock it runs the clock of the seat in ``clock`` (:func:`pishe.table.words.clock`:
+its accessible name, "Clock: 15 seconds a card", and the words for its last seconds) and
+calls :func:`timeout` when yours runs out; that move's first step reads "Time ran out: the
+computer plays your K♣".
 
 A friend's table (see docs/PROTOCOL.md): the host's page uses the ``host_*``
 functions, the guest's page the ``guest_*`` ones. Each answers ``{"send": […],
@@ -203,7 +205,8 @@ class _ComputerTable:
         """The seats' names in the page's language: you and "Computer" at a table of two, else the game's own."""
         return [say(TABLE, "You"), say(TABLE, "Computer")] if self.two else None
 
-    def answer(self, steps=()) -> str:
+    def answer(self, steps=(), timed_out: bool = False) -> str:
+        """The answer to a call whose move made ``steps`` (``timed_out``: your clock ran out)."""
         game, deal = self.game, self.match.deal
         names = self.names
         view = game.view(self.match, YOU, names).to_json()
@@ -211,10 +214,11 @@ class _ComputerTable:
             view["seen"] = game.seen(self.memory, YOU, names)
         playing, clock = not deal.over, self.seating.clock
         computer = playing and self.seating.by_computer(deal.turn)
-        said, news = game.words(steps, YOU), self._news(view, steps, names)
+        said, news = game.words(steps, YOU, timed_out), self._news(view, steps, names)
         return json.dumps({
             "view": view,
             "steps": said,
+            "moves": game.motions(steps, YOU),
             "news": news,
             # Each line's data, and the names the view was made with: the page says them again
             # in another language (pishe.table.said).
@@ -222,10 +226,11 @@ class _ComputerTable:
             "said_names": names_data(names),
             "in_progress": self.match.in_progress,
             "computer_moves": computer,
-            "clock": ({"seat": deal.turn, "seconds": clock, "label": words.clock_label(clock)}
-                      if playing and self.seating.clock_runs(deal.turn) else None),
+            "clock": words.clock(deal.turn, clock) if playing and self.seating.clock_runs(deal.turn) else None,
             "autopilot": self.seating.autopilot(YOU),
-            "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level},
+            "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level,
+                         "level_line": (words.level_line(game.word(game.levels[self.level]))
+                                        if self.level in game.levels else None)},
             "saved": self.save(),
         })
 
@@ -305,7 +310,8 @@ def computer_step() -> str:
 def timeout() -> str:
     """Your clock ran out: the table plays the computer's choice for you (three in a row
     and a computer keeps playing your seat until :func:`take_over`)."""
-    return _playing(lambda: _table.timeout())
+    return _run(_table, _("No match is being played."), lambda steps: _table.answer(steps, timed_out=True),
+                lambda: _table.timeout())
 
 
 def take_over() -> str:

@@ -79,7 +79,7 @@ def _host_answer(outcome: Outcome) -> str:
     send = _send_now(outcome.send)
     view, status = _host.view(), _host.status()
     return json.dumps({"send": [{"to": conn, "text": text} for conn, text in send],
-                       "steps": outcome.steps, "error": outcome.error,
+                       "steps": outcome.steps, "moves": list(outcome.moves), "error": outcome.error,
                        **_said(outcome.steps, _host.game, _host.seat),
                        "view": view, "status": _friend_status(status), "saved": _host.save(),
                        "computer_moves": _host.match is not None and _host.computer_seat() is not None,
@@ -88,7 +88,7 @@ def _host_answer(outcome: Outcome) -> str:
 
 def _person_clock(status: dict, view: Optional[dict]) -> dict:
     """For a friend's table's answer: ``clock``, the clock of the person to move
-    (``{"seat", "seconds", "label"}``, or ``None`` when no clock runs: no clock at the
+    (:func:`pishe.table.words.clock`, or ``None`` when no clock runs: no clock at the
     table, no deal in play, or a computer playing that seat), and ``autopilot``, whether
     a computer plays this page's own seat now (the page offers Take over)."""
     seats, seconds = status.get("seats") or [], status.get("clock")
@@ -98,7 +98,7 @@ def _person_clock(status: dict, view: Optional[dict]) -> dict:
     runs = (seconds is not None and status.get("phase") == "playing" and to_move is not None
             and to_move.get("role") != "computer"
             and not any(to_move.get(k) for k in ("autopilot", "away", "left")))
-    return {"clock": {"seat": turn, "seconds": seconds, "label": words.clock_label(seconds)} if runs else None,
+    return {"clock": words.clock(turn, seconds, turn == status.get("seat")) if runs else None,
             "autopilot": bool(mine.get("autopilot"))}
 
 
@@ -112,7 +112,8 @@ def _said(steps: list, game, seat: Optional[int]) -> dict:
 def _guest_answer(outcome: Outcome, keep: bool = True, board: bool = True) -> str:
     """The guest's answer; with ``board=False`` only what the page keeps (its ``view`` and
     ``status`` null): nothing to paint."""
-    answer = {"send": _send_now(outcome.send), "steps": outcome.steps, "error": outcome.error,
+    answer = {"send": _send_now(outcome.send), "steps": outcome.steps, "moves": list(outcome.moves),
+              "error": outcome.error,
               **_said(outcome.steps, _guest.game, _guest.seat),
               "token": _guest.token, "ledger": _guest.ledger(), "saved": _guest.save() if keep else None}
     if not board:

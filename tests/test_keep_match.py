@@ -52,15 +52,17 @@ def play(answer: dict, moves: int) -> dict:
 def test_a_saved_match_replays_to_the_same_table_and_computers(game, length, level):
     """Mid-way through a later deal: the restored table answers what the table did, and
     from there both play on alike (the computers remember and draw as they did)."""
-    call("new_match", length, None, game, None, level)
+    call("new_match", length, 5, game, None, level)      # a seed: a deal of one that lasts is not drawn
     answer = play(call("current"), 260)
     assert answer["view"]["match"]["deal"] >= 2, "the scenario reaches a later deal"
     saved = answer["saved"]
     onward = play(answer, 60)
     restored = call("restore_match", saved)
     assert restored["view"] == answer["view"] and restored["saved"] == saved
-    assert restored["settings"] == {"game": game, "length": length, "clock": None,
-                                    "level": level or restored["settings"]["level"]}
+    assert restored["settings"] == answer["settings"]
+    assert {k: answer["settings"][k] for k in ("game", "length", "clock")} == {"game": game, "length": length,
+                                                                             "clock": None}
+    assert answer["settings"]["level"] == (level or answer["settings"]["level"])
     assert restored["news"] == [] and restored["steps"] == []
     assert play(restored, 60)["saved"] == onward["saved"]
 

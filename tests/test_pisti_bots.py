@@ -213,7 +213,7 @@ def test_sampler_memory_and_samples_agree_with_the_deck():
     ranks) and every sampled deck holds the 52 cards with what the seat knows in place."""
     rng = random.Random(24)
     checked = dealt = doubted = 0
-    for n in range(40):
+    for n in range(28):
         deck = GAME.new_deal(random_deck(rng), n & 3)
         bots = new_bots(["sampler", "greedy", "greedy", "greedy"], rng)
         while not deck.over:
@@ -251,7 +251,7 @@ def test_sampler_memory_and_samples_agree_with_the_deck():
                         doubted += bool({c.rank for c in sample.hands[other]} & set(memory.lacks[other]))
                 checked += 1
             deck.apply(card, seat)
-    assert checked > 400
+    assert checked > 280
     # Seats that never passed up a capture are believed: rarely dealt a rank they passed on.
     assert doubted < 0.02 * dealt
 
@@ -415,7 +415,7 @@ def test_inference_doubts_a_pass_by_how_often_the_seat_skips():
     # Played against skippers, the sampler learns their rate and deals them passed-on ranks.
     rng = random.Random(31)
     doubted = 0
-    bot = SamplerBot(0, random.Random(3))
+    bot = SamplerBot(0, random.Random(3), tries=1)     # the passes alone (no other plays weighed)
     for n in range(30):
         deck = GAME.new_deal(random_deck(rng), n & 3)
         bots = [bot] + [SkipperBot(s, random.Random(s + 10 * n)) for s in (1, 2, 3)]

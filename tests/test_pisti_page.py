@@ -296,7 +296,9 @@ def test_whole_deck_against_the_computer(pisti_page: Page):
 
 
 def test_keyboard_plays_a_card(pisti_page: Page):
-    """Tab reaches your hand; Enter plays the focused card, and the focus stays in the hand."""
+    """Tab reaches your hand, one stop; arrow keys, Home and End move among its cards;
+    Enter plays the focused card, and through a whole deck (new hands included) the focus
+    stays in the hand, never on the page's body, until the deck's result takes it."""
     page = pisti_page
     choose_pisti(page)
     new_match(page)
@@ -309,6 +311,13 @@ def test_keyboard_plays_a_card(pisti_page: Page):
             break
     assert first.evaluate("b => b === document.activeElement && b.matches(':focus-visible')")
     assert first.evaluate("b => getComputedStyle(b).outlineStyle !== 'none'")
+    assert hand.evaluate("h => [...h.children].map((b) => b.tabIndex)") == [0, -1, -1, -1]
+    focused = "document.activeElement.getAttribute('aria-label')"
+    labels = [f"Play {c['label']}" for c in expected["view"]["hand"]]
+    for key, label in (("End", labels[3]), ("ArrowLeft", labels[2]), ("Home", labels[0]), ("ArrowRight", labels[1]),
+                       ("ArrowLeft", labels[0]), ("ArrowLeft", labels[0])):
+        page.keyboard.press(key)
+        assert page.evaluate(focused) == label, key
     card = expected["view"]["hand"][0]
     press_and_wait(page, lambda: page.keyboard.press("Enter"))
     # The card went to the pile; the computers' answers are checked by the whole deck above.
@@ -316,6 +325,10 @@ def test_keyboard_plays_a_card(pisti_page: Page):
     assert card["code"] not in [c["code"] for c in table["hand"]] and len(table["hand"]) == 3
     assert table["error"] == ""
     assert page.evaluate("document.activeElement.closest('[data-hand]') !== null")
+    for _ in range(11):
+        press_and_wait(page, lambda: page.keyboard.press("Enter"))
+        assert page.evaluate("document.activeElement.closest('[data-hand], [data-result]') !== null")
+    expect(page.get_by_role("button", name="Next deck", exact=True)).to_be_focused()
     assert page.errors == []
 
 
@@ -326,16 +339,42 @@ def test_clock_timeouts_and_take_over(pisti_page: Page):
     choose_pisti(page)
     page.clock.install()
     page.get_by_role("radio", name="Fast 15 s", exact=True).check()
+    # The page's time moves only as told from here until it is resumed (the match is dealt
+    # with your turn first: no computer waits on a timer).
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
     new_match(page)
-    assert page.evaluate("window.pishe.call('current')")["clock"] == {
-        "seat": 0, "seconds": 15, "label": "Clock: 15 seconds a card"}
+    clock = page.evaluate("window.pishe.call('current')")["clock"]
+    assert {k: clock[k] for k in ("seat", "seconds", "label", "warnings")} == {
+        "seat": 0, "seconds": 15, "label": "Clock: 15 seconds a card", "warnings": [10, 5]}
     ring = page.locator(f'{PISTI} [data-place="bottom"] [data-clock]')
     expect(ring).to_be_visible()
     # The ring has an accessible name, as Python words it.
     expect(page.get_by_role("timer", name="Clock: 15 seconds a card", exact=True)).to_be_visible()
     expect(page.get_by_role("group", name="You hold 4 cards", exact=True)).to_be_visible()
     assert ring.evaluate("r => r.style.getPropertyValue('--clock-seconds')") == "15s"
-    for timeouts in range(1, 4):
+    # The last ten seconds show beside your name, the ring is named by them, and the page
+    # says "10 seconds left" and "5 seconds left" in its polite live region.
+    said = "() => [...document.querySelectorAll('[data-announce] p')].map((p) => p.textContent)"
+    names = f'{PISTI} [data-place="bottom"] .name-ring'
+    page.clock.run_for(5_000)
+    expect(page.locator(names)).to_have_attribute("data-left", "10")
+    expect(page.get_by_role("timer", name="10 seconds left", exact=True)).to_be_visible()
+    assert page.evaluate(said)[-1] == "10 seconds left"
+    page.clock.run_for(3_000)
+    expect(page.locator(names)).to_have_attribute("data-left", "7")
+    expect(page.get_by_role("timer", name="7 seconds left", exact=True)).to_be_visible()
+    assert page.evaluate(said)[-1] == "10 seconds left"
+    page.clock.run_for(2_000)
+    assert page.evaluate(said)[-1] == "5 seconds left"
+    page.clock.resume()
+    held = [c["name"].removeprefix("Play ") for c in page.evaluate(READ_TABLE)["hand"]]
+    page.evaluate("document.querySelector('[data-announce]').replaceChildren()")  # what is said from now
+    press_and_wait(page, lambda: page.clock.fast_forward(6_000))
+    # Your card was the computer's choice, and the step says so.
+    timed_out = [line for line in page.evaluate(said) if line.startswith("Time ran out: ")]
+    assert len(timed_out) == 1 and timed_out[0].startswith("Time ran out: the computer plays your ")
+    assert timed_out[0].removeprefix("Time ran out: the computer plays your ").split(" ")[0].rstrip(":") in held
+    for timeouts in range(2, 4):
         held = len(page.evaluate(READ_TABLE)["hand"])
         press_and_wait(page, lambda: page.clock.fast_forward(16_000))
         if timeouts < 3:
@@ -411,4 +450,133 @@ def test_levels_easy_plays_a_whole_deck(pisti_page: Page):
         expected = settle(local("act", card["code"]))
     assert_shows(page.evaluate(READ_TABLE), expected["view"])
     levels.get_by_role("radio", name="Hard", exact=True).check()
+    assert page.errors == []
+
+
+# Each paint's table as the painter left it (on its pishe:painted event), the cards that
+# flew as copies, and the script animations (the cards' moves) seen on any frame.
+# A table's DOM as text, its attributes in name order (their order in the markup is history,
+# not state), without the count of paints and the newcomer's hints (this visit's memory,
+# shown once, not the move's).
+WATCH_PAINTS = """() => {
+  window.watched = { doms: [], flights: 0, moving: 0 };
+  if (window.watching) return;
+  window.watching = true;
+  const dom = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) return node.data;
+    if (node.nodeType !== Node.ELEMENT_NODE || node.hasAttribute("data-hint")) return "";
+    const attributes = [...node.attributes].filter((a) => a.name !== "data-paints").map((a) => `${a.name}=${JSON.stringify(a.value)}`).sort().join(" ");
+    return `<${node.tagName} ${attributes}>${[...node.childNodes].map(dom).join("")}</${node.tagName}>`;
+  };
+  window.tableDom = dom;
+  for (const root of document.querySelectorAll("[data-pishe-table]")) {
+    root.addEventListener("pishe:painted", () => window.watched.doms.push(dom(root)));
+  }
+  const frame = () => {
+    const moving = document.getAnimations().filter((a) => !(a instanceof CSSAnimation || a instanceof CSSTransition));
+    window.watched.moving = Math.max(window.watched.moving, moving.length);
+    const layer = document.querySelector("[data-motion-layer]");
+    window.watched.flights = Math.max(window.watched.flights, layer ? layer.childElementCount : 0);
+    requestAnimationFrame(frame);
+  };
+  frame();
+}"""
+
+# The sounds the page made: Web Audio sources started, counted on the prototypes.
+COUNT_SOUNDS = """() => {
+  window.sounds = 0;
+  for (const name of ["createOscillator", "createBufferSource"]) {
+    const made = AudioContext.prototype[name];
+    AudioContext.prototype[name] = function (...args) { window.sounds += 1; return made.apply(this, args); };
+  }
+}"""
+
+
+def play_moves(page: Page, game: str, moves: int) -> dict:
+    """A new match of ``game`` (the page's seed: the same cards each time), your first
+    enabled move ``moves`` times; what was painted and what moved on the way."""
+    root = f'[data-pishe-table][data-game="{ {"Pişti": "pisti", "Pishe Pasha": "pishe-pasha"}[game] }"]'
+
+    def painted(do) -> None:
+        before = page.evaluate(f"document.querySelector('{root}').dataset.paints")
+        do()
+        page.wait_for_function(f"document.querySelector('{root}').dataset.paints !== '{before}'", timeout=30_000)
+        wait_idle(page)
+
+    shown = page.get_by_role("radio", name=game, exact=True).is_checked()
+    ask = page.get_by_role("button", name="New match", exact=True) if shown else page.get_by_role(
+        "radio", name=game, exact=True)
+    if page.evaluate("document.body.dataset.inProgress") == "true":
+        ask.click()
+        ok = "Start a new match" if shown else "Change the game"
+        painted(page.get_by_role("dialog").get_by_role("button", name=ok, exact=True).click)
+    else:
+        painted(ask.click)
+    page.evaluate(WATCH_PAINTS)
+    table = page.locator(root)
+    for _ in range(moves):
+        painted(table.locator('[data-hand] button[aria-disabled="false"], .actions button[aria-disabled="false"]').first.click)
+    page.wait_for_timeout(50)
+    end = table.evaluate("t => window.tableDom(t)")
+    return {**page.evaluate("window.watched"), "end": end}
+
+
+def same_dom(a: str, b: str, what: str) -> None:
+    """``a`` and ``b`` (a table's HTML) are the same; else where they first differ."""
+    if a != b:
+        at = next(i for i, (x, y) in enumerate(zip(a + "\0", b + "\0")) if x != y)
+        raise AssertionError(f"{what}: …{a[max(0, at - 160):at + 80]}… != …{b[max(0, at - 160):at + 80]}…")
+
+
+def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_page: Page):
+    """Cards travel (the computers' too, a capture's pile swept to its team), each paint is
+    the view's final table at once: every paint and the end are the same DOM with motion
+    and with prefers-reduced-motion, which moves nothing. Sounds, switched on, play what
+    the moves did. The level is on the match line, and a setting changed mid-match says
+    it applies from the next match."""
+    page = pisti_page
+    page.evaluate(COUNT_SOUNDS)
+    sounds = page.get_by_role("switch", name="Sounds", exact=True)
+    expect(sounds).not_to_be_checked()              # off by default
+    sounds.check()
+    moved, still = {}, {}
+    for game in ("Pişti", "Pishe Pasha"):
+        # The same match first, so that both runs compared start from the same page
+        # (what a painter keeps of earlier views: which card just arrived, the steps shown).
+        play_moves(page, game, 4)
+        sounds.uncheck()
+        moved[game] = play_moves(page, game, 4)
+        page.emulate_media(reduced_motion="reduce")
+        try:
+            still[game] = play_moves(page, game, 4)
+        finally:
+            page.emulate_media(reduced_motion="no-preference")
+        if game == "Pişti":
+            made = page.evaluate("window.sounds")
+            assert made > 0                          # the first run's, switched on
+    assert page.evaluate("window.sounds") == made    # none since it was switched off
+    for game in moved:
+        assert moved[game]["moving"] > 0 and still[game]["moving"] == 0 and still[game]["flights"] == 0
+        assert len(moved[game]["doms"]) == len(still[game]["doms"]) > 4
+        for paint, (with_motion, without) in enumerate(zip([*moved[game]["doms"], moved[game]["end"]],
+                                                            [*still[game]["doms"], still[game]["end"]])):
+            same_dom(with_motion, without, f"{game}, paint {paint}")
+    assert moved["Pişti"]["flights"] > 0           # a capture: the pile flew to its team
+
+    # Pishe Pasha's moves are a row the arrow keys, Home and End move along.
+    moves = page.locator('[data-game="pishe-pasha"] .actions')
+    moves.get_by_role("button", name="Turn a card").focus()
+    for key, name in (("ArrowRight", "Give"), ("End", "Keep"), ("ArrowLeft", "Give"), ("Home", "Turn a card")):
+        page.keyboard.press(key)
+        expect(moves.get_by_role("button", name=name)).to_be_focused()
+
+    # The level on the table; another chosen mid-match applies from the next match.
+    line = page.locator('[data-match-line="pishe-pasha"] [data-match-level]')
+    expect(line).to_have_text("Level: Easy")
+    note = page.get_by_role("status").filter(has_text="Changed settings apply from the next match.")
+    page.get_by_role("radio", name="Hard", exact=True).first.check()
+    expect(note).to_be_visible()
+    page.get_by_role("radio", name="Easy", exact=True).first.check()
+    expect(note).to_be_hidden()
+    expect(line).to_have_text("Level: Easy")
     assert page.errors == []

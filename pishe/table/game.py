@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checka
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
 from . import said
-from .lang import N_, TABLE, Catalog
+from .lang import N_, TABLE, Catalog, _
 
 __all__ = ["Game", "Length", "State", "View", "Bot", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
 
@@ -250,12 +250,33 @@ class Game:
         """Plain words for a step as :meth:`show_step` showed it to ``seat``."""
         raise NotImplementedError
 
-    def words(self, steps, seat: int) -> list:
+    def describe_timeout(self, shown: dict, seat: int) -> str:
+        """Plain words for the first step of a move the table made for a person whose clock
+        ran out (its seat is ``shown["seat"]``), from ``seat``'s side: the game's own words
+        say that the computer chose it ("Time ran out: the computer plays your K♣")."""
+        return _("{step} (time ran out: the computer's choice)").format(step=self.describe(shown, seat))
+
+    def words(self, steps, seat: int, timed_out: bool = False) -> list:
         """Plain words for each of ``steps`` that ``seat`` sees, from its side, in order: each a
         :class:`~pishe.table.said.Said`, which keeps the step as shown, to say it again in
-        another language."""
+        another language; ``timed_out``: the steps are of a move the table made for a person
+        whose clock ran out, so the first reads so (:meth:`describe_timeout`)."""
         shown = (self.show_step(step, seat) for step in steps)
-        return said.steps(self, [data for data in shown if data is not None], seat)
+        return said.steps(self, [data for data in shown if data is not None], seat, {0} if timed_out else ())
+
+    def motion(self, shown: dict, seat: int) -> list:
+        """How the step ``shown`` (as :meth:`show_step` showed it to ``seat``) moves cards on
+        the table, for the page to show them travelling: a list of ``{"card": a card's JSON or
+        None (a card the seat may not see), "from": place, "to": place, "sweep": whether a
+        whole pile goes, "sound": "lay" | "capture" | "pishti" | None}``. Places are the
+        game's painter's names ("pile", "hand:1", "team:0"). None by default."""
+        return []
+
+    def motions(self, steps, seat: int) -> list:
+        """:meth:`motion` of each of ``steps`` that ``seat`` sees, in order: the page moves
+        them one after the other."""
+        return [move for data in (self.show_step(step, seat) for step in steps) if data is not None
+                for move in self.motion(data, seat)]
 
     def show_steps(self, watchers, steps, new_deal: bool = False) -> None:
         """Show ``steps`` to each ``(seat, watcher)`` of ``watchers`` that remembers (has

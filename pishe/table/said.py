@@ -12,7 +12,8 @@ that made the line. A line's data is JSON, one of:
   sentence (a card's "7♦") or a line's data; ``"lower": true`` starts it with a small letter;
 - ``{"cat": [line, …]}``: lines said one after another;
 - ``{"step": shown, "game": id, "seat": seat}``: a step as that seat was shown it
-  (:meth:`~pishe.table.game.Game.describe`);
+  (:meth:`~pishe.table.game.Game.describe`), with ``"timeout": true`` the first step of a
+  move made when a clock ran out (:meth:`~pishe.table.game.Game.describe_timeout`);
 - ``{"name": seat, "game": id, "seat": own}``: a seat's name at a friends' table, as the
   page of seat ``own`` names it;
 - ``{"about": "status" | "dealt" | "score", "game": id, "view": view, "names": [line, …] | None}``:
@@ -76,10 +77,14 @@ def cat(*lines) -> Said:
     return Said("".join(lines), {"cat": [_value(line) for line in lines]})
 
 
-def steps(game, shown: Sequence, seat: int) -> list:
+def steps(game, shown: Sequence, seat: int, timed_out=()) -> list:
     """Each step of ``shown`` (as :meth:`~pishe.table.game.Game.show_step` showed it to
-    ``seat``) in words, as a :class:`Said`."""
-    return [Said(game.describe(data, seat), {"step": data, "game": game.id, "seat": seat}) for data in shown]
+    ``seat``) in words, as a :class:`Said`; those at the indexes ``timed_out`` are the first
+    steps of moves the table made when a clock ran out
+    (:meth:`~pishe.table.game.Game.describe_timeout`)."""
+    return [Said(game.describe_timeout(data, seat), {"step": data, "game": game.id, "seat": seat, "timeout": True})
+            if n in timed_out else Said(game.describe(data, seat), {"step": data, "game": game.id, "seat": seat})
+            for n, data in enumerate(shown)]
 
 
 def seat_name(game, seat: int, own: int, text: str) -> Said:
@@ -185,7 +190,8 @@ def again(data: Any, depth: int = 0) -> str:
 
     game = get_game(_text(data["game"]))
     if "step" in data:
-        return game.describe(data["step"], _whole(data["seat"]))
+        describe = game.describe_timeout if data.get("timeout") is True else game.describe
+        return describe(data["step"], _whole(data["seat"]))
     if "name" in data:
         return _seat_name(game, _whole(data["name"]), _whole(data["seat"]))
     if data.get("about") in ABOUT:

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .lang import N_, _, ngettext
+from .lang import N_, TABLE, _, ngettext
+from .said import data_of, nsay
 
-__all__ = ["PAGE", "WAITING", "clock_label", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
+__all__ = ["PAGE", "WAITING", "clock", "clock_label", "level_line", "CLOCK_WARNINGS", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
            "match_score", "LOADING", "page", "waiting"]
 
 #: The page's sentences, by key.
@@ -86,6 +87,8 @@ PAGE = {
     "leave_ok_invite": N_("Invite a friend"),
     "leave_ok_game": N_("Change the game"),
     "leave_cancel": N_("Keep playing"),
+    # A match setting (level, length, target, clock) changed while a match is played.
+    "from_next_match": N_("Changed settings apply from the next match."),
     # What a connection to another page is (web/tables/friend/route.js): its path and round trip.
     "path_direct": N_("Direct connection"),
     "path_turn": N_("Through a TURN server"),
@@ -131,6 +134,30 @@ def deal_word() -> str:
 def waiting(role: str) -> str:
     """What a friend's table says before its cards are dealt, for ``role`` (a key of :data:`WAITING`)."""
     return _(WAITING[role])
+
+
+#: The seconds left at which the page says how many are left (politely, in its live region).
+CLOCK_WARNINGS = (10, 5)
+#: The clock shows its whole seconds over the last so many.
+CLOCK_COUNTDOWN = 10
+
+
+def clock(seat: int, seconds: int, yours: bool = True) -> dict:
+    """The clock of ``seat`` to move, for the page: ``{"seat", "seconds", "label"}`` (its
+    accessible name), ``"left"`` (the words for n seconds left, ``left[n - 1]``, over the last
+    :data:`CLOCK_COUNTDOWN`: the page shows n and names the clock so; ``"left_said"``, their
+    data, for the live region to say them again in another language) and ``"warnings"`` (the
+    seconds left at which the page says so, :data:`CLOCK_WARNINGS`, when the clock is
+    ``yours``: the page's own seat's)."""
+    left = [nsay(TABLE, "{seconds} second left", "{seconds} seconds left", n, seconds=n)
+            for n in range(1, min(CLOCK_COUNTDOWN, seconds) + 1)]
+    return {"seat": seat, "seconds": seconds, "label": clock_label(seconds), "left": left,
+            "left_said": data_of(left), "warnings": [n for n in CLOCK_WARNINGS if n < seconds] if yours else []}
+
+
+def level_line(level_name: str) -> str:
+    """The table's line naming the computer's level ("Level: Hard"), ``level_name`` in the page's language."""
+    return _("Level: {level}").format(level=level_name)
 
 
 def clock_label(seconds: int) -> str:

@@ -135,6 +135,14 @@ export class Link {
     take(this.pc.createDataChannel("pishe", { negotiated: true, id: 0, ordered: true }));
   }
 
+  /**
+   * Whether ICE has found a path: the channel is open, or opens shortly (its news may wait
+   * for whoever reads it: a worker still starting Python).
+   */
+  get pathFound() {
+    return this.pc.connectionState === "connected" || ["connected", "completed"].includes(this.pc.iceConnectionState);
+  }
+
   opened() {
     if (this.open || this.ended) return;
     this.open = true;

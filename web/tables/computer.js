@@ -27,6 +27,7 @@ import { setupContrast } from "../contrast.js";
 import { setupMenu } from "../menu.js";
 import { setupKeys } from "../keys.js";
 import { currentLanguage, onLanguage, pageWord, setupLanguage } from "../lang.js";
+import { setupSound } from "../sound.js";
 import { list, setText } from "../text.js";
 import { restoreLines, sayAgain, saidLines } from "./log.js";
 import { turnLoop } from "./turns.js";
@@ -103,6 +104,7 @@ async function startComputerTable() {
   setupContrast();
   setupMenu();
   setupLanguage();
+  setupSound();
   const { delay, seed } = pageSettings();
   const body = document.body;
   const loader = document.querySelector("[data-loader]");
@@ -120,6 +122,28 @@ async function startComputerTable() {
   let active = true; // false while another controller (a friend's table) owns the board
   let inProgress = false; // Python's word: leaving now throws a match in progress away
   let dealOver = false; // the last painted view's deal was over (its banner took the focus)
+  let playing = null; // the match's settings, as Python's last answer said them
+  const settingsNote = document.querySelector("[data-settings-note]");
+
+  /** The computer's level on the table's match line ("Level: Hard", Python's words; none: hidden). */
+  function showLevel(line) {
+    for (const box of document.querySelectorAll("[data-match-level-box]")) {
+      setText(box.querySelector("[data-match-level]"), line);
+      box.hidden = !line;
+    }
+  }
+
+  /**
+   * A setting chosen while a match is played (level, length, target, clock) says it applies
+   * from the next match (Python's words), until the choice is the match's own again.
+   */
+  function noteSettings() {
+    const chosen = chosenSettings();
+    const changed = active && inProgress && playing !== null && chosen.game === playing.game &&
+      ["length", "clock", "level"].some((name) => String(chosen[name] ?? "") !== String(playing[name] ?? ""));
+    if (changed) say(settingsNote, "from_next_match");
+    settingsNote.hidden = !changed;
+  }
   // Your own clock running out asks for its timeout; the computers move at the page's pace.
   const turns = turnLoop({
     timeout: (clock, view) => {
@@ -170,12 +194,16 @@ async function startComputerTable() {
     inProgress = Boolean(answer.in_progress);
     body.dataset.inProgress = String(inProgress);
     const table = tableOf(game);
+    const hadFocus = table.contains(document.activeElement);
     turns.paint(paint, view, table, answer);
+    playing = answer.settings || null;
+    showLevel(playing && playing.level_line);
+    noteSettings();
     const match = view.match || {};
     table.querySelector("[data-result-new-match]").hidden = !match.over;
     const over = Boolean(match.over || match.next_deal);
     if (over && !dealOver) focusBanner(table);
-    else focusNextMove(table, view);
+    else focusNextMove(table, view, hadFocus);
     dealOver = over;
     computerMoves = Boolean(answer.computer_moves);
     turns.next(computerMoves);
@@ -215,10 +243,17 @@ async function startComputerTable() {
   /**
    * The focus left on one of your moves that the view no longer allows goes to the
    * first move it allows (the view's legal order), so the keyboard never sits on a
-   * disabled button; focus anywhere else is left alone.
+   * disabled button; focus the paint took away (`hadFocus`: it was on the table) goes
+   * to your moves, never to the page's body; focus anywhere else is left alone.
    */
-  function focusNextMove(table, view) {
+  function focusNextMove(table, view, hadFocus) {
     const focused = document.activeElement;
+    if (hadFocus && (focused === null || focused === document.body)) {
+      // What had the focus is gone: the keyboard stays on the table, on your moves.
+      const move = table.querySelector('[data-arrows] [tabindex="0"], [data-action]');
+      if (move) move.focus();
+      return;
+    }
     if (!table.contains(focused) || !focused.matches("[data-action]")) return;
     if (focused.getAttribute("aria-disabled") !== "true") return;
     const first = list(view.legal)[0];
@@ -334,6 +369,11 @@ async function startComputerTable() {
     });
   }
   setupKeys(() => ready);
+  for (const input of document.querySelectorAll("input[data-setting]")) {
+    input.addEventListener("change", () => {
+      if (ready) noteSettings();
+    });
+  }
 
   computerTable.py = py;
   Object.defineProperty(computerTable, "active", { get: () => active, enumerable: true });
@@ -344,6 +384,9 @@ async function startComputerTable() {
     forgetMatch(); // the friend's table took the tab: a reload comes back to it, not to this match
     delete body.dataset.inProgress;
     for (const button of document.querySelectorAll("[data-result-new-match]")) button.hidden = true;
+    playing = null;
+    showLevel(null);
+    noteSettings();
     game = FIRST_GAME;
     showGame(game);
   };

@@ -35,11 +35,12 @@ export function turnLoop({ timeout, computerStep }) {
     },
 
     /**
-     * Paint `view` on `root` with the game's `paint`, show Take over while `answer`
-     * says the autopilot plays, and run `clock` (null: none runs).
+     * Paint `view` on `root` with the game's `paint`, the cards of `answer.moves` (what
+     * its steps moved, Python's) travelling there; show Take over while `answer` says the
+     * autopilot plays, and run `clock` (null: none runs).
      */
     paint(paint, view, root, answer, clock = answer.clock) {
-      paint(view, root);
+      paint(view, root, list(answer.moves));
       const takeOver = root.querySelector("[data-take-over]");
       if (takeOver) takeOver.hidden = !answer.autopilot;
       runClock(root, clock, () => timeout(clock, view));

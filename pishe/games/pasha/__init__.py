@@ -16,7 +16,7 @@ from .words import N_, WORDS
 from .bots import FACTORIES
 from .deal import ACTIONS, Deal
 from .memory import Memory
-from .view import GAME_ID, blank_view, seat_view, seen_json, step_from_json, step_to_json, view_from_json
+from .view import GAME_ID, blank_view, motion, seat_view, seen_json, step_from_json, step_to_json, view_from_json
 
 __all__ = ["GAME", "GAMES", "PishePasha"]
 
@@ -79,6 +79,10 @@ class PishePasha(Game):
             return step_from_json(shown).describe(seat)
         except (AttributeError, KeyError, TypeError):
             raise InvalidStepError("the step does not hold together") from None
+
+    def motion(self, shown: dict, seat: int) -> list:
+        """The cards ``shown`` moves, for the page (see :func:`.view.motion`)."""
+        return motion(shown)
 
     def new_memory(self, seat: int) -> Memory:
         """The memory the bots that remember keep, for the page's "Show what you have seen"."""

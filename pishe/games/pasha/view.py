@@ -19,7 +19,7 @@ from .deal import ACTIONS, GIVE, GIVE_STEP, HOME, KEEP, KEPT, RECYCLE, TO_CHOICE
     TURN, TURNED, WIN, Deal, Step, give_problem_words
 
 __all__ = ["SeatView", "seat_view", "view_from_json", "blank_view", "seen_json", "GAME_ID", "DEFAULT_NAMES", "step_to_json",
-           "step_from_json", "GOAL", "HINTS"]
+           "step_from_json", "motion", "GOAL", "HINTS"]
 
 #: The game's id in views and messages.
 GAME_ID = "pishe-pasha"
@@ -414,6 +414,35 @@ def step_to_json(step: Step) -> dict:
         "outcome": step.outcome,
         "count": step.count,
     }
+
+
+#: Where a turned card goes, by its outcome: a place of its seat's, or its suit pile.
+_TURNED_TO = {TO_HOME: None, TO_PILE: "pile", TO_CHOICE: "turned"}
+
+
+def motion(shown: dict) -> list:
+    """How a step (as :func:`step_to_json` made it) moves cards, for the page (see
+    :meth:`pishe.table.game.Game.motion`): places are "stock:<seat>", "pile:<seat>" (the
+    discard pile), "turned:<seat>" and "suit:<suit>". A given card moves from wherever
+    the page drew it (the turned card or the pile's top)."""
+    kind, seat, code = shown["kind"], shown["seat"], shown["card"]
+    card = Card.parse(code) if code else None
+
+    def move(start, end, sweep=False):
+        return {"card": _card_json(card), "from": start, "to": end, "sweep": sweep, "sound": None if sweep else "lay"}
+
+    if kind == HOME:
+        return [move(f"pile:{seat}", f"suit:{card.suit}")]
+    if kind == GIVE_STEP:
+        return [move(f"pile:{seat}", f"pile:{1 - seat}")]
+    if kind == TURNED:
+        place = _TURNED_TO[shown["outcome"]]
+        return [move(f"stock:{seat}", f"{place}:{seat}" if place else f"suit:{card.suit}")]
+    if kind == KEPT:
+        return [move(f"turned:{seat}", f"pile:{seat}")]
+    if kind == RECYCLE:
+        return [move(f"pile:{seat}", f"stock:{seat}", True)]
+    return []
 
 
 def step_from_json(data) -> Step:

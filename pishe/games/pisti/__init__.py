@@ -16,8 +16,8 @@ from ...table.game import Game, Length
 from .words import N_, WORDS
 from .bots import BOTS, COMPUTER, LEVELS
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
-from .view import (GAME_IDS, PistiView, blank_view, describe, hidden_cards, match_info, seat_view, show_step,
-                   view_from_json)
+from .view import (GAME_IDS, PistiView, blank_view, describe, describe_timeout, hidden_cards, match_info, motion,
+                   seat_view, show_step, view_from_json)
 
 __all__ = ["GAME", "GAMES", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
 
@@ -94,6 +94,14 @@ class PistiGame(Game):
     def describe(self, shown: dict, seat: int) -> str:
         """Plain words for ``shown`` from ``seat``'s side (see :func:`.view.describe`)."""
         return describe(shown, seat, None, self.seats)
+
+    def describe_timeout(self, shown: dict, seat: int) -> str:
+        """The words for a card played when its seat's time ran out (see :func:`.view.describe_timeout`)."""
+        return describe_timeout(shown, seat, None, self.seats)
+
+    def motion(self, shown: dict, seat: int) -> list:
+        """The cards ``shown`` moves, for the page (see :func:`.view.motion`)."""
+        return motion(shown)
 
     def hidden_cards(self, state: Deck, seat: int) -> set:
         """The cards ``seat`` may not see now (see :func:`.view.hidden_cards`)."""

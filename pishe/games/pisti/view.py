@@ -19,7 +19,7 @@ from .deal import (
 )
 
 __all__ = ["PistiView", "seat_view", "view_from_json", "match_info", "show_step", "describe",
-           "hidden_cards", "SEAT_WORDS", "GAME_ID", "GAME_IDS", "GOAL", "HINTS", "GOAL_TWO", "HINTS_TWO"]
+           "describe_timeout", "motion", "hidden_cards", "SEAT_WORDS", "GAME_ID", "GAME_IDS", "GOAL", "HINTS", "GOAL_TWO", "HINTS_TWO"]
 
 #: The game's id by number of seats: Pişti for four, and pagat's Pişti for two.
 GAME_IDS = {4: "pisti", 2: "pisti-2"}
@@ -461,6 +461,52 @@ def _describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] =
             mine=lower(teams[team]), mine_points=points[team], theirs=lower(teams[1 - team]),
             theirs_points=points[1 - team])
     raise AssertionError(kind)
+
+
+def describe_timeout(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] = None,
+                     seats: int = 4) -> str:
+    """Plain words for the card the computer played for a seat whose clock ran out: from
+    that seat's side "Time ran out: the computer plays your K♣" (and what it took); from
+    another's, the step's words with the table's note that the computer chose it."""
+    kind, card = shown["kind"], shown.get("card")
+    if seat is None or shown.get("seat") != seat or kind not in (PLAY, CAPTURE, PISHTI):
+        return _("{step} (time ran out: the computer's choice)").format(step=_describe(shown, seat, names, seats))
+    label = _label(card)
+    if kind == PLAY:
+        return _("Time ran out: the computer plays your {card}").format(card=label)
+    if kind == CAPTURE:
+        return ngettext("Time ran out: the computer plays your {card} and takes {count} card",
+                        "Time ran out: the computer plays your {card} and takes {count} cards",
+                        shown["count"]).format(card=label, count=shown["count"])
+    if Card.parse(card).rank == JACK:
+        return _("Time ran out: the computer plays your {card}: jack pişti! {points} points").format(
+            card=label, points=shown["points"])
+    return _("Time ran out: the computer plays your {card}: pişti! {points} points").format(
+        card=label, points=shown["points"])
+
+
+def motion(shown: dict) -> list:
+    """How a step (as :func:`show_step` showed it) moves cards, for the page (see
+    :meth:`pishe.table.game.Game.motion`): places are "deck", "pile", "hand:<seat>" and
+    "team:<team>"; a card face-down to this seat moves as ``None``."""
+    kind = shown["kind"]
+
+    def move(card, start, end, sound=None, sweep=False):
+        return {"card": _card_json(Card.parse(card)) if card else None, "from": start, "to": end,
+                "sweep": sweep, "sound": sound}
+
+    if kind == PLAY:
+        return [move(shown["card"], f"hand:{shown['seat']}", "pile", "lay")]
+    if kind in (CAPTURE, PISHTI):
+        return [move(shown["card"], f"hand:{shown['seat']}", "pile", "lay"),
+                move(shown["card"], "pile", f"team:{shown['team']}", "capture" if kind == CAPTURE else "pishti", True)]
+    if kind == PACKET:
+        return [move(None, "deck", f"hand:{shown['seat']}")]
+    if kind == OPENING:
+        return [move(shown["card"], "deck", "pile", "lay")]
+    if kind == LEFTOVER:
+        return [move(None, "pile", f"team:{shown['team']}", None, True)]
+    return []
 
 
 def hidden_cards(deck: Deck, seat: int) -> set:

@@ -515,10 +515,26 @@ class Guest:
         if known is not None and number != known + 1 and not self._resuming:
             self._warn(None, number, say(TABLE, "the host went from deal {known} to deal {number}.", known=known, number=number))
 
-    def _words(self, groups: list) -> list:
+    def _words(self, groups: list, actions: list = ()) -> list:
+        """The words of the steps in ``groups`` (``actions``: the moves they are the steps of,
+        when they are: a move marked as made when its seat's time ran out reads so)."""
+        timed_out = [len(a) > 2 and a[2] == TIMEOUT for a in actions]
         try:
-            return said.steps(self.game, [shown for group in groups if group is not None for shown in group],
-                              self.seat)
+            shown, first = [], set()
+            for k, group in enumerate(groups):
+                if group is not None:
+                    if group and k < len(timed_out) and timed_out[k]:
+                        first.add(len(shown))
+                    shown.extend(group)
+            return said.steps(self.game, shown, self.seat, first)
+        except _UNREADABLE as e:
+            raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
+
+    def _motions(self, groups: list) -> list:
+        """The cards the steps in ``groups`` moved (read already by :meth:`_words`)."""
+        try:
+            return [move for group in groups if group is not None for shown in group
+                    for move in self.game.motion(shown, self.seat)]
         except _UNREADABLE as e:
             raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
 
@@ -624,8 +640,8 @@ class Guest:
         self._keep(record)
         self._view = view
         self._note_turn(view, bool(new))
-        new_words = self._words([dealt] if start == 0 else []) + self._words(steps[known - start:])
-        return Outcome([], new_words)
+        new_words = self._words([dealt] if start == 0 else []) + self._words(steps[known - start:], new)
+        return Outcome([], new_words, moves=self._motions(steps[known - start:]))
 
     # -- no-peek dealing ----------------------------------------------------------------
 

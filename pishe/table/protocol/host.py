@@ -637,7 +637,8 @@ class Host:
         self._played.steps.append(steps)
         if mark is None:
             self.seating.played(seat)     # a person who plays a card has taken their seat back
-        return Outcome(self._views(), self.game.words(steps, self.seat))
+        return Outcome(self._views(), self.game.words(steps, self.seat, mark == TIMEOUT),
+                       moves=self.game.motions(steps, self.seat))
 
     def _seat_given_up(self) -> Outcome:
         """A guest is away or gone: the deal it held up is dealt now (every view says who

@@ -147,11 +147,14 @@ class Outcome(NamedTuple):
     ``steps``: the new steps in this seat's words, for the page to show and
     announce. ``error``: on the host, why it refused a guest's message; on the
     guest, the reason of the host's ``error`` reply; ``None`` otherwise.
+    ``moves``: the cards the new steps moved, for the page to show them travelling
+    (:meth:`pishe.table.game.Game.motions`).
     """
 
     send: list
     steps: list
     error: Optional[str] = None
+    moves: tuple = ()
 
 
 # -- fields ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 import { cardBack, cardFace, emptyPlace, fill } from "../../cards.js";
 import { list, record, setText, text } from "../../text.js";
 import { paintHint } from "../hints.js";
+import { travel } from "../motion.js";
 import { paintSteps } from "../steps.js";
 
 const ACTIONS = ["turn", "give", "keep"];
@@ -44,13 +45,32 @@ function forwardCardClicks(root) {
 }
 
 /**
- * Paint `view` (a seat's view JSON, see pishe/view.py) onto the table.
+ * The element of a place a card moves from or to (an answer's moves, named by Python:
+ * pishe/games/pasha/view.py's motion): "stock:<seat>", "pile:<seat>" (the discard pile),
+ * "turned:<seat>", "suit:<suit>".
+ */
+function placeOf(root, name) {
+  const [kind, which] = name.split(":");
+  const key = CSS.escape(text(which));
+  if (kind === "suit") return root.querySelector(`.pile-suit[data-suit="${key}"] [data-slot]`);
+  const pile = { stock: "stock", pile: "discard", turned: "turned" }[kind];
+  return pile ? root.querySelector(`[data-place][data-seat="${key}"] [data-pile="${pile}"] [data-slot]`) : null;
+}
+
+/**
+ * Paint `view` (a seat's view JSON, see pishe/games/pasha/view.py) onto the table, the
+ * cards of `moves` (the answer's, Python's) travelling to where it draws them.
  *
  * @param {object} view
  * @param {Element} [root] the table's markup (index.html's)
+ * @param {object[]} [moves] the cards the steps since the last view moved
  * @returns {number} milliseconds the paint took
  */
-export function paint(view, root = document.querySelector('[data-pishe-table][data-game="pishe-pasha"]')) {
+export function paint(view, root = document.querySelector('[data-pishe-table][data-game="pishe-pasha"]'), moves = []) {
+  return travel(root, moves, placeOf, () => paintView(view, root));
+}
+
+function paintView(view, root) {
   const start = performance.now();
   const v = record(view);
   const me = Number.isInteger(v.seat) ? v.seat : 0;

@@ -11,8 +11,10 @@
 // Texts are set with textContent only.
 
 import { cardBack, cardFace, emptyPlace, fill } from "../../cards.js";
+import { rove } from "../../keys.js";
 import { list, record, setText, text } from "../../text.js";
 import { paintHint } from "../hints.js";
+import { travel } from "../motion.js";
 import { paintSteps } from "../steps.js";
 
 /** Places around the table, by seats after yours in order of play (two players: face to face). */
@@ -34,13 +36,32 @@ function paintMiniCards(box, cards) {
 }
 
 /**
- * Paint `view` (a Pişti seat's view JSON, see pishe/games/pisti/view.py) onto the table.
+ * The element of a place a card moves from or to (an answer's moves, named by Python:
+ * pishe/games/pisti/view.py's motion): "deck", "pile", "hand:<seat>", "team:<team>".
+ */
+function placeOf(root, name) {
+  const [kind, number] = name.split(":");
+  if (kind === "deck") return root.querySelector("[data-deck] [data-slot]");
+  if (kind === "pile") return root.querySelector("[data-pile] [data-slot]");
+  if (kind === "team") return root.querySelector(`[data-team="${CSS.escape(text(number))}"]`);
+  const area = kind === "hand" ? root.querySelector(`[data-place][data-seat="${CSS.escape(text(number))}"]`) : null;
+  return area && (area.querySelector("[data-hand]") || area.querySelector("[data-held]"));
+}
+
+/**
+ * Paint `view` (a Pişti seat's view JSON, see pishe/games/pisti/view.py) onto the table,
+ * the cards of `moves` (the answer's, Python's) travelling to where it draws them.
  *
  * @param {object} view
  * @param {Element} [root] the table's markup (index.html's)
+ * @param {object[]} [moves] the cards the steps since the last view moved
  * @returns {number} milliseconds the paint took
  */
-export function paint(view, root = document.querySelector('[data-pishe-table][data-game="pisti"]')) {
+export function paint(view, root = document.querySelector('[data-pishe-table][data-game="pisti"]'), moves = []) {
+  return travel(root, moves, placeOf, () => paintView(view, root));
+}
+
+function paintView(view, root) {
   const start = performance.now();
   const v = record(view);
   const me = Number.isInteger(v.seat) ? v.seat : 0;
@@ -177,10 +198,12 @@ function paintHand(box, hand, legal) {
     button.setAttribute("aria-label", text(c.play_label));
     button.setAttribute("aria-disabled", legal.includes(c.code) ? "false" : "true");
   });
-  // Cards played are gone; the keyboard stays in the hand.
+  // Cards played are gone; the keyboard stays in the hand (on the hand itself while it is
+  // empty, until the next cards come), one Tab stop whose cards the arrow keys reach.
   const focused = buttons.slice(hand.length).includes(document.activeElement);
   for (const extra of buttons.slice(hand.length)) extra.remove();
-  if (focused && box.lastElementChild) box.lastElementChild.focus();
+  if (focused) (box.lastElementChild || box).focus();
+  rove(box);
 }
 
 /** The count of the deck just played (rows of what and each team's value) and the match's result. */

@@ -77,10 +77,15 @@ const fallbackSeconds = () => secondsParam("fallback", 8);
 function fallBackIfNoPath(link, codes, side, { again, noPath }) {
   let timer = null;
   const via = link.via;
-  const fall = async () => {
+  const fall = async (iceFailed = false) => {
     clearTimeout(timer);
     timer = null;
     if (link.open || link.ended || link.carrier || link.fallingBack) return;
+    if (!iceFailed && link.pathFound) {
+      // A path was found, and the channel's news is on its way: never give up a path that works.
+      timer = setTimeout(fall, fallbackSeconds() * 1000);
+      return;
+    }
     link.fallingBack = true;
     mark("pishe:fallback");
     again();
@@ -91,7 +96,7 @@ function fallBackIfNoPath(link, codes, side, { again, noPath }) {
     if (!carried && !link.open && !link.ended) noPath();
   };
   link.onfail = () => {
-    fall();
+    fall(true);
     return true;
   };
   if (!codes.every(hasCandidates)) fall();

@@ -94,6 +94,7 @@ function hear(worker) {
     if (data.open) {
       link.opened();
     } else if (data.closed) {
+      if (link.carrier && !link.carrier.ended) return;  // its given-up data channel, not its carrier
       links.delete(data.link);
       link.closed();
     } else {
