@@ -8,13 +8,12 @@ one match on the cards opened to it, and every page checks the whole deal at its
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 from pishe.table.protocol import Guest, Host
-from pishe.table.protocol.wire import HOST_SEAT, VERIFIED
+from pishe.table.protocol.wire import VERIFIED
 
 from test_table_protocol import Table
 
@@ -47,20 +46,9 @@ class NoPeekTable(Table):
         finally:
             self.delivering = False
 
-    def move(self) -> None:
-        host, rng = self.host, self.rng
-        if host.computer_seat() is not None:
-            self.deliver(host.computer_step().send)
-            return
-        turn = host.match.deal.turn
-        if turn == HOST_SEAT:
-            self.deliver(host.act(rng.choice(host.view()["legal"])).send)
-            return
-        page = self.page(turn)
-        view = page.view()
-        assert view["seat"] == turn and view["turn"] == turn and view["legal"]
-        for text in page.move(rng.choice(view["legal"])).send:
-            assert self.send(self.conn_of(turn), text).error is None
+    def guest_move(self, seat: int, action: str) -> None:
+        for text in self.page(seat).move(action).send:
+            assert self.send(self.conn_of(seat), text).error is None
 
 
 def seated(game_id, guest_seats, seed, length=None) -> NoPeekTable:
