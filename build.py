@@ -917,7 +917,7 @@ def _copy_nostr(tgz: Path, dest: Path) -> None:
 def _write_page_words(folder: Path) -> None:
     """web/lang/<code>.js: the page's static words in each language but English (and the
     pseudo-language's, for layout tests), from the catalogs (catalogs.py: page_words), as a
-    classic script that web/first-words.js has the parser run before <body> (the page in that
+    classic script that web/first-words.js loads before it shows <body> (the page in that
     language from its first paint): ``self.pisheWordsIn[code] = {message: translation}``."""
     import catalogs
     from pishe.table.lang import PSEUDO

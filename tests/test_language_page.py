@@ -270,7 +270,8 @@ requestAnimationFrame(function look() {
   const body = document.body;
   const seen = Boolean(body) && getComputedStyle(body).visibility === "visible";
   self.firstFrames.push({seen, text: seen ? `${document.title}\\n${body.innerText}` : ""});
-  if (self.firstFrames.length < 4) requestAnimationFrame(look);
+  // Every frame until the body has been seen in three (the words may take a few frames to come).
+  if (self.firstFrames.filter((frame) => frame.seen).length < 3 && self.firstFrames.length < 1000) requestAnimationFrame(look);
 });
 """
 
@@ -283,7 +284,7 @@ def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
     page.add_init_script(FIRST_FRAMES)
     page.route("**/web/tables/**", lambda route: route.abort())
     page.goto(f"{server.url}/?delay=0", wait_until="load")
-    page.wait_for_function("self.firstFrames.length === 4")
+    page.wait_for_function("self.firstFrames.filter((frame) => frame.seen).length === 3")
     frames = page.evaluate("self.firstFrames")
     seen = [frame["text"] for frame in frames if frame["seen"]]
     assert seen and [foreign(text, ENGLISH) for text in seen] == [[]] * len(seen)

@@ -1,10 +1,10 @@
 // The page's static words in its player's language from the first paint: which language
 // (?lang=, else the browser's languages: tr → Turkish, else English) and how its words are
 // put into the markup. A classic script in index.html's <head>, so it runs before <body>
-// is parsed: for a language other than English it has the parser load that language's
-// words first (web/lang/<code>.js, render-blocking like this script, for those players
-// only), keeps the body unseen meanwhile, and puts the words in place from the inline
-// script at the end of <body>, before the browser paints it (first()). web/lang.js (the
+// is parsed: for a language other than English it fetches that language's words
+// (web/lang/<code>.js, for those players only), keeps the body unseen meanwhile, and puts
+// the words in place (first(), from web/first-paint.js at the end of <body>, or when the
+// words come if they come later) before the browser shows the body. web/lang.js (the
 // language switch) uses the same functions, as self.pisheFirstWords.
 //
 // The static words (index.html's headings, buttons, settings, How to play, the tab title;
@@ -135,16 +135,24 @@
   const root = document.documentElement;
   const base = document.currentScript ? document.currentScript.src : location.href;
   root.lang = code === PSEUDO ? "en" : code;
+  // The words come while <body> is parsed, unseen meanwhile; first() puts them in place once
+  // both the words and the whole <body> are there (a missing file leaves the page English).
+  let bodyParsed = false, wordsDue = false;
   if (code !== "en" && !loaded[code]) {
-    // Before <body>: the parser loads and runs the words before it goes on.
     root.dataset.words = "pending";
-    document.write(`<script src="${wordsUrl(code, base)}"><\/script>`);
+    wordsDue = true;
+    const script = document.createElement("script");
+    script.src = wordsUrl(code, base);
+    script.onload = script.onerror = () => { wordsDue = false; if (bodyParsed) self.pisheFirstWords.first(); };
+    document.head.append(script);
   }
 
   self.pisheFirstWords = {
     LANGUAGES, PSEUDO, chosenLanguage, pageWord, applyWords, wordsUrl: (c) => wordsUrl(c, base), loaded,
     /** The end of <body>: the words in place (the loading line's too) and the body shown. */
     first() {
+      bodyParsed = true;
+      if (wordsDue) return;
       const words = loaded[code];
       if (code !== "en" && words) {
         applyWords(words);
