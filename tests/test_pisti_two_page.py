@@ -175,6 +175,6 @@ def test_a_whole_deck_with_a_friend(pages: Pages):
     expect(guest.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
     assert check_messages(guest.evaluate("window.__wire.received"), 1, TWO) > 0
     guest_view = guest.evaluate("window.pisheFriend.state.view")
-    assert guest_view["game"] == "pisti-2" and guest_view["deck_result"]["teams"] == ["Friend", "You"]
+    assert guest_view["game"] == "pisti-2" and guest_view["deck_result"]["teams"] == ["You", "Friend"]
     for name, errors in pages.errors.items():
         assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)

@@ -41,7 +41,7 @@ from typing import Iterator, Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import IllegalActionError, PisheError
-from .lang import TABLE, _
+from .lang import TABLE
 from .said import of_error, say, steps as said_steps
 from .match import Match
 

@@ -378,7 +378,7 @@ class Deck:
         """Four cards to each seat from the stock, the dealer's last (``record``: log.append, or None)."""
         stock, hands = self.stock, self.hands
         seat, seats = self.dealer, self.seats
-        for _ in range(seats):
+        for _turn in range(seats):
             seat = (seat + 1) % seats
             packet = sorted((stock.pop(), stock.pop(), stock.pop(), stock.pop()), key=_order)
             hands[seat] = packet

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Optional
 
 from ..fair import board_digest, part_commitment, verify_deal
-from ..lang import TABLE, _
+from ..lang import TABLE
 from ..said import say
 from ..match import Match
 from . import wire

@@ -27,8 +27,10 @@ export const FRAME_CHARS = 24_000;
 export const MAX_MESSAGE = (1 << 20) + 1024;  // a whole message (the host's largest, pishe/table/protocol/wire.py)
 const MAX_CHUNKS = 64;
 const MAX_NUMBER = 2 ** 31;
-export const ACK_DELAY_MS = 1000;       // a bare acknowledgement waits this long for a message to ride with
-export const RESEND_MS = 2500;          // no acknowledgement this long after a frame: send it again
+// A bare acknowledgement waits this long for a message to ride with: longer than a person
+// takes to answer, so that at a person's pace acknowledgements cost no event of their own.
+export const ACK_DELAY_MS = 2000;
+export const RESEND_MS = 4000;          // no acknowledgement this long after a frame: send it again
 export const KNOCK_MS = 1000;           // not heard from the other side yet: knock again this often
 export const KEEPALIVE_MS = 15_000;     // an idle side says it is there this often
 export const DEAD_MS = 45_000;          // nothing heard for this long: the other page is gone
