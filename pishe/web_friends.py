@@ -145,18 +145,18 @@ def blank_view(game: str = "pishe-pasha", role: str = "host") -> str:
 
 
 def host_open(length: Optional[str] = None, saved: Optional[str] = None, game: str = "pishe-pasha",
-              friends: Optional[list] = None, clock: Optional[int] = None, nopeek: bool = False) -> str:
+              friends: Optional[list] = None, clock: Optional[int] = None) -> str:
     """Open a table of ``game`` for friends, as host (seat 0), with this match length, the
     seats ``friends`` kept for friends (every other seat if ``None``; the rest are the
-    computer's) and ``clock`` seconds per move (``None``: no clock), dealt no-peek if
-    ``nopeek`` (no page, this one included, knows a card its seats may not see); or, with ``saved``
+    computer's) and ``clock`` seconds per move (``None``: no clock), dealt no-peek (no page,
+    this one included, knows a card its seats may not see); or, with ``saved``
     (an answer's ``saved``, kept in the tab), the table as it was before a reload, with
     no guest connected."""
     global _host
     try:
         check_clock(clock)
         _host = Host.restore(saved) if saved else Host(game, length, guest_seats=friends, clock=clock,
-                                                       nopeek=nopeek is True)
+                                                       nopeek=True)
     except (PisheError, ValueError) as e:
         return _error(e)
     return _host_answer(Outcome([], []))

@@ -251,26 +251,37 @@ def test_a_guest_saves_only_when_asked():
     def call(name, *args):
         return json.loads(getattr(web, name)(*args))
 
+    def deliver(queue):
+        """Carry messages both ways until neither page has more to send (the guest's answers
+        unsaved), asserting that no answer of the guest's page saves."""
+        while queue:
+            for message in call("host_receive", queue.pop(0))["send"]:
+                answer = call("guest_receive", message["text"], False)
+                assert answer["saved"] is None and answer["token"]
+                queue += answer["send"]
+
     call("host_open", "one-deal")
-    queue = call("guest_open", None, None)["send"]
-    while queue:                       # hello, welcome, deal-commit, deal-seed, view
-        for message in call("host_receive", queue.pop(0))["send"]:
-            queue += call("guest_receive", message["text"], False)["send"]
+    deliver(call("guest_open", None, None)["send"])     # hello, welcome, the no-peek deal's rounds
     while call("host_current")["view"]["turn"] == 0:
         host = call("host_current")["view"]
         action = "give" if "give" in host["legal"] else "keep" if "keep" in host["legal"] else "turn"
+        queue = []
         for message in call("host_act", action)["send"]:
             answer = call("guest_receive", message["text"], False)
             assert answer["saved"] is None and answer["token"]
+            queue += answer["send"]
+        deliver(queue)
     saved = call("guest_saved")["saved"]
     assert saved and call("guest_saved")["saved"] == saved          # nothing changed
     legal = call("guest_saved")["view"]["legal"]
     first = call("guest_intent", legal[0], False)
-    assert first["saved"] is None and len(first["send"]) == 1
-    assert first["view"] is None and first["status"] is None and first["ledger"] and first["token"]
+    assert first["saved"] is None and first["send"]
+    assert json.loads(first["send"][0])["message"]["type"] == "np-act"   # the move, with its keys
+    assert first["ledger"] and first["token"]
+    assert first["view"]["legal"] != legal          # made on its own engine at once (no-peek)
     assert call("guest_saved")["saved"] != saved                     # the move is counted
-    answer = call("host_receive", first["send"][0])
-    assert answer["error"] is None
+    for text in first["send"]:
+        assert call("host_receive", text)["error"] is None
 
 
 def test_with_an_outbox_messages_leave_as_they_are_made(monkeypatch):
@@ -289,7 +300,7 @@ def test_with_an_outbox_messages_leave_as_they_are_made(monkeypatch):
     assert call("guest_open", None, None)["send"] == []
     queue = [text for _, text in out]
     assert [json.loads(t)["type"] for t in queue] == ["hello"] and out == [(0, queue[0])]
-    while queue:                       # hello, welcome, deal-commit, deal-seed, view
+    while queue:                       # hello, welcome, the no-peek deal's rounds
         out.clear()
         assert call("host_receive", queue.pop(0))["send"] == []
         assert {to for to, _ in out} <= {1}
@@ -303,7 +314,9 @@ def test_with_an_outbox_messages_leave_as_they_are_made(monkeypatch):
     assert call("host_act", refused)["error"] and out == []
     turns = call("host_act", view["legal"][0])
     assert turns["send"] == [] and turns["error"] is None
-    assert [(to, json.loads(text)["type"]) for to, text in out] == [(1, "view")]
+    sent = [(to, json.loads(text)) for to, text in out]
+    assert sent and all(to == 1 and m["type"] == "np" for to, m in sent)
+    assert sent[0][1]["message"]["type"] == "np-act"       # the move with its keys, then keys that follow
 
 
 # ---- the two pages ---------------------------------------------------------------

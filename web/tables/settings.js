@@ -6,10 +6,9 @@
 import { FIRST_GAME } from "../games/registry.js";
 
 /**
- * The chosen game and its settings: {game, length, clock, level, friends, nopeek}, each null
+ * The chosen game and its settings: {game, length, clock, level, friends}, each null
  * where the game's box offers no such choice (clock: seconds a card; friends: the seats
- * kept for friends, in order); nopeek: a friends' table deals so that no page knows a card
- * its seats may not see (the address's ?nopeek).
+ * kept for friends, in order).
  */
 export function chosenSettings() {
   const checked = document.querySelector('input[name="game"]:checked');
@@ -24,11 +23,10 @@ export function chosenSettings() {
     : [];
   const clock = value("clock");
   return { game, length: value("length"), clock: clock === null ? null : Number(clock), level: value("level"),
-    friends: friends.length ? friends : null, nopeek: pageSettings().nopeek };
+    friends: friends.length ? friends : null };
 }
 
-/** Page settings from the address: ?delay=MS (computer's pace), ?seed=N (repeatable deals),
- * ?nopeek (a friends' table deals no-peek). */
+/** Page settings from the address: ?delay=MS (computer's pace), ?seed=N (repeatable deals). */
 export function pageSettings(search = location.search) {
   const params = new URLSearchParams(search);
   const delayText = params.get("delay");
@@ -36,5 +34,5 @@ export function pageSettings(search = location.search) {
     ? Math.max(0, Number(delayText)) : 700;
   const seedText = params.get("seed");
   const seed = seedText !== null && /^-?\d+$/.test(seedText.trim()) ? Number(seedText) : null;
-  return { delay, seed, nopeek: params.has("nopeek") };
+  return { delay, seed };
 }

@@ -123,12 +123,12 @@ function makeSeats(answer) {
 
 /** Host: "Invite a friend" opens a table of the chosen game and settings, and invites. */
 async function openTable() {
-  const { game, length, clock, friends, nopeek } = chosenSettings();
+  const { game, length, clock, friends } = chosenSettings();
   enter("host", game);
   await useGame(game);
   let opened = null;
   await queue(async () => {
-    opened = await call("host_open", length, null, game, friends, clock, nopeek);
+    opened = await call("host_open", length, null, game, friends, clock);
     hostAnswer(opened);
   });
   if (!opened || !("send" in opened)) return;
