@@ -499,8 +499,8 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
 # the whole standard library; the page uses a small part of it. The build traces what
 # is imported, in Pyodide itself under Node, while everything the page's Python does is
 # done: the boot, every pishe module, both games played (and a match restored), a
-# friend's table opened and joined in one process, micropip installing segno and
-# segno drawing a QR code, gettext finding a catalog (the language switch), the
+# friend's table opened, joined and dealt no-peek in one process (with noble's
+# arithmetic, as the worker loads it), micropip installing segno and segno drawing a QR code, gettext finding a catalog (the language switch), the
 # fair deal's hashes and secrets, a traceback formatted (every error the worker
 # reports). Those modules ship without docstrings and comments in a zip of stored
 # entries (brotli then compresses it as text). What micropip adds when it runs (email,
@@ -589,7 +589,10 @@ result
 _NODE_TRACE = """
 import { loadPyodide } from "./pyodide.mjs";
 import { readFileSync, writeFileSync } from "node:fs";
-const [lock, pishe, segno, target, script, always, strip] = process.argv.slice(2);
+const [lock, pishe, segno, target, script, always, strip, curves, group] = process.argv.slice(2);
+// A friend's table deals no-peek: its arithmetic, as the page's worker loads it.
+const { makeGroup } = await import(group);
+globalThis.pisheGroup = makeGroup(await import(curves));
 // The library beside this script, named outright: Pyodide would take the one beside
 // the file a symbolic link to pyodide.mjs leads to.
 const stdLibURL = new URL("python_stdlib.zip", import.meta.url).pathname;
@@ -623,8 +626,10 @@ def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
     micropip runs], "micropip": [the paths micropip adds], "stripped": {path: source}
     (empty unless `strip`: stripping imports modules the page does not)}. Kept in the
     cache under a hash of the inputs."""
+    group = ROOT / "web" / "core" / "group.js"
     key = hashlib.sha256("\0".join([sha256_file(p) for p in (runtime / "pyodide.asm.wasm",
-                                                             runtime / "python_stdlib.zip", micropip, pishe, segno)]
+                                                             runtime / "python_stdlib.zip", micropip, pishe, segno,
+                                                             group)]
                                    + [_PY_STRIP, _PY_TRACE, _NODE_TRACE, json.dumps(STDLIB_ALWAYS), str(strip)]
                                    ).encode()).hexdigest()[:16]
     cache = cache or cache_dir()
@@ -639,9 +644,10 @@ def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
             (scratch / "trace.mjs").write_text(_NODE_TRACE)
             (scratch / "trace.py").write_text(_PY_STRIP + _PY_TRACE)
             (scratch / LOCK_NAME).write_text(json.dumps(trimmed_lock(lock, {"micropip": micropip})))
+            curves = unpack_noble(scratch / "noble", cache)
             command = ["node", str(scratch / "trace.mjs"), str(scratch / LOCK_NAME), str(pishe), str(segno),
                        str(scratch / "out.json"), str(scratch / "trace.py"), json.dumps(STDLIB_ALWAYS),
-                       "strip" if strip else "list"]
+                       "strip" if strip else "list", curves.as_uri(), group.as_uri()]
             _run_node(command, "trace the standard library", "tracing the standard library in Pyodide")
             (scratch / "out.json").replace(target)
     return json.loads(target.read_text())

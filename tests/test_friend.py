@@ -13,16 +13,13 @@ inside the page, so it never polls while the pages work.
 
 Secrets are checked on the wire, not in the page's own code: an init script
 taps every RTCDataChannel the page hands to its worker and records each message
-it receives. When the deal is over the host's seed is revealed; the test derives
-the deck from it (pishe.table.fair.derive_deck) and replays the deal in this
-process with the very actions that were clicked, so it knows what was in each
-stock at every moment. Each message the guest received is then placed at the
-point of the deal it was sent (a view message says it: `from` + its number of
-step groups is how many actions the deal had) and must not name one card that was in
-either stock at that point — by code ("7H"), label ("7♥") or name ("7 of
-hearts"). Messages that are not views (welcome, deal-commit, deal-reveal,
-errors) must name no card at all. The same replay checks that every board
-both pages showed was their own seat's view of the true deal.
+it receives and sends. A friends' table deals no-peek (docs/PROTOCOL.md): no message
+the guest received may name a card, but a move's own action; the host's page carries
+locked points and masked keys only. When the deal is over every page reveals its
+secret; the test rebuilds the deck from every page's messages (tests/nopeek_wire.py,
+each shuffle, lock and key checked against its page's secret) and replays the deal in
+this process with the very actions that were clicked: every board both pages showed
+must be their own seat's view of that deal.
 """
 
 from __future__ import annotations
@@ -36,7 +33,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from pishe.table.fair import commitment, derive_deck, shown_steps
+from nopeek_wire import check_carried, match_id_of, np_messages, rebuilt_deck
 from pishe.table.game import get_game
 from pishe.table.match import Match
 
@@ -489,62 +486,41 @@ class Table:
     # -- checking --------------------------------------------------------------------
 
     def replay(self, length: str) -> dict:
-        """Replay the match in this process from the revealed seeds and the clicked actions.
+        """Replay the match in this process on the decks rebuilt from every page's no-peek
+        messages (tests/nopeek_wire.py: every shuffle, lock and key checked against its
+        page's revealed secret) and the clicked actions.
 
-        Returns {"hidden": {(deal, actions so far): cards the guest may not see},
-        "groups": {deal: [the steps the guest was shown, one list per action]},
-        "views": {(deal, actions so far): [view of seat 0, view of seat 1]}}.
+        Returns {"views": {(deal, actions so far): [view of seat 0, view of seat 1]}}.
         """
-        messages = [json.loads(t) for t in self.received]
-        deals = sorted({a[0] for a in self.actions})
-        hidden_at, groups_of, views_at = {}, {}, {}
+        tries = np_messages(self.received, self.sent)
+        match_id = match_id_of(self.received)
+        views_at = {}
         match = None
-        for deal in deals:
-            seed = next(m["seed"] for m in messages if m["type"] == "deal-reveal" and m["deal"] == deal)
-            fair = next(m["fair"] for m in messages if m["type"] == "view" and m["deal"] == deal)
-            assert commitment(seed) == fair["commitment"]
-            # The guest's own contribution, as it sent it: the deck is not the host's alone.
-            mine = [json.loads(t) for t in self.sent]
-            assert [m["contribution"] for m in mine if m["type"] == "deal-seed" and m["deal"] == deal][:1] \
-                == fair["contributions"]
-            deck = derive_deck(seed, fair["contributions"])
+        for deal in sorted({a[0] for a in self.actions}):
+            (count, messages), = [(t, m) for (d, t), m in tries.items() if d == deal]  # no try aborted
+            deck = rebuilt_deck(GAME.id, match_id, deal, count, messages)
+            # The guest's page took part: its shuffle and lock are in the deck, as it sent them.
+            mine = {json.loads(t)["message"]["type"] for t in self.sent if json.loads(t)["type"] == "np"
+                    and json.loads(t)["deal"] == deal}
+            assert {"np-commit", "np-shuffle", "np-lock", "np-reveal"} <= mine, mine
             if match is None:
                 match = Match(GAME, length, deck=deck)
             else:
                 match.next_deal(deck=deck)
-            groups = []
 
             def snapshot(count):
-                hidden_at[(deal, count)] = {str(c) for c in GAME.hidden_cards(match.deal, 1)}
                 views_at[(deal, count)] = [GAME.view(match, s).to_json() for s in (0, 1)]
 
             snapshot(0)
             for n, (_, seat, action) in enumerate([a for a in self.actions if a[0] == deal], 1):
-                groups += shown_steps(GAME, [match.apply(GAME.parse_action(action), seat)], 1)
+                match.apply(GAME.parse_action(action), seat)
                 snapshot(n)
             assert match.deal.over
-            groups_of[deal] = groups
-        return {"hidden": hidden_at, "groups": groups_of, "views": views_at}
+        return {"views": views_at}
 
-    def check_secrets(self, replayed: dict) -> int:
-        """No message the guest received names a card it could not see when it was sent."""
-        checked = 0
-        for text in self.received:
-            message = json.loads(text)
-            cards = named_cards(message)
-            if message["type"] != "view":
-                assert cards == set(), (message["type"], cards)
-                continue
-            deal, start, groups = message["deal"], message["from"], message["steps"]
-            assert message["view"]["seat"] == 1
-            at = (deal, start + len(groups))
-            assert at in replayed["hidden"], f"a view of deal {deal} after {at[1]} actions matches no action"
-            # The steps it carries are the true ones, in order.
-            assert groups == replayed["groups"][deal][start:start + len(groups)]
-            leaked = cards & replayed["hidden"][at]
-            assert leaked == set(), f"message names stock cards {leaked}: {text[:300]}"
-            checked += 1
-        return checked
+    def check_secrets(self) -> int:
+        """No message the guest received names a card (but the moves' own, public as played)."""
+        return check_carried(self.received)
 
     def check_boards(self, replayed: dict) -> None:
         """Every board either page showed was its own seat's view of the true deal."""
@@ -721,10 +697,11 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     # (the steps of those naming cards back in a stock, if the host's stock was turned over
     # meanwhile, as null), so it replays and checks the whole deal.
     assert h["result"] == g["result"]
+    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=20_000)
+    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified")
+    expect(table.host.locator("[data-fair]")).to_have_text("Deal 1 verified")
     table.collect_wire()
     replayed = table.replay("one-deal")
-    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
-    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified")
     winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
     assert winners == [s for s in (0, 1) if g["seats"][s]["flag"] == "Wins the deal"] and len(winners) == 1
     winner = winners[0]
@@ -736,8 +713,8 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     assert match_lines[0].startswith("Match over.") and match_lines[1].startswith("Match over.")
     table.screenshots("friend-deal-end")
 
-    checked = table.check_secrets(replayed)
-    # A view for every action, at least, but those the host made while the guest was away.
+    checked = table.check_secrets()
+    # A message for every action, at least, but those the host made while the guest was away.
     assert checked >= len(table.actions) - away
     table.check_boards(replayed)
 
@@ -808,7 +785,7 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
         "was not at the table when the parts were fixed).", timeout=10_000)
     table.collect_wire()
     replayed = table.replay("first-to-100")
-    table.check_secrets(replayed)
+    table.check_secrets()
     table.check_boards(replayed)
 
     # -- deal 2: the guest asks for it, and leads it
