@@ -420,7 +420,11 @@ class Table:
                 else:
                     boards[seat] = self.board(page, wait)
             h, g = boards
+            # The mover's page offers its moves only once the cards its seat may see are
+            # opened to it (no-peek: the other page's keys may still be on their way).
+            mover = {0: h, 1: g}.get(h["turn"])
             if (h["idle"] and g["idle"] and shared(h) == shared(g) and h["turn"] != "none"
+                    and (mover is None or mover["enabled"])
                     and (before is None or shared(h) != shared(before))
                     and h["paints"] > painted[0] and g["paints"] > painted[1]):
                 return h, g
@@ -652,7 +656,8 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     assert token and re.fullmatch(r"[0-9a-f]{32}", token)
     table.collect_wire()
 
-    # The guest's page goes away; the host sees it and keeps playing its turn.
+    # The guest's page goes away; the host sees it and plays its turn on until a card it
+    # turns needs its friend's key.
     table.guest.goto("about:blank")
     # Within the hold the host reads that its friend is reconnecting (Invite again is there too).
     expect(table.host.locator("[data-friend-status]")).to_have_text("Friend is reconnecting…", timeout=40_000)
@@ -663,6 +668,10 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
         table.host.wait_for_function("document.body.dataset.idle === 'true'")
         h = table.board(table.host)
         if h["turn"] != 0 or h["result"] is not None:
+            break
+        if not h["enabled"]:
+            # The card it turned opens with its friend's key: no page knows it alone (no-peek).
+            expect(table.host.locator(PASHA + " [data-status]")).to_have_text("Waiting for Friend…")
             break
         action = table.choose(0, h["enabled"], len(table.actions))
         table.host.get_by_role("button", name=BUTTON[action], exact=True).click()

@@ -129,6 +129,22 @@ def test_both_pages_come_back_from_a_reload_mid_deal_and_finish_it():
     assert table.page(1).verification == VERIFIED and table.errors == []
 
 
+def test_the_host_waits_on_a_friends_keys_and_its_silence_aborts_the_deal():
+    """The host's page turns a card: it waits on its friend's key for it (the table names the
+    friend, and the page's silence hold runs on it); a friend silent past its hold aborts the
+    deal by name, and a computer deals in its seat. Over, the deal waits on the secrets."""
+    table = seated("pishe-pasha", [1], seed=3, length="first-to-100")
+    host = table.host
+    while not (host.match.deal.turn == 0 and host.view()["legal"] == ["turn"]):
+        table.move()
+    assert host.waiting_for() == []
+    held = host.act("turn").send                 # not delivered: the friend's page is silent
+    assert host.view()["legal"] == [] and host.waiting_for() == [1]
+    table.deliver(host.silent(1).send)
+    assert host.aborts == [[1, [1]]] and host.match.deal_number == 1 and host.phase == "playing"
+    assert held and host.waiting_for() == [] and table.errors == []
+
+
 def test_a_friends_page_plays_its_own_timeout():
     """Only a friend's page knows its seat's cards: when its clock runs out, it plays the first
     legal move of its own view; the host's page does nothing for that seat."""

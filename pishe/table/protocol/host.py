@@ -233,7 +233,9 @@ class Host:
         """The guests' seats the table waits on, in seat order: while a deal is dealt, those
         at the table (connected or not) whose commitment to their part of the shuffle has not
         come, then those locked in whose part has not; in play, the guest to move, unless a
-        computer plays its seat. Empty when nothing waits on a guest."""
+        computer plays its seat, and dealt no-peek, the friends whose key for a card the host's
+        page may see now (or whose secret, once the deal is over) has not come. Empty when
+        nothing waits on a guest."""
         pending = self._pending
         if pending is not None:
             here = [s for s, g in self.guests.items() if not (g.away or g.left)]
@@ -244,8 +246,13 @@ class Host:
             return [s for s in pending.locked if s in here and s not in pending.contributions]
         if self._deal_done:
             return []
+        np = self._played.np
+        keys = [s for s in np.awaited() if s in self.guests] if np is not None else []
+        if self.match.deal.over:
+            return keys
         turn = self.match.deal.turn
-        return [turn] if turn in self.guests and not self._played_by_computer(turn) else []
+        mover = [turn] if turn in self.guests and not self._played_by_computer(turn) else []
+        return sorted(set(mover + keys))
 
     def seats(self) -> list:
         """Who sits where: each seat's ``role`` (``host``, ``guest`` or ``computer``), whether
@@ -646,7 +653,8 @@ class Host:
         if self.nopeek and self._pending is None and self._played is not None and not self._deal_done:
             gone = [s for s in self._played.np.seats if s != HOST_SEAT and self._absent(s)]
             if gone:
-                return Outcome(self._presence().send + self._np_abort(gone), [])
+                aborted = self._np_abort(gone)
+                return Outcome(self._presence().send + aborted.send, aborted.steps)
         dealt = self._deal_when_ready()
         return dealt if dealt.send else self._presence()
 
@@ -769,14 +777,15 @@ class Host:
         here = [s for s, g in self.guests.items() if not (g.away or g.left)]
         if pending.np is not None:
             gone = [s for s in pending.np.seats if s != HOST_SEAT and s not in here]
-            return Outcome(self._np_begin(pending.number, pending.tries + 1, gone) if gone else [], [])
+            return self._np_begin(pending.number, pending.tries + 1, gone) if gone else Outcome([], [])
         if any(self.guests[s].conn is None for s in here):
             return Outcome([], [])
-        return Outcome(self._np_begin(pending.number, pending.tries, pending.aborted), [])
+        return self._np_begin(pending.number, pending.tries, pending.aborted)
 
-    def _np_begin(self, number: int, tries: int, aborted: list) -> list:
+    def _np_begin(self, number: int, tries: int, aborted: list) -> Outcome:
         """Try ``tries`` of deal ``number``: every page at the table deals; the seats of
-        friends not here are the host page's (its computer plays them)."""
+        friends not here are the host page's (its computer plays them). The host's page alone
+        deals it at once."""
         from ..group import group
         from ..nopeek_seat import NoPeekSeat
 
@@ -788,7 +797,7 @@ class Host:
                              dealer_of(self.game, number), pages, rng=self.rng)
         start = self._np_deal_message(deal)
         send = [(self.guests[s].conn, start) for s in deal.np.seats if s != HOST_SEAT and self.guests[s].conn is not None]
-        return send + self._np_relay(deal.np.start())
+        return self._np_after(send + self._np_relay(deal.np.start()))
 
     def _np_deal_message(self, deal: _HostDeal) -> str:
         return wire.write(self.game.id, "np-deal", deal=deal.number, tries=deal.tries, log=deal.log,
@@ -859,7 +868,7 @@ class Host:
         deal.told = len(np.shown)
         return Outcome(send, words)
 
-    def _np_abort(self, gone: list) -> list:
+    def _np_abort(self, gone: list) -> Outcome:
         """Pages ``gone`` for good mid-deal took their keys: the deal ends aborted by them, named,
         on every page, and is dealt again with the host page's computer in their seats."""
         deal = self._played
@@ -868,7 +877,8 @@ class Host:
         send = [(g.conn, message) for s, g in self.guests.items()
                 if g.conn is not None and s in deal.np.seats and s not in gone]
         self.aborts.append([deal.number, sorted(gone)])
-        return send + self._np_begin(deal.number, deal.tries + 1, sorted(gone))
+        begun = self._np_begin(deal.number, deal.tries + 1, sorted(gone))
+        return Outcome(send + begun.send, begun.steps)
 
     def _np_status(self) -> dict:
         """The no-peek table's own lines: the host page's check of the deal in play, the
