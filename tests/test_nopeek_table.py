@@ -145,6 +145,24 @@ def test_the_host_waits_on_a_friends_keys_and_its_silence_aborts_the_deal():
     assert held and host.waiting_for() == [] and table.errors == []
 
 
+def test_a_friend_back_on_a_new_page_mid_deal_aborts_the_try_at_once_and_deals_it_again():
+    """A friend's tab is closed mid-deal (its secret with it) and a new tab takes the seat:
+    the try in play is aborted by that seat at once, named, and dealt again with the new page,
+    which plays it to a verified end."""
+    table = seated("pishe-pasha", [1], seed=6, length="first-to-100")
+    host = table.host
+    for _ in range(6):
+        table.move()
+    table.drop(table.conn_of(1))
+    table.join()                                 # a new tab: no token, no secret
+    assert host.aborts == [[1, [1]]] and host.phase == "playing" and host.match.deal_number == 1
+    assert host._played.tries == 1 and host.actions == [] and table.errors == []
+    while host.phase == "playing":
+        table.move()
+    assert host.status()["verification"] == VERIFIED and table.page(1).verification == VERIFIED
+    assert table.errors == []
+
+
 def test_a_friends_page_plays_its_own_timeout():
     """Only a friend's page knows its seat's cards: when its clock runs out, it plays the first
     legal move of its own view; the host's page does nothing for that seat."""

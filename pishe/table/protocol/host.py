@@ -534,8 +534,10 @@ class Host:
         self.guests[seat].joining = joining
         was_away, self.guests[seat].away = self.guests[seat].away, joining
         back = self._presence(but=seat).send if was_away else []    # the others see the person back
+        # A page with no seat token is a new one: it cannot hold a secret of the try in play.
+        lost = self._np_lost(seat, conn) if self.nopeek and token is None else Outcome([], [])
         state = [(conn, m) for m in self._state(seat, have)]
-        return Outcome(state + back + (self._np_ready().send if self.nopeek else []), [])
+        return Outcome(lost.send + state + back + (self._np_ready().send if self.nopeek else []), lost.steps)
 
     def _check_seq(self, guest: _GuestSeat, seq: int) -> None:
         if seq < guest.next_seq:
@@ -867,6 +869,21 @@ class Host:
             words += [self.game.describe(shown, self.seat) for shown in group]
         deal.told = len(np.shown)
         return Outcome(send, words)
+
+    def _np_lost(self, seat: int, conn) -> Outcome:
+        """Friend ``seat`` comes back on a new page (``conn``), without the secret its old page
+        dealt the try in play with: that try is aborted by it at once, named, and dealt again
+        with the new page (which is sent the new try after its welcome)."""
+        deal = self._pending or self._played
+        np = deal.np if deal is not None else None
+        if (np is None or np.outcome is not None or seat not in np.seats
+                or not any(m.get("seat") == seat for m in deal.log)):
+            return Outcome([], [])
+        if deal is self._played:
+            begun = self._np_abort([seat])
+        else:
+            begun = self._np_begin(deal.number, deal.tries + 1, [seat])
+        return Outcome([(c, t) for c, t in begun.send if c != conn], begun.steps)
 
     def _np_abort(self, gone: list) -> Outcome:
         """Pages ``gone`` for good mid-deal took their keys: the deal ends aborted by them, named,
