@@ -156,6 +156,8 @@ def test_a_friend_back_on_a_new_page_mid_deal_aborts_the_try_at_once_and_deals_i
     table.drop(table.conn_of(1))
     table.join()                                 # a new tab: no token, no secret
     assert host.aborts == [[1, [1]]] and host.phase == "playing" and host.match.deal_number == 1
+    assert host.status()["verification"] == ("Deal 1 was aborted: Friend did not reveal their part of the "
+                                             "shuffle (aborted shuffles at this table: 1).")
     assert host._played.tries == 1 and host.actions == [] and table.errors == []
     while host.phase == "playing":
         table.move()

@@ -31,7 +31,7 @@ from typing import Callable, Optional
 from ...errors import PisheError
 from ..lang import N_, TABLE, _, lower
 from .. import said
-from ..said import cat, lowered, of_error, say
+from ..said import lowered, of_error, say
 from ..fair import board_digest, new_secret, part_commitment
 from ..game import get_game, is_game
 from . import audit, wire
@@ -485,13 +485,8 @@ class Guest:
         given = self._ledger.get(number)
         if given is not None:
             given[4] = False
-        if seats:
-            who = self._seat_name(seats[0])
-            for s in seats[1:]:
-                who = say(TABLE, "{names} and {name}", names=who, name=self._seat_name(s))
-            reason = say(TABLE, "{seats} did not reveal their part of the shuffle", seats=who)
-        self._record(number, cat(say(TABLE, "Deal {number} was aborted: {reason}", number=number, reason=reason), " ",
-                                 say(TABLE, "(aborted shuffles at this table: {aborts})", aborts=len(self._aborts)), "."))
+        self._record(number, said.deal_aborted(number, [self._seat_name(s) for s in seats or []],
+                                               len(self._aborts), reason))
 
     def _seat_name(self, seat: int) -> str:
         """A seat's name as this page words it (its own view's names, never the host's)."""

@@ -29,7 +29,8 @@ from ..fair import commitment, derive_deck, new_secret, part_commitment, replay,
 from ..game import get_game, names_card
 from ..match import Match
 from ..lang import TABLE, _
-from ..said import say
+from .. import said
+from ..said import of_error, say
 from ..seating import Seating
 from . import wire
 from .nopeek_deal import dealer_of, np_match_id, replay_seat
@@ -898,15 +899,38 @@ class Host:
         return Outcome(send + begun.send, begun.steps)
 
     def _np_status(self) -> dict:
-        """The no-peek table's own lines: the host page's check of the deal in play, the
-        deals aborted, and whether computers sit with friends (their cards are this page's)."""
+        """The no-peek table's own lines: the host page's check of the deal in play (or, until
+        it is done, its try aborted last), the deals aborted, and whether computers sit with
+        friends (their cards are this page's)."""
+        from ..nopeek import DealAbortedError
+
         np = self._played.np if self._played is not None else None
         outcome = np.outcome if np is not None else None
+        if outcome is None and self.aborts and self._played is not None and self.aborts[-1][0] == self._played.number:
+            outcome = DealAbortedError(self.aborts[-1][1])
         computers = any(s != HOST_SEAT and (s not in self.guests or self._absent(s)) for s in range(self.game.seats))
-        return {"verification": None if outcome is None else outcome if isinstance(outcome, str) else str(outcome),
+        return {"verification": None if outcome is None else self._np_verdict(outcome),
                 "verification_deal": self._played.number if outcome is not None else None,
                 "aborts": len(self.aborts),
                 "computers_note": computers_note() if computers else None}
+
+    def _np_verdict(self, outcome) -> str:
+        """The host page's check of the deal in play, as a guest's page words its own."""
+        from ..nopeek import DealAbortedError
+
+        if isinstance(outcome, str):
+            return outcome
+        names = self.view(HOST_SEAT)["names"]
+
+        def name(seat: int):
+            return said.seat_name(self.game, seat, HOST_SEAT, names[seat])
+
+        if isinstance(outcome, DealAbortedError):
+            return said.deal_aborted(self._played.number, [name(s) for s in outcome.seats], len(self.aborts))
+        reason = of_error(outcome)
+        if getattr(outcome, "seat", None) is not None:
+            reason = say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."), seat=name(outcome.seat))
+        return reason
 
     # -- surviving a reload -----------------------------------------------------------
 
