@@ -1,6 +1,7 @@
 """A no-peek deal rebuilt from what one guest's page received and sent (the wire tap's
 lists), by this test process alone: the independent check that the deck every page
-reconstructed is the one that was played, and that the host's page carried no card."""
+reconstructed is the one that was played, and that the host's page carried no card.
+The tap (tests/test_friend.py's WIRE_TAP) keeps both lists, and both in order."""
 
 from __future__ import annotations
 
@@ -16,20 +17,18 @@ CARDS = {str(c) for c in DECK}
 NOPEEK_TYPES = ("np-deal", "np", "np-abort", "table")
 
 
-def np_messages(received: list, sent: list) -> dict:
-    """``{(deal, tries): [np-* message, …]}``: every page's no-peek messages of each try,
-    from the host's relays (an ``np-deal``'s log too: a page coming back is sent it again) and
-    this page's own. A try is the last ``np-deal`` of its deal this page was sent; this
-    page's own messages go to its deal's last try."""
+def np_messages(both: list) -> dict:
+    """``{(deal, tries): [np-* message, …]}``: every page's no-peek messages of each try, from
+    what one guest's page received and sent, in order (``[["received" or "sent", text], …]``):
+    the host's relays (an ``np-deal``'s log too: a page coming back is sent it again) and this
+    page's own, each of the try its deal was in when it went."""
     tries, out = {}, {}
-    for m in map(json.loads, received):
-        if m["type"] == "np-deal":
+    for kind, text in both:
+        m = json.loads(text)
+        if m["type"] == "np-deal" and kind == "received":
             tries[m["deal"]] = m["tries"]
             out.setdefault((m["deal"], m["tries"]), []).extend(m["log"])
-        elif m["type"] == "np":
-            out.setdefault((m["deal"], tries[m["deal"]]), []).append(m["message"])
-    for m in map(json.loads, sent):
-        if m["type"] == "np":
+        elif m["type"] == "np" and m["deal"] in tries:
             out.setdefault((m["deal"], tries[m["deal"]]), []).append(m["message"])
     return out
 

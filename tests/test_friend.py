@@ -94,7 +94,7 @@ self.addEventListener("message", (event) => {
 });
 """
 WIRE_TAP = """((tap) => {
-  const wire = (window.__wire = { received: [], sent: [] });
+  const wire = (window.__wire = { received: [], sent: [], both: [] });  // both: [kind, text], in order
   const workers = [];
   const script = (text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
   const tapUrl = script(tap);
@@ -110,6 +110,7 @@ WIRE_TAP = """((tap) => {
         if (!copy) return;
         event.stopImmediatePropagation();
         wire[copy[0]].push(copy[1]);
+        wire.both.push(copy);
       });
     }
   };
@@ -332,6 +333,7 @@ class Table:
         self.boards: list[tuple[int, int, dict, dict]] = []  # (deal, actions so far, host board, guest board)
         self.received: list[str] = []                  # every message the guest page received
         self.sent: list[str] = []                      # every message the guest page sent
+        self.both: list[list] = []                     # both, in order: [received or sent, text]
 
     def page(self, context) -> Page:
         """A new tab (its own sessionStorage) in one of the two profiles."""
@@ -355,10 +357,12 @@ class Table:
 
     def collect_wire(self) -> None:
         """Move what the guest page's tap recorded into this test (before it navigates away)."""
-        wire = self.guest.evaluate("window.__wire ? window.__wire : {received: [], sent: []}")
+        wire = self.guest.evaluate("window.__wire ? window.__wire : {received: [], sent: [], both: []}")
         self.received += wire["received"]
         self.sent += wire["sent"]
-        self.guest.evaluate("window.__wire && (window.__wire.received = [], window.__wire.sent = [])")
+        self.both += wire["both"]
+        self.guest.evaluate("window.__wire && (window.__wire.received = [], window.__wire.sent = [], "
+                            "window.__wire.both = [])")
 
     # -- connecting --------------------------------------------------------------
 
@@ -496,16 +500,16 @@ class Table:
 
         Returns {"views": {(deal, actions so far): [view of seat 0, view of seat 1]}}.
         """
-        tries = np_messages(self.received, self.sent)
+        tries = np_messages(self.both)
         match_id = match_id_of(self.received)
         views_at = {}
         match = None
         for deal in sorted({a[0] for a in self.actions}):
-            (count, messages), = [(t, m) for (d, t), m in tries.items() if d == deal]  # no try aborted
+            count = max(t for d, t in tries if d == deal)        # its try that was played
+            messages = tries[(deal, count)]
             deck = rebuilt_deck(GAME.id, match_id, deal, count, messages)
             # The guest's page took part: its shuffle and lock are in the deck, as it sent them.
-            mine = {json.loads(t)["message"]["type"] for t in self.sent if json.loads(t)["type"] == "np"
-                    and json.loads(t)["deal"] == deal}
+            mine = {m["type"] for m in messages if m["seat"] == 1}
             assert {"np-commit", "np-shuffle", "np-lock", "np-reveal"} <= mine, mine
             if match is None:
                 match = Match(GAME, length, deck=deck)
@@ -743,9 +747,10 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     again (the host's side of it is gone) but shows the table as it was, paused, and
     takes its seat back from the host's next link, and plays on.
 
-    Closed (its sessionStorage with it): a new tab opens the new invite; it gets the
-    guest seat and the deal goes on, and it says the deal is not fair for it: it was
-    dealt without its part of the shuffle.
+    Closed (its sessionStorage with it, and its secret of the deal): a new tab opens the
+    new invite and gets the guest seat; the deal was dealt no-peek, so without that secret
+    nobody can open its cards: the host's page says the deal was aborted by its friend, and
+    deal 1 is dealt again with the new tab, played to its end and verified.
 
     Deal 2: the guest asks for it and leads it; its tab reloads with deal 1's scores."""
     table.open_host("first-to-100")
@@ -785,13 +790,19 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     table.guest = table.page(context)
     table.errors["guest (new tab)"] = table.watch(table.guest)
     table.join(link)
+    expect(table.host.locator("[data-fair]")).to_have_text(
+        "Deal 1 was aborted: Friend did not reveal their part of the shuffle (aborted shuffles at this "
+        "table: 1).", timeout=20_000)
+    table.actions = [a for a in table.actions if a[0] != 1]     # the aborted try's: its deck is gone
+    table.boards = [b for b in table.boards if b[0] != 1]
     h, g = table.sync()
-    assert shared(h) == shared(host_before) and g["mine"] == 1 and g["turn"] == 1
+    assert shared(h) != shared(host_before) and h["deal"] == g["deal"] == "1" and g["mine"] == 1
+    assert h["turn"] == 0 and [h["seats"][s]["discard"] for s in (0, 1)] == ["0", "0"]  # dealt afresh
     h, g = table.play()
     assert h["result"] == g["result"]
-    expect(table.guest.locator("[data-fair]")).to_have_text(
-        "Deal 1 is not fair for this page: it was dealt without its part of the shuffle (this page "
-        "was not at the table when the parts were fixed).", timeout=10_000)
+    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified", timeout=20_000)
+    expect(table.host.locator("[data-fair]")).to_have_text(
+        "Deal 1 verified (aborted shuffles at this table: 1)")
     table.collect_wire()
     replayed = table.replay("first-to-100")
     table.check_secrets()

@@ -729,9 +729,12 @@ class Guest:
             results = [self._np_results.get(n, [0] * teams) for n in range(1, number)]
             match = Match.resume(self.game, self.table["length"], results, np.partial.deck())
             match.deal = state
-            self._view = self.game.view(match, self.seat, friend_names(self.game, self.seat)).to_json()
-            if self._view.get("legal") and not np.partial.settled(self.seat):
-                self._view["legal"] = []      # its cards are still opening: no move until they are known
+            if np.partial.settled(self.seat):
+                self._view = self.game.view(match, self.seat, friend_names(self.game, self.seat)).to_json()
+            elif self._view is not None:
+                # A card it may see is still opening (its engine holds a stand-in there: never
+                # shown): the view stays as it was, with no move until the card is known.
+                self._view = {**self._view, "legal": []}
             if state.over and np.outcome == VERIFIED:
                 self._np_results[number] = list(state.team_points())
         words = self._words(np.shown[self._np_told:])

@@ -179,6 +179,7 @@ class Host:
         self._bots: dict = {}
         #: No-peek: the deals aborted by pages gone with their keys, ``[deal, seats]``.
         self.aborts: list = []
+        self._np_shown: dict = {}       # seat -> its last view with every card it may see opened
         self._earlier: list = []        # no-peek, restored: the points of the deals before the one in play
         self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
         self._pending: Optional[_HostDeal] = _HostDeal.new(1, self.rng, self.game.id)
@@ -211,13 +212,18 @@ class Host:
         return friend_names(self.game, seat)
 
     def view(self, seat: int = HOST_SEAT) -> Optional[dict]:
-        """``seat``'s view as JSON data (``None`` until the first deal is dealt)."""
+        """``seat``'s view as JSON data (``None`` until the first deal is dealt). Dealt no-peek,
+        the view of the host's page stays as it was while a card it may see now is still
+        opening (its engine holds a stand-in there: never shown), ``None`` before the first."""
         if self.match is None:
             return None
-        view = self.game.view(self.match, seat, self.names(seat)).to_json()
         np = self._played.np if self._played is not None else None
-        if np is not None and view.get("legal") and not np.partial.settled(seat):
-            view["legal"] = []      # its cards are still opening: no move until they are known
+        if np is not None and not np.partial.settled(seat):
+            shown = self._np_shown.get(seat)
+            return None if shown is None else {**shown, "legal": []}   # no move until it is known
+        view = self.game.view(self.match, seat, self.names(seat)).to_json()
+        if np is not None:
+            self._np_shown[seat] = view
         return view
 
     def status(self) -> dict:
