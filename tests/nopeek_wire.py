@@ -11,7 +11,7 @@ from pishe.cards import DECK
 from pishe.table.game import names_card
 from pishe.table.group import group
 from pishe.table.nopeek import Record, check_deal
-from pishe.table.protocol.nopeek_deal import np_match_id
+from pishe.table.protocol.nopeek_deal import dealer_of, np_match_id
 
 CARDS = {str(c) for c in DECK}
 NOPEEK_TYPES = ("np-deal", "np", "np-abort", "table")
@@ -27,7 +27,7 @@ def np_messages(both: list) -> dict:
         m = json.loads(text)
         if m["type"] == "np-deal" and kind == "received":
             tries[m["deal"]] = m["tries"]
-            out.setdefault((m["deal"], m["tries"]), []).extend(m["log"])
+            out[(m["deal"], m["tries"])] = list(m["log"])     # all of the try so far, once
         elif m["type"] == "np" and m["deal"] in tries:
             out.setdefault((m["deal"], tries[m["deal"]]), []).append(m["message"])
     return out
@@ -54,6 +54,16 @@ def rebuilt_deck(game_id: str, match_id: str, deal: int, tries: int, messages: l
     record.shares = [tuple(json.loads(s)) for s in sorted(shares)]
     return check_deal(group(), game_id, np_match_id(match_id, tries), deal, sorted(record.commitments),
                       record, secrets)
+
+
+def played(game, deal: int, deck: list, messages: list):
+    """The deal's state after every move of one try (its ``np-act`` messages, in the order the
+    page had them, each by the seat to move) played on ``deck`` by the game's own rules."""
+    state = game.new_deal(list(deck), dealer_of(game, deal))
+    for m in messages:
+        if m["type"] == "np-act":
+            state.apply(game.parse_action(m["action"]), state.turn)
+    return state
 
 
 def check_carried(received: list) -> int:
