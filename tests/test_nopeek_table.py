@@ -91,10 +91,14 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
     host = table.host
     for _ in range(6):
         table.move()
+    gone = table.page(2)
     table.drop(table.conn_of(2))
     assert host.phase == "playing"
     table.deliver(host.hold_over(2).send)
     assert host.aborts == [[1, [2]]]
+    # Back with its seat token mid-deal: the computer plays this deal out, the friend the next.
+    table.join(gone)
+    assert host.seats()[2]["away"] and host.guests[2].joining and table.errors == []
     for seat in (1, 3):
         status = table.page(seat).status()
         assert status["aborts"] == 1
@@ -107,6 +111,8 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
     for seat in (1, 3):
         assert table.page(seat).verification == VERIFIED
     assert host.status()["verification"] == VERIFIED and table.errors == []
+    table.deliver(host.next_deal().send)
+    assert not host.seats()[2]["away"] and host._played.np.pages[2] == 2 and host.phase == "playing"
 
 
 def test_both_pages_come_back_from_a_reload_mid_deal_and_finish_it():

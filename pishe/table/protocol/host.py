@@ -536,8 +536,11 @@ class Host:
                 raise SeatTakenError(_("This connection already holds seat {seat}.").format(seat=held))
         self.disconnect(conn)
         self.guests[seat].conn = conn
-        # A friend new to a seat dealt to a computer (deal_now) takes it from the next deal.
-        joining = token is None and self.guests[seat].away and self.phase == PLAYING
+        # A friend new to a seat dealt to a computer (deal_now) takes it from the next deal; so
+        # does one back to a seat whose cards the host's page was opened (no-peek: a try dealt
+        # again after its page went, its computer in the seat).
+        joining = ((token is None or self.nopeek and self._np_hosts(seat)) and self.guests[seat].away
+                   and self.phase == PLAYING)
         self.guests[seat].joining = joining
         was_away, self.guests[seat].away = self.guests[seat].away, joining
         back = self._presence(but=seat).send if was_away else []    # the others see the person back
