@@ -268,13 +268,15 @@ function paintTable(paint, view, status, answer) {
   }
   // The table's status line, where the view alone cannot say it (a blank view says its own):
   // the status's own lines while dealing, else the page's words.
-  // The host's names whom the table waits on: while dealing (once a friend is here), and on
-  // a friend's turn while that friend's page is connected (else it is away: below).
+  // The host's names whom the table waits on: while dealing (once a friend is here), on a
+  // friend's turn while that friend's page is connected (else it is away: below), and on a
+  // friend whose key opens a card this page may see now (no-peek), connected or not.
   const host = state.role === "host";
   const seats = [...state.seats.values()];
+  const forKeys = Boolean(view) && list(status.waiting_for).some((seat) => seat !== view.turn);
   const waitingLine = host && status.waiting_line && (dealing
     ? state.view || seats.some((s) => s.connected)
-    : state.view && !view.result && seats.some((s) => s.connected && s.number === view.turn));
+    : state.view && !view.result && (forKeys || seats.some((s) => s.connected && s.number === view.turn)));
   if (waitingLine) {
     setText(tableStatus, status.waiting_line);
   } else if (state.view && dealing) {
