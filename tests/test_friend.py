@@ -705,7 +705,11 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
                 if json.loads(t)["type"] == "welcome"]
     assert welcomes and welcomes[0]["token"] == token  # resumed with its token, not joined afresh
     hellos = [json.loads(t) for t in table.guest.evaluate("window.__wire.sent")]
-    assert hellos[0]["type"] == "hello" and hellos[0]["token"] == token and hellos[0]["have"]["deal"] == 1
+    assert hellos[0]["type"] == "hello" and hellos[0]["token"] == token
+    # The host sent the deal's log; the page rebuilt its part from its kept secret (no new commitment).
+    logs = [m["log"] for m in map(json.loads, table.guest.evaluate("window.__wire.received")) if m["type"] == "np-deal"]
+    assert logs and any(m["seat"] == 1 and m["type"] == "np-commit" for m in logs[0])
+    assert not any(m["type"] == "np" and m["message"]["type"] == "np-commit" for m in hellos)
 
     # The deal to its end.
     h, g = table.play(shots="friend-mid-game")
@@ -862,13 +866,13 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     assert [e["code"] for e in errors] == ["malformed-message", "malformed-message", "message-too-long",
                                            "replayed-message", "unsupported-version", "wrong-game",
                                            "unknown-message-type"]
-    # An intent out of turn, with the right number: the host's engine refuses it.
+    # An intent with the right number: a no-peek table takes moves with their keys only (np-act).
     table.guest.evaluate(send, [json.dumps({"v": 3, "game": "pishe-pasha", "type": "act",
                                             "seq": errors[-1]["next_seq"], "action": "turn"})])
     table.guest.wait_for_function(
         "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length > n", arg=len(junk))
     refused = json.loads(table.guest.evaluate("window.__wire.received.at(-1)"))
-    assert refused["code"] == "not-your-turn" and refused["next_seq"] == errors[-1]["next_seq"]
+    assert refused["code"] == "wrong-phase" and refused["next_seq"] == errors[-1]["next_seq"]
     expect(table.guest.locator(PASHA + " [data-error]")).to_have_text(refused["reason"])
     h2, g2 = table.sync()
     assert shared(h2) == shared(h) and h2["error"] == ""   # nothing changed on the host's table
