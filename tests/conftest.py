@@ -5,8 +5,8 @@ Fixtures:
     browser_type_launch_args  pytest-playwright's, extended: $CHROMIUM (default
                               /usr/bin/chromium), quiet flags, no host but 127.0.0.1,
                               WebRTC between local pages
-    dist_dir                  Path of a dist/ built once per test session (in a temp dir),
-                              with no Nostr relay in its signaling.json
+    dist_dir                  Path of a dist/ built once per test run (in a temp dir, shared
+                              by the xdist workers), with no Nostr relay in its signaling.json
     site                      a build.SiteServer serving dist_dir: .url, .stop(), .start()
     console_errors            watch(page) -> list that fills with the page's console
                               errors and uncaught exceptions
@@ -19,6 +19,7 @@ Fixtures:
 
 from __future__ import annotations
 
+import fcntl
 import sys
 from pathlib import Path
 
@@ -38,6 +39,21 @@ OFFLINE_FLAGS = machinery.CHROMIUM_OFFLINE_FLAGS
 # (not mDNS names) and loopback candidates allowed.
 WEBRTC_FLAGS = ["--allow-loopback-in-peer-connection"]
 WEBRTC_DISABLED_FEATURES = ["WebRtcHideLocalIpsWithMdns"]
+
+
+# The longest test files first. xdist (--dist loadfile, files in collection order) hands
+# each file to the next free worker: with the long ones first, the short ones fill in
+# at the end instead of a long one running on alone. Measured with --durations=0.
+LONGEST_FIRST = [
+    "test_pisti_friends.py", "test_friend.py", "test_language_page.py", "test_build.py",
+    "test_friend_connect.py", "test_page.py", "test_pisti_two_page.py", "test_look.py",
+    "test_friend_turn.py", "test_cheating_host.py", "test_invariants.py", "test_protect_page.py",
+]
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))   # stable: the rest keep their order
 
 
 def pytest_configure(config):
@@ -81,13 +97,23 @@ def browser_type_launch_args(browser_type_launch_args, playwright):
 
 
 @pytest.fixture(scope="session")
-def dist_dir(tmp_path_factory) -> Path:
-    """The site, built once per session into a temp dir (the repo's dist/ is left alone)."""
-    dist = tmp_path_factory.mktemp("site") / "dist"
-    build.build(dist)
-    # Tests never reach a public relay: the site's relays are none, unless a test
-    # routes signaling.json to the local one (the nostr_relay fixture).
-    (dist / "signaling.json").write_text('{"relays": []}\n')
+def dist_dir(tmp_path_factory, worker_id) -> Path:
+    """The site, built once per test run into a temp dir (the repo's dist/ is left alone):
+    the first xdist worker to need it builds it, the other waits for it and reads the same
+    files (a build whose caches are cold runs Pyodide under Node for a minute or more)."""
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent  # the run's folder, above each worker's own
+    dist = shared / "site" / "dist"
+    with open(shared / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        built = shared / "site" / "built"
+        if not built.exists():
+            build.build(dist)
+            # Tests never reach a public relay: the site's relays are none, unless a test
+            # routes signaling.json to the local one (the nostr_relay fixture).
+            (dist / "signaling.json").write_text('{"relays": []}\n')
+            built.touch()
     return dist
 
 

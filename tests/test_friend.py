@@ -367,7 +367,9 @@ class Table:
     # -- connecting --------------------------------------------------------------
 
     def open_host(self, length: str = "one-deal") -> None:
-        self.host.goto(self.site.url)
+        # A lost or silent friend's seat is held 60 s before a computer plays it: longer here,
+        # where a loaded machine can take that long to bring the friend's page back.
+        self.host.goto(self.site.url + ("&" if "?" in self.site.url else "?") + "hold=600&silent=600")
         expect(self.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
         self.host.get_by_role("radio", name={"one-deal": "One deal", "first-to-50": "First to 50",
                                              "first-to-100": "First to 100"}[length], exact=True).check()
@@ -520,7 +522,16 @@ class Table:
                 views_at[(deal, count)] = [GAME.view(match, s).to_json() for s in (0, 1)]
 
             snapshot(0)
-            for n, (_, seat, action) in enumerate([a for a in self.actions if a[0] == deal], 1):
+            # The deal's record of moves, as every page had them on the wire (np-act, in order).
+            recorded = [[m["seat"], m["action"]] for m in messages if m["type"] == "np-act"]
+            clicked = [[seat, action] for d, seat, action in self.actions if d == deal]
+            if clicked != recorded:
+                first = next((i for i, (a, b) in enumerate(zip(clicked, recorded)) if a != b),
+                             min(len(clicked), len(recorded)))
+                raise AssertionError(f"deal {deal}: the moves clicked and the deal's record differ from move "
+                                     f"{first}:\nclicked {clicked[first:first + 6]}\nrecord  "
+                                     f"{recorded[first:first + 6]}")
+            for n, (seat, action) in enumerate(clicked, 1):
                 match.apply(GAME.parse_action(action), seat)
                 snapshot(n)
             assert match.deal.over
