@@ -188,11 +188,12 @@ class Guest:
 
     def _computers_note(self) -> Optional[str]:
         """A no-peek table's sentence when computers sit with friends (their cards are the host
-        page's), or ``None``."""
+        page's: the deal's try says which seats' page is the host's), or ``None``."""
         from .host import computers_note
 
         seats = (self.table or {}).get("seats") or []
         computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") for s in seats)
+        computers = computers or any(s != page for s, page in self._np.pages.items() if page == 0)
         return computers_note() if computers else None
 
     def ledger(self) -> str:

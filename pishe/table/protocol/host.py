@@ -314,6 +314,9 @@ class Host:
         if self._pending is not None or self._deal_done:
             return None
         seat = self.match.deal.turn
+        np = self._played.np
+        if np is not None and not np.partial.settled(seat):
+            return None             # its cards are still opening (no-peek): the table waits on their keys
         return seat if self._played_by_computer(seat) else None
 
     def _played_by_computer(self, seat: int) -> bool:
