@@ -327,12 +327,13 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
         expect(page.locator("[data-computers-note]")).to_have_text(COMPUTERS_NOTE, timeout=20_000)
     assert play_until(host, [host, *guests.values()], played=6) >= 6
 
-    # Left's friend comes mid-deck: seated, but the computer plays the deck out.
+    # Left's friend comes mid-deck: seated, but the computer plays the deck out (dealt no-peek
+    # without its page, the deck has nothing its page may see but what is played).
     late = pages.page("guest 3")
     late.goto(links[3])
     expect(late.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     expect(host.locator("[data-friend-status]")).to_have_text("Connected", timeout=20_000)
-    late.wait_for_function("window.pisheFriend.state.view && window.pisheFriend.state.view.seat === 3",
+    late.wait_for_function("window.pisheFriend.state.status && window.pisheFriend.state.status.seat === 3",
                            timeout=BOOT_MS)
     expect(host.locator(f'{TABLE} [data-seat="3"] [data-flag-who]')).to_have_text("Away: computer")
     play_until(host, [host, *guests.values()])
