@@ -1,6 +1,7 @@
 """Benchmark: Pişti's bots and levels, their strength and the Hard level's decision time.
 
-Run: python bench/pisti_bots.py [--decks N] [--seed S] [--levels [--rows A:B ...] [--chunk C]]
+Run: python bench/pisti_bots.py [--decks N] [--seed S] [--levels [--rows A:B ...] [--chunk C] [--seats 2]
+                                 [--skip K]]
                                  [--strength] [--timing-decks N]
 
 ``--levels`` prints the README's table of the levels: each row tournaments
@@ -10,7 +11,10 @@ same decks in every row), and A's gain a deck with its 95% interval: Hard (``sam
 Medium (``greedy``), Hard and Medium against ``skipper`` (greedy passing up a
 capture one time in six), Hard with the sampler's old certain inference
 (``sampler-certain``: a seat that did not take the pile holds none of the
-top's rank) against ``skipper``, and greedy against random.
+top's rank) against ``skipper``, and greedy against random; with ``--seats 2``,
+Pişti for two (A in seat 0, then in seat 1). ``--skip K`` goes on from a run
+stopped after K chunks: it plays chunk K + 1 on, the same decks as the run not
+stopped, and its lines count only its own chunks.
 
 ``--strength`` prints Hard's strength against its samples: the sampler with
 its samples and budget scaled, each against greedy on the same shuffles with
@@ -147,18 +151,20 @@ def combine(chunks: list) -> tuple:
     return gain, gain - 1.96 * se, gain + 1.96 * se
 
 
-def report_levels(decks: int, seed: int, chunk: int, rows=LEVEL_ROWS) -> None:
-    """The rows in chunks of ``chunk`` decks, taken in turn, each chunk its own seed, so that a
-    run stopped early still gives every row the same number of decks; a line per round."""
-    print(f"Levels, up to {decks} decks a row in chunks of {chunk}, seed {seed}:", flush=True)
+def report_levels(decks: int, seed: int, chunk: int, rows=LEVEL_ROWS, seats: int = 4, skip: int = 0) -> None:
+    """The rows in chunks of ``chunk`` decks of ``seats`` players, taken in turn, each chunk its
+    own seed, so that a run stopped early still gives every row the same number of decks; a
+    line per round."""
+    print(f"Levels, {seats} seats, up to {decks} decks a row in chunks of {chunk}, seed {seed}"
+          f"{f', the first {skip} chunks skipped' if skip else ''}:", flush=True)
     results = {row: [] for row in rows}
     seconds = dict.fromkeys(rows, 0.0)
-    for k in range(decks // chunk):
+    for k in range(skip, decks // chunk):
         for a, b in rows:
             start = time.perf_counter()
-            results[a, b].append(tournament(a, b, chunk, seed * 100_000 + k, bots=FACTORIES))
+            results[a, b].append(tournament(a, b, chunk, seed * 100_000 + k, bots=FACTORIES, seats=seats))
             seconds[a, b] += time.perf_counter() - start
-        print(f"after {(k + 1) * chunk} decks a row:")
+        print(f"after {(k + 1 - skip) * chunk} decks a row{f' (chunks {skip + 1} to {k + 1})' if skip else ''}:")
         print("| A | B | decks | gain of A a deck | 95% interval | decks/s |")
         print("|---|---|---|---|---|---|")
         for row in rows:
@@ -182,6 +188,8 @@ def main(argv=None) -> int:
     parser.add_argument("--levels", action="store_true", help="the levels' table")
     parser.add_argument("--rows", nargs="+", metavar="A:B", help="the levels' rows (default: all)")
     parser.add_argument("--chunk", type=int, default=500, help="decks a chunk of the levels' table (even)")
+    parser.add_argument("--skip", type=int, default=0, help="chunks of the levels' table already played")
+    parser.add_argument("--seats", type=int, choices=(4, 2), default=4, help="the levels' table for 4 or 2 players")
     parser.add_argument("--strength", action="store_true", help="Hard's strength against its samples")
     parser.add_argument("--inference", action="store_true",
                         help="Hard's strength against how far it weighs the seats' plays")
@@ -193,7 +201,7 @@ def main(argv=None) -> int:
         report_times(args.timing_decks, args.seed)
     if args.levels:
         rows = LEVEL_ROWS if args.rows is None else [tuple(r.split(":")) for r in args.rows]
-        report_levels(args.decks, args.seed, args.chunk, rows)
+        report_levels(args.decks, args.seed, args.chunk, rows, args.seats, args.skip)
     if args.strength:
         report_strength(args.decks, args.seed)
     if args.inference:

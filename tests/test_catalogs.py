@@ -73,6 +73,12 @@ def test_turkish_views_and_page_words(turkish):
     assert view["places"][0]["stock_label"] == "Desten: 26 kart"
     words = json.loads(web.page_words())
     assert words["language"] == "tr" and words["words"]["leave_cancel"] == "Oynamaya devam et"
+    # A failure, by the key of its cause (web/core/rtc.js names it), in the page's frame for it.
+    said = words["words"]
+    assert said["link_broken"].replace("{reason}", said["why_not_a_code"]) == \
+        "Bu davet bağlantısı çalışmıyor: bu oyunun bir daveti değil. Arkadaşından yenisini iste."
+    from pishe.table.words import PAGE
+    assert all(said[key] != PAGE[key] for key in PAGE if key.startswith("why_"))
 
 
 def test_a_language_switch_mid_match_rewords_the_same_table():
@@ -143,3 +149,14 @@ def test_switching_language_imports_nothing_start_up_did_not(tmp_path):
     out = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(tmp_path / "site")],
                          capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert out.strip() == "[]"
+
+
+def test_pisti_hard_is_said_to_read_the_others_plays_in_both_languages(turkish):
+    # The level note build.py writes under the page's level radios (data-i18n: this catalog's words).
+    from pishe.games.pisti import PistiGame
+    from pishe.games.pisti.words import WORDS
+
+    for game, english, said in ((PistiGame(4), "the others' plays reveal", "ötekilerin oynadığı kartlardan"),
+                                (PistiGame(2), "your plays reveal", "senin oynadığın kartlardan")):
+        assert english in game.levels_note
+        assert said in WORDS.gettext(game.levels_note) and "okur" in WORDS.gettext(game.levels_note)

@@ -261,7 +261,7 @@ def test_the_seat_that_withholds_its_part_is_named():
     table.drop(table.conn_of(3))
     table.tamper = None
     table.deliver(host.hold_over(3).send)           # seat 3 is gone: the shuffle is aborted, and redone
-    assert host.phase == "playing" and host._played.locked == [1, 2]
+    assert host.phase == "playing" and host.dealing.locked == [1, 2]
     for seat in (1, 2):
         status = pages[seat].status()
         assert status["aborts"] == 1
@@ -516,7 +516,7 @@ def test_a_part_lost_while_away_leaves_the_deal_unchecked_never_verified():
     table.deliver(host.next_deal().send)
     table.drop(table.conn_of(2))
     table.deliver(host.hold_over(2).send)
-    assert host.phase == "playing" and 2 not in host._played.contributions
+    assert host.phase == "playing" and 2 not in host.dealing.contributions
     table.tamper = None
     table.join(page)
     table.play_deck()
@@ -756,7 +756,7 @@ def test_a_view_after_the_reveal_is_checked(game_id, guest_seats):
         if change == "scores":
             data["view"]["match"]["scores"] = [s + 7 for s in data["view"]["match"]["scores"]]
         else:
-            data["actions"] = [table.host._played.actions[-1]]
+            data["actions"] = [table.host.actions[-1]]
             data["steps"] = [[]]
         page.receive(json.dumps(data))
         assert "after the deal was checked" in not_fair(page), change
@@ -790,7 +790,7 @@ def test_a_host_page_at_a_guest_seat_cannot_change_its_part_after_seeing_the_oth
     host = table.host
     assert host.phase == "dealing" and set(host._pending.contributions) == {1, 2}
     chosen = new_secret(random.Random(31))              # picked after seeing the others' parts
-    outcome = host.receive(write("pisti", "deal-seed", seq=colluding._seq, deal=1, contribution=chosen), 103)
+    outcome = host.receive(write("pisti", "deal-seed", seq=colluding.seq, deal=1, contribution=chosen), 103)
     assert json.loads(outcome.send[0][1])["code"] == "part-mismatch" and host.phase == "dealing"
     host._pending.contributions[3] = chosen             # a cheating host takes it all the same
     table.tamper = None
@@ -838,7 +838,7 @@ def test_an_honest_abort_is_counted_and_the_redealt_deck_verifies():
     table.tamper = None
     table.send(103, pages[3].leave())                   # gone for good before revealing its part
     host = table.host
-    assert host.phase == "playing" and host._played.locked == [1, 2]
+    assert host.phase == "playing" and host.dealing.locked == [1, 2]
     table.play_deck()
     for seat in (1, 2):
         status = pages[seat].status()
@@ -856,14 +856,14 @@ def test_another_seats_cards_shown_to_a_guest_are_flagged():
 
     def leak(conn, data):
         if data["type"] == "view" and conn == 102 and data["from"] == 0:
-            data["dealt"] = [game.show_step(step, None) for step in table.host._played.steps[0]]
+            data["dealt"] = [game.show_step(step, None) for step in table.host.deal_steps[0]]
 
     table.tamper = leak
     table.check = lambda conn, text: None                           # the leak is the point here
     for seat in (1, 2, 3):
         table.join(Guest(rng=random.Random(50 + seat)))
     page = table.page(2)
-    shown = json.dumps(page._deals[1].shown[0])
+    shown = json.dumps(page.deal_record(1).shown[0])
     hands = table.host.match.deal.hands
     assert all(str(card) in shown for card in hands[1])             # seat 1's hand, seen by seat 2
     table.play_deck()

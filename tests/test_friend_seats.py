@@ -247,7 +247,7 @@ def test_deal_now_seats_computers_where_no_friend_came_and_a_late_friend_plays_f
     assert page1.verification == VERIFIED
     table.deliver(host.next_deal().send)
     # The next deck: seat 3 is its friend's (it sent its part of the shuffle), seat 2 still a computer's.
-    assert host.phase == "playing" and 3 in host._played.contributions and 2 not in host._played.contributions
+    assert host.phase == "playing" and 3 in host.dealing.contributions and 2 not in host.dealing.contributions
     assert [seat_info(host, s)["away"] for s in (1, 2, 3)] == [False, True, False]
     table.play_deck()
     assert late.verification == VERIFIED and page1.verification == VERIFIED

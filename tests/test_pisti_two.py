@@ -154,3 +154,15 @@ def test_a_bad_seat_count_or_dealer_is_refused():
         Deck.deal(list(DECK), 2, seats=2)
     with pytest.raises(InvalidDeckError):
         Deck.deal(list(DECK), 0, seats=3)
+
+
+@pytest.mark.parametrize("page,section,not_played", [("rules-pisti.md", "## Pişti for two", "## Not played here"),
+                                                     ("rules-pisti.tr.md", "## İki kişilik Pişti",
+                                                      "## Burada oynanmayanlar")])
+def test_both_rules_pages_teach_pisti_for_two_and_no_longer_list_it_as_not_played(page, section, not_played):
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / page).read_text(encoding="utf-8")
+    assert section in text and "--seats 2" in text.split(section)[1]
+    unplayed = text.split(not_played)[1].lower()
+    assert "two-player" not in unplayed and "for two" not in unplayed and "iki kişilik" not in unplayed

@@ -292,7 +292,7 @@ def test_a_deck_not_from_the_contribution_fails_the_check():
     assert host.receive(forged, CONN).error == "That part of the shuffle is not the one you committed to."
     # The host names the guest's part but deals from a deck it chose.
     host.receive(seed_message, CONN)
-    host.match.deal = host.game.new_deal(derive_deck(host._played.seed, ["cd" * 32]), host.match.dealer)
+    host.match.deal = host.game.new_deal(derive_deck(host.dealing.seed, ["cd" * 32]), host.match.dealer)
     host._played.steps = [list(host.game.deal_steps(host.match.deal))]
     link.deliver([(CONN, text) for text in host._state(GUEST_SEAT, None)])
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
@@ -699,7 +699,7 @@ def test_a_resuming_guest_gets_only_the_moves_it_lacks():
     link = new_link(seed=23)
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 12)
-    held = len(guest._deals[1].actions)
+    held = len(guest.deal_record(1).actions)
     assert json.loads(guest.hello())["have"] == {"deal": 1, "actions": held}
     host.disconnect(CONN)
     welcome, view = texts(host.receive(guest.hello(), CONN).send)
@@ -710,15 +710,15 @@ def test_a_resuming_guest_gets_only_the_moves_it_lacks():
 def test_a_guest_reloaded_from_an_older_save_gets_the_moves_since_and_checks_the_deal():
     link = new_link(seed=34)
     host = link.host
-    _play_until(link, BOTH_GIVE, lambda: len(host._played.actions) >= 4)
-    saved, held = link.guest.save(), len(host._played.actions)
-    _play_until(link, BOTH_GIVE, lambda: len(host._played.actions) >= held + 3)
-    done = len(host._played.actions)
+    _play_until(link, BOTH_GIVE, lambda: len(host.actions) >= 4)
+    saved, held = link.guest.save(), len(host.actions)
+    _play_until(link, BOTH_GIVE, lambda: len(host.actions) >= held + 3)
+    done = len(host.actions)
     host.disconnect(CONN)
     link.guest = Guest.restore(saved, random.Random(35), link.guest.ledger())    # kept after every call
     outcome = link.to_host(link.guest.hello())
     message = json.loads(outcome.send[1][1])
-    assert message["from"] == held and message["actions"] == host._played.actions[held:done]
+    assert message["from"] == held and message["actions"] == host.actions[held:done]
     assert len(message["steps"]) == done - held and message["dealt"] == []
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert link.guest.verification == VERIFIED and link.errors == []
@@ -776,13 +776,13 @@ def test_deals_come_one_at_a_time():
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     before = snapshot(host)
-    outcome = host.receive(_message(type="next-deal", seq=guest._seq, deal=2), CONN)
+    outcome = host.receive(_message(type="next-deal", seq=guest.seq, deal=2), CONN)
     assert "not the deal that just ended" in outcome.error and snapshot(host) == before
     assert host.next_deal().send                        # the guest has not answered yet
     with pytest.raises(WrongPhaseError, match="already being dealt"):
         host.next_deal()
     before = snapshot(host)
-    outcome = host.receive(_message(type="deal-seed", seq=guest._seq, deal=3, contribution="00" * 32), CONN)
+    outcome = host.receive(_message(type="deal-seed", seq=guest.seq, deal=3, contribution="00" * 32), CONN)
     assert outcome.error == "Deal 2 is being dealt, not deal 3." and snapshot(host) == before
     outcome = host.receive(guest.next_deal(), CONN)
     assert outcome.error == "Deal 2 is already being dealt."
@@ -824,7 +824,7 @@ def test_a_host_that_rewrites_steps_is_flagged_and_stays_flagged():
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 8)
     message = json.loads(host._state(GUEST_SEAT, {"deal": 1, "actions": 0})[1])
-    assert message["from"] == 0 and len(message["steps"]) == len(host._played.actions)
+    assert message["from"] == 0 and len(message["steps"]) == len(host.actions)
     k = next(k for k, group in enumerate(message["steps"]) if k >= 2 and group)
     message["steps"][k][0]["count"] = 7
     guest.receive(json.dumps(message))
@@ -837,7 +837,7 @@ def test_a_host_that_rewrites_steps_is_flagged_and_stays_flagged():
 def test_a_host_that_rewrites_a_move_is_flagged():
     link = new_link(seed=27)
     host, guest = link.host, link.guest
-    _play_until(link, BOTH_GIVE, lambda: len(host._played.actions) > 4)
+    _play_until(link, BOTH_GIVE, lambda: len(host.actions) > 4)
     message = json.loads(host._state(GUEST_SEAT, {"deal": 1, "actions": 0})[1])
     seat, action = message["actions"][1]
     message["actions"][1] = [1 - seat, action]
@@ -849,7 +849,7 @@ def test_a_commitment_after_the_deal_is_flagged():
     link = new_link(seed=28)
     host, guest = link.host, link.guest
     guest.receive(json.dumps({"v": 3, "game": "pishe-pasha", "type": "deal-commit", "deal": 1,
-                              "commitment": host._played.commitment, "aborted": []}))
+                              "commitment": host.dealing.commitment, "aborted": []}))
     assert guest.verification == ("Deal 1 is not fair: the host asked for your part of the shuffle after "
                                   "dealing the cards.")
 

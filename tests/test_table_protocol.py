@@ -232,9 +232,9 @@ def test_three_guests_play_a_whole_match_dropping_and_coming_back():
             events["drops"] += 1
         for seat in sorted(away):             # back at once when the table waits for it
             if rng.random() < 0.2 or (host.phase == "playing" and host.match.deal.turn == seat) \
-                    or len(host._played.actions) == 24:
+                    or len(host.actions) == 24:
                 come_back(seat)
-        planned = (host.match.deal_number, len(host._played.actions)) == (1, 25)
+        planned = (host.match.deal_number, len(host.actions)) == (1, 25)
         if not away and (rng.random() < 0.01 or planned):
             events["host reloads"] += 1
             pages = {seat: table.page(seat) for seat in (1, 2, 3)}
@@ -287,7 +287,7 @@ def test_no_message_names_a_card_hidden_from_its_seat():
     assert table.errors == [] and sum(table.received.values()) > 3 * 48
     # Packets dealt during the deck were shown with their cards to their own seat only.
     for seat in (1, 2, 3):
-        packets = [shown for group in table.page(seat)._deals[1].shown for shown in group
+        packets = [shown for group in table.page(seat).deal_record(1).shown for shown in group
                    if shown["kind"] == "packet"]
         assert packets and all(("cards" in shown) == (shown["seat"] == seat) for shown in packets)
 
@@ -295,21 +295,21 @@ def test_no_message_names_a_card_hidden_from_its_seat():
 def test_a_reconnecting_guest_is_resent_only_the_moves_it_lacks():
     table = seated("pisti", [1, 2, 3], seed=12)
     host = table.host
-    while len(host._played.actions) < 9 or host.match.deal.turn != 3:
+    while len(host.actions) < 9 or host.match.deal.turn != 3:
         table.move()
-    held = len(host._played.actions)
+    held = len(host.actions)
     page = table.page(2)
     table.drop(table.conn_of(2))
     while host.match.deal.turn != 2:          # seats 3, 0 and 1 play on while it is away
         table.move()
-    done = len(host._played.actions)
+    done = len(host.actions)
     assert done == held + 3
     table.join(page)                          # the same page: it gets only the moves it lacks
     kinds = [json.loads(text)["type"] for _, text in table.last_hello.send]
     assert kinds == ["welcome", "view"]
     view = json.loads(table.last_hello.send[1][1])
     assert view["from"] == held and len(view["actions"]) == len(view["steps"]) == done - held
-    assert view["actions"] == host._played.actions[held:] and view["dealt"] == []
+    assert view["actions"] == host.actions[held:] and view["dealt"] == []
     table.play_deck()
     table.assert_in_step()
     assert table.errors == []
@@ -362,20 +362,23 @@ def test_the_deck_waits_for_every_guests_part_in_seat_order():
         assert view["type"] == "view" and view["fair"]["contributions"] == [parts[1], parts[2], parts[3]]
         pages[{12: 2, 13: 3, 21: 1}[conn]].receive(text)
     # The deck is the one derived from the seed and the parts in seat order, and no other.
-    deck = derive_deck(host._played.seed, [parts[1], parts[2], parts[3]], "pisti")
+    deck = derive_deck(host.dealing.seed, [parts[1], parts[2], parts[3]], "pisti")
     fresh = PISTI.new_deal(deck, host.match.dealer)
     assert fresh.hands == host.match.deal.hands and fresh.stock == host.match.deal.stock
-    assert derive_deck(host._played.seed, [parts[3], parts[1], parts[2]], "pisti") != deck
+    assert derive_deck(host.dealing.seed, [parts[3], parts[1], parts[2]], "pisti") != deck
     assert all(page.verification is None and page.phase in ("playing",) for page in pages.values())
 
 
 def test_every_guest_verifies_a_deck_dealt_from_all_their_parts():
     table = seated("pisti", [1, 2, 3], seed=22)
     host = table.host
-    parts = host._played.parts()
+    parts = host.dealing.parts()
+    host.dealing.contributions.clear()        # the accessors hand out copies: nothing changes
+    table.page(1).deal_record(1).contributions.clear()
     for seat in (1, 2, 3):
-        record = table.page(seat)._deals[1]
+        record = table.page(seat).deal_record(1)
         assert record.contributions == parts and parts[seat - 1] == record.contribution
+    assert host.dealing.parts() == parts
     table.play_deck()
     table.assert_in_step()
     assert table.errors == []
@@ -433,7 +436,7 @@ def _mid_deck(seed: int = 31) -> Table:
     """Three guests, a deck in play, seat 2 (a guest) to move, every seat holding cards."""
     table = seated("pisti", [1, 2, 3], seed=seed)
     host = table.host
-    while not (host.phase == "playing" and host.match.deal.turn == 2 and len(host._played.actions) > 5):
+    while not (host.phase == "playing" and host.match.deal.turn == 2 and len(host.actions) > 5):
         table.move()
     return table
 
@@ -441,7 +444,7 @@ def _mid_deck(seed: int = 31) -> Table:
 def _act(table: Table, seat: int, action: str, seq=None) -> str:
     page = table.page(seat)
     return json.dumps({"v": 3, "game": "pisti", "type": "act",
-                       "seq": page._seq if seq is None else seq, "action": action})
+                       "seq": page.seq if seq is None else seq, "action": action})
 
 
 def _bad_inputs(table: Table) -> dict:
@@ -451,7 +454,7 @@ def _bad_inputs(table: Table) -> dict:
     mine = str(deck.hands[2][0])
     theirs = str(deck.hands[1][0])
     played = str(host.match.deal.pile[-1]) if deck.pile else str(deck.hands[3][0])
-    seq2 = table.page(2)._seq
+    seq2 = table.page(2).seq
     return {
         "replayed seq": (2, _act(table, 2, mine, seq2 - 1), "replayed-message"),
         "seq ahead": (2, _act(table, 2, mine, seq2 + 1), "out-of-order-message"),
@@ -472,10 +475,10 @@ def _bad_inputs(table: Table) -> dict:
         "another game": (2, json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": seq2,
                                         "action": mine}), "wrong-game"),
         "a part mid-deck": (3, json.dumps({"v": 3, "game": "pisti", "type": "deal-seed",
-                                           "seq": table.page(3)._seq, "deal": 1, "contribution": "00" * 32}),
+                                           "seq": table.page(3).seq, "deal": 1, "contribution": "00" * 32}),
                             "wrong-phase"),
         "a next deck mid-deck": (1, json.dumps({"v": 3, "game": "pisti", "type": "next-deal",
-                                                "seq": table.page(1)._seq, "deal": 1}), "deal-not-over"),
+                                                "seq": table.page(1).seq, "deal": 1}), "deal-not-over"),
     }
 
 
@@ -516,7 +519,7 @@ def test_a_connection_with_no_seat_is_not_heard():
     table = _mid_deck()
     host = table.host
     before, saved = snapshot(host), host.save()
-    seq = table.page(2)._seq
+    seq = table.page(2).seq
     for text in [_act(table, 2, str(host.match.deal.hands[2][0]), seq),
                  json.dumps({"v": 3, "game": "pisti", "type": "next-deal", "seq": 0, "deal": 1})]:
         outcome = host.receive(text, 999)

@@ -40,8 +40,8 @@ class PistiGame(Game):
     bots = BOTS
     levels = LEVELS
     levels_note = N_("All three computers play at this level, your partner too. Easy forgets the cards played "
-                     "and sometimes throws a jack away; Medium takes whenever it can; Hard also guesses what "
-                     "the others hold and looks ahead to the end of the deck.")
+                     "and sometimes throws a jack away; Medium takes whenever it can; Hard also reads what the "
+                     "others' plays reveal of their hands and looks ahead to the end of the deck.")
     refusals = {"card-not-in-hand": N_("That card is not in your hand.")}
 
     def __init__(self, seats: int = 4):
@@ -51,8 +51,8 @@ class PistiGame(Game):
         self.params = {"seats": seats}
         if seats == 2:
             self.levels_note = N_("The computer plays at this level. Easy forgets the cards played and sometimes "
-                                  "throws a jack away; Medium takes whenever it can; Hard also guesses what you "
-                                  "hold and looks ahead to the end of the deck.")
+                                  "throws a jack away; Medium takes whenever it can; Hard also reads what your "
+                                  "plays reveal of your hand and looks ahead to the end of the deck.")
         self.teams = ((0, 2), (1, 3)) if seats == 4 else ((0,), (1,))
         self.first_dealer = seats - 1
 

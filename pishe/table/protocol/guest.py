@@ -23,6 +23,7 @@ host's refusals by their code, never with the host's text.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import time
@@ -152,6 +153,20 @@ class Guest:
     def view(self) -> Optional[dict]:
         """This seat's view as the host last sent it (``None`` before the first deal)."""
         return self._view
+
+    @property
+    def seq(self) -> Optional[int]:
+        """The sequence number this page's next message to the host carries (``None``
+        before the host's welcome)."""
+        return self._seq
+
+    def deal_record(self, number: Optional[int] = None) -> Optional[DealRecord]:
+        """What this page knows of deal ``number`` (by default the deal its view shows), as
+        its audit keeps it (:class:`~.audit.DealRecord`), or ``None``: a copy, so reading it
+        changes nothing."""
+        if number is None:
+            number = self._view_deal() if self._view is not None else None
+        return copy.deepcopy(self._deals.get(number))
 
     @property
     def phase(self) -> str:

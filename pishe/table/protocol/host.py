@@ -18,6 +18,7 @@ connection and changes nothing.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import secrets
@@ -302,6 +303,13 @@ class Host:
     def deal_steps(self) -> list:
         """The deal in play's steps: the dealing's, then one list per action (a copy)."""
         return [list(group) for group in self._played.steps] if self._played is not None else []
+
+    @property
+    def dealing(self) -> Optional[_HostDeal]:
+        """The deal in play's fair-deck record (``seed``, ``commitment``, ``locked``,
+        ``contributions``, ``parts()``, ``actions``, ``steps``; ``None`` before the first deal
+        is dealt): a copy, so reading it changes nothing."""
+        return copy.deepcopy(self._played)
 
     @property
     def clock(self) -> Optional[int]:
