@@ -31,7 +31,7 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     table.open_host("one-deal")
     link = table.invite_link()
     # The offer carries relayed candidates only (r…): the host's page asked coturn for an address.
-    offer = link.split("#join=", 1)[1].split("!")[0]
+    offer = link.split("#join=", 1)[1].split("&game=")[0]
     candidates = offer.split("~")[4:]
     assert candidates and all(c.startswith("r127.0.0.1,") for c in candidates), offer
     table.join(link)

@@ -22,6 +22,7 @@ import { hasCandidates } from "../../core/rtc.js";
 import { carryByRelays, knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
 import { watchRoute } from "./route.js";
+import { backoff, retry } from "./retry.js";
 
 /**
  * Said when the worker gave no answer at all: Python could not run the call, so
@@ -108,9 +109,11 @@ export const state = {
   role: null, // "host", "guest", or null while the computer table owns the board
   game: null, // the game of the friend's table
   seats: new Map(), // host: seat kept for a friend -> {invite, link, connected, everOpened, hold, listener,
-  //                   accepted (its friend's answer taken), connectTimer, stopFallback, noPath, stopRoute}
+  //                   accepted (its friend's answer taken), connectTimer, stopFallback, noPath, stopRoute,
+  //                   knocks (its page's knocks heard, and the last answered), posting (that answer, retry.js)}
   link: null, // guest: its one data channel
   listener: null, // guest: listening on the relays for the host's answer to its knock (coming back)
+  retrying: null, // guest: posting its answer or knock again until answered (retry.js)
   connectTimer: null, // guest: how long its answer may take to connect (expectOpen)
   stopFallback: null, // guest: stops waiting to carry its link through the relays (expectOpen)
   stopRoute: null, // guest: stops saying the channel's path (route.js)
@@ -539,20 +542,32 @@ async function listenForKnock(seat) {
   if (!seat.key || seat.listener) return;
   const relays = await relay();
   const { key, offer } = seat;
+  if (seat.listener || seat.key !== key) return;
+  // Each knock is taken once, however many listeners in turn hear it (a relay may keep it).
+  if (!seat.knocks || seat.knocks.key !== key) seat.knocks = { key, seen: new Set(), answered: null };
+  const knocks = seat.knocks;
   seat.listener = relays.listenForAnswer({
     key,
     offer: knockOn(offer),
+    seen: knocks.seen,
     onAnswer: async (theirOffer) => {
       if (state.role !== "host" || seat.connected || seat.key !== key) return;
       seat.listener = null;
+      // The same knock again: its page did not hear the answer, which is posted again.
+      if (knocks.answered && knocks.answered.offer === theirOffer && seat.link) {
+        listenForKnock(seat);
+        postKnockAnswer(seat, seat.link, relays, knocks.answered);
+        return;
+      }
       const link = await openSeatLink(seat);
       link.via = { key, offer: theirOffer };
+      // Still listening: its page knocks again until it hears the answer (or comes back once more).
+      listenForKnock(seat);
       try {
         const reply = await link.answer(theirOffer);
-        if (link === seat.link && await relays.postAnswer({ key, offer: theirOffer, answer: reply }) &&
-            link === seat.link && !seat.connected) {
-          expectSeatOpen(seat, [theirOffer, reply]);
-        }
+        if (link !== seat.link) return;
+        knocks.answered = { key, offer: theirOffer, reply };
+        postKnockAnswer(seat, link, relays, knocks.answered);
       } catch (err) {
         console.warn("could not answer the friend's knock:", err);
       }
@@ -560,7 +575,20 @@ async function listenForKnock(seat) {
   });
 }
 
+/** Host: post `answered`'s reply to a friend's knock until a relay takes it; then the channel is awaited. */
+function postKnockAnswer(seat, link, relays, { key, offer, reply }) {
+  if (seat.posting) seat.posting.stop();
+  seat.posting = retry(async (attempt) => {
+    if (link !== seat.link || seat.connected) return true;
+    if (!await relays.postAnswer({ key, offer, answer: reply, attempt })) return false;
+    if (link === seat.link && !seat.connected && !seat.accepted) expectSeatOpen(seat, [offer, reply]);
+    return true;
+  }, { waits: backoff(2000, 3) });
+}
+
 function stopSeatRoute(seat) {
+  if (seat.posting) seat.posting.stop();
+  seat.posting = null;
   clearTimeout(seat.connectTimer);
   seat.connectTimer = null;
   if (seat.stopFallback) seat.stopFallback();
@@ -669,6 +697,8 @@ export function closeLink() {
 }
 
 function stopRoute() {
+  if (state.retrying) state.retrying.stop();
+  state.retrying = null;
   clearTimeout(state.connectTimer);
   state.connectTimer = null;
   if (state.stopFallback) state.stopFallback();
@@ -687,7 +717,9 @@ export function expectOpen(codes) {
   const noPathHere = () => {
     clearTimeout(state.connectTimer);
     state.connectTimer = null;
-    if (link === state.link && !state.everOpened && state.role === "guest") setStatus(STATUS.noPathGuest, "lost");
+    if (link !== state.link || state.everOpened || state.role !== "guest") return;
+    if (state.retrying) state.retrying.stop();
+    setStatus(STATUS.noPathGuest, "lost");
   };
   const arm = () => {
     clearTimeout(state.connectTimer);
