@@ -45,6 +45,19 @@ const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dis
 // those micropip installs on the first call of a pishe.web function that needs them.
 const AT_START = "pishe";
 const ON_DEMAND = { qr_matrix: ["segno"] };
+// The no-peek deal's group arithmetic (@noble/curves, pinned and hash-checked by the build,
+// never on a first visit): loaded when a friends' table opens, as globalThis.pisheGroup,
+// which pishe/table/group.py's NobleGroup calls.
+const NEEDS_GROUP = new Set(["host_open", "guest_open"]);
+let group = null;
+function loadGroup() {
+  if (!group) {
+    group = Promise.all([import(new URL("vendor/noble/curves/ed25519.js", SITE).href), import("./group.js")])
+      .then(([curves, { makeGroup }]) => { self.pisheGroup = makeGroup(curves); });
+    group.catch(() => { group = null; }); // to retry on the next call
+  }
+  return group;
+}
 const WHEEL_DIR = "/tmp/wheels";
 
 // Pyodide's memory snapshots (loadPyodide's _makeSnapshot and _loadSnapshot, an
@@ -335,6 +348,11 @@ async function run(name, args) {
     if (Object.hasOwn(ON_DEMAND, name)) {
       await need(ON_DEMAND[name]).catch((err) => {
         throw new Error(`could not install ${ON_DEMAND[name].join(", ")}: ${describe(err)}`);
+      });
+    }
+    if (NEEDS_GROUP.has(name)) {
+      await loadGroup().catch((err) => {
+        throw new Error(`could not load the deal's arithmetic: ${describe(err)}`);
       });
     }
     const json = dispatch(name, JSON.stringify(args));

@@ -135,11 +135,14 @@ export const state = {
 
 /**
  * The table's turn loop (../turns.js, the computer table's too). The host's page runs
- * the clocks and the computers' moves; a guest's only shows its clock.
+ * the clocks and the computers' moves; a guest's shows its clock, and at a no-peek table
+ * plays its own seat's timeout.
  */
 export const turns = turnLoop({
   timeout: () => {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_timeout")));
+    // At a no-peek table only a friend's page knows its cards: it plays its own timeout.
+    else if (state.connected) queue(async () => guestAnswer(await call("guest_timeout")));
   },
   computerStep: () => {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_computer_step")));
@@ -269,13 +272,15 @@ function paintTable(paint, view, status, answer) {
   }
   // The table's status line, where the view alone cannot say it (a blank view says its own):
   // the status's own lines while dealing, else the page's words.
-  // The host's names whom the table waits on: while dealing (once a friend is here), and on
-  // a friend's turn while that friend's page is connected (else it is away: below).
+  // The host's names whom the table waits on: while dealing (once a friend is here), on a
+  // friend's turn while that friend's page is connected (else it is away: below), and on a
+  // friend whose key opens a card this page may see now (no-peek), connected or not.
   const host = state.role === "host";
   const seats = [...state.seats.values()];
+  const forKeys = Boolean(view) && list(status.waiting_for).some((seat) => seat !== view.turn);
   const waitingLine = host && status.waiting_line && (dealing
     ? state.view || seats.some((s) => s.connected)
-    : state.view && !view.result && seats.some((s) => s.connected && s.number === view.turn));
+    : state.view && !view.result && (forKeys || seats.some((s) => s.connected && s.number === view.turn)));
   if (waitingLine) {
     setText(tableStatus, status.waiting_line);
   } else if (state.view && dealing) {
@@ -333,8 +338,14 @@ function fairness(status) {
 }
 
 function showFairness() {
-  const fair = state.role === "guest" ? fairness(state.status) : null;
+  // The host's page checks a deal too when it is dealt no-peek (it does not know the deck).
+  const fair = fairness(state.status);
   showFair(fair);
+  // A no-peek table says plainly whose cards the host's page knows: its computers'.
+  const note = document.querySelector("[data-computers-note]");
+  const computers = state.status && typeof state.status.computers_note === "string" ? state.status.computers_note : "";
+  note.hidden = !computers;
+  setText(note, computers);
   // In the deal-end box too, for the deal it shows.
   const resultFair = table().querySelector("[data-result-fair]");
   if (!resultFair) return;

@@ -416,7 +416,12 @@ function act(button) {
     // Posted to the worker in this very task, which sends Python's message at once
     // (after a click, a job queued behind others would wait for the browser's next
     // frame). Saved after the host's answer.
-    queue(async () => guestAnswer(await call("guest_intent", action, false), { paintIt: false }), { inTurn: false });
+    // At a no-peek table the move is made on this page's own engine: its answer has the board.
+    queue(async () => {
+      const answer = await call("guest_intent", action, false);
+      if (answer && answer.view) state.awaiting = false;
+      guestAnswer(answer, { paintIt: Boolean(answer && answer.view) });
+    }, { inTurn: false });
   }
 }
 
