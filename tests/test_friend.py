@@ -772,7 +772,7 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     nobody can open its cards: the host's page says the deal was aborted by its friend, and
     deal 1 is dealt again with the new tab, played to its end and verified.
 
-    Deal 2: the guest asks for it and leads it; its tab reloads with deal 1's scores."""
+    Deal 2: the guest asks for it and leads it, with deal 1's scores."""
     table.open_host("first-to-100")
     table.join(table.invite_link())
     h, g = table.play(until=lambda h, g: len(table.actions) >= 8 and h["turn"] == 0)
@@ -837,15 +837,6 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     h, g = table.sync(before)
     assert h["deal"] == g["deal"] == "2" and h["turn"] == 1  # the guest leads deal 2
     assert {s: g["seats"][s]["score"] for s in (0, 1)} == scores
-    h, g = table.play(until=lambda h, g: sum(a[0] == 2 for a in table.actions) >= 4)
-    # The new tab kept deal 2's table and deal 1's scores (its sessionStorage): a reload shows them.
-    table.guest.reload()
-    table.guest.wait_for_function(
-        "Number(document.querySelector('[data-pishe-table]').dataset.paints || 0) > 1 && "
-        "document.body.dataset.idle === 'true'", timeout=BOOT_MS)
-    paused = table.board(table.guest)
-    assert shared(paused) == shared(g) and paused["deal"] == "2" and paused["enabled"] == []
-    assert {s: paused["seats"][s]["score"] for s in (0, 1)} == scores
     no_errors(table)
 
 
