@@ -81,6 +81,8 @@ DIST = ROOT / "dist"
 BUILD_TOKEN = "__PISHE_BUILD__"
 # In index.html: the loading line's first words (pishe/table/words.py's LOADING["start"]).
 LOADING_TOKEN = "__PISHE_LOADING__"
+# In index.html: why the game could not start, by cause (pishe/table/words.py's START_FAILED).
+START_FAILED_TOKEN = "__PISHE_START_FAILED__"
 
 # Files of the npm package we ship; the rest (pyodide.js, console pages, source
 # maps, type declarations) is not needed by a module worker.
@@ -925,6 +927,33 @@ def _loading_words() -> dict[str, str]:
     return dict(LOADING)
 
 
+def _write_manifest(path: Path) -> None:
+    """The app's manifest with its words (pishe/table/words.py's MANIFEST): the English, and each
+    other language's in its "translations" member, from the catalogs."""
+    from pishe.table import lang
+    from pishe.table.words import MANIFEST
+
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    before = lang.language()
+    try:
+        translations = {}
+        for code in lang.LANGUAGES[1:]:
+            lang.set_language(code)
+            translations[code] = {key: lang.TABLE.gettext(words) for key, words in MANIFEST.items()}
+    finally:
+        lang.set_language(before)
+    manifest.update(MANIFEST, translations=translations)
+    path.write_text(json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def _start_failed_markup() -> str:
+    """Why the game could not start, by cause (pishe/table/words.py's START_FAILED), as
+    index.html's data-start-failures template holds it: a static message each, which
+    web/first-words.js puts in the page's language like every other (Python cannot run then)."""
+    from pishe.table.words import START_FAILED
+    return "".join(f'<p data-cause="{cause}" data-i18n>{html.escape(words)}</p>' for cause, words in START_FAILED.items())
+
+
 def _content_id(stage: Path, files: list[str]) -> str:
     """Short hash over every file's path and bytes (before the build info is inserted)."""
     digest = hashlib.sha256()
@@ -946,6 +975,7 @@ def build(dist: Path = DIST) -> dict:
         for size in ICON_SIZES:
             (stage / "web" / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
         _write_page_words(stage / "web" / "lang")
+        _write_manifest(stage / "web" / "manifest.webmanifest")
         lock = _copy_runtime(pinned["pyodide"], stage / "pyodide")
         micropip = stage / "pyodide" / pinned["micropip"].name
         shutil.copyfile(compile_wheel(pinned["micropip"], stage / "pyodide", lock), micropip)
@@ -967,7 +997,8 @@ def build(dist: Path = DIST) -> dict:
         if (stage / "index.html").exists():
             page = stage / "index.html"
             text = game_markup(page.read_text(encoding="utf-8"), games)
-            page.write_text(text.replace(LOADING_TOKEN, f"{loading['start']}…"), encoding="utf-8")
+            text = text.replace(LOADING_TOKEN, f"{loading['start']}…")
+            page.write_text(text.replace(START_FAILED_TOKEN, _start_failed_markup()), encoding="utf-8")
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
         downloads = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", f"wheels/{pishe.name}"]
         info = {

@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "pishe"
 #: Languages with a catalog (English is the code's own).
 LANGUAGES = ("tr",)
-#: Modules never in a catalog: the command line stays English.
-NOT_TRANSLATED = {"cli.py", "__main__.py"}
+#: Modules never in a catalog (the command line's entry point, which words nothing).
+NOT_TRANSLATED = {"__main__.py"}
+#: The command line's modules (the table's and each game's): their words are not the page's.
+COMMAND_LINE = "cli.py"
 
 
 def domains() -> dict:
@@ -196,10 +198,10 @@ def page_words(lang: str) -> dict:
 
     sys.path.insert(0, str(ROOT))
     from pishe.table.lang import PSEUDO, pseudo
-    from pishe.table.words import LOADING
+    from pishe.table.words import LOADING, START_FAILED
 
     wanted = {(message, context) for _, _, message, context in page_messages()}
-    wanted |= {(message, None) for message in LOADING.values()}
+    wanted |= {(message, None) for message in (*LOADING.values(), *START_FAILED.values())}
     if lang == PSEUDO:
         # A shortcut key stays a key.
         translated = {key: key[0] if key[1] == "key" else pseudo(key[0]) for key in wanted}
@@ -246,7 +248,9 @@ def update() -> list:
 
 def compiled() -> dict:
     """``{path in the wheel: .mo bytes}`` for every .po file of the package, without the
-    messages only the page's markup and scripts have (web/lang/<code>.js holds those)."""
+    messages only the page's markup and scripts have (web/lang/<code>.js holds those), nor
+    those only the command line says (:data:`COMMAND_LINE`): the wheel is the page's, and a
+    source tree's command line reads the .po files."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
@@ -260,7 +264,8 @@ def compiled() -> dict:
                 catalog = read_po(f, locale=lang, domain=domain)
             # The page's static words go to web/lang/ (page_words): Python never says them.
             for message in list(catalog):
-                if message.id and message.locations and all(not f.endswith(".py") for f, _ in message.locations):
+                if message.id and message.locations and not any(
+                        f.endswith(".py") and not f.endswith(COMMAND_LINE) for f, _ in message.locations):
                     catalog.delete(message.id, context=message.context)
             data = io.BytesIO()
             write_mo(data, catalog)

@@ -18,6 +18,12 @@ line: Pishe Pasha's new deal from stocks played out by bots, actions applied
 to a position, or a position played on by bots; a line with ``"game": "pisti"``
 is a Pişti deck with its plays or its bots. A bad line gets
 ``{"error": "…"}`` and the program goes on; it exits 1 if any line failed.
+
+The command line speaks the language its environment asks for (``LANGUAGE``,
+``LC_ALL``, ``LC_MESSAGES``, ``LANG``: "tr_TR.UTF-8" is Turkish; see
+:func:`pishe.table.lang.from_environment`), or ``--lang``'s: its help, its errors and
+a tournament's report (argparse's own few words, "usage:", stay English).
+``play-out``'s answers are data for programs: English in every environment.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from typing import Optional, Sequence
 
 from .errors import PisheError, UnknownGameError
 from .table.game import find_game, games
+from .table.lang import LANGUAGES, _, from_environment, language, set_language
 
 __all__ = ["main", "play_out_line"]
 
@@ -76,43 +83,64 @@ def play_out(stdin, stdout) -> int:
 def _parser() -> argparse.ArgumentParser:
     known = games()
     families = list(dict.fromkeys(g.family_id for g in known))
-    parser = argparse.ArgumentParser(prog="python -m pishe", description="The card table's bots and positions.")
+    parser = argparse.ArgumentParser(prog="python -m pishe", description=_("The card table's bots and positions."))
+    parser.add_argument("--lang", choices=LANGUAGES,
+                        help=_("the language of the help, the errors and the report (default: the environment's)"))
     sub = parser.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("tournament", help="bot A against bot B over many deals")
+    t = sub.add_parser("tournament", help=_("bot A against bot B over many deals"))
     t.add_argument("--game", choices=families, default=known[0].family_id,
-                   help=f"the game (default {known[0].family_id})")
-    t.add_argument("--seats", type=int, help="the number of seats, for a game played by more than one number")
+                   help=_("the game (default {game})").format(game=known[0].family_id))
+    t.add_argument("--seats", type=int, help=_("the number of seats, for a game played by more than one number"))
     first = {}                                                     # each family's first variant
     for game in known:
         first.setdefault(game.family_id, game)
-    t.add_argument("a", help="bot A (" + "; ".join(f"{g.name}'s {', '.join(g.bots)}" for g in first.values()) + ")")
-    t.add_argument("b", help="bot B")
-    t.add_argument("--deals", "--decks", dest="deals", type=int, help="how many deals (or decks: the same option)")
-    t.add_argument("--seed", type=int, default=None, help="seed of the shuffles (repeatable runs)")
-    t.add_argument("--json", action="store_true", help="print one JSON object")
-    sub.add_parser("play-out", help="JSON lines in, JSON lines out (see the README)")
+    bots = "; ".join(f"{g.name}: {', '.join(g.bots)}" for g in first.values())
+    t.add_argument("a", help=_("bot A ({bots})").format(bots=bots))
+    t.add_argument("b", help=_("bot B"))
+    t.add_argument("--deals", "--decks", dest="deals", type=int, help=_("how many deals (or decks: the same option)"))
+    t.add_argument("--seed", type=int, default=None, help=_("seed of the shuffles (repeatable runs)"))
+    t.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    sub.add_parser("play-out", help=_("JSON lines in, JSON lines out (see the README)"))
     return parser
+
+
+def _language_asked(argv: Sequence[str]) -> str:
+    """``--lang``'s language, else the environment's (:func:`~pishe.table.lang.from_environment`)."""
+    asked = argparse.ArgumentParser(add_help=False)
+    asked.add_argument("--lang")
+    known, _rest = asked.parse_known_args(argv)
+    return known.lang if known.lang in LANGUAGES else from_environment()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``python -m pishe``; returns the exit status."""
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    before = language()
+    set_language(_language_asked(argv))
+    try:
+        return _run(_parser().parse_args(argv))
+    finally:
+        set_language(before)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "play-out":
+        set_language("en")          # data for programs: the same in every environment
         return play_out(sys.stdin, sys.stdout)
     try:
         game = find_game(args.game, {} if args.seats is None else {"seats": args.seats})
     except UnknownGameError as e:
         return _refuse(str(e))
-    unit = f"{game.deal_name.lower()}s"
+    option = f"--{game.deal_name.lower()}s"       # --deals, or Pişti's --decks: the same option
     if args.deals is None:
-        return _refuse(f"--{unit} is required")
+        return _refuse(_("{option} is required").format(option=option))
     for name in (args.a, args.b):
         if name not in game.bots:
-            return _refuse(f"unknown bot {name!r}: choose one of {', '.join(game.bots)}")
+            return _refuse(_("unknown bot {name}: choose one of {bots}").format(name=repr(name), bots=", ".join(game.bots)))
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int) -> None:
-        print(f"\r{done}/{args.deals} {unit}", end="", file=sys.stderr, flush=True)
+        print(f"\r{done}/{args.deals}", end="", file=sys.stderr, flush=True)
 
     start = time.perf_counter()
     try:
@@ -125,12 +153,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(json.dumps(result))
         return 0
     seconds = max(time.perf_counter() - start, 1e-9)
-    print(f"{args.deals} {unit} ({args.deals / seconds:.0f} {unit}/s), seed {args.seed}")
+    print(_("{deal} × {count} ({rate} a second), seed {seed}").format(
+        deal=game.deal_word(), count=args.deals, rate=f"{args.deals / seconds:.0f}", seed=args.seed))
     for line in game.tournament_lines(result):
         print(line)
     return 0
 
 
 def _refuse(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    print(_("error: {message}").format(message=message), file=sys.stderr)
     return 2

@@ -32,7 +32,7 @@ import build
 import catalogs
 from pishe.table.game import game_ids
 from pishe.table.lang import PSEUDO
-from pishe.table.words import LOADING
+from pishe.table.words import LOADING, START_FAILED
 
 ROOT = build.ROOT
 BOOT_TIMEOUT_MS = 90_000  # a cold Pyodide boot takes ~5 s here; CI machines can be slower
@@ -637,7 +637,8 @@ def stub_starts(browser, stub_dist):
                 const py = startWorker();
                 const early = py.call("echo");
                 const ready = await settle(py.ready, ms);
-                return {ready, early: await settle(early, ms), late: await settle(py.call("echo"), ms)};
+                const why = await py.ready.catch((err) => ({why: err.why, detail: err.detail}));
+                return {ready, why, early: await settle(early, ms), late: await settle(py.call("echo"), ms)};
             }""", BOOT_TIMEOUT_MS)
             broken.close()
 
@@ -731,9 +732,14 @@ def test_a_snapshot_that_cannot_be_restored_is_replaced(stub_starts, stub_dist):
 
 
 def test_a_failed_boot_is_reported_as_fatal(stub_starts):
+    """By its cause, which the page words (pishe/table/words.py's START_FAILED), and the
+    error's own words for a bug report; at once (the start does not go on without the wheel)."""
     out = stub_starts["failed"]
-    assert out["ready"]["error"].startswith(f"{LOADING['python']} failed: ")
+    stage, _, why = out["ready"]["error"].partition(" failed: ")
+    assert stage in LOADING.values() and why.startswith("could not download wheels/") and why.endswith("HTTP 404")
     assert out["early"] == out["late"] == out["ready"]
+    assert out["why"]["why"] == "download" and "HTTP 404" in out["why"]["detail"]
+    assert out["why"]["why"] in START_FAILED
 
 
 # --- the real pishe.web -----------------------------------------------------

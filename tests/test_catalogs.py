@@ -73,6 +73,12 @@ def test_turkish_views_and_page_words(turkish):
     assert view["places"][0]["stock_label"] == "Desten: 26 kart"
     words = json.loads(web.page_words())
     assert words["language"] == "tr" and words["words"]["leave_cancel"] == "Oynamaya devam et"
+    # A failure, by the key of its cause (web/core/rtc.js names it), in the page's frame for it.
+    said = words["words"]
+    assert said["link_broken"].replace("{reason}", said["why_not_a_code"]) == \
+        "Bu davet bağlantısı çalışmıyor: bu oyunun bir daveti değil. Arkadaşından yenisini iste."
+    from pishe.table.words import PAGE
+    assert all(said[key] != PAGE[key] for key in PAGE if key.startswith("why_"))
 
 
 def test_a_language_switch_mid_match_rewords_the_same_table():

@@ -1,18 +1,48 @@
-"""The command line's contract: tournament and play-out, and their errors."""
+"""The command line's contract: tournament and play-out, and their errors, in the language
+its environment asks for."""
 
+import io
 import json
+import os
 import re
 import subprocess
 import sys
 
 import pytest
 
-from pishe import DECK, Card
+from pishe import DECK, Card, cli
+from pishe.table.lang import from_environment, language
+
+#: What says which language a program speaks (GNU gettext's variables).
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
-def run(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "pishe", *args], input=stdin,
+def run(*args, stdin="", env=None):
+    """``python -m pishe`` in a process of its own, with no language asked but ``env``'s."""
+    plain = {k: v for k, v in os.environ.items() if k not in LOCALE_VARIABLES}
+    return subprocess.run([sys.executable, "-m", "pishe", *args], input=stdin, env={**plain, **(env or {})},
                           capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def here(monkeypatch, capsys):
+    """``python -m pishe`` in this process (cheaper than a process of its own): ``here(*args,
+    stdin="", env={})`` returns (status, stdout, stderr), ``env`` its only locale variables."""
+
+    def call(*args, stdin="", env=None):
+        for name in LOCALE_VARIABLES:
+            monkeypatch.delenv(name, raising=False)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        try:
+            status = cli.main(list(args))
+        except SystemExit as e:          # argparse's refusals
+            status = e.code
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return call
 
 
 def test_tournament_json_has_the_documented_shape():
@@ -25,17 +55,22 @@ def test_tournament_json_has_the_documented_shape():
     assert run("tournament", "always-give", "never-give", "--deals", "40", "--seed", "3", "--json").stdout == out.stdout
 
 
-def test_tournament_text_output_names_both_bots():
-    out = run("tournament", "hold-king", "no-give-two-above", "--deals", "10", "--seed", "1")
-    assert out.returncode == 0 and "hold-king" in out.stdout and "no-give-two-above" in out.stdout
+def test_tournament_text_output_names_both_bots(here):
+    status, out, _ = here("tournament", "hold-king", "no-give-two-above", "--deals", "10", "--seed", "1")
+    assert status == 0 and "hold-king" in out and "no-give-two-above" in out
 
 
 @pytest.mark.parametrize("args", [["nobody", "always-give", "--deals", "3"],
                                   ["always-give", "always-give", "--deals", "-1"],
                                   ["always-give", "always-give", "--deals", "x"]])
-def test_tournament_refuses_bad_arguments(args):
-    out = run("tournament", *args)
-    assert out.returncode == 2 and "error" in out.stderr and not out.stdout
+def test_tournament_refuses_bad_arguments(here, args):
+    status, out, err = here("tournament", *args)
+    assert status == 2 and "error" in err and not out
+
+
+def test_a_refusal_is_the_process_exit_status():
+    out = run("tournament", "nobody", "always-give", "--deals", "3")
+    assert out.returncode == 2 and out.stderr.startswith("error: unknown bot 'nobody': choose one of always-give, ")
 
 
 def split_deck():
@@ -69,12 +104,12 @@ def test_play_out_answers_each_line_in_order():
     assert bots["winner"] in (0, 1)
 
 
-def test_play_out_shows_a_waiting_turned_card_in_the_position():
-    out = run("play-out", stdin=json.dumps({"position": POSITION, "actions": ["turn"]}) + "\n")
-    answer = json.loads(out.stdout)
+def test_play_out_shows_a_waiting_turned_card_in_the_position(here):
+    _, out, _ = here("play-out", stdin=json.dumps({"position": POSITION, "actions": ["turn"]}) + "\n")
+    answer = json.loads(out)
     assert answer["position"]["turned"] == "7C"
-    again = run("play-out", stdin=json.dumps({"position": answer["position"], "actions": ["give"]}) + "\n")
-    assert json.loads(again.stdout)["steps"] == ["Seat 0: You give the 7♣ onto their 6♦"]
+    _, again, _ = here("play-out", stdin=json.dumps({"position": answer["position"], "actions": ["give"]}) + "\n")
+    assert json.loads(again)["steps"] == ["Seat 0: You give the 7♣ onto their 6♦"]
 
 
 @pytest.mark.parametrize("line, message", [
@@ -91,11 +126,11 @@ def test_play_out_shows_a_waiting_turned_card_in_the_position():
     (json.dumps({"position": POSITION, "actions": [["turn"]]}), "action 1"),
     (json.dumps({"position": {**POSITION, "turn": 5}, "actions": []}), "turn must be"),
 ])
-def test_play_out_reports_a_bad_line_and_goes_on(line, message):
+def test_play_out_reports_a_bad_line_and_goes_on(here, line, message):
     good = json.dumps({"position": POSITION, "actions": ["turn"]})
-    out = run("play-out", stdin=f"{line}\n{good}\n")
-    assert out.returncode == 1
-    bad, ok = [json.loads(x) for x in out.stdout.splitlines()]
+    status, out, _ = here("play-out", stdin=f"{line}\n{good}\n")
+    assert status == 1
+    bad, ok = [json.loads(x) for x in out.splitlines()]
     assert set(bad) == {"error"}
     assert re.search(message, bad["error"]), bad["error"]
     assert ok["position"]["turned"] == "7C"
@@ -120,31 +155,31 @@ def test_pisti_tournament_json_has_the_documented_shape():
     assert run(*args).stdout == out.stdout
 
 
-def test_pisti_tournament_text_prints_the_interval():
-    out = run("tournament", "--game", "pisti", "greedy", "greedy", "--decks", "4", "--seed", "1")
-    assert out.returncode == 0 and "95% interval" in out.stdout and out.stdout.count("greedy") >= 2
+def test_pisti_tournament_text_prints_the_interval(here):
+    status, out, _ = here("tournament", "--game", "pisti", "greedy", "greedy", "--decks", "4", "--seed", "1")
+    assert status == 0 and "95% interval" in out and out.count("greedy") >= 2
 
 
 @pytest.mark.parametrize("args", [["greedy", "nobody", "--decks", "4"],
                                   ["greedy", "random", "--decks", "3"],
                                   ["greedy", "random"]])
-def test_pisti_tournament_refuses_bad_arguments(args):
-    out = run("tournament", "--game", "pisti", *args)
-    assert out.returncode == 2 and "error" in out.stderr and not out.stdout
+def test_pisti_tournament_refuses_bad_arguments(here, args):
+    status, out, err = here("tournament", "--game", "pisti", *args)
+    assert status == 2 and "error" in err and not out
 
 
-def test_pisti_play_out_plays_a_whole_deck_and_part_of_one():
+def test_pisti_play_out_plays_a_whole_deck_and_part_of_one(here):
     whole = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "bots": ["greedy"] * 4}
-    out = run("play-out", stdin=json.dumps(whole) + "\n")
-    assert out.returncode == 0, out.stdout
-    answer = json.loads(out.stdout)
+    status, out, _ = here("play-out", stdin=json.dumps(whole) + "\n")
+    assert status == 0, out
+    answer = json.loads(out)
     assert {"points", "cards", "pishti", "jack_pishti", "steps"} <= set(answer)
     assert sum(answer["cards"]) == 52 and answer["over"] is True
     plays = [s for s in answer["steps"] if "plays" in s]
     assert len(plays) == 48
     # Seat 0 leads deck 1 and holds the cards the deck deals it first.
     part = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "plays": []}
-    first = json.loads(run("play-out", stdin=json.dumps(part) + "\n").stdout)
+    first = json.loads(here("play-out", stdin=json.dumps(part) + "\n")[1])
     assert first["over"] is False and first["turn"] == 0 and first["points"] is None
 
 
@@ -156,14 +191,14 @@ def test_pisti_play_out_plays_a_whole_deck_and_part_of_one():
      "unknown bot"),
     ({"game": "rummy", "deck": PISTI_DECK, "dealer": 3, "plays": []}, "unknown game"),
 ])
-def test_pisti_play_out_reports_a_bad_line_and_goes_on(line, message):
+def test_pisti_play_out_reports_a_bad_line_and_goes_on(here, line, message):
     good = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "plays": []}
-    out = run("play-out", stdin=json.dumps(line) + "\n" + json.dumps(good) + "\n")
-    first, second = (json.loads(l) for l in out.stdout.splitlines())
-    assert out.returncode == 1 and message in first["error"] and "error" not in second
+    status, out, _ = here("play-out", stdin=json.dumps(line) + "\n" + json.dumps(good) + "\n")
+    first, second = (json.loads(l) for l in out.splitlines())
+    assert status == 1 and message in first["error"] and "error" not in second
 
 
-def test_pisti_play_out_refuses_a_49th_card():
+def test_pisti_play_out_refuses_a_49th_card(here):
     from pishe.table.game import get_game
 
     game = get_game("pisti")
@@ -173,7 +208,42 @@ def test_pisti_play_out_refuses_a_49th_card():
         plays.append(str(deck.legal_actions()[0]))
         deck.apply(deck.legal_actions()[0], deck.turn)
     line = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3}
-    done = json.loads(run("play-out", stdin=json.dumps({**line, "plays": plays}) + "\n").stdout)
+    done = json.loads(here("play-out", stdin=json.dumps({**line, "plays": plays}) + "\n")[1])
     assert done["over"] is True and len(plays) == 48 and sum(done["cards"]) == 52
-    out = run("play-out", stdin=json.dumps({**line, "plays": plays + [plays[0]]}) + "\n")
-    assert out.returncode == 1 and "48" in json.loads(out.stdout)["error"]
+    status, out, _ = here("play-out", stdin=json.dumps({**line, "plays": plays + [plays[0]]}) + "\n")
+    assert status == 1 and "48" in json.loads(out)["error"]
+
+
+# -- Its language ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("env, code", [
+    ({}, "en"), ({"LANG": "tr_TR.UTF-8"}, "tr"), ({"LANG": "de_DE.UTF-8"}, "en"), ({"LANG": "C.UTF-8"}, "en"),
+    ({"LC_ALL": "tr_TR", "LANG": "en_GB.UTF-8"}, "tr"), ({"LC_ALL": "en_US.UTF-8", "LANG": "tr_TR.UTF-8"}, "en"),
+    ({"LC_MESSAGES": "tr_TR@euro", "LANG": "en_US"}, "tr"),
+    ({"LANGUAGE": "de:tr", "LANG": "de_DE.UTF-8"}, "tr"), ({"LANGUAGE": "tr", "LANG": "C"}, "en"),
+    ({"LANGUAGE": "tr"}, "en"),                                 # no locale is "C": LANGUAGE is not read
+])
+def test_the_language_the_environment_asks_for(env, code):
+    assert from_environment(env) == code
+
+
+def test_the_command_line_speaks_its_environments_language(here):
+    """Turkish for a Turkish locale, or --lang tr: the help, a refusal, a tournament's report;
+    --lang wins over the locale; play-out's answers stay English, data for programs."""
+    tr = run("tournament", "always-give", "never-give", "--deals", "4", "--seed", "1", env={"LANG": "tr_TR.UTF-8"})
+    assert tr.returncode == 0 and tr.stdout.startswith("El × 4 (saniyede ") and "galibiyet" in tr.stdout, tr.stdout
+    assert "wins" not in tr.stdout and "points" not in tr.stdout
+    status, out, _ = here("--help", env={"LANG": "tr_TR.UTF-8"})
+    assert status == 0 and "Kart masasının botları ve konumları." in out
+    status, out, err = here("--lang", "tr", "tournament", "greedy", "nobody", "--game", "pisti", "--decks", "4")
+    assert status == 2 and err.startswith("hata: bilinmeyen bot 'nobody': şunlardan birini seç: random, ")
+    status, out, _ = here("--lang", "tr", "tournament", "--game", "pisti", "greedy", "greedy", "--decks", "2", "--seed", "1")
+    assert status == 0 and "El başına" not in out and " el başına " in out and "%95 aralık" in out and "pişti" in out
+    status, out, _ = here("--lang", "en", "tournament", "always-give", "never-give", "--deals", "2",
+                          env={"LANG": "tr_TR.UTF-8"})
+    assert status == 0 and "wins" in out and "galibiyet" not in out
+    status, out, _ = here("play-out", stdin=json.dumps({"position": POSITION, "actions": ["turn"]}) + "\n",
+                          env={"LC_ALL": "tr_TR.UTF-8"})
+    assert json.loads(out)["steps"] == ["Seat 0: You turn the 7♣; you may give it or keep it"]
+    assert language() == "en"                     # as it was: the command line's language is its own

@@ -15,6 +15,9 @@ def test_the_manifest_names_the_app_its_icons_and_its_start(dist_dir):
     assert manifest["display"] == "standalone"
     assert manifest["start_url"] == manifest["scope"] == "../"      # the site's root, from web/
     assert manifest["name"] and manifest["short_name"] and manifest["theme_color"] and manifest["background_color"]
+    # One manifest for every language: the English, and the Turkish in its "translations".
+    assert manifest["lang"] == "en" and manifest["translations"]["tr"]["short_name"] == "Kart masası"
+    assert set(manifest["translations"]["tr"]) == {"name", "short_name", "description"}
     purposes = {}
     for icon in manifest["icons"]:
         png = (dist_dir / "web" / icon["src"]).read_bytes()

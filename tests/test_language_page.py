@@ -96,6 +96,10 @@ def open_page(browser, server, locale: str, query: str = "", viewport=None) -> P
     return page
 
 
+#: Resolves once the browser has laid out and painted twice since: a new size has taken effect.
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def wait_idle(page: Page) -> None:
     page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
 
@@ -216,6 +220,8 @@ def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, loc
 
 
 def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, server):
+    """Mid-deal, and after a reload; axe in Turkish; an invite link carries no language; a broken
+    link says why in Turkish."""
     page = open_page(browser, server, "en-US", "&lang=tr")         # ?lang=tr wins over the browser
     assert page.evaluate("document.documentElement.lang") == "tr"
     for _ in range(3):
@@ -252,7 +258,7 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     # The same in high contrast, at a phone's width.
     page.get_by_role("switch", name="Yüksek karşıtlık").check()
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(300)
+    page.evaluate(TWO_FRAMES)
     page.screenshot(path=str(RESULTS / "language-tr-phone.png"), full_page=True)
     assert violations(page) == []
     page.set_viewport_size({"width": 1280, "height": 800})    # the switch in the top bar, not its menu
@@ -264,6 +270,18 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     expect(link).not_to_have_value("", timeout=60_000)
     assert "lang" not in link.input_value() and "#join=" in link.input_value()
     assert page.errors == []
+
+    # A link the browser cannot use (a port no address has): a Turkish guest reads why in Turkish,
+    # by its cause, its table in Turkish too; the browser's own words only in the collapsed details.
+    guest = page.context.new_page()
+    broken = "p1~abcd~abcdefghijklmnopqrstuvwx~" + "A" * 43 + "~h1.2.3.4,99999"
+    guest.goto(f"{server.url}/?delay=0&lang=tr#join={broken}")
+    expect(guest.locator("[data-friend-status]")).to_have_text(
+        "Bu davet bağlantısı çalışmıyor: bu tarayıcı bağlantı kodunu kullanamadı. Yenisini iste.", timeout=BOOT_MS)
+    details = guest.locator("[data-friend-details]")
+    assert details.get_attribute("open") is None and "setRemoteDescription" in details.text_content()
+    guest.wait_for_function("Number(document.querySelector('[data-game=\"pishe-pasha\"]').dataset.paints) > 0")
+    assert foreign(guest.evaluate(READ_ALL), ENGLISH) == []
 
 
 #: What the page shows at each of its first frames (a requestAnimationFrame callback runs just
@@ -282,7 +300,8 @@ requestAnimationFrame(function look() {
 
 def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
     """No English flash: the static words are Turkish in the first frame the body is seen, with
-    no module of the page run (they are refused here), so before Python or any table starts."""
+    no module of the page run (they are refused here), so before Python or any table starts;
+    and a start that fails says why in Turkish."""
     context = browser.new_context(locale="tr-TR", viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.add_init_script(FIRST_FRAMES)
@@ -297,6 +316,25 @@ def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
     assert page.locator("[data-language]").input_value() == "tr"
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "language-tr-first-paint.png"))
+
+    # A start that fails (its worker does not come) says why in Turkish, by its cause
+    # (Python's words, which the build wrote into the page); the error's own words only in the
+    # collapsed details; and in English after the switch.
+    page.unroute_all()
+    context.route("**/web/core/worker.js", lambda route: route.abort())
+    page.set_viewport_size({"width": 1280, "height": 800})      # the switch in the top bar
+    page.reload(wait_until="commit")
+    stage = page.locator("[data-loader-stage]")
+    expect(page.locator(".loader.failed")).to_be_visible(timeout=BOOT_MS)
+    expect(stage).to_have_text("Oyun başlatılamadı: oyunun bir dosyası indirilemedi. "
+                               "İnternet bağlantını kontrol edip sayfayı yenile.")
+    details = page.locator("[data-loader-details]")
+    expect(details.locator("summary")).to_have_text("Hata bildirimi için ayrıntılar")
+    assert details.get_attribute("open") is None and "did not load" in details.text_content()
+    assert foreign(page.evaluate(READ_ALL), ENGLISH) == []
+    page.locator("[data-language]").select_option("en")
+    expect(stage).to_have_text("The game could not start: a file of the game could not be downloaded. "
+                               "Check the connection and reload the page.")
     context.close()
 
 
@@ -340,7 +378,7 @@ def test_the_pseudo_language_fits_at_every_width(browser, server):
             wait_idle(page)
         for width, height in ((320, 700), (390, 844), (1280, 800)):
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(200)
+            page.evaluate(TWO_FRAMES)
             found = page.evaluate(MEASURE)
             if found:
                 faults[game, width] = found

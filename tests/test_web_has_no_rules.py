@@ -214,7 +214,8 @@ def test_every_page_word_the_scripts_use_is_worded_in_python():
         source = strip_comments(p.read_text(encoding="utf-8"))
         used |= set(re.findall(r"\b(?:word|say)\(\s*(?:[\w.]+\s*,\s*)?\"(\w+)\"", source))
         used |= set(re.findall(r"\bword\s*=\s*\"(\w+)\"", source))
-        used |= set(re.findall(r"\bcodeError\([^,]*,\s*\"(\w+)\"\)", source))
+        used |= {key for pair in re.findall(r"\bcodeError\([^,]*,\s*\"(\w+)\",\s*\"(\w+)\"\)", source) for key in pair}
+        used |= set(re.findall(r"\"(why_\w+)\"", source))       # a failure's cause (web/core/rtc.js)
         # A choice of two: say(note, ok ? "copied" : "copy_by_hand").
         used |= {key for pair in re.findall(r"\b(?:word|say)\([^;]*?\?\s*\"(\w+)\"\s*:\s*\"(\w+)\"", source)
                  for key in pair}
@@ -222,8 +223,26 @@ def test_every_page_word_the_scripts_use_is_worded_in_python():
     status = re.search(r"export const STATUS = \{(.*?)\};", panel, flags=re.S).group(1)
     used |= set(re.findall(r":\s*\"(\w+)\"", status))
     assert {"copied", "copy_by_hand", "host_deals", "friend_deals", "paste_reply", "not_a_code",
-            "code_damaged", "unknown_game", "paused", "waiting", "link_used"} <= used
+            "code_damaged", "unknown_game", "paused", "waiting", "link_used", "why_not_a_code", "why_damaged",
+            "why_no_webrtc", "why_refused", "why_browser"} <= used
     assert used - set(PAGE) == set()
+
+
+def test_every_cause_of_a_failed_start_is_worded_in_python():
+    """The causes the worker (causeOf) and the page (a worker that did not load) name for a
+    failed start are pishe/table/words.py's START_FAILED, which the page says in every
+    language: the build writes them into the page, and each is one of its static words."""
+    import catalogs
+    from pishe.table.words import START_FAILED
+
+    worker = strip_comments((WEB / "core" / "worker.js").read_text(encoding="utf-8"))
+    named = set(re.findall(r'return "(\w+)"', re.search(r"function causeOf\(err\) \{(.*?)\n\}", worker, re.S).group(1)))
+    boot = strip_comments((WEB / "core" / "boot.js").read_text(encoding="utf-8"))
+    named |= set(re.search(r'event\.message \? "(\w+)" : "(\w+)"', boot).groups())
+    assert named == set(START_FAILED)
+    for code in catalogs.LANGUAGES:
+        words = catalogs.page_words(code)
+        assert all(words.get(message) for message in START_FAILED.values()), code
 
 
 def test_page_has_no_inline_script_or_foreign_images():

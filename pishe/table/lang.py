@@ -10,7 +10,7 @@ source tree with no ``.mo`` (tests, the command line) Babel reads the ``.po`` it
 
 The language is the page's own (:func:`set_language`): each page of a friends'
 table words everything for its own player, so nothing on the wire depends on it.
-The command line never sets it and stays English. :data:`PSEUDO` is a made-up
+The command line speaks its environment's (:func:`from_environment`) or ``--lang``'s. :data:`PSEUDO` is a made-up
 language for layout tests: every sentence about 40% longer and accented.
 """
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..errors import UnknownLanguageError
 
-__all__ = ["LANGUAGES", "PSEUDO", "Catalog", "catalog", "set_language", "language", "upper", "lower",
+__all__ = ["LANGUAGES", "PSEUDO", "Catalog", "catalog", "set_language", "language", "from_environment", "upper", "lower",
            "pseudo", "N_", "_", "ngettext", "catalog_named"]
 
 #: The languages a page may speak, by code; the first is the code's own (English).
@@ -52,6 +52,25 @@ def set_language(code: str) -> str:
 def language() -> str:
     """The language sentences are worded in now."""
     return _language
+
+
+def from_environment(environ=None) -> str:
+    """The language a command line's environment (``os.environ`` if ``None``) asks for, read as
+    GNU gettext reads it: ``LANGUAGE`` (a list: "de:tr"), unless the locale is "C", then the
+    locale, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` ("tr_TR.UTF-8"). The first of
+    :data:`LANGUAGES` named, else English."""
+    import os
+
+    environ = os.environ if environ is None else environ
+    locale = next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), "C")
+    asked = [locale]
+    if environ.get("LANGUAGE") and locale not in ("C", "POSIX"):
+        asked = environ["LANGUAGE"].split(":")
+    for name in asked:
+        code = re.split(r"[_.@-]", name, maxsplit=1)[0].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
 
 
 def N_(message: str) -> str:

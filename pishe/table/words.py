@@ -8,16 +8,18 @@ waiting for a friend) is here.
 :data:`PAGE` holds the page's sentences by key; the worker hands them to the
 page once Python is ready (:func:`pishe.web.page_words`) and the page shows
 them by key. A sentence with ``{name}`` in it has a value put there by the
-page, the value itself never a sentence the page worded: ``{reason}`` is an
-error's own text (from Python, or from the browser), ``{game}`` a game id.
+page, the value itself never a sentence the page worded: ``{reason}`` is
+Python's words for an error, or one of these sentences naming a cause (the
+``why_…`` keys: never the browser's own text), ``{game}`` a game id.
 
 The sentences that depend on the table's state are made here too, from that
 state: :func:`clock_label`, :func:`dealing_lines`, :func:`fairness`, and the
 live region's news of a deal: :func:`dealt`, :func:`match_score`.
 
-Only what the page says when Python itself could not run (no answer from the
-worker, the worker failing to start) stays in the page's JavaScript: those
-sentences cannot wait for Python.
+What the page says when Python itself could not run is worded here too and
+written into the page by build.py (:data:`LOADING`, :data:`START_FAILED`); only
+the frame of those lines ("No answer from the game.", "The game could not
+start: {reason}") is the page's JavaScript's, through the same catalog.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .lang import N_, TABLE, _, ngettext
 from .said import data_of, nsay
 
 __all__ = ["PAGE", "WAITING", "clock", "clock_label", "level_line", "CLOCK_WARNINGS", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
-           "match_score", "LOADING", "page", "waiting"]
+           "match_score", "LOADING", "START_FAILED", "MANIFEST", "page", "waiting"]
 
 #: The page's sentences, by key.
 PAGE = {
@@ -43,7 +45,7 @@ PAGE = {
     "link_used": N_("This invite link was used already — ask your friend for a new one"),
     "failed": N_("Could not reach your friend's page — invite again"),
     "invite_failed": N_("The invite could not be made: {reason}"),
-    "link_broken": N_("This invite link does not work ({reason}): ask your friend for a new one."),
+    "link_broken": N_("This invite link does not work: {reason}"),
     # The Copy buttons.
     "copied": N_("Copied."),
     "copy_by_hand": N_("Select it and copy it by hand."),
@@ -52,6 +54,15 @@ PAGE = {
     "not_a_code": N_("This is not a connection code from this game."),
     "code_damaged": N_("The connection code is damaged (check it was copied whole)."),
     "connect_failed": N_("Could not connect with this reply code: {reason}"),
+    # Why a link or a connection failed, by its cause (web/core/rtc.js names it; relay.js for a
+    # link's key): the {reason} of "invite_failed", "link_broken" and "connect_failed". The
+    # browser's own words go only into the collapsed details, for a bug report.
+    "why_not_a_code": N_("it is not an invite of this game. Ask your friend for a new one."),
+    "why_damaged": N_("it is damaged, perhaps not copied whole. Ask your friend for a new one."),
+    "why_no_webrtc": N_("this browser cannot connect to another page (WebRTC is missing or turned off). "
+                        "Try another browser."),
+    "why_refused": N_("this browser could not use its connection code. Ask for a new one."),
+    "why_browser": N_("the browser could not set up a connection. Reload the page and try again."),
     # Who deals, once connected.
     "host_deals": N_("Your page deals the cards and keeps the match; your friend's page checks each deal."),
     "friend_deals": N_("Your friend's page deals; this page checks each deal when it ends."),
@@ -114,6 +125,26 @@ PAGE = {
 #: into the page (``start`` is index.html's first line) and into its worker.
 LOADING = {"start": N_("Opening a new deck"), "runtime": N_("Starting Python, the game's engine"),
            "python": N_("Dealing the cards"), "wheels": N_("Laying out the table")}
+
+#: Why the game could not start, by the cause the worker (web/core/worker.js) or the page
+#: (web/core/boot.js) names: the {reason} of "The game could not start: {reason}". Python is
+#: not running then, so build.py writes these into the page (index.html's
+#: data-start-failures template); the error's own text goes only into the collapsed details.
+START_FAILED = {
+    "download": N_("a file of the game could not be downloaded. Check the connection and reload the page."),
+    "browser": N_("this browser cannot run the game's engine (it needs WebAssembly). Try an up-to-date browser."),
+    "memory": N_("the browser ran out of memory. Close other tabs and reload the page."),
+    "engine": N_("the game's engine failed while starting. Reload the page; if it fails again, "
+                 "report it with the details below."),
+}
+
+#: The installed app's words (web/manifest.webmanifest): build.py writes the English into the
+#: manifest and each other language's into its "translations" member (the W3C's manifest
+#: localization; a browser that does not know it shows the English). One manifest for every
+#: language: the page itself follows its player's.
+MANIFEST = {"name": N_("Pishe Pasha and Pişti"), "short_name": N_("Card table"),
+            "description": N_("Pishe Pasha and Pişti against the computer or a friend, page to page. "
+                              "Free, no account, works offline.")}
 
 #: What a friend's table says before its cards are dealt, by the page's role.
 WAITING = {"host": N_("The cards are dealt when your friend joins."),

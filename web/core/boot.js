@@ -17,7 +17,9 @@
  * @returns {{call: (name: string, ...args: any) => Promise<any>, ready: Promise<object>, worker: Worker}}
  *   `call` runs pishe.web.<name>(...args) (JSON-able args) and resolves with the
  *   parsed JSON it returns, or rejects with an Error carrying Python's message;
- *   calls made before ready wait for it. `ready` resolves with the boot timings
+ *   calls made before ready wait for it. `ready` rejects with an Error whose `why` names
+ *   the cause (a key of pishe/table/words.py's START_FAILED) and `detail` is the error's
+ *   own words (for a bug report), or resolves with the boot timings
  *   (ms since the worker started, plus `page`: ms since this page's navigation)
  *   and `snapshot`: whether Python's memory was "restored" from the last start's
  *   snapshot, a snapshot "taken" for the next, or "none" (web/core/worker.js).
@@ -38,8 +40,10 @@ export function startWorker(onProgress) {
     markFailed = reject;
   });
 
-  function fail(message) {
-    const err = new Error(message);
+  let failure = null; // the boot's error: every call from then on fails with it
+  function fail(message, why, detail) {
+    const err = Object.assign(new Error(message), { why, detail });
+    failure = err;
     markFailed(err);
     for (const { reject } of pending.values()) reject(err);
     pending.clear();
@@ -57,13 +61,15 @@ export function startWorker(onProgress) {
     } else if (data.ready) {
       markReady({ ...data.ms, page: Math.round(performance.now()), snapshot: data.snapshot });
     } else if (data.fatal) {
-      fail(data.fatal);
+      fail(data.fatal, data.cause, data.detail);
     }
   };
-  // The worker script itself failed to load or threw outside a call.
+  // The worker script itself failed to load (an event with no message: its file did not
+  // come) or to run (this browser cannot run it as a module worker).
   worker.onerror = (event) => {
     event.preventDefault();
-    fail(event.message || "the Python worker could not start");
+    const detail = event.message || "the Python worker's script did not load";
+    fail(detail, event.message ? "browser" : "download", detail);
   };
   for (const event of started ? started.early : []) {
     if (event.type === "error") worker.onerror(event);
@@ -71,6 +77,7 @@ export function startWorker(onProgress) {
   }
 
   function call(name, ...args) {
+    if (failure) return Promise.reject(failure);
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });

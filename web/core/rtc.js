@@ -56,32 +56,44 @@ export function encodeDescription(sdp, { withCandidates = true } = {}) {
 }
 
 /**
- * A connection code refused: `message` for developers, `word` the key of the page's
- * sentence for it (pishe/table/words.py), which the table shows.
+ * A failure named by its cause: `why`, the key of the page's words saying why (pishe/table/words.py's
+ * "why_…", the {reason} of the table's line); `word`, for a connection code refused, the key of
+ * the sentence the reply box shows; `detail`, the browser's own words, for a bug report only.
+ * `message` is for developers.
  */
-function codeError(message, word) {
-  const err = new Error(message);
-  err.word = word;
-  return err;
+function failure(message, why, { word = undefined, detail = null } = {}) {
+  return Object.assign(new Error(message), { why, word, detail });
+}
+
+/** A connection code refused: the key of the page's sentence for it (`word`) and of why (`why`). */
+function codeError(message, word, why) {
+  return failure(message, why, { word });
+}
+
+/** The browser's `err` as a failure named `why`; a failure named already stays as it is. */
+function named(err, why) {
+  if (err && err.why) return err;
+  const detail = err && err.name ? `${err.name}: ${err.message}` : String(err);
+  return failure(`the browser failed: ${detail}`, why, { detail });
 }
 
 /** Rebuild an SDP of `type` ("offer" or "answer") from a code made by encodeDescription. */
 export function decodeDescription(code, type) {
   const parts = String(code).trim().split("~");
-  if (parts[0] !== VERSION || parts.length < 4) throw codeError("not a connection code of this game", "not_a_code");
+  if (parts[0] !== VERSION || parts.length < 4) throw codeError("not a connection code of this game", "not_a_code", "why_not_a_code");
   const [, ufrag, pwd, fp64, ...cands] = parts;
   if (!/^[A-Za-z0-9_-]{4,256}$/.test(ufrag) || !/^[A-Za-z0-9_-]{22,256}$/.test(pwd)) {
-    throw codeError("damaged connection code", "code_damaged");
+    throw codeError("damaged connection code", "code_damaged", "why_damaged");
   }
   let fp;
   try { fp = Uint8Array.from(atob(fromUrlSafe(fp64)), (c) => c.charCodeAt(0)); } catch { fp = []; }
-  if (fp.length !== 32) throw codeError("damaged connection code", "code_damaged");
+  if (fp.length !== 32) throw codeError("damaged connection code", "code_damaged", "why_damaged");
   const hex = Array.from(fp, (b) => b.toString(16).padStart(2, "0").toUpperCase()).join(":");
   const lines = ["v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
     "a=msid-semantic: WMS", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0"];
   cands.forEach((c, i) => {
     const m = c.match(/^([hsrp])(@[A-Za-z0-9_-]{22}|[0-9A-Za-z.:-]+),(\d{1,5})$/);
-    if (!m) throw codeError("damaged connection code", "code_damaged");
+    if (!m) throw codeError("damaged connection code", "code_damaged", "why_damaged");
     lines.push(`a=candidate:${i + 1} 1 udp ${2122260223 - i} ${fullAddress(m[2])} ${m[3]} typ ${CAND_NAMES[m[1]]} generation 0`);
   });
   lines.push("a=ice-ufrag:" + fromUrlSafe(ufrag), "a=ice-pwd:" + fromUrlSafe(pwd), "a=ice-options:trickle",
@@ -119,6 +131,7 @@ export class Link {
    * and the tests that prove the TURN path), "all" (the default) any path.
    */
   constructor(iceServers, take, { iceTransportPolicy = "all" } = {}) {
+    if (typeof RTCPeerConnection !== "function") throw failure("this browser has no WebRTC", "why_no_webrtc");
     this.pc = new RTCPeerConnection({ iceServers, iceTransportPolicy });
     this.onopen = this.onclose = null;
     this.open = false;
@@ -195,23 +208,41 @@ export class Link {
     return { path: relayed ? "turn" : "direct", rtt };
   }
 
-  /** Host: make the offer; returns its code for the invite link. */
+  /** Host: make the offer; returns its code for the invite link. Raises a failure named by its cause. */
   async offer() {
-    await this.pc.setLocalDescription(await this.pc.createOffer());
+    try {
+      await this.pc.setLocalDescription(await this.pc.createOffer());
+    } catch (err) {
+      throw named(err, "why_browser");
+    }
     await gathered(this.pc);
     return encodeDescription(this.pc.localDescription.sdp);
   }
 
-  /** Guest: answer an offer code; returns the reply code for the host. */
+  /** Guest: answer an offer code; returns the reply code for the host. Raises a failure named by its cause. */
   async answer(offerCode) {
-    await this.pc.setRemoteDescription({ type: "offer", sdp: decodeDescription(offerCode, "offer") });
-    await this.pc.setLocalDescription(await this.pc.createAnswer());
+    await this.takeCode("offer", offerCode);
+    try {
+      await this.pc.setLocalDescription(await this.pc.createAnswer());
+    } catch (err) {
+      throw named(err, "why_browser");
+    }
     await gathered(this.pc);
     return encodeDescription(this.pc.localDescription.sdp);
   }
 
-  /** Host: take the guest's reply code; the channel opens shortly after. */
+  /** Host: take the guest's reply code; the channel opens shortly after. Raises a failure named by its cause. */
   async accept(replyCode) {
-    await this.pc.setRemoteDescription({ type: "answer", sdp: decodeDescription(replyCode, "answer") });
+    await this.takeCode("answer", replyCode);
+  }
+
+  /** The other page's code of `type`: one that is not ours, damaged, or that the browser refuses fails so. */
+  async takeCode(type, code) {
+    const sdp = decodeDescription(code, type);
+    try {
+      await this.pc.setRemoteDescription({ type, sdp });
+    } catch (err) {
+      throw named(err, "why_refused");
+    }
   }
 }

@@ -22,7 +22,9 @@
 //                                     build.py writes into BUILD (Python is not running yet)
 //   {ready: true, ms: {...}, snapshot} ms since the worker started, per milestone; snapshot:
 //                                     "restored" (this start), "taken" (for the next), "none"
-//   {fatal: "message"}                boot failed ("<stage> failed: <why>"); calls fail too
+//   {fatal: "message", cause, detail}  boot failed ("<stage> failed: <why>"; calls fail too): `cause`
+//                                     a key of pishe/table/words.py's START_FAILED (causeOf below),
+//                                     `detail` the error's own words, for a bug report
 // Page -> worker, at any time (calls sent before ready wait for it):
 //   {id, call: "name", args: [...]}   runs pishe.web.name(*args), args as plain JSON values
 // Worker -> page:
@@ -137,12 +139,27 @@ async function count(body) {
     show(Math.floor(100 * (0.02 + (DOWNLOADED - 0.02) * Math.min(1, received / expected))) / 100);
   }
 }
+// A start-up download that fails ends the start at once: Pyodide itself only logs a wasm
+// that did not come, and waits for ever.
+let downloadFailed;
+const downloadFailure = new Promise((resolve, reject) => {
+  downloadFailed = (why) => reject(Object.assign(new Error(why), { download: true }));
+});
+downloadFailure.catch(() => {}); // reported by the start
 const networkFetch = self.fetch.bind(self);
 self.fetch = async (resource, options) => {
-  const response = await networkFetch(resource, options);
   const url = new URL(resource instanceof Request ? resource.url : resource, SITE).href;
   const name = url.startsWith(SITE.href) ? url.slice(SITE.href.length) : null;
-  if (name && Object.hasOwn(BUILD.downloads, name) && response.ok && response.body) {
+  const startUp = Boolean(name) && Object.hasOwn(BUILD.downloads, name);
+  let response;
+  try {
+    response = await networkFetch(resource, options);
+  } catch (err) {
+    if (startUp) downloadFailed(`could not download ${name}: ${err}`);
+    throw err;
+  }
+  if (startUp && !response.ok) downloadFailed(`could not download ${name}: HTTP ${response.status}`);
+  if (startUp && response.ok && response.body) {
     count(response.clone().body).catch(() => {}); // the download's own failure is Pyodide's to report
   }
   return response;
@@ -154,7 +171,7 @@ function download(name) {
   if (!downloads.has(name)) {
     const url = new URL(BUILD.wheels[name], SITE);
     const bytes = fetch(url).then(async (response) => {
-      if (!response.ok) throw new Error(`could not download ${url.pathname}: HTTP ${response.status}`);
+      if (!response.ok) throw Object.assign(new Error(`could not download ${url.pathname}: HTTP ${response.status}`), { download: true });
       return new Uint8Array(await response.arrayBuffer());
     });
     bytes.catch(() => {}); // reported when awaited, not as an unhandled rejection
@@ -275,16 +292,30 @@ function describe(err) {
   return String((err && err.message) || err);
 }
 
+/**
+ * Why the start failed, by a key of pishe/table/words.py's START_FAILED (the page words it):
+ * "browser" (no WebAssembly), "download" (a file did not come), "memory", else "engine".
+ */
+function causeOf(err) {
+  const text = String((err && err.message) || err);
+  if (typeof WebAssembly !== "object") return "browser";
+  if (err instanceof RangeError || /out of memory|could not allocate|allocation failed/i.test(text)) return "memory";
+  if (err && err.type) return "engine"; // Python's own exception
+  if ((err && err.download) || /fetch|network|HTTP|status code|load/i.test(text)) return "download";
+  return "engine";
+}
+
 let fatal = "";
 // Resolves with the dispatch function, or with null when the boot failed.
-const started = boot().then(
+const started = Promise.race([boot(), downloadFailure]).then(
   (dispatch) => {
     self.postMessage({ ready: true, ms, snapshot });
     return dispatch;
   },
   (err) => {
-    fatal = `${stage} failed: ${describe(err)}`;
-    self.postMessage({ fatal });
+    const detail = describe(err);
+    fatal = `${stage} failed: ${detail}`;
+    self.postMessage({ fatal, cause: causeOf(err), detail });
     return null;
   },
 );

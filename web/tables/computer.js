@@ -163,7 +163,24 @@ async function startComputerTable() {
   }
 
   let stageLine = stage.textContent; // the loading line, in English ("…" added)
+  let startFailure = null; // why Python could not start (web/core/boot.js), said in every language
+
+  /**
+   * The loading line once Python could not start: its cause in words (pishe/table/words.py's
+   * START_FAILED, which build.py writes into index.html's data-start-failures template, in the
+   * page's language like every static word); the error's own words only in the details.
+   */
+  function sayStartFailed(err) {
+    const causes = document.querySelector("[data-start-failures]").content;
+    const why = causes.querySelector(`[data-cause="${CSS.escape(String(err.why || "engine"))}"]`) ||
+      causes.querySelector('[data-cause="engine"]');
+    setText(stage, pageWord("The game could not start: {reason}").replace("{reason}", () => why.textContent));
+    const details = document.querySelector("[data-loader-details]");
+    setText(details.querySelector("[data-loader-detail]"), err.detail || err.message);
+    details.hidden = false;
+  }
   const py = startWorker((fraction, label, until) => {
+    if (startFailure) return; // a start that failed on a download may still report its steps
     const pct = Math.round(Math.max(0, Math.min(1, Number(fraction) || 0)) * 100);
     progress.setAttribute("aria-valuenow", String(pct));
     // A step that reports nothing while it runs (Python's start) still moves: the bar
@@ -405,7 +422,8 @@ async function startComputerTable() {
   // web/tables/words.js); the tab's title, the loading line.
   onLanguage(async () => {
     showGame(ready && active ? game : chosenSettings().game);
-    if (!loader.hidden) setText(stage, pageWord(stageLine));
+    if (startFailure) sayStartFailed(startFailure);
+    else if (!loader.hidden) setText(stage, pageWord(stageLine));
     if (ready && active) {
       showError("");
       await send("current");
@@ -414,9 +432,11 @@ async function startComputerTable() {
   try {
     await py.ready;
   } catch (err) {
-    // Python could not start: its words cannot be had, so this line is worded here.
-    setText(stage, pageWord("The game could not start: {reason}").replace("{reason}", err.message || String(err)));
+    startFailure = err;
+    sayStartFailed(err);
     loader.classList.add("failed");
+    // The table's status line ("Getting the table ready…") would say otherwise.
+    for (const line of document.querySelectorAll("[data-status]")) line.hidden = true;
     return;
   }
   ready = true;

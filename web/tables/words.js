@@ -35,9 +35,11 @@ async function fetchWords(py) {
  */
 export function loadWords(py) {
   if (!loading) {
-    loading = py.ready.then(() => fetchWords(py));
+    // Asked at once, the first call the worker runs: nothing is worded in another language first
+    // (a friend's blank table asked for while Python starts).
+    loading = fetchWords(py);
     loading.catch(() => {}); // Python could not run: the boot's own line says so
-    onLanguage(() => loading.then(() => fetchWords(py)));
+    onLanguage(() => loading.then(() => fetchWords(py), () => {})); // no Python: the other listeners still run
   }
   return loading;
 }

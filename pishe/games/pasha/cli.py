@@ -17,6 +17,7 @@ from ...errors import IllegalActionError, InvalidCardError, InvalidPositionError
 from .deal import Deal
 from .play import play_deal
 from .position import format_position, parse_position
+from .words import ngettext
 
 __all__ = ["tournament", "report", "play_out_line"]
 
@@ -54,7 +55,10 @@ def tournament(a: str, b: str, deals: int, seed: Optional[int] = None, progress=
 def report(result: dict) -> list:
     """A tournament's result in lines: wins and points, a line per bot."""
     width = max(len(result["a"]), len(result["b"]))
-    return [f"  {name:<{width}}  {result['wins'][i]:>6} wins  {result['points'][i]:>8} points"
+    return [f"  {name:<{width}}  " + "  ".join((
+                ngettext("{wins:>6} win", "{wins:>6} wins", result["wins"][i]).format(wins=result["wins"][i]),
+                ngettext("{points:>8} point", "{points:>8} points", result["points"][i]).format(
+                    points=result["points"][i])))
             for i, name in enumerate((result["a"], result["b"]))]
 
 

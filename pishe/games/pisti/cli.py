@@ -17,6 +17,7 @@ from ...errors import DealOverError, IllegalActionError, InvalidCardError, Pishe
 from .bots import BOTS
 from .deal import Deck, InvalidDeckError
 from .view import GAME_IDS, describe, seat_view, show_step
+from .words import _, ngettext
 
 __all__ = ["play_deck", "tournament", "report", "interval", "play_out_line", "PlayOutError"]
 
@@ -106,9 +107,14 @@ def report(result: dict) -> list:
     """A tournament's result in lines: each team's points and piştis, then A's gain a deck."""
     width = max(len(result["a"]), len(result["b"]))
     low, high = result["ci95"]
-    return [*(f"  {name:<{width}}  {result['points'][i]:>8} points  {result['pishti'][i]:>6} piştis"
+    return [*(f"  {name:<{width}}  " + "  ".join((
+                ngettext("{points:>8} point", "{points:>8} points", result["points"][i]).format(
+                    points=result["points"][i]),
+                ngettext("{pishti:>6} pişti", "{pishti:>6} piştis", result["pishti"][i]).format(
+                    pishti=result["pishti"][i])))
               for i, name in enumerate((result["a"], result["b"]))),
-            f"  {result['a']} gains {result['gain']:+.2f} points a deck (95% interval {low:+.2f} to {high:+.2f})"]
+            "  " + _("{a} gains {gain:+.2f} points a deck (95% interval {low:+.2f} to {high:+.2f})").format(
+                a=result["a"], gain=result["gain"], low=low, high=high)]
 
 
 def _deck_of(data: dict) -> list:

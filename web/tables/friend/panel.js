@@ -32,6 +32,8 @@ const $ = (selector) => document.querySelector(selector);
 export const ui = {
   panel: $("[data-friend]"),
   status: $("[data-friend-status]"),
+  details: $("[data-friend-details]"),
+  detail: $("[data-friend-detail]"),
   path: $("[data-friend-path]"),
   seatInvites: $("[data-seat-invites]"),
   seatTemplate: $("[data-seat-invite-template]"),
@@ -120,10 +122,14 @@ export function setSeatState(invite, key) {
 
 /**
  * The status line: the sentence `key` (one of STATUS), its {name}s from `values`;
- * `kind` ("info", "waiting", "connected", "lost") also styles the page.
+ * `kind` ("info", "waiting", "connected", "lost") also styles the page. `detail`: the
+ * browser's own words for a failure, shown only in the collapsed details under the line.
  */
-export function setStatus(key, kind = "info", values = {}) {
+export function setStatus(key, kind = "info", values = {}, detail = null) {
   say(ui.status, key, values);
+  ui.details.hidden = !detail;
+  ui.details.open = false;
+  setText(ui.detail, detail);
   ui.status.dataset.kind = kind;
   ui.panel.dataset.state = kind;
   document.body.dataset.friend = kind;

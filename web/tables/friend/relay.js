@@ -118,7 +118,8 @@ export async function sha256Hex(text) {
 /** What a link key and offer code give: the room tag, the offer's hash, the AES key. */
 async function secrets(key, offer) {
   const raw = fromBase64(String(key));
-  if (raw.length !== KEY_BYTES) throw new Error(`a link key is ${KEY_BYTES} bytes of base64url`);
+  // A damaged link, by the key of the page's words for it (pishe/table/words.py), as web/core/rtc.js names its failures.
+  if (raw.length !== KEY_BYTES) throw Object.assign(new Error(`a link key is ${KEY_BYTES} bytes of base64url`), { why: "why_damaged" });
   const material = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveKey"]);
   const aes = await crypto.subtle.deriveKey(
     { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(AES_INFO) },

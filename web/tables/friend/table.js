@@ -169,12 +169,12 @@ async function inviteAgain(seat) {
   seat.everOpened = false; // a new link: its friend is awaited, not lost
   setStatus(STATUS.preparing, "waiting");
   clearInvite(card);
-  const link = await openSeatLink(seat);
-  let code;
+  let link, code;
   try {
+    link = await openSeatLink(seat);
     code = await link.offer();
   } catch (err) {
-    setStatus(STATUS.inviteFailed, "lost", { reason: reason(err) });
+    failed(STATUS.inviteFailed, err);
     card.inviteAgain.hidden = false;
     return;
   }
@@ -229,9 +229,9 @@ async function accept(seat, code, relayed = false) {
       expectSeatOpen(seat, [seat.link.via.offer, code]);
     }
   } catch (err) {
-    // A code that is not ours, or damaged, in the page's words; else the browser's reason.
+    // A code that is not ours, or damaged, in the page's words; else why, by its cause.
     if (err && err.word) say(card.connectError, err.word);
-    else say(card.connectError, "connect_failed", { reason: reason(err) });
+    else say(card.connectError, "connect_failed", { reason: { word: (err && err.why) || "why_browser" } });
     card.connect.setAttribute("aria-disabled", "false");
     if (!relayed) card.replyInput.focus();
   }
@@ -263,13 +263,13 @@ async function join(fragment) {
   ui.replyOutput.value = "";
   setStatus(STATUS.answering, "waiting");
   if (!state.view) show({ view: null, status: null });
-  const link = await openLink();
-  let reply;
+  let link, reply;
   try {
+    link = await openLink();
     reply = await link.answer(offer);
   } catch (err) {
-    if (link !== state.link) return;
-    setStatus(STATUS.linkBroken, "lost", { reason: reason(err) });
+    if (link && link !== state.link) return;
+    failed(STATUS.linkBroken, err);
     return;
   }
   if (link !== state.link || state.connected) return;
@@ -311,7 +311,13 @@ async function comeBack(fragment) {
   const { offer, key } = relays.unpackInvite(fragment);
   if (!key) return;
   setStatus(STATUS.connecting, "waiting");
-  const link = await openLink();
+  let link;
+  try {
+    link = await openLink();
+  } catch (err) {
+    failed(STATUS.linkBroken, err);
+    return;
+  }
   // (Not while the relays are being tried for this link: expectOpen says when that fails.)
   const gaveUp = () => {
     if (link === state.link && !state.connected && !link.fallingBack) setStatus(STATUS.linkUsed, "lost");
@@ -357,10 +363,13 @@ function waitForNewLink(fragment) {
 // ---------------------------------------------------------------------------
 // Buttons and fields.
 
-/** Why `err` happened: the page's sentence by its key, else the error's own words (the browser's). */
-function reason(err) {
-  if (err && err.word) return { word: err.word };
-  return err && err.message ? err.message : String(err);
+/**
+ * The status line `key` for a link that failed with `err`: its {reason}, the page's words for
+ * the failure's cause (web/core/rtc.js names it), and the browser's own words in the details.
+ */
+function failed(key, err) {
+  console.warn("the link failed:", err);
+  setStatus(key, "lost", { reason: { word: (err && err.why) || "why_browser" } }, err && err.detail);
 }
 
 function usable(button) {
@@ -500,7 +509,8 @@ function start() {
   // Another language: this page's own view of the table, worded anew (nothing goes to the others).
   onLanguage(() => {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_current")));
-    else if (state.role === "guest") queue(async () => guestAnswer(await call("guest_saved")));
+    else if (state.role === "guest" && state.joined) queue(async () => guestAnswer(await call("guest_saved")));
+    else if (state.role === "guest") show({ view: null }); // not at a table yet: its blank table
   });
   computerTable.py.ready.then(
     () => invite.setAttribute("aria-disabled", "false"),
