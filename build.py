@@ -34,7 +34,8 @@ dist/ layout:
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...}}.
+"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...}},
+each script's with only the keys it reads (as BUILD.<key>: build_literal).
 "stdlib" lists the zips of the standard library's modules a first visit does not
 download (see split_stdlib) and the modules each holds. "loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
@@ -199,9 +200,8 @@ def _npm_pin(package: str, version: str, sha256: str) -> Pin:
 
 
 #: Audited elliptic-curve arithmetic (ristretto255) for the no-peek deal and the hashes it
-#: imports: web/core/group.js runs on it. Fetched for the tests (both group backends give
-#: the same bytes) and bench/mental_poker.py; the site does not ship it until its pages
-#: deal that way (docs/PROTOCOL.md, "No-peek dealing").
+#: imports: web/core/group.js runs on it. The site ships the modules ed25519.js imports
+#: (NOBLE_DIR), loaded by the worker when a friends' table opens, never on a first visit.
 NOBLE_PINS = {
     "noble-curves": _npm_pin("@noble/curves", "2.4.0",
                              "55279c71b0201d6c0e58d0206d15825359e02a3932f326ba7b7909ac2d334aa9"),
@@ -230,6 +230,29 @@ def unpack_noble(dest: Path, cache: Path | None = None) -> Path:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(source, encoding="utf-8")
     return dest / "curves" / "ed25519.js"
+
+
+NOBLE_DIR = "vendor/noble"
+_RELATIVE_IMPORT = re.compile(r"""(?:from|import)\s*["'](\.{1,2}/[^"']+)["']""")
+
+
+def _copy_noble(dest: Path, cache: Path | None = None) -> list:
+    """The noble modules ``curves/ed25519.js`` imports, and theirs, into ``dest``; returns
+    their paths relative to ``dest``'s parent's parent (the site's root)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch).resolve()
+        todo, seen = [unpack_noble(root, cache).resolve()], set()
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            source = path.read_text(encoding="utf-8")
+            todo += [(path.parent / m).resolve() for m in _RELATIVE_IMPORT.findall(source)]
+            target = dest / path.relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(source, encoding="utf-8")
+    return sorted(f"{NOBLE_DIR}/{p.relative_to(dest).as_posix()}" for p in dest.rglob("*.js"))
 
 
 def cache_dir() -> Path:
@@ -350,11 +373,8 @@ def strip_source(source: str, filename: str = "<module>") -> str:
 
 
 # The command line, the table's and each game's: a page never runs it (`pip install .`
-# still installs it). The no-peek deal too, until the pages deal that way (docs/PROTOCOL.md,
-# "No-peek dealing"): no first visit pays for it before then.
-NOPEEK_MODULES = ("pishe/table/group.py", "pishe/table/nopeek.py", "pishe/table/nopeek_seat.py",
-                  "pishe/table/partial.py")
-NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py", *NOPEEK_MODULES,
+# still installs it).
+NOT_IN_PAGE_WHEEL = {"pishe/cli.py", "pishe/__main__.py",
                      *(p.relative_to(ROOT).as_posix() for p in (ROOT / "pishe" / "games").glob("*/cli.py"))}
 
 
@@ -414,7 +434,10 @@ _NODE_COMPILE = """
 import { loadPyodide } from "./pyodide.mjs";
 import { readFileSync, writeFileSync } from "node:fs";
 const [lock, source, target, script] = process.argv.slice(2);
-const pyodide = await loadPyodide({ lockFileURL: lock });
+// Code objects without column ranges (PYTHONNODEBUGRANGES): line numbers stay in
+// tracebacks; the ranges only underline the failing expression, and they were 30% of
+// the pishe wheel on the wire (175 -> 122 KB in brotli: they compress badly).
+const pyodide = await loadPyodide({ lockFileURL: lock, env: { PYTHONNODEBUGRANGES: "1" } });
 pyodide.FS.writeFile("/tmp/in.whl", readFileSync(source));
 const files = pyodide.runPython(readFileSync(script, "utf8")).toJs();
 const encoded = {};
@@ -482,8 +505,8 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
 # the whole standard library; the page uses a small part of it. The build traces what
 # is imported, in Pyodide itself under Node, while everything the page's Python does is
 # done: the boot, every pishe module, both games played (and a match restored), a
-# friend's table opened and joined in one process, micropip installing segno and
-# segno drawing a QR code, gettext finding a catalog (the language switch), the
+# friend's table opened, joined and dealt no-peek in one process (with noble's
+# arithmetic, as the worker loads it), micropip installing segno and segno drawing a QR code, gettext finding a catalog (the language switch), the
 # fair deal's hashes and secrets, a traceback formatted (every error the worker
 # reports). Those modules ship without docstrings and comments in a zip of stored
 # entries (brotli then compresses it as text). What micropip adds when it runs (email,
@@ -550,7 +573,10 @@ def library():
     found = set()
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None) or ""
-        if file.startswith(zip_path + "/"):
+        # A frozen module (os, site, codecs, importlib's own...) runs from bytecode inside the
+        # interpreter: its __file__ names the zip, whose copy is never read.
+        frozen = getattr(getattr(module, "__spec__", None), "origin", None) == "frozen"
+        if file.startswith(zip_path + "/") and not frozen:
             found.add(file[len(zip_path) + 1:])
     return found
 
@@ -572,7 +598,10 @@ result
 _NODE_TRACE = """
 import { loadPyodide } from "./pyodide.mjs";
 import { readFileSync, writeFileSync } from "node:fs";
-const [lock, pishe, segno, target, script, always, strip] = process.argv.slice(2);
+const [lock, pishe, segno, target, script, always, strip, curves, group] = process.argv.slice(2);
+// A friend's table deals no-peek: its arithmetic, as the page's worker loads it.
+const { makeGroup } = await import(group);
+globalThis.pisheGroup = makeGroup(await import(curves));
 // The library beside this script, named outright: Pyodide would take the one beside
 // the file a symbolic link to pyodide.mjs leads to.
 const stdLibURL = new URL("python_stdlib.zip", import.meta.url).pathname;
@@ -606,8 +635,10 @@ def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
     micropip runs], "micropip": [the paths micropip adds], "stripped": {path: source}
     (empty unless `strip`: stripping imports modules the page does not)}. Kept in the
     cache under a hash of the inputs."""
+    group = ROOT / "web" / "core" / "group.js"
     key = hashlib.sha256("\0".join([sha256_file(p) for p in (runtime / "pyodide.asm.wasm",
-                                                             runtime / "python_stdlib.zip", micropip, pishe, segno)]
+                                                             runtime / "python_stdlib.zip", micropip, pishe, segno,
+                                                             group)]
                                    + [_PY_STRIP, _PY_TRACE, _NODE_TRACE, json.dumps(STDLIB_ALWAYS), str(strip)]
                                    ).encode()).hexdigest()[:16]
     cache = cache or cache_dir()
@@ -622,9 +653,10 @@ def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
             (scratch / "trace.mjs").write_text(_NODE_TRACE)
             (scratch / "trace.py").write_text(_PY_STRIP + _PY_TRACE)
             (scratch / LOCK_NAME).write_text(json.dumps(trimmed_lock(lock, {"micropip": micropip})))
+            curves = unpack_noble(scratch / "noble", cache)
             command = ["node", str(scratch / "trace.mjs"), str(scratch / LOCK_NAME), str(pishe), str(segno),
                        str(scratch / "out.json"), str(scratch / "trace.py"), json.dumps(STDLIB_ALWAYS),
-                       "strip" if strip else "list"]
+                       "strip" if strip else "list", curves.as_uri(), group.as_uri()]
             _run_node(command, "trace the standard library", "tracing the standard library in Pyodide")
             (scratch / "out.json").replace(target)
     return json.loads(target.read_text())
@@ -927,6 +959,14 @@ def _loading_words() -> dict[str, str]:
     return dict(LOADING)
 
 
+def build_literal(info: dict, script: str) -> str:
+    """The build info as the JSON literal for `script` (its text): only the keys it reads
+    as BUILD.<key>, so that no script carries the others' lists (the standard library's
+    module names are most of the info, and only the worker reads them)."""
+    read = set(re.findall(r"\bBUILD\.(\w+)", script))
+    return json.dumps({key: value for key, value in info.items() if key in read})
+
+
 def _write_manifest(path: Path) -> None:
     """The app's manifest with its words (pishe/table/words.py's MANIFEST): the English, and each
     other language's in its "translations" member, from the catalogs."""
@@ -991,6 +1031,7 @@ def build(dist: Path = DIST) -> dict:
         shutil.copyfile(pinned["segno"], stage / "wheels" / pinned["segno"].name)
         on_demand = split_stdlib(stage / "pyodide", lock, micropip, pishe, pinned["segno"])
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
+        noble = _copy_noble(stage / NOBLE_DIR)
 
         loading = _loading_words()
         games = _registered_games()
@@ -1008,19 +1049,19 @@ def build(dist: Path = DIST) -> dict:
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
             # The pseudo-language's words are for checking a layout, not for a visitor to keep.
             "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}",
-                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.js"],
+                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.js", *noble],
             "stdlib": on_demand,
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
             "games": {game.id: game.package for game in games},
         }
-        literal = json.dumps(info)
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.
         for rel in files:
             if rel == "sw.js" or (rel.startswith("web/") and rel.endswith((".js", ".mjs"))):
                 path = stage / rel
-                path.write_text(path.read_text(encoding="utf-8").replace(BUILD_TOKEN, literal),
-                                encoding="utf-8")
+                text = path.read_text(encoding="utf-8")
+                if BUILD_TOKEN in text:
+                    path.write_text(text.replace(BUILD_TOKEN, build_literal(info, text)), encoding="utf-8")
         # Last, once every file has its final bytes (the build info is in our scripts).
         precompress(stage, files)
         if dist.exists():

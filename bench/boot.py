@@ -17,6 +17,9 @@ visit), on this machine's loopback and again throttled to 9 Mbit/s down, 2 up,
 170 ms of latency (DevTools' network emulation); printed: medians and the median
 of the per-round ratios table/bare (target <= 0.8).
 
+First visits also print where the table's time goes: the medians of its start-up
+milestones (MILESTONES), from navigation.
+
 Printed: medians of the time from navigation to ready, the ratio table/bare
 (target <= 1.0: the median of the per-round ratios, steadier on a busy machine
 than the ratio of the medians, which is printed too), the table's first
@@ -79,8 +82,13 @@ MEASURE = """() => {
   const b = window.__bench;
   const fcp = performance.getEntriesByName("first-contentful-paint")[0];
   const stalls = b.longtasks.filter(([start]) => start < b.readyAt).map(([, d]) => d);
-  return { ready: b.readyAt, fcp: fcp ? fcp.startTime : null, stall: Math.max(0, ...stalls) };
+  const boot = window.pishe ? window.pishe.boot : null;
+  return { ready: b.readyAt, fcp: fcp ? fcp.startTime : null, stall: Math.max(0, ...stalls), boot };
 }"""
+
+#: The table's start-up milestones (web/core/worker.js, web/tables/computer.js), in order.
+MILESTONES = {"start": "worker running", "runtime": "wasm compiled", "python": "Python started",
+              "wheels": "wheel unpacked", "ready": "pishe imported", "table": "first deal painted"}
 
 
 #: A first visit's slow network: 9 Mbit/s down, 2 up, 170 ms (bytes per second for DevTools).
@@ -178,6 +186,10 @@ def main() -> int:
                 paired = statistics.median(t["ready"] / b["ready"] for t, b in zip(by_page["table"], by_page["bare"]))
                 line += f"   table/bare {paired:.2f} (target <= 0.8)"
             print(f"  {net:8s} {line}")
+            if "table" in by_page:
+                steps = "; ".join(f"{words} {statistics.median(r['boot'][key] for r in by_page['table']):.0f}"
+                                  for key, words in MILESTONES.items())
+                print(f"  {'':8s} the table's steps, ms from navigation (medians): {steps}")
     print(f"Start-up, ms from navigation, {args.rounds} warm loads each (alternating), medians:")
     for name, page_runs in runs.items():
         all_ready = ", ".join(f"{r['ready']:.0f}" for r in page_runs)

@@ -20,8 +20,8 @@ Builds the site into a temp dir, serves it on 127.0.0.1, starts a local Nostr
 relay (machinery.LocalRelay; .ci/run installs it) and opens the built index.html in
 two contexts of headless Chromium (the flags of tests/conftest.py), whose
 signaling.json lists that relay only. Each round, with web/core/rtc.js and
-web/tables/friend/relay.js as the pages load them: the host makes an offer and a
-key and listens (not timed: the link exists before the guest has it); the guest's
+web/tables/friend/relay.js as the pages load them: the host makes an offer and its
+link key and listens (not timed: the link exists before the guest has it); the guest's
 page is handed the invite link's text, answers the offer and posts the answer;
 the host's listener takes it and accepts; both channels open.
 
@@ -39,7 +39,8 @@ Measured on this 2-core machine (busy, 20 rounds, no STUN server): connect p50
 ICE gathering ~15 ms, postAnswer ~21 ms, the relay to the host ~24 ms from the
 answer, accept to open ~16 ms. The invite link: 169 characters with IP addresses
 as candidates, 199 with a browser's default mDNS host names (rtc.js writes each
-"<uuid>.local" in 23 characters; 237 before it did).
+"<uuid>.local" in 23 characters; 237 before it did); 23 fewer each since the link
+key is made from the offer code instead of travelling in the link (146 and 176).
 
 By default the pages have no STUN server (as bench/friend.py). --stun URL gives
 both pages that one (e.g. stun:10.255.255.1:3478, which never answers here), to
@@ -116,7 +117,7 @@ PATH = """(turn) => {
   if (turn) { window.iceServers = turn; window.policy = "relay"; }
 }"""
 
-# Host: an offer, a key, a listener; resolves with the invite link once a relay listens.
+# Host: an offer, its link key, a listener; resolves with the invite link once a relay listens.
 HOST = """async () => {
   const round = window.round = { opened: null, heard: null };
   const link = round.link = new rtc.Link(iceServers, (channel) => {
@@ -124,7 +125,7 @@ HOST = """async () => {
     channel.onopen = () => { round.opened = now(); };
   }, { iceTransportPolicy: policy });
   const offer = await link.offer();
-  const key = relay.newKey();
+  const key = await relay.linkKey(offer);
   await new Promise((resolve, reject) => {
     round.handle = relay.listenForAnswer({
       key, offer,
@@ -132,13 +133,14 @@ HOST = """async () => {
       onState: (state) => (state === "listening" ? resolve() : reject(new Error("relay " + state))),
     });
   });
-  return location.origin + location.pathname + "#join=" + relay.packInvite(offer, key);
+  return location.origin + location.pathname + "#join=" + offer;
 }"""
 
 # Guest: from the invite link's text to the answer posted.
 GUEST = """async (invite) => {
   const start = now();
-  const { offer, key } = relay.unpackInvite(new URL(invite).hash.slice("#join=".length));
+  const offer = new URL(invite).hash.slice("#join=".length);
+  const key = await relay.linkKey(offer);
   relay.relayList();  // as the page will: it starts loading the Nostr library
   const link = window.guestLink = new rtc.Link(iceServers, (channel) => {
     window.guestChannel = channel;
@@ -351,7 +353,6 @@ def main(argv: list[str] | None = None) -> int:
     first, rest = rounds[0], rounds[1:] or rounds
     invite = rest[-1]["invite"]
     fragment = invite[invite.index("#"):]
-    key = fragment.rsplit("!", 1)[1]
     print(f"Joining by link through a local Nostr relay: {len(rounds)} rounds "
           f"({'STUN server ' + args.stun if args.stun else 'no STUN server'})")
     print(f"  first round (loads the Nostr library)  connect {first['connect']:.1f} ms = answer "
@@ -386,8 +387,8 @@ def main(argv: list[str] | None = None) -> int:
             print(line(name, [t["playable"] for t in times]))
             print(line("  of which channel open at", [t["open"] for t in times]))
     print(f"  invite link for {args.origin}: {len(args.origin) + len(fragment)} characters "
-          f"(offer code {len(fragment) - len('#join=') - 1 - len(key)}, key {len(key)}): {args.origin}{fragment}")
-    mdns_link = f"{args.origin}#join={mdns_offer}!{key}"
+          f"(offer code {len(fragment) - len('#join=')}; the link key is made from it): {args.origin}{fragment}")
+    mdns_link = f"{args.origin}#join={mdns_offer}"
     print(f"  with mDNS host names (a browser's default): {len(mdns_link)} characters (offer code {len(mdns_offer)})")
     return 0
 

@@ -148,13 +148,15 @@ def host_open(length: Optional[str] = None, saved: Optional[str] = None, game: s
               friends: Optional[list] = None, clock: Optional[int] = None) -> str:
     """Open a table of ``game`` for friends, as host (seat 0), with this match length, the
     seats ``friends`` kept for friends (every other seat if ``None``; the rest are the
-    computer's) and ``clock`` seconds per move (``None``: no clock); or, with ``saved``
+    computer's) and ``clock`` seconds per move (``None``: no clock), dealt no-peek (no page,
+    this one included, knows a card its seats may not see); or, with ``saved``
     (an answer's ``saved``, kept in the tab), the table as it was before a reload, with
     no guest connected."""
     global _host
     try:
         check_clock(clock)
-        _host = Host.restore(saved) if saved else Host(game, length, guest_seats=friends, clock=clock)
+        _host = Host.restore(saved) if saved else Host(game, length, guest_seats=friends, clock=clock,
+                                                       nopeek=True)
     except (PisheError, ValueError) as e:
         return _error(e)
     return _host_answer(Outcome([], []))
@@ -202,9 +204,14 @@ def host_name(name: Optional[str]) -> str:
     return _hosting(lambda: _host.set_name(name))
 
 
-def host_play_again() -> str:
-    """After the match: a new one with the same friends in the same seats."""
-    return _hosting(lambda: _host.play_again())
+def host_play_again(length: Optional[str] = None, clock: Optional[int] = None) -> str:
+    """After the match: a new one with the same friends in the same seats, of ``length``
+    with ``clock`` seconds per move (``None``: no clock), the page's settings; with no
+    ``length``, of the same length and clock."""
+    def again():
+        check_clock(clock)
+        return _host.play_again(length, clock)
+    return _hosting(again)
 
 
 def host_deal_now() -> str:
@@ -266,8 +273,16 @@ def guest_intent(action: str, keep: bool = True) -> str:
     ``view`` and ``status`` are null: nothing changes on the table until the host's answer
     comes, and with a real click the page reads this answer just before that one. With
     ``keep=False`` its ``saved`` is null too, as for :func:`guest_receive`: the page saves
-    once the host's answer is painted, and the worker is free for it sooner."""
-    return _guesting(lambda: Outcome([_guest.intent(action)], []), keep, board=False)
+    once the host's answer is painted, and the worker is free for it sooner. At a no-peek
+    table the move is made on this page's own engine at once (with its keys): the answer
+    then carries the new ``view`` and ``status``."""
+    return _guesting(lambda: _guest.move(action), keep, board=_guest.nopeek)
+
+
+def guest_timeout() -> str:
+    """The clock of the person to move ran out: at a no-peek table, this page plays its own
+    seat's timeout (the first legal move of its view); otherwise nothing changes."""
+    return _guesting(lambda: _guest.timeout())
 
 
 def guest_saved() -> str:

@@ -117,8 +117,8 @@ class LocalRelay(LocalServer):
     error = RelayError
 
     # The checks a public relay makes: size, signature, not a year old. Its size limit is
-    # strfry's default (64 KiB; nostr-relay's own, 4 KiB, is far below what public relays
-    # take, and than a table's frames through the relays: web/tables/friend/frames.js).
+    # strfry's default (64 KiB; nostr-relay's own, 4 KiB, is below what the pages assume
+    # unless signaling.json says so: web/tables/friend/relaypath.js, eventBytes).
     CONFIG = """max_event_size: 65536
 storage:
   sqlalchemy.url: "sqlite+aiosqlite:///{folder}/nostr.sqlite3"

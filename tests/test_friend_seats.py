@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from pishe.errors import PisheError
+from pishe.errors import InvalidMatchLengthError, PisheError
 from pishe.table.protocol import HOST_SEAT, VERIFIED, Guest, Host
 from pishe.table.protocol.host import COMPUTER, TIMEOUT, NotAGuestSeatError
 from pishe.table.protocol.wire import VERSION, WrongPhaseError
@@ -299,9 +299,13 @@ def test_play_again_starts_a_new_match_with_the_same_friends_in_the_same_seats()
         if host.phase == "deal-over":
             table.next_deck()
     first_id, pages = host.match_id, {s: table.page(s) for s in (1, 2, 3)}
-    table.deliver(host.play_again().send)
+    with pytest.raises(InvalidMatchLengthError):
+        host.play_again("52", None)                            # no such length: nothing changes
+    # The host's settings chosen during the match: another length, a clock.
+    table.deliver(host.play_again("101", 30).send)
     # Dealt at once: every friend sent its part of the new match's first deck.
     assert host.phase == "playing" and host.match_id != first_id and host.match.deal_number == 1
+    assert (host.length, host.clock) == ("101", 30) and table.page(2).status()["length"] == "101"
     assert host.match.scores == [0, 0] or list(host.match.scores) == [0, 0]
     assert {s: table.page(s) for s in (1, 2, 3)} == pages     # the same pages in the same seats
     table.play_deck()

@@ -31,7 +31,7 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     table.open_host("one-deal")
     link = table.invite_link()
     # The offer carries relayed candidates only (r…): the host's page asked coturn for an address.
-    offer = link.split("#join=", 1)[1].split("!")[0]
+    offer = link.split("#join=", 1)[1].split("&game=")[0]
     candidates = offer.split("~")[4:]
     assert candidates and all(c.startswith("r127.0.0.1,") for c in candidates), offer
     table.join(link)
@@ -39,13 +39,18 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     through_turn = re.compile(r"Through a TURN server · \d+ ms round trip")
     expect(table.host.locator("[data-seat-invite-path]")).to_have_text(through_turn, timeout=10_000)
     expect(table.guest.locator("[data-friend-path]")).to_have_text(through_turn, timeout=10_000)
+    # A length chosen during the match applies from the next one (Play again below), as the host's page says.
+    note = table.host.get_by_role("status").filter(has_text="Changed settings apply from the next match.")
+    table.host.get_by_role("radio", name="First to 50", exact=True).check()
+    expect(note).to_be_visible()
     h, g = table.play()
     assert h["result"] is not None and h["result"] == g["result"]
+    # Every page reveals its secret at the end: then both check, and so does this test.
+    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=20_000)
     table.collect_wire()
     replayed = table.replay("one-deal")
-    table.check_secrets(replayed)
+    table.check_secrets()
     table.check_boards(replayed)
-    expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=10_000)
     # coturn gave both pages relayed addresses for the static user, and relayed between them.
     log = turn_server.log()
     assert len(re.findall(r"ALLOCATE processed, success", log)) >= 2, log[-3000:]
@@ -61,6 +66,9 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     h2, g2 = table.sync()
     assert h2["deal"] == g2["deal"] == "1" and h2["result"] is None
     assert [h2["seats"][s]["score"] for s in (0, 1)] == ["0", "0"] and g2["mine"] == 1
+    for page in (table.host, table.guest):
+        expect(page.locator('[data-match-line="pishe-pasha"] [data-match-length]')).to_have_text("First to 50")
+    expect(note).to_be_hidden()
     received = table.guest.evaluate("window.__wire.received")
     assert len([m for m in received if '"welcome"' in m]) == welcomes + 1
     expect(table.host.get_by_role("textbox", name="Invite link", exact=True)).to_be_hidden()

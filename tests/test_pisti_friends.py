@@ -1,13 +1,13 @@
 """Pişti with three friends, in the browser: four pages (the host and three guests)
 join by their links alone through a real Nostr relay on 127.0.0.1 and, with no WebRTC
 path between them (an ICE list that cannot work), play a whole deck through that relay
-by clicking cards; every data-channel message each guest receives is
-checked, once the deck's seed is revealed, against the deck replayed to the
-moment it was sent (no card of another seat's hand, no deck order, no opening
-card of the other team); every guest verifies the deck. Then a guest's page
-goes away mid-deck: after the hold (?hold=SECONDS) a computer plays its seat,
-everyone sees it away, and the same tab takes the seat back, mid-deck, by opening
-the same link again (its page knocks through the relay; nothing is pasted).
+by clicking cards. The deck is dealt no-peek (docs/PROTOCOL.md): no data-channel
+message a guest receives names a card not yet played, every page verifies the deck,
+and the deck this test rebuilds from every page's messages ends with the points the
+pages count. Then a guest's page goes away mid-deck: after the hold (?hold=SECONDS)
+its keys are gone, so the deck is aborted by it and dealt again with a computer in its
+seat; everyone sees it away, and the same tab, opening the same link again (its page
+knocks through the relay; nothing is pasted), has its seat back from the next deck.
 Each page plays its own seat by clicking its cards (AUTOPLAY, in the page): the
 test waits on the host's view, instead of asking all four pages every few
 milliseconds whose turn it is.
@@ -16,13 +16,12 @@ Pishe Pasha's friend joins by the link alone as well.
 
 from __future__ import annotations
 
-import json
 
 import pytest
 from playwright.sync_api import expect
 
-from pishe.table.fair import derive_deck
-from pishe.table.game import get_game, names_card
+from pishe.table.game import get_game
+from nopeek_wire import check_carried, match_id_of, np_messages, played, rebuilt_deck
 from test_friend import persistent_profiles
 
 PISTI = get_game("pisti")
@@ -149,34 +148,24 @@ def play_until(host, pages: list, played: int = 99, timeout_ms: int = 120_000) -
     return host.evaluate("(played) => (" + PLAYED + ")(window.pisheFriend.state.view)", None)
 
 
-def check_messages(received: list, seat: int, game=PISTI) -> int:
-    """Every message a guest in ``seat`` received, checked against the deck of ``game`` (a
-    Pişti variant) replayed to when it was sent."""
-    messages = [json.loads(t) for t in received]
-    reveals = {m["deal"]: m["seed"] for m in messages if m["type"] == "deal-reveal"}
-    checked = 0
-    for m in messages:
-        if m["type"] != "view" or m["deal"] not in reveals:
-            continue
-        deck = derive_deck(reveals[m["deal"]], m["fair"]["contributions"], game.id)
-        state = game.new_deal(list(deck), m["view"]["match"]["dealer"])
-        moves = m["from"] + len(m["actions"])
-        for s, text, *_ in full_log(messages, m["deal"])[:moves]:
-            state.apply(game.parse_action(text), s)
-        hidden = {str(c) for c in game.hidden_cards(state, seat)}
-        leaked = sorted(c for c in hidden if names_card(m, {c}))
-        assert not leaked, f"seat {seat} was sent hidden cards {leaked} after {moves} moves: {json.dumps(m)}"
-        checked += 1
-    return checked
+def check_deck(guest, game=PISTI) -> None:
+    """A friends' deck is dealt no-peek: no message the guest's page received names a card
+    not yet played (the host's page carries locked points and masked keys only), and the
+    deck this test rebuilds from every page's messages (each shuffle, lock and key checked
+    against its page's revealed secret), played by the moves on the wire, ends with the
+    points the guest's page counts."""
+    assert check_carried(guest.evaluate("window.__wire.received")) > 20
+    (deal, tries), messages = max(np_messages(guest.evaluate("window.__wire.both")).items())
+    deck = rebuilt_deck(game.id, match_id_of(guest.evaluate("window.__wire.received")), deal, tries, messages)
+    state = played(game, deal, deck, messages)
+    view = guest.evaluate("window.pisheFriend.state.view")
+    team = next(t for t, seats in enumerate(game.teams) if view["seat"] in seats)
+    points = state.team_points()
+    assert view["deck_result"]["rows"][-1]["values"] == [str(points[team]), str(points[1 - team])]
 
 
-def full_log(messages: list, deal: int) -> list:
-    """The deal's whole action log, pieced together from the view messages' parts."""
-    log = []
-    for m in messages:
-        if m["type"] == "view" and m["deal"] == deal:
-            log[m["from"]:] = m["actions"]
-    return log
+COMPUTERS_NOTE = ("The computers' cards are known to the host's page: it plays them. "
+                  "No page knows a card of a person's seat before that seat may show it.")
 
 
 # An ICE list that cannot work (relayed paths only, and no TURN server): no candidate, so no
@@ -222,10 +211,10 @@ def test_three_friends_join_by_link_and_play_a_deck_through_the_relay_alone(page
     assert host.evaluate(STATE)["over"]
     # Every seat played its own cards: 12 clicks on each page.
     assert [page.evaluate("window.__autoplay.clicks") for page in (host, *guests.values())] == [12] * 4
-    for seat, guest in guests.items():
-        expect(guest.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
-        received = guest.evaluate("window.__wire.received")
-        assert check_messages(received, seat) > 0
+    for page in (host, *guests.values()):
+        expect(page.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
+    for guest in guests.values():
+        check_deck(guest)
     for name, errors in pages.errors.items():
         assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)
 
@@ -239,20 +228,26 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
     left_at = play_until(host, [host, guest], played=4)
     assert left_at >= 4 and not host.evaluate(STATE)["over"]
 
-    # The guest's page goes away: after the hold a computer plays its seat, and the host sees it away.
+    # The guest's page goes away with its keys: after the hold the deck is aborted by it, named,
+    # and dealt again with a computer in its seat (the host's page is opened its cards, as it says).
     guest.goto("about:blank")
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
-    # Four more cards played make a whole round of the table: one of them was seat 2's,
-    # played while its page was gone, so by the computer.
-    assert play_until(host, [host], played=left_at + 4) >= left_at + 4
+    expect(host.locator("[data-fair]")).to_have_text(
+        "Deal 1 was aborted: Partner did not reveal their part of the shuffle (aborted shuffles at this "
+        "table: 1).", timeout=20_000)
+    expect(host.locator("[data-computers-note]")).to_have_text(COMPUTERS_NOTE)
+    # Four cards of the new deck make a whole round of the table: one of them was seat 2's, by the computer.
+    assert play_until(host, [host], played=4) >= 4
     assert not host.evaluate(STATE)["over"]
 
     # The same tab opens the same link again, mid-deck: its page knocks through the relay, the
-    # host's page answers, and the seat is its own again (its seat token is in the tab).
+    # host's page answers, and the seat is its own again (its seat token is in the tab) from the
+    # next deck: the computer plays this one out.
     guest.goto(links[2])
     expect(guest.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
-    expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Friend", timeout=20_000)
-    assert guest.evaluate("window.pisheFriend.state.view.seat") == 2
+    guest.wait_for_function("window.pisheFriend.state.view && window.pisheFriend.state.view.seat === 2",
+                            timeout=BOOT_MS)
+    expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer")
     expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
 
 
@@ -291,8 +286,9 @@ FRAMES = """(() => {
 
 def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_next_deck(pages: Pages):
     """Three seats for friends, two come: the host names whom the table waits for, deals now
-    with a computer in Left's seat; Left's friend opens the link mid-deck and plays from
-    the next deck."""
+    with a computer in Left's seat (the three pages deal no-peek, each saying the computer's
+    cards are the host page's; all verify the deck, and the deck rebuilt from the wire ends
+    as counted); Left's friend opens the link mid-deck and plays from the next deck."""
     host, links = open_table(pages, share=True)
     assert all(link.endswith("&game=pisti") for link in links.values())
     # The invites in the seat switches' order, each saying its side; Share beside Copy link.
@@ -317,6 +313,8 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
         expect(guest.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     expect(host.locator("[data-friend-status]")).to_have_text("Waiting for your friends: 2 of 3 here…",
                                                               timeout=BOOT_MS)
+    for page in (host, *guests.values()):             # no computer at the table yet
+        expect(page.locator("[data-computers-note]")).to_be_hidden()
     expect(host.locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Left…", timeout=20_000)
     deal_now = host.get_by_role("button", name=DEAL_NOW, exact=True)
     expect(deal_now).to_be_visible()
@@ -324,18 +322,26 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
     deal_now.click()
     expect(deal_now).to_be_hidden(timeout=20_000)
     expect(host.locator(f'{TABLE} [data-seat="3"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
+    # Dealt no-peek by the three pages: each page says the computer's cards are the host page's.
+    for page in (host, *guests.values()):
+        expect(page.locator("[data-computers-note]")).to_have_text(COMPUTERS_NOTE, timeout=20_000)
     assert play_until(host, [host, *guests.values()], played=6) >= 6
 
-    # Left's friend comes mid-deck: seated, but the computer plays the deck out.
+    # Left's friend comes mid-deck: seated, but the computer plays the deck out (dealt no-peek
+    # without its page, the deck has nothing its page may see but what is played).
     late = pages.page("guest 3")
     late.goto(links[3])
     expect(late.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     expect(host.locator("[data-friend-status]")).to_have_text("Connected", timeout=20_000)
-    late.wait_for_function("window.pisheFriend.state.view && window.pisheFriend.state.view.seat === 3",
+    late.wait_for_function("window.pisheFriend.state.status && window.pisheFriend.state.status.seat === 3",
                            timeout=BOOT_MS)
     expect(host.locator(f'{TABLE} [data-seat="3"] [data-flag-who]')).to_have_text("Away: computer")
     play_until(host, [host, *guests.values()])
     assert host.evaluate(STATE)["over"]
+    for page in (host, *guests.values()):
+        expect(page.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
+    for guest in guests.values():
+        check_deck(guest)
 
     # The next deck: Left plays it.
     host.get_by_role("button", name="Next deck", exact=True).click()
@@ -352,8 +358,9 @@ SILENT_S = 8  # the silent page's hold here: long enough to read the waiting lin
 
 
 def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: Pages):
-    """A guest's page stays connected but stops answering: on its turn the host's status
-    line names it, and after its hold (?silent=SECONDS) a computer plays its seat."""
+    """A guest's page stays connected but stops answering: when the table waits on it the
+    host's status line names it, and after its hold (?silent=SECONDS) the deck is aborted by
+    it and dealt again with a computer in its seat."""
     host, links = open_table(pages, friends=(2,), query=f"&silent={SILENT_S}")
     guest = pages.page("guest 2")
     guest.goto(links[2])
@@ -361,14 +368,25 @@ def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: P
         expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     played = play_until(host, [host, guest], played=4)
     guest.evaluate("window.__wire.mute(true)")
-    # Play on to the partner's turn (the host's page and the computers only).
+    host.evaluate(STATUSES)
+    # Play on (the host's page and the computers only) until the table waits on the partner's
+    # page: its move, or its key for a card the host's page may see (no-peek): it names it.
     host.evaluate(AUTOPLAY, 99)
-    host.wait_for_function("() => { const v = window.pisheFriend.state.view; return v && v.turn === 2; }",
-                           timeout=60_000)
-    expect(host.locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Partner…", timeout=SILENT_S * 1000)
+    host.wait_for_function("() => window.__statuses.includes('Waiting for Partner…')", timeout=60_000)
     shots(host, "waiting-for-partner")
+    # After the hold its keys are gone with it: the deck is aborted, and dealt again with a computer there.
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=30_000)
+    expect(host.locator("[data-fair]")).to_contain_text("Deal 1 was aborted: Partner", timeout=20_000)
     assert play_until(host, [host], played=played + 8) >= played + 8
+
+
+# Installed in the host's page: every text its table's status line shows, in order.
+STATUSES = """() => {
+  const line = document.querySelector('[data-game="pisti"] [data-status]');
+  const seen = (window.__statuses = [line.textContent]);
+  new MutationObserver(() => seen.push(line.textContent))
+    .observe(line, { childList: true, characterData: true, subtree: true });
+}"""
 
 
 def shots(page, name: str) -> None:

@@ -1,8 +1,9 @@
 """Pişti for two on the page, in Chromium: a whole deck against the computer by the cards'
 accessible names (every view checked against pishe.web run in this process with the same
 seed), its table at desktop and phone width, and a whole deck with one friend who joins
-by the link alone through a real Nostr relay (every message the friend receives checked
-for hidden cards once the deck's seed is revealed, and the deck verified)."""
+by the link alone through a real Nostr relay, dealt no-peek (no message the friend receives
+names a card not yet played; the deck rebuilt from every page's messages ends as both pages
+count it, and both pages verify it)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from playwright.sync_api import Page, expect
 
 from pishe.table.game import get_game
 from test_friend import persistent_profiles
-from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, check_messages
-from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle, wait_idle
+from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, check_deck
+from test_pisti_page import READ_TABLE, WATCH_PAINTS, choose_game, local, ready_page, settle, wait_idle
 
 TWO = get_game("pisti-2")
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
@@ -22,6 +23,31 @@ BOOT_MS = 120_000
 SEED = 21
 TABLE = '[data-game="pisti-2"]'
 READ_TWO = READ_TABLE.replace('"pisti"', '"pisti-2"')
+
+
+# Installed on the host's page (after WATCH_PAINTS: window.tableDom): each paint that its own
+# clicks did not cause (a friend's move, a deal) and that was still the last when its cards set
+# off records how many travelled and whether the table, once they landed, is the one painted
+# (null when a newer paint came first: it finishes them).
+WATCH_OTHERS = """(selector) => {
+  const root = document.querySelector(selector);
+  window.othersMoves = [];
+  let clicks = 0, paints = 0;
+  root.addEventListener("pishe:painted", () => {
+    const mine = window.__autoplay && window.__autoplay.clicks !== clicks;
+    clicks = window.__autoplay ? window.__autoplay.clicks : 0;
+    const painted = window.tableDom(root), paint = ++paints;
+    // Cards set off at the frame after a paint (web/games/motion.js): looked at the frame after that.
+    requestAnimationFrame(() => requestAnimationFrame(async () => {
+      if (mine || paint !== paints) return;
+      const moving = document.getAnimations().filter((a) => !(a instanceof CSSAnimation || a instanceof CSSTransition));
+      const seen = { moved: moving.length, same: null };
+      window.othersMoves.push(seen);
+      await Promise.allSettled(moving.map((a) => a.finished));
+      if (paint === paints) seen.same = window.tableDom(root) === painted;
+    }));
+  });
+}"""
 
 
 def paints(page: Page) -> str:
@@ -167,14 +193,26 @@ def test_a_whole_deck_with_a_friend(pages: Pages):
                             timeout=BOOT_MS)
     expect(guest.locator(f'{TABLE} [data-place="top"] [data-name]')).to_have_text("Friend")
     autoplay = AUTOPLAY.replace('[data-game="pisti"]', f'{TABLE}')
+    host.evaluate(WATCH_PAINTS)
+    host.evaluate(WATCH_OTHERS, f"[data-pishe-table]{TABLE}")
     for page in (host, guest):
         page.evaluate(autoplay, 99)
     host.wait_for_function(HOST_DONE, arg=[99], timeout=180_000, polling=50)
     assert host.evaluate("(" + PLAYED + ")(window.pisheFriend.state.view)") == 48
     assert [page.evaluate("window.__autoplay.clicks") for page in (host, guest)] == [24, 24]
-    expect(guest.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
-    assert check_messages(guest.evaluate("window.__wire.received"), 1, TWO) > 0
+    for page in (host, guest):
+        expect(page.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
+    check_deck(guest, TWO)
     guest_view = guest.evaluate("window.pisheFriend.state.view")
     assert guest_view["game"] == "pisti-2" and guest_view["deck_result"]["teams"] == ["You", "Friend"]
+    # The friend's cards travel on the host's table too, and land on the table as painted.
+    others = host.evaluate("window.othersMoves")
+    assert any(m["moved"] for m in others) and all(m["same"] is not False for m in others), others
+    # Your side's box first, as seen and as a screen reader reads them (the friend's is team 1).
+    for page in (host, guest):
+        teams = page.locator(f"{TABLE} [data-teams]")
+        expect(teams).to_match_aria_snapshot('- region "You"\n- region "Friend"')
+        you, friend = (teams.get_by_role("region", name=name, exact=True).bounding_box() for name in ("You", "Friend"))
+        assert you["x"] < friend["x"]
     for name, errors in pages.errors.items():
         assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)

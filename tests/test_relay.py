@@ -14,6 +14,8 @@ format is checked against its description too.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import socket
@@ -99,7 +101,7 @@ async function host({ accept = true } = {}) {
     channel.onmessage = (e) => { heard.message = e.data; };
   });
   const offer = await link.offer();
-  const key = relay.newKey();
+  const key = await relay.linkKey(offer);
   // When it started listening and when it first said a state: how long the relays took.
   heard.listening = performance.now();
   heard.handle = relay.listenForAnswer({
@@ -109,12 +111,13 @@ async function host({ accept = true } = {}) {
     onState: (state) => { heard.states.push(state); heard.firstStateMs ??= performance.now() - heard.listening; },
   });
   Object.assign(window, { hostLink: link, heard });
-  return { invite: relay.packInvite(offer, key), offer, key };
+  return { invite: offer, offer, key };
 }
 
 // The guest's side: the invite's offer answered, the answer posted; the time each step took.
 async function guest(invite) {
-  const { offer, key } = relay.unpackInvite(invite);
+  const offer = invite;
+  const key = await relay.linkKey(offer);
   const started = performance.now();
   const link = new Link([], (channel) => {
     channel.onopen = () => { link.opened(); channel.send("hello from the guest"); };
@@ -185,10 +188,11 @@ def closed_port() -> int:
 
 # postAnswer of a made-up answer under a new key, started and left running: window.posting
 # is {posted, ms} once it has ended (ms: the page's own milliseconds).
-POST_STARTED = """() => {
+POST_STARTED = """async () => {
     window.posting = null;
+    const key = await relay.linkKey("p1~x");
     const t = performance.now();
-    relay.postAnswer({key: relay.newKey(), offer: "p1~x", answer: "p1~y"})
+    relay.postAnswer({key, offer: "p1~x", answer: "p1~y"})
         .then((posted) => { window.posting = {posted, ms: performance.now() - t}; });
 }"""
 
@@ -216,21 +220,17 @@ def test_every_word_relay_js_reports_is_worded_in_python():
 # ---- in the browser ---------------------------------------------------------------
 
 
-def test_invite_links_carry_a_key_and_old_ones_still_read(new_page):
+def test_the_link_key_is_made_from_the_offer_code_alone(new_page):
+    """docs/PROTOCOL.md: the first 16 bytes of SHA-256("pishe:link:v1:" + offer code), in
+    base64url; the invite link carries the offer code alone."""
     page = new_page([])
-    out = page.evaluate("""() => {
-        const keys = Array.from({length: 50}, () => relay.newKey());
-        const offer = "p1~abcd~" + "x".repeat(24) + "~" + "f".repeat(43) + "~h127.0.0.1,5000~h::1,6000";
-        return {keys, packed: relay.packInvite(offer, keys[0]), offer,
-                unpacked: relay.unpackInvite(relay.packInvite(offer, keys[0])),
-                old: relay.unpackInvite(offer), broken: relay.unpackInvite(offer + "!short")};
-    }""")
-    assert all(re.fullmatch(r"[A-Za-z0-9_-]{22}", key) for key in out["keys"])
-    assert len(set(out["keys"])) == 50
-    assert out["packed"] == out["offer"] + "!" + out["keys"][0]
-    assert out["unpacked"] == {"offer": out["offer"], "key": out["keys"][0]}
-    assert out["old"] == {"offer": out["offer"], "key": None}
-    assert out["broken"] == {"offer": out["offer"] + "!short", "key": None}
+    offers = ["p1~abcd~" + f"{n:024d}" + "~" + "f" * 43 + "~h127.0.0.1,5000~h::1,6000" for n in range(50)]
+    keys = page.evaluate("(offers) => Promise.all(offers.map((o) => relay.linkKey(o)))", offers)
+    expected = [base64.urlsafe_b64encode(hashlib.sha256(("pishe:link:v1:" + o).encode()).digest()[:16])
+                .decode().rstrip("=") for o in offers]
+    assert keys == expected and len(set(keys)) == 50
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{22}", key) for key in keys)
+    assert page.evaluate("(o) => relay.linkKey(o)", offers[0]) == keys[0]
 
 
 def test_join_by_link_alone_through_the_relay(new_page, nostr_relay, console_errors):
@@ -321,7 +321,7 @@ def test_no_relay_listed_means_the_reply_code_at_once(new_page, listed):
 
 FORGED = """async ([url, kind, invite, cases]) => {
     const now = Math.floor(Date.now() / 1000);
-    const otherKey = relay.newKey();
+    const otherKey = await relay.linkKey(invite.offer + "0");
     const tag = await forge.tag(invite.key);
     const ours = await forge.offerHash(invite.offer);
     const theirs = await forge.offerHash(invite.offer + "0");
@@ -381,7 +381,8 @@ def test_a_guest_with_the_wrong_key_is_never_heard(new_page, nostr_relay):
     page = new_page([nostr_relay])
     invite = page.evaluate("host({accept: false})")
     page.wait_for_function("heard.states.includes('listening')", timeout=10_000)
-    posted = page.evaluate("(i) => relay.postAnswer({key: relay.newKey(), offer: i.offer, answer: 'p1~x'})", invite)
+    posted = page.evaluate("async (i) => relay.postAnswer({key: await relay.linkKey(i.offer + 'x'), offer: i.offer,"
+                           " answer: 'p1~x'})", invite)
     assert posted is True  # the relay took it, but in another room
     posted = page.evaluate("(i) => relay.postAnswer({key: i.key, offer: i.offer + 'x', answer: 'p1~x'})", invite)
     assert posted is True

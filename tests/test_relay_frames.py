@@ -5,7 +5,9 @@ Two streams talk over a simulated relay that delays, drops and doubles events; e
 message arrives once, whole and in order, each way, and the page's events stay within
 the chosen rate (60 in any minute). Then the refusals: frames that are not frames, or do
 not fit the stream (acknowledging what was never sent, too long, unknown fields), and
-random damage to good frames, are refused by name and change nothing.
+random damage to good frames, are refused by name and change nothing. And
+web/tables/friend/retry.js: an answer or knock that is not answered is posted again, later
+each time, until answered or given up.
 """
 
 from __future__ import annotations
@@ -18,10 +20,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FRAMES = ROOT / "web" / "tables" / "friend" / "frames.js"
+FRIEND = ROOT / "web" / "tables" / "friend"
+MODULES = ("frames.js", "retry.js", "relay.js", "relaypath.js")
 
 SCRIPT = r"""
-import { Bucket, CHUNK, DEAD_MS, Stream, refusal } from "./frames.mjs";
+import { Bucket, CHUNK, DEAD_MS, Stream, VERSION, refusal } from "./frames.js";
+import { backoff, retry } from "./retry.js";
+import { chunkSize, deflate, frameRoom, inflate, seal } from "./relaypath.js";
 
 // A small generator of our own, so that every run is the same.
 let seed = 12345;
@@ -105,17 +110,17 @@ function busy() {
 function refusals() {
   const cases = {
     "not json object": [null, 5, "frame", [1, 2]],
-    "version": [{ v: 2, s: 0, m: [], a: 0 }],
-    "unknown field": [{ v: 1, s: 0, m: [], a: 0, x: 1 }, { v: 1, s: 0, m: [], a: 0, __proto__x: 1 }],
-    "numbers": [{ v: 1, s: -1, m: [], a: 0 }, { v: 1, s: 0.5, m: [], a: 0 }, { v: 1, s: 0, m: [], a: "0" },
-                { v: 1, s: 2 ** 31, m: ["."], a: 0 }, { v: 1, s: 0, m: [], a: 2 ** 40 }],
-    "chunks": [{ v: 1, s: 0, m: "x", a: 0 }, { v: 1, s: 0, m: [1], a: 0 }, { v: 1, s: 0, m: [""], a: 0 },
-               { v: 1, s: 0, m: ["xhello"], a: 0 }, { v: 1, s: 0, m: ["." + "x".repeat(CHUNK + 1)], a: 0 },
-               { v: 1, s: 0, m: Array(65).fill("."), a: 0 }],
-    "flags": [{ v: 1, s: 0, m: [], a: 0, k: true }, { v: 1, s: 0, m: [], a: 0, c: 2 },
-              { v: 1, s: 0, m: [], a: 0, p: 0 }, { v: 1, s: 0, m: [], a: 0, e: [1] },
-              { v: 1, s: 0, m: [], a: 0, e: [0, 5] }, { v: 1, s: 0, m: [], a: 0, e: [1, -5] }],
-    "acknowledges chunks never sent": [{ v: 1, s: 0, m: [], a: 99 }],
+    "version": [{ v: VERSION + 1, s: 0, m: [], a: 0 }],
+    "unknown field": [{ v: VERSION, s: 0, m: [], a: 0, x: 1 }, { v: VERSION, s: 0, m: [], a: 0, __proto__x: 1 }],
+    "numbers": [{ v: VERSION, s: -1, m: [], a: 0 }, { v: VERSION, s: 0.5, m: [], a: 0 }, { v: VERSION, s: 0, m: [], a: "0" },
+                { v: VERSION, s: 2 ** 31, m: ["."], a: 0 }, { v: VERSION, s: 0, m: [], a: 2 ** 40 }],
+    "chunks": [{ v: VERSION, s: 0, m: "x", a: 0 }, { v: VERSION, s: 0, m: [1], a: 0 }, { v: VERSION, s: 0, m: [""], a: 0 },
+               { v: VERSION, s: 0, m: ["xhello"], a: 0 }, { v: VERSION, s: 0, m: ["." + "x".repeat(CHUNK + 1)], a: 0 },
+               { v: VERSION, s: 0, m: Array(65).fill("."), a: 0 }],
+    "flags": [{ v: VERSION, s: 0, m: [], a: 0, k: true }, { v: VERSION, s: 0, m: [], a: 0, c: 2 },
+              { v: VERSION, s: 0, m: [], a: 0, p: 0 }, { v: VERSION, s: 0, m: [], a: 0, e: [1] },
+              { v: VERSION, s: 0, m: [], a: 0, e: [0, 5] }, { v: VERSION, s: 0, m: [], a: 0, e: [1, -5] }],
+    "acknowledges chunks never sent": [{ v: VERSION, s: 0, m: [], a: 99 }],
   };
   const out = {};
   for (const [name, frames] of Object.entries(cases)) {
@@ -131,7 +136,7 @@ function refusals() {
   let refusedLong = null;
   const before = snapshot(a);
   for (let s = 2; s < 2 + 200 && !refusedLong; s += 2) {
-    const taken = a.receive({ v: 1, s, m: Array(2).fill("+" + "y".repeat(CHUNK)), a: 0 }, 60);
+    const taken = a.receive({ v: VERSION, s, m: Array(2).fill("+" + "y".repeat(CHUNK)), a: 0 }, 60);
     refusedLong = taken.refused || null;
   }
   out["a message too long"] = [{ refused: refusedLong, unchanged: null }];
@@ -177,6 +182,92 @@ function silence() {
   return { before: a.gone(10 + DEAD_MS - 1), after: a.gone(10 + DEAD_MS + 1) };
 }
 
+// retry.js on a clock of its own: `answers` says what each try resolves (true: answered;
+// "throw": the try fails). Returns when each try ran and when it gave up.
+async function retries(answers, { stopAt = Infinity } = {}) {
+  let now = 0;
+  const timers = new Map();
+  let id = 0;
+  const clock = {
+    setTimeout: (f, ms) => { timers.set(++id, { at: now + ms, f }); return id; },
+    clearTimeout: (t) => timers.delete(t),
+  };
+  const tries = [];
+  let gaveUp = null;
+  const handle = retry(async (n) => {
+    tries.push([n, now]);
+    if (answers[n] === "throw") throw new Error("no relay");
+    return Boolean(answers[n]);
+  }, { waits: backoff(1000, 3), onGiveUp: () => { gaveUp = now; }, timers: clock });
+  for (let step = 0; step < 100; step += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 0));   // the try's promise settles
+    if (now >= stopAt) handle.stop();
+    if (!timers.size) break;
+    const [next, timer] = [...timers].sort((a, b) => a[1].at - b[1].at)[0];
+    timers.delete(next);
+    now = timer.at;
+    timer.f();
+  }
+  return { tries, gaveUp };
+}
+
+// Events as relaypath.js makes them, for a page whose relays take `limit` bytes: 1 to 4
+// links, each sending messages deflated (some random enough not to shrink), their frames
+// with every number at its longest, sealed under a real AES-GCM key. The largest event's
+// bytes for each limit; and whether every message comes out of the frames as it went in.
+async function eventSizes() {
+  const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt"]);
+  const largest = {};
+  let whole = true;
+  for (const limit of [2048, 4096, 16384, 65536]) {
+    largest[limit] = 0;
+    for (let links = 1; links <= 4; links += 1) {
+      const far = 2 ** 31 - 50_000;
+      const streams = Array.from({ length: links }, () => Object.assign(new Stream(0, chunkSize(limit)),
+        { nextSeq: far, sentUpTo: far, acked: far, expected: far, pinged: far }));
+      const texts = [];
+      for (const s of streams) {
+        for (let i = 0; i < 2; i += 1) {
+          const noise = Array.from({ length: Math.floor(random() * 6_000) }, () => Math.floor(random() * 36).toString(36)).join("");
+          const text = JSON.stringify({ type: "view", names: ["Pişti", "é\"x"], noise, pad: "ab".repeat(500) });
+          texts.push(text);
+          s.send(await deflate(text));
+        }
+      }
+      const receiver = Object.assign(new Stream(0), { nextSeq: far, sentUpTo: far, acked: far, expected: far });
+      for (let round = 1; round < 100_000 && streams.some((s) => s.sentUpTo < s.nextSeq); round += 1) {
+        const frames = streams.map((s) => {
+          s.echo = { id: 2 ** 31 - 1, at: -1e9 };
+          return s.frame(round, frameRoom(limit, links));
+        });
+        const sealed = await Promise.all(frames.map((frame) => seal(key, frame)));
+        const event = {
+          id: "f".repeat(64), pubkey: "f".repeat(64), created_at: 9_999_999_999, kind: 25051,
+          tags: [...streams.map(() => ["t", "f".repeat(32)]), ["expiration", "9999999999"]],
+          content: sealed.join(","), sig: "f".repeat(128),
+        };
+        largest[limit] = Math.max(largest[limit], new TextEncoder().encode(JSON.stringify(["EVENT", event])).length);
+        if (links === 1) {
+          const taken = receiver.receive(JSON.parse(JSON.stringify(frames[0])), round);
+          if (taken.refused) whole = false;
+          for (const packed of taken.messages || []) {
+            if (await inflate(packed) !== texts.shift()) whole = false;
+          }
+        }
+      }
+      if (links === 1 && texts.length !== 0) whole = false;
+    }
+  }
+  // A message that inflates past any the table sends is refused.
+  let bomb = null;
+  try {
+    await inflate(await deflate("x".repeat(4 * (2 ** 20 + 1024))));
+  } catch (err) {
+    bomb = err.message;
+  }
+  return { largest, whole, bomb };
+}
+
 const defaultRate = { perSecond: 50 / 60, burst: 10 };
 console.log(JSON.stringify({
   clean: simulate({ messages: 40, drop: 0, double: 0, delay: 30, ...defaultRate }),
@@ -185,6 +276,12 @@ console.log(JSON.stringify({
   refusals: refusals(),
   fuzz: fuzz(3000),
   silence: silence(),
+  events: await eventSizes(),
+  retries: {
+    answeredThird: await retries([false, "throw", true]),
+    neverAnswered: await retries([]),
+    stopped: await retries([], { stopAt: 1000 }),
+  },
 }));
 """
 
@@ -195,7 +292,9 @@ def results(tmp_path_factory):
     if node is None:
         pytest.skip("no node (the build needs it too)")
     folder = tmp_path_factory.mktemp("frames")
-    shutil.copy(FRAMES, folder / "frames.mjs")   # Node takes `export` from .mjs files
+    for module in MODULES:
+        shutil.copy(FRIEND / module, folder / module)
+    (folder / "package.json").write_text('{"type": "module"}')   # Node takes `export` from them
     (folder / "run.mjs").write_text(SCRIPT)
     done = subprocess.run([node, str(folder / "run.mjs")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -233,3 +332,26 @@ def test_damaged_frames_never_throw_nor_half_apply(results):
 
 def test_a_silent_page_is_gone_only_after_its_time(results):
     assert results["silence"] == {"before": False, "after": True}
+
+
+def test_an_unanswered_post_is_tried_again_later_each_time_until_answered_or_given_up(results):
+    """retry.js: what a guest's page does with an answer or knock no relay took or no page
+    answered (a failed try counts as unanswered): again after 1, 2, 4 s (here), then gives up."""
+    runs = results["retries"]
+    assert runs["answeredThird"] == {"tries": [[0, 0], [1, 1000], [2, 3000]], "gaveUp": None}
+    assert runs["neverAnswered"] == {"tries": [[0, 0], [1, 1000], [2, 3000]], "gaveUp": 7000}
+    assert runs["stopped"] == {"tries": [[0, 0], [1, 1000]], "gaveUp": None}
+
+
+@pytest.mark.parametrize("limit", [2048, 4096, 16384, 65536])
+def test_every_event_fits_what_the_relays_take(results, limit):
+    """A relay refuses an event larger than it takes, and the same frame would be refused
+    for ever: every event fits signaling.json's eventBytes, and a small one is well used."""
+    largest = results["events"]["largest"][str(limit)]
+    assert largest <= limit, results["events"]
+    assert limit > 4096 or largest > limit // 2, results["events"]
+
+
+def test_messages_go_deflated_and_come_back_whole(results):
+    assert results["events"]["whole"] is True
+    assert results["events"]["bomb"] == "a message longer than any the table sends"

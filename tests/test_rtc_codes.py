@@ -31,8 +31,9 @@ def test_mdns_names_are_short_and_come_back(page: Page, site):
     assert addresses == [["3f2b1c4d-1234-4abc-9def-0123456789ab.local", "54321"],
                          ["9d0e8f7a-aaaa-4bbb-8ccc-ffffffffffff.local", "54322"],
                          ["203.0.113.7", "5000"]]
-    # A link with two such host candidates and a relay key, on a realistic address, stays
-    # under 200 characters (a STUN server's candidate adds about 20).
+    # A link with two such host candidates and its game, on a realistic address, stays
+    # under 200 characters (a STUN server's candidate adds about 20; no key: the link key
+    # is made from the offer code).
     two_hosts = code.rsplit("~", 1)[0]
-    link = "https://pishe-pasha.example.org/#join=" + two_hosts + "!" + "k" * 22
+    link = "https://pishe-pasha.example.org/#join=" + two_hosts + "&game=pishe-pasha"
     assert len(link) <= 200, len(link)

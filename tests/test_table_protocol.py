@@ -125,10 +125,13 @@ class Table:
         if turn == HOST_SEAT:
             self.deliver(host.act(rng.choice(host.view()["legal"])).send)
             return
-        page = self.page(turn)
-        view = page.view()
+        view = self.page(turn).view()
         assert view["seat"] == turn and view["turn"] == turn and view["legal"]
-        outcome = self.send(self.conn_of(turn), page.intent(rng.choice(view["legal"])))
+        self.guest_move(turn, rng.choice(view["legal"]))
+
+    def guest_move(self, seat: int, action: str) -> None:
+        """The page at ``seat`` asks for ``action``; the host accepts it."""
+        outcome = self.send(self.conn_of(seat), self.page(seat).intent(action))
         assert outcome.error is None, outcome.error
 
     def play_deck(self, between=None) -> None:

@@ -19,8 +19,6 @@ checks that both backends give identical bytes.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import sys
 from typing import Sequence
 
@@ -83,6 +81,9 @@ class SodiumGroup(Group):
     """libsodium's ristretto255 (CPython), through ``ctypes``."""
 
     def __init__(self, path: str | None = None):
+        import ctypes  # noqa: PLC0415 (CPython only: the page's worker never loads it)
+        import ctypes.util  # noqa: PLC0415
+
         found = path or ctypes.util.find_library("sodium")
         if not found:
             raise GroupError("libsodium is not installed (Debian: apt-get install libsodium23)")
@@ -90,9 +91,10 @@ class SodiumGroup(Group):
         if lib.sodium_init() < 0:
             raise GroupError("libsodium could not start")
         self._lib = lib
+        self._buffer = ctypes.create_string_buffer
 
     def _call(self, name: str, *args) -> bytes:
-        out = ctypes.create_string_buffer(SIZE)
+        out = self._buffer(SIZE)
         for arg in args:
             if not isinstance(arg, bytes):
                 raise GroupError(f"{name}: bytes expected, not {type(arg).__name__}")
@@ -106,7 +108,7 @@ class SodiumGroup(Group):
 
     def scalar(self, wide: bytes) -> bytes:
         _length(wide, 64)
-        out = ctypes.create_string_buffer(SIZE)
+        out = self._buffer(SIZE)
         self._lib.crypto_core_ristretto255_scalar_reduce(out, wide)
         return out.raw
 
@@ -114,7 +116,7 @@ class SodiumGroup(Group):
         return self._call("crypto_core_ristretto255_scalar_invert", _length(scalar, SIZE))
 
     def times(self, a: bytes, b: bytes) -> bytes:
-        out = ctypes.create_string_buffer(SIZE)
+        out = self._buffer(SIZE)
         self._lib.crypto_core_ristretto255_scalar_mul(out, _length(a, SIZE), _length(b, SIZE))
         return out.raw
 

@@ -303,6 +303,10 @@ class Dealer:
             self.record.shares.append(tuple(entry))
         return entries
 
+    def held(self, position: int) -> set:
+        """The seats whose key for ``position`` this seat has (its own included)."""
+        return {*self._received.get(position, {}), self.seat}
+
     def open(self, position: int) -> Optional[Card]:
         """The card at ``position`` once every seat's key for it has come (``None`` before);
         raises :class:`NotFairError` when the keys do not open a card (a wrong key was sent)."""

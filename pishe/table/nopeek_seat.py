@@ -72,6 +72,21 @@ class NoPeekSeat:
         """Whether both rounds are done: the deal is in play."""
         return self.dealing.record.deck(self.seats) is not None
 
+    def awaited(self) -> list:
+        """The other pages whose part this page waits on, in seat order: while the deal is in
+        play, those whose key for a card its seats may see now has not come; once the deal
+        is over and this page knows all it may see, those whose secret has not come."""
+        if not self.dealt or self.outcome is not None:
+            return []
+        visible, _exact = self.partial.openable()
+        mine = [t for t in self.pages if self.pages[t] == self.seat]
+        unopened = set().union(*(visible[t] for t in mine)) - set(self.partial.known)
+        held = self.dealing.held
+        waiting = {s for p in unopened for s in self.seats if s != self.seat and s not in held(p)}
+        if not waiting and self._revealed:
+            waiting = {s for s in self.seats if s not in self._secrets}
+        return sorted(waiting)
+
     # -- what this page sends ----------------------------------------------------------
 
     def start(self) -> list:

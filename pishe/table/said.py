@@ -147,6 +147,18 @@ TECHNICAL = {
 }
 
 
+def deal_aborted(number: int, names: Sequence, aborts: int, reason=None) -> Said:
+    """The line for deal ``number``, aborted by the seats named ``names`` (or, with none
+    named, for ``reason``), with the count of ``aborts`` at this table: never unseen."""
+    if names:
+        who = names[0]
+        for name in names[1:]:
+            who = say(TABLE, "{names} and {name}", names=who, name=name)
+        reason = say(TABLE, "{seats} did not reveal their part of the shuffle", seats=who)
+    return cat(say(TABLE, "Deal {number} was aborted: {reason}", number=number, reason=reason), " ",
+               say(TABLE, "(aborted shuffles at this table: {aborts})", aborts=aborts), ".")
+
+
 def of_error(error: Exception) -> str:
     """What a player reads for ``error``: the :class:`Said` it was raised with, its class's
     sentence when its own text is technical (:data:`TECHNICAL`), else its own text."""

@@ -19,10 +19,11 @@
  *   parsed JSON it returns, or rejects with an Error carrying Python's message;
  *   calls made before ready wait for it. `ready` rejects with an Error whose `why` names
  *   the cause (a key of pishe/table/words.py's START_FAILED) and `detail` is the error's
- *   own words (for a bug report), or resolves with the boot timings
- *   (ms since the worker started, plus `page`: ms since this page's navigation)
- *   and `snapshot`: whether Python's memory was "restored" from the last start's
- *   snapshot, a snapshot "taken" for the next, or "none" (web/core/worker.js).
+ *   own words (for a bug report), or resolves with the boot timings (each milestone of
+ *   web/core/worker.js in ms since this page's navigation, and `page`: when the page
+ *   heard that Python is ready) and `snapshot`: whether Python's memory was "restored"
+ *   from the last start's snapshot, a snapshot "taken" for the next, or "none"
+ *   (web/core/worker.js).
  *   `worker` takes data channels to read and write (web/core/channel.js).
  */
 export function startWorker(onProgress) {
@@ -59,7 +60,10 @@ export function startWorker(onProgress) {
     } else if (data.progress !== undefined) {
       if (onProgress) onProgress(data.progress, data.stage, data.until);
     } else if (data.ready) {
-      markReady({ ...data.ms, page: Math.round(performance.now()), snapshot: data.snapshot });
+      // The worker's milestones on this page's clock.
+      const shift = data.origin - performance.timeOrigin;
+      const ms = Object.fromEntries(Object.entries(data.ms).map(([key, at]) => [key, Math.round(at + shift)]));
+      markReady({ ...ms, page: Math.round(performance.now()), snapshot: data.snapshot });
     } else if (data.fatal) {
       fail(data.fatal, data.cause, data.detail);
     }

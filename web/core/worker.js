@@ -20,7 +20,8 @@
 //                                     worker cannot report on while it runs will end;
 //                                     the words are pishe/table/words.py's LOADING, which
 //                                     build.py writes into BUILD (Python is not running yet)
-//   {ready: true, ms: {...}, snapshot} ms since the worker started, per milestone; snapshot:
+//   {ready: true, ms: {...}, origin, snapshot} ms since the worker started (its time origin:
+//                                     `origin`), per milestone; snapshot:
 //                                     "restored" (this start), "taken" (for the next), "none"
 //   {fatal: "message", cause, detail}  boot failed ("<stage> failed: <why>"; calls fail too): `cause`
 //                                     a key of pishe/table/words.py's START_FAILED (causeOf below),
@@ -44,6 +45,19 @@ const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dis
 // those micropip installs on the first call of a pishe.web function that needs them.
 const AT_START = "pishe";
 const ON_DEMAND = { qr_matrix: ["segno"] };
+// The no-peek deal's group arithmetic (@noble/curves, pinned and hash-checked by the build,
+// never on a first visit): loaded when a friends' table opens, as globalThis.pisheGroup,
+// which pishe/table/group.py's NobleGroup calls.
+const NEEDS_GROUP = new Set(["host_open", "guest_open"]);
+let group = null;
+function loadGroup() {
+  if (!group) {
+    group = Promise.all([import(new URL("vendor/noble/curves/ed25519.js", SITE).href), import("./group.js")])
+      .then(([curves, { makeGroup }]) => { self.pisheGroup = makeGroup(curves); });
+    group.catch(() => { group = null; }); // to retry on the next call
+  }
+  return group;
+}
 const WHEEL_DIR = "/tmp/wheels";
 
 // Pyodide's memory snapshots (loadPyodide's _makeSnapshot and _loadSnapshot, an
@@ -309,7 +323,7 @@ let fatal = "";
 // Resolves with the dispatch function, or with null when the boot failed.
 const started = Promise.race([boot(), downloadFailure]).then(
   (dispatch) => {
-    self.postMessage({ ready: true, ms, snapshot });
+    self.postMessage({ ready: true, ms, origin: performance.timeOrigin, snapshot });
     return dispatch;
   },
   (err) => {
@@ -334,6 +348,11 @@ async function run(name, args) {
     if (Object.hasOwn(ON_DEMAND, name)) {
       await need(ON_DEMAND[name]).catch((err) => {
         throw new Error(`could not install ${ON_DEMAND[name].join(", ")}: ${describe(err)}`);
+      });
+    }
+    if (NEEDS_GROUP.has(name)) {
+      await loadGroup().catch((err) => {
+        throw new Error(`could not load the deal's arithmetic: ${describe(err)}`);
       });
     }
     const json = dispatch(name, JSON.stringify(args));

@@ -22,7 +22,7 @@
 
 import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
-import { chosenSettings, pageSettings } from "./settings.js";
+import { chosenSettings, noteSettings as showSettingsNote, pageSettings } from "./settings.js";
 import { setupContrast } from "../contrast.js";
 import { setupMenu } from "../menu.js";
 import { setupKeys } from "../keys.js";
@@ -123,7 +123,6 @@ async function startComputerTable() {
   let inProgress = false; // Python's word: leaving now throws a match in progress away
   let dealOver = false; // the last painted view's deal was over (its banner took the focus)
   let playing = null; // the match's settings, as Python's last answer said them
-  const settingsNote = document.querySelector("[data-settings-note]");
 
   /** The computer's level on the table's match line ("Level: Hard", Python's words; none: hidden). */
   function showLevel(line) {
@@ -135,14 +134,11 @@ async function startComputerTable() {
 
   /**
    * A setting chosen while a match is played (level, length, target, clock) says it applies
-   * from the next match (Python's words), until the choice is the match's own again.
+   * from the next match, until the choice is the match's own again. A friend's table says
+   * its own while it has the board.
    */
   function noteSettings() {
-    const chosen = chosenSettings();
-    const changed = active && inProgress && playing !== null && chosen.game === playing.game &&
-      ["length", "clock", "level"].some((name) => String(chosen[name] ?? "") !== String(playing[name] ?? ""));
-    if (changed) say(settingsNote, "from_next_match");
-    settingsNote.hidden = !changed;
+    if (active) showSettingsNote(inProgress ? playing : null, ["length", "clock", "level"]);
   }
   // Your own clock running out asks for its timeout; the computers move at the page's pace.
   const turns = turnLoop({
@@ -403,7 +399,7 @@ async function startComputerTable() {
     for (const button of document.querySelectorAll("[data-result-new-match]")) button.hidden = true;
     playing = null;
     showLevel(null);
-    noteSettings();
+    showSettingsNote(null);
     game = FIRST_GAME;
     showGame(game);
   };
@@ -429,8 +425,9 @@ async function startComputerTable() {
       await send("current");
     }
   });
+  let booted;
   try {
-    await py.ready;
+    booted = await py.ready;
   } catch (err) {
     startFailure = err;
     sayStartFailed(err);
@@ -453,8 +450,9 @@ async function startComputerTable() {
       document.querySelector("[data-update]").hidden = false;
     },
   });
-  // For developers and tests: the worker's calls, e.g. pishe.call("current").
-  window.pishe = { call: py.call, settings: { delay, seed } };
+  // For developers, tests and bench/boot.py: the worker's calls, e.g. pishe.call("current"),
+  // and the start-up's milestones (web/core/boot.js), with `table`: when the table was ready.
+  window.pishe = { call: py.call, settings: { delay, seed }, boot: { ...booted, table: Math.round(performance.now()) } };
 }
 
 if (document.body && document.body.dataset.table === "computer") startComputerTable();

@@ -4,6 +4,7 @@
 // own from its address.
 
 import { FIRST_GAME } from "../games/registry.js";
+import { say } from "./words.js";
 
 /**
  * The chosen game and its settings: {game, length, clock, level, friends}, each null
@@ -35,4 +36,19 @@ export function pageSettings(search = location.search) {
   const seedText = params.get("seed");
   const seed = seedText !== null && /^-?\d+$/.test(seedText.trim()) ? Number(seedText) : null;
   return { delay, seed };
+}
+
+/**
+ * The page's settings note: while a match of `playing` is played ({game, length, clock,
+ * level}: the match's own, as Python's answer says them; null: none is), a choice of the
+ * same game that differs in any of `names` applies from the next match, and the note says
+ * so (Python's words); otherwise it is hidden.
+ */
+export function noteSettings(playing, names = []) {
+  const note = document.querySelector("[data-settings-note]");
+  const chosen = chosenSettings();
+  const changed = playing !== null && chosen.game === playing.game &&
+    names.some((name) => String(chosen[name] ?? "") !== String(playing[name] ?? ""));
+  if (changed) say(note, "from_next_match");
+  note.hidden = !changed;
 }

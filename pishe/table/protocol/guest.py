@@ -32,13 +32,14 @@ from typing import Callable, Optional
 from ...errors import PisheError
 from ..lang import N_, TABLE, _, lower
 from .. import said
-from ..said import cat, lowered, of_error, say
+from ..said import lowered, of_error, say
 from ..fair import board_digest, new_secret, part_commitment
 from ..game import get_game, is_game
 from . import audit, wire
 from .audit import DealRecord
 from ..seating import TIMEOUTS_TO_AUTOPILOT
 from .host import COMPUTER, TIMEOUT, friend_names, timeout_action
+from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
                    VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
                    UnknownTokenError, WrongPhaseError)
@@ -137,6 +138,13 @@ class Guest:
         self._timeouts = 0                   # this seat's clock ran out so many times in a row
         self._taking_over = False            # asked to take the seat back; the host has not shown it yet
         self._left = False                   # this page left the table
+        # No-peek dealing: this page's NoPeekSeat of the deal in play, [deal, try, secret]
+        # (kept in its save: with the host's log it rebuilds the deal after a reload), each
+        # finished deal's points by team from its own engine, and the groups of steps worded.
+        self._np = None
+        self._np_key: Optional[list] = None
+        self._np_results: dict = {}
+        self._np_told = 0
         if ledger is not None:
             self._read_ledger(ledger)
 
@@ -165,6 +173,9 @@ class Guest:
         """``connecting``, ``dealing``, ``playing``, ``deal-over`` or ``match-over``."""
         if self._seq is None:
             return CONNECTING
+        if self._np is not None and (not self._np.dealt or self._view is None
+                                     or self._view_deal() != self._np_key[0]):
+            return DEALING
         if self._view is None or max(self._deals, default=0) > self._view_deal():
             return DEALING
         match = self._view["match"]
@@ -186,8 +197,19 @@ class Guest:
             verification, deal = self._not_fair(record.number, say(TABLE, "the host ended it without revealing "
                                                                   "the seed it committed to.")), record.number
         return {"game": self.game.id if self.game else None, "seat": self.seat, "phase": self.phase,
-                "deal": max(self._deals, default=None), **(self.table or {}),
-                "verification": said.now(verification), "verification_deal": deal, "aborts": len(self._aborts)}
+                "deal": self._np_key[0] if self._np_key else max(self._deals, default=None), **(self.table or {}),
+                "verification": said.now(verification), "verification_deal": deal, "aborts": len(self._aborts),
+                **({"computers_note": self._computers_note()} if self._np is not None else {})}
+
+    def _computers_note(self) -> Optional[str]:
+        """A no-peek table's sentence when computers sit with friends (their cards are the host
+        page's: the deal's try says which seats' page is the host's), or ``None``."""
+        from .host import computers_note
+
+        seats = (self.table or {}).get("seats") or []
+        computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") for s in seats)
+        computers = computers or any(s != page for s, page in self._np.pages.items() if page == 0)
+        return computers_note() if computers else None
 
     def ledger(self) -> str:
         """What this page gave and asked for in the match (its parts of the shuffle, the
@@ -199,7 +221,8 @@ class Guest:
         warning = [self.verification_deal, said.data_of([self.verification])[0]] if self._unfair else None
         return json.dumps({"v": VERSION, "match_id": self._match_id, "asked": self._asked, "warning": warning,
                            "deals": [[n, *entry] for n, entry in sorted(self._ledger.items())],
-                           "aborts": self._aborts, "clock": self._clock}, separators=(",", ":"))
+                           "aborts": self._aborts, "clock": self._clock, "np": self._np_key,
+                           "np_results": sorted(self._np_results.items())}, separators=(",", ":"))
 
     def _read_ledger(self, text: str) -> None:
         try:
@@ -223,8 +246,16 @@ class Guest:
             clock = data["clock"]
             if clock is not None:
                 clock = [wire.match_id(clock[0], "match_id"), wire.optional(wire.whole)(clock[1], "clock")]
+            np_key = data.get("np")
+            if np_key is not None:
+                wire.check(isinstance(np_key, list) and len(np_key) == 4, "np")
+                np_key = [wire.deal_number(np_key[0], "deal"), wire.whole(np_key[1], "tries"),
+                          wire.secret(np_key[2], "secret"), np_key[3] is True or None]
+            np_results = {wire.deal_number(n, "deal"): wire.items(points, "points")
+                          for n, points in wire.items(data.get("np_results", []), "np_results")}
         except (PisheError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
             raise CorruptSaveError(_("the page's ledger cannot be read ({error})").format(error=e)) from None
+        self._np_key, self._np_results = np_key, np_results
         self._match_id, self._ledger, self._asked = match_id, ledger, asked
         self._aborts, self._clock = aborts, clock
         if warning is not None:
@@ -334,6 +365,18 @@ class Guest:
             return self._parts(values["deal"], values["parts"])
         if kind == "view":
             return self._receive_view(values)
+        if kind == "np-deal":
+            return self._np_deal(values)
+        if kind == "np":
+            return self._np_take(values["deal"], values["message"])
+        if kind == "np-abort":
+            if self._np is not None and values["deal"] == self._np_key[0]:
+                self._np.abort([s for s in values["seats"] if s != self.seat])
+            return self._np_out([])
+        if kind == "table":
+            wire.check(len(values["seats"]) == self.game.seats, "the table must list every seat")
+            self.table = {**(self.table or {}), "seats": values["seats"]}
+            return Outcome([], [])
         return self._reveal(values["deal"], values["seed"])
 
     def _welcome(self, game_id, values: dict) -> Outcome:
@@ -373,6 +416,7 @@ class Guest:
                 self._warn(None, n, say(TABLE, "the host left it unfinished and started another match."))
         self._match_id, self._ledger, self._results = match_id, {}, []
         self._deals, self._view, self._asked = {}, None, [None, []]
+        self._np, self._np_key, self._np_results = None, None, {}
 
     def _error(self, values: dict) -> Outcome:
         send = []
@@ -457,13 +501,8 @@ class Guest:
         given = self._ledger.get(number)
         if given is not None:
             given[4] = False
-        if seats:
-            who = self._seat_name(seats[0])
-            for s in seats[1:]:
-                who = say(TABLE, "{names} and {name}", names=who, name=self._seat_name(s))
-            reason = say(TABLE, "{seats} did not reveal their part of the shuffle", seats=who)
-        self._record(number, cat(say(TABLE, "Deal {number} was aborted: {reason}", number=number, reason=reason), " ",
-                                 say(TABLE, "(aborted shuffles at this table: {aborts})", aborts=len(self._aborts)), "."))
+        self._record(number, said.deal_aborted(number, [self._seat_name(s) for s in seats or []],
+                                               len(self._aborts), reason))
 
     def _seat_name(self, seat: int) -> str:
         """A seat's name as this page words it (its own view's names, never the host's)."""
@@ -614,6 +653,126 @@ class Guest:
         self._note_turn(view, bool(new))
         new_words = self._words([dealt] if start == 0 else []) + self._words(steps[known - start:], new)
         return Outcome([], new_words, moves=self._motions(steps[known - start:]))
+
+    # -- no-peek dealing ----------------------------------------------------------------
+
+    @property
+    def nopeek(self) -> bool:
+        """Whether this page deals no-peek (the host has begun such a deal with it)."""
+        return self._np is not None
+
+    def move(self, action: str) -> Outcome:
+        """This person's move (its text form): at a no-peek table, the move with its keys, made
+        and checked on this page's own engine (raises the game's refusal, changing nothing);
+        else the intent (:meth:`intent`)."""
+        if self._np is None:
+            return Outcome([self.intent(action)], [])
+        self._timeouts = 0
+        return self._np_out(self._np.act(self.game.action_text(self.game.parse_action(action))))
+
+    def timeout(self) -> Outcome:
+        """The clock of the person to move ran out on this page. At a no-peek table only this
+        page knows its seat's cards, so when that person is this page's it makes the table's
+        move for them: the first legal move of its own view, as the host's page does at
+        today's table. Otherwise nothing (the host's page times its own seat out)."""
+        action = timeout_action(self._view) if self._view is not None and self._view.get("turn") == self.seat else None
+        if self._np is None or action is None:
+            return Outcome([], [])
+        outcome = self.move(action)
+        self._timeouts += 1
+        return outcome
+
+    def _np_deal(self, values: dict) -> Outcome:
+        """A no-peek deal (or a new try of it) begins, or comes again with its log to a page
+        coming back: this page deals its part, or rebuilds its seat from its kept secret."""
+        from ..group import group
+        from ..nopeek_seat import NoPeekSeat
+
+        game, number, tries = self.game, values["deal"], values["tries"]
+        pages = values["pages"]
+        wire.check(len(pages) == game.seats and all(type(p) is int for p in pages)
+                   and all(p in (s, 0) for s, p in enumerate(pages)) and pages[self.seat] == self.seat,
+                   "each seat's page must be its own or the host's, this seat this page's")
+        log = [wire.obj(m, "message") for m in values["log"]]
+        key = self._np_key
+        same = key is not None and key[:2] == [number, tries]
+        if same and key[3]:
+            return Outcome([], [])             # checked already: nothing of it is left to do
+        if self._np is not None and not same and self._np.outcome is None:
+            self._np.abort([])             # begun again before its end: the host's doing
+            self._np_end()
+        if not same and any(m.get("seat") == self.seat for m in log):
+            raise WrongPhaseError(_("This page lost its keys to deal {number}.").format(number=number))
+        self._np = NoPeekSeat(group(), game, np_match_id(self._match_id, tries), number, self.seat,
+                              dealer_of(game, number), dict(enumerate(pages)),
+                              secret=key[2] if same else None, rng=self.rng)
+        self._np_key = [number, tries, self._np.dealing.reveal(), None]
+        self._np_told = 0
+        return self._np_out(replay_seat(self._np, log))
+
+    def _np_take(self, number: int, message: dict) -> Outcome:
+        if self._np is None or number != self._np_key[0]:
+            return Outcome([], [])             # of a try this page is not in: nothing to do
+        return self._np_out(self._np.receive(message))
+
+    #: Key shares a message at most: a guest's message stays under the host's size limit.
+    _SHARES = 24
+
+    def _np_out(self, messages: list) -> Outcome:
+        """Send this page's messages (key shares in parts that fit a guest's message), and bring
+        its own view, words and check to what it knows now."""
+        send = []
+        for message in messages:
+            parts = [message]
+            if message["type"] == "np-keys":
+                shares = message["shares"]
+                parts = [{**message, "shares": shares[i:i + self._SHARES]} for i in range(0, len(shares), self._SHARES)]
+            send += [self._numbered("np", deal=self._np_key[0], message=part) for part in parts]
+        return Outcome(send, self._np_end())
+
+    def _np_end(self) -> list:
+        """This page's view from its own engine, the words for the steps it was newly shown,
+        and its check once the deal is over."""
+        np, number = self._np, self._np_key[0]
+        try:
+            state = np.partial.state if np.dealt else None
+        except PisheError:
+            state = None
+        teams = len(self.game.teams)
+        if state is not None:
+            from ..match import Match
+
+            results = [self._np_results.get(n, [0] * teams) for n in range(1, number)]
+            match = Match.resume(self.game, self.table["length"], results, np.partial.deck())
+            match.deal = state
+            if np.partial.settled(self.seat):
+                self._view = self.game.view(match, self.seat, friend_names(self.game, self.seat)).to_json()
+            elif self._view is not None:
+                # A card it may see is still opening (its engine holds a stand-in there: never
+                # shown): the view stays as it was, with no move until the card is known.
+                self._view = {**self._view, "legal": []}
+            if state.over and np.outcome == VERIFIED:
+                self._np_results[number] = list(state.team_points())
+        words = self._words(np.shown[self._np_told:])
+        self._np_told = len(np.shown)
+        if np.outcome is not None and self._np_key[3] is None:
+            self._np_key[3] = True              # checked: said once
+            self._np_record(number, np.outcome)
+        return words
+
+    def _np_record(self, number: int, outcome) -> None:
+        from ..nopeek import DealAbortedError
+
+        if outcome == VERIFIED:
+            self._record(number, VERIFIED)
+        elif isinstance(outcome, DealAbortedError):
+            self._abort(number, list(outcome.seats) or None, say(TABLE, "the host began it again"))
+        else:
+            reason = of_error(outcome)
+            if getattr(outcome, "seat", None) is not None:
+                reason = say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."),
+                             seat=self._seat_name(outcome.seat))
+            self._warn(None, number, reason)
 
     def _check_own_moves(self, record: DealRecord, new: list, resuming: bool) -> None:
         """Each new move of this seat is one this page asked for, in order, or one the table

@@ -30,14 +30,16 @@ from ..fair import commitment, derive_deck, new_secret, part_commitment, replay,
 from ..game import get_game, names_card
 from ..match import Match
 from ..lang import TABLE, _
-from ..said import say
+from .. import said
+from ..said import of_error, say
 from ..seating import Seating
 from . import wire
+from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST_MESSAGE, VERSION,
                    CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError, PartMismatchError,
                    ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError)
 
-__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "friend_names", "timeout_action"]
+__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "computers_note", "friend_names", "timeout_action"]
 
 
 class NotAGuestSeatError(wire.ProtocolError):
@@ -54,6 +56,12 @@ def friend_names(game, seat: int) -> Optional[list]:
     if game.seats != 2:
         return None
     return [say(TABLE, "You") if s == seat else say(TABLE, "Friend") for s in range(2)]
+
+
+def computers_note() -> str:
+    """What a no-peek table says when computers sit with friends."""
+    return _("The computers' cards are known to the host's page: it plays them. "
+             "No page knows a card of a person's seat before that seat may show it.")
 
 
 def timeout_action(view: Optional[dict]) -> Optional[str]:
@@ -76,6 +84,10 @@ class _HostDeal:
     aborted: list = field(default_factory=list)         # seats that left the last try of this deal unrevealed
     actions: list = field(default_factory=list)         # [seat, action text]: the deal replays from them
     steps: list = field(default_factory=list)           # the dealing's steps, then one list per action
+    np: Optional[object] = None         # no-peek dealing: the host page's NoPeekSeat of this try
+    tries: int = 0                      # no-peek: tries of this deal aborted before this one
+    log: list = field(default_factory=list)             # no-peek: every page's message, in relay order
+    told: int = 0                       # no-peek: groups of the host's shown steps already worded
 
     @classmethod
     def new(cls, number: int, rng: random.Random, game_id: str) -> _HostDeal:
@@ -139,21 +151,21 @@ class Host:
     seat = HOST_SEAT
 
     def __init__(self, game_id: str = "pishe-pasha", length: Optional[str] = None,
-                 rng: Optional[random.Random] = None, guest_seats=None, clock: Optional[int] = None):
+                 rng: Optional[random.Random] = None, guest_seats=None, clock: Optional[int] = None,
+                 nopeek: bool = False):
         """Open a table for a match of ``game_id`` of ``length``, with ``clock`` seconds per
-        move for the people at it (``None``: no clock)."""
+        move for the people at it (``None``: no clock). ``nopeek``: deal so that no page, this
+        one included, knows a card its seats may not see (docs/PROTOCOL.md, "No-peek dealing")."""
         self.game = get_game(game_id)
         self.length = self.game.default_length if length is None else length
-        if not isinstance(self.length, str) or self.length not in self.game.lengths:
-            Match(self.game, self.length)      # raises InvalidMatchLengthError, naming the lengths
+        self._check_settings(self.length, clock)
         seats = range(1, self.game.seats) if guest_seats is None else guest_seats
         if not seats or any(type(s) is not int or not 0 < s < self.game.seats for s in seats):
             raise ValueError(f"guest seats must be seats 1 to {self.game.seats - 1}")
-        if clock is not None and (type(clock) is not int or not 0 < clock <= LONGEST_CLOCK):
-            raise ValueError(f"the clock must be 1 to {LONGEST_CLOCK} seconds per move, or none")
         #: This match's id in the welcome: a guest's page binds its parts of the shuffle to it.
         #: Not drawn from ``rng``, which fixes the seeds and tokens that tests replay.
         self.match_id = secrets.token_hex(16)
+        self.nopeek = nopeek
         self.rng = rng if rng is not None else random.SystemRandom()
         #: The match, once its first deal is dealt.
         self.match: Optional[Match] = None
@@ -163,8 +175,21 @@ class Host:
         #: Who plays each seat now and whose clock runs (the policy the computer table uses too).
         self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._bots: dict = {}
+        #: No-peek: the deals aborted by pages gone with their keys, ``[deal, seats]``.
+        self.aborts: list = []
+        self._np_shown: dict = {}       # seat -> its last view with every card it may see opened
+        self._earlier: list = []        # no-peek, restored: the points of the deals before the one in play
         self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
         self._pending: Optional[_HostDeal] = _HostDeal.new(1, self.rng, self.game.id)
+
+    def _check_settings(self, length, clock) -> None:
+        """Raise unless ``length`` is one of the game's match lengths (the game's
+        InvalidMatchLengthError, naming them) and ``clock`` 1 to LONGEST_CLOCK seconds or ``None``
+        (ValueError)."""
+        if not isinstance(length, str) or length not in self.game.lengths:
+            Match(self.game, length)      # raises InvalidMatchLengthError, naming the lengths
+        if clock is not None and (type(clock) is not int or not 0 < clock <= LONGEST_CLOCK):
+            raise ValueError(f"the clock must be 1 to {LONGEST_CLOCK} seconds per move, or none")
 
     # -- what the page shows ----------------------------------------------------------
 
@@ -174,11 +199,18 @@ class Host:
         return all(g.conn is not None for g in self.guests.values())
 
     @property
+    def _deal_done(self) -> bool:
+        """Whether the deal in play is over: its last move played and, dealt no-peek, the
+        host page's end check done (the scores need every card)."""
+        np = self._played.np if self._played is not None else None
+        return self.match.deal.over and (np is None or np.outcome is not None)
+
+    @property
     def phase(self) -> str:
         """``dealing``, ``playing``, ``deal-over`` or ``match-over``."""
         if self._pending is not None:
             return DEALING
-        if not self.match.deal.over:
+        if not self._deal_done:
             return PLAYING
         return MATCH_OVER if self.match.over else DEAL_OVER
 
@@ -187,10 +219,19 @@ class Host:
         return friend_names(self.game, seat)
 
     def view(self, seat: int = HOST_SEAT) -> Optional[dict]:
-        """``seat``'s view as JSON data (``None`` until the first deal is dealt)."""
+        """``seat``'s view as JSON data (``None`` until the first deal is dealt). Dealt no-peek,
+        the view of the host's page stays as it was while a card it may see now is still
+        opening (its engine holds a stand-in there: never shown), ``None`` before the first."""
         if self.match is None:
             return None
-        return self.game.view(self.match, seat, self.names(seat)).to_json()
+        np = self._played.np if self._played is not None else None
+        if np is not None and not np.partial.settled(seat):
+            shown = self._np_shown.get(seat)
+            return None if shown is None else {**shown, "legal": []}   # no move until it is known
+        view = self.game.view(self.match, seat, self.names(seat)).to_json()
+        if np is not None:
+            self._np_shown[seat] = view
+        return view
 
     def status(self) -> dict:
         """The table for the host's page: phase, deal number, match length, who is connected,
@@ -199,23 +240,33 @@ class Host:
         starts again on each)."""
         return {"game": self.game.id, "seat": self.seat, "phase": self.phase,
                 "deal": (self._pending or self._played).number, "waiting_for": self.waiting_for(),
-                "moves": len(self._played.actions) if self._pending is None else 0, **self._table()}
+                "moves": len(self._played.actions) if self._pending is None else 0, **self._table(),
+                **(self._np_status() if self.nopeek else {})}
 
     def waiting_for(self) -> list:
         """The guests' seats the table waits on, in seat order: while a deal is dealt, those
         at the table (connected or not) whose commitment to their part of the shuffle has not
         come, then those locked in whose part has not; in play, the guest to move, unless a
-        computer plays its seat. Empty when nothing waits on a guest."""
+        computer plays its seat, and dealt no-peek, the friends whose key for a card the host's
+        page may see now (or whose secret, once the deal is over) has not come. Empty when
+        nothing waits on a guest."""
         pending = self._pending
         if pending is not None:
             here = [s for s, g in self.guests.items() if not (g.away or g.left)]
+            if self.nopeek:
+                return self._np_waiting_for(pending, here)
             if pending.locked is None:
                 return [s for s in here if s not in pending.committed]
             return [s for s in pending.locked if s in here and s not in pending.contributions]
-        if self.match.deal.over:
+        if self._deal_done:
             return []
+        np = self._played.np
+        keys = [s for s in np.awaited() if s in self.guests] if np is not None else []
+        if self.match.deal.over:
+            return keys
         turn = self.match.deal.turn
-        return [turn] if turn in self.guests and not self._played_by_computer(turn) else []
+        mover = [turn] if turn in self.guests and not self._played_by_computer(turn) else []
+        return sorted(set(mover + keys))
 
     def seats(self) -> list:
         """Who sits where: each seat's ``role`` (``host``, ``guest`` or ``computer``), whether
@@ -274,12 +325,17 @@ class Host:
     def computer_seat(self) -> Optional[int]:
         """The seat to move if a computer plays it now (no person sits there, or its person
         is on autopilot, away or gone), else ``None``."""
-        if self._pending is not None or self.match.deal.over:
+        if self._pending is not None or self._deal_done:
             return None
         seat = self.match.deal.turn
+        np = self._played.np
+        if np is not None and not np.partial.settled(seat):
+            return None             # its cards are still opening (no-peek): the table waits on their keys
         return seat if self._played_by_computer(seat) else None
 
     def _played_by_computer(self, seat: int) -> bool:
+        if self.nopeek and seat != HOST_SEAT and not self._np_hosts(seat):
+            return False            # a person's page plays its own seat, timeouts included
         return self.seating.by_computer(seat, self._absent(seat))
 
     def _absent(self, seat: int) -> bool:
@@ -287,10 +343,13 @@ class Host:
         return guest is not None and (guest.away or guest.left)
 
     def clock_seat(self) -> Optional[int]:
-        """The seat whose clock runs now: a person's, on their turn, at a table with a clock."""
-        if self._pending is not None or self.match.deal.over:
+        """The seat whose clock runs now: a person's, on their turn, at a table with a clock
+        (no-peek: the host's own only; a guest's page runs its own seat's clock)."""
+        if self._pending is not None or self._deal_done:
             return None
         seat = self.match.deal.turn
+        if self.nopeek and seat != HOST_SEAT:
+            return None
         return seat if self.seating.clock_runs(seat, self._absent(seat)) else None
 
     def computer_step(self) -> Outcome:
@@ -306,6 +365,8 @@ class Host:
         marked as the table's; after three in a row a computer keeps the seat until they
         take over or play a card themselves."""
         seat = self.clock_seat() if self.match is not None else None
+        if seat is None and self.nopeek and self.match is not None:
+            return Outcome([], [])       # a friend's page plays its own seat's timeout (Guest.timeout)
         if seat is None:
             raise WrongPhaseError(_("No clock is running."))
         outcome = self._play(seat, timeout_action(self.view(seat)), TIMEOUT)
@@ -333,22 +394,29 @@ class Host:
         self.host_name = wire.optional(wire.player_name)(name, "name")
         return self._presence()
 
-    def play_again(self) -> Outcome:
-        """Once the match is over, a new match of the same game, length and clock with the
-        same friends in the same seats: every connected guest is welcomed to it (a new match
-        id) and asked for its part of the first deal's shuffle. Raises
-        :class:`~.wire.WrongPhaseError` before the match is over."""
+    def play_again(self, length: Optional[str] = None, clock: Optional[int] = None) -> Outcome:
+        """Once the match is over, a new match of the same game with the same friends in the
+        same seats: of ``length`` with ``clock`` seconds per move (``None``: no clock), the
+        host's settings changed during the match, or with ``length`` ``None`` the same length
+        and clock. Every connected guest is welcomed to it (a new match id, the welcome
+        naming its length and clock) and asked for its part of the first deal's shuffle.
+        Raises :class:`~.wire.WrongPhaseError` before the match is over, and as
+        :meth:`__init__` does for a length or clock that is not one; either way nothing changes."""
         if self._pending is not None or not self.match.over:
             raise WrongPhaseError(_("The match is not over."))
+        if length is None:
+            length, clock = self.length, self.seating.clock
+        self._check_settings(length, clock)
+        self.length = length
         self.match_id = secrets.token_hex(16)
         self.match, self._played, self._bots = None, None, {}
-        self.seating = Seating([HOST_SEAT, *self.guests], self.seating.clock)
+        self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._pending = _HostDeal.new(1, self.rng, self.game.id)
         for guest in self.guests.values():
             guest.sent, guest.joining = 0, False
             guest.away = guest.away and guest.conn is None      # who is here plays
-        return Outcome([(g.conn, m) for s, g in self.guests.items() if g.conn is not None
-                        for m in self._state(s, None)], [])
+        welcomes = [(g.conn, m) for s, g in self.guests.items() if g.conn is not None for m in self._state(s, None)]
+        return Outcome(welcomes + (self._np_ready().send if self.nopeek else []), [])
 
     def deal_now(self) -> Outcome:
         """Deal the deal being dealt now, with a computer in every guest seat whose friend is
@@ -383,7 +451,11 @@ class Host:
     def next_deal(self) -> Outcome:
         """Start dealing the next deal: the guests are sent the commitment to a new seed."""
         self._check_between_deals()
-        return Outcome(self._to_connected(self._begin_next_deal()), [])
+        return self._start_next_deal()
+
+    def _start_next_deal(self) -> Outcome:
+        message = self._begin_next_deal()
+        return self._np_ready() if self.nopeek else Outcome(self._to_connected(message), [])
 
     def disconnect(self, conn=1) -> None:
         """Connection ``conn`` closed: keep everything; its guest resumes by saying hello again."""
@@ -417,7 +489,11 @@ class Host:
             if guest.left:
                 raise SeatLeftError(_("You left the table: a computer plays this seat for good."))
             values = wire.fields(data, wire.GUEST_MESSAGES[kind])
-            if kind == "act":
+            if kind == "np":
+                outcome = self._np_receive(seat, values["deal"], values["message"])
+            elif kind == "act":
+                if self.nopeek:
+                    raise WrongPhaseError(_("At this table a move comes with its keys."))
                 self._check_playing()
                 if guest.joining:
                     raise WrongPhaseError(_("A computer plays your seat until the next deal."))
@@ -433,13 +509,15 @@ class Host:
                 guest.left, guest.token = True, None
                 self.take_over(seat)
                 outcome = self._seat_given_up()
+            elif kind in ("deal-part", "deal-seed") and self.nopeek:
+                raise WrongPhaseError(_("At this table every page shuffles and locks the deck."))
             elif kind == "deal-part":
                 outcome = self._commit_part(seat, values["deal"], values["commitment"])
             elif kind == "deal-seed":
                 outcome = self._contribute(seat, values["deal"], values["contribution"])
             else:
                 self._check_between_deals(values["deal"])
-                outcome = Outcome(self._to_connected(self._begin_next_deal()), [])
+                outcome = self._start_next_deal()
         except PisheError as e:
             if guest is None:       # refused before its seq was read: still say what comes next
                 guest = next((g for g in self.guests.values() if g.conn == conn), None)
@@ -482,12 +560,18 @@ class Host:
                 raise SeatTakenError(_("This connection already holds seat {seat}.").format(seat=held))
         self.disconnect(conn)
         self.guests[seat].conn = conn
-        # A friend new to a seat dealt to a computer (deal_now) takes it from the next deal.
-        joining = token is None and self.guests[seat].away and self.phase == PLAYING
+        # A friend new to a seat dealt to a computer (deal_now) takes it from the next deal; so
+        # does one back to a seat whose cards the host's page was opened (no-peek: a try dealt
+        # again after its page went, its computer in the seat).
+        joining = ((token is None or self.nopeek and self._np_hosts(seat)) and self.guests[seat].away
+                   and self.phase == PLAYING)
         self.guests[seat].joining = joining
         was_away, self.guests[seat].away = self.guests[seat].away, joining
         back = self._presence(but=seat).send if was_away else []    # the others see the person back
-        return Outcome([(conn, m) for m in self._state(seat, have)] + back, [])
+        # A page with no seat token is a new one: it cannot hold a secret of the try in play.
+        lost = self._np_lost(seat, conn) if self.nopeek and token is None else Outcome([], [])
+        state = [(conn, m) for m in self._state(seat, have)]
+        return Outcome(lost.send + state + back + (self._np_ready().send if self.nopeek else []), lost.steps)
 
     def _check_seq(self, guest: _GuestSeat, seq: int) -> None:
         if seq < guest.next_seq:
@@ -503,7 +587,7 @@ class Host:
     def _check_between_deals(self, finished: Optional[int] = None) -> None:
         if self._pending is not None:
             raise WrongPhaseError(_("Deal {number} is already being dealt.").format(number=self._pending.number))
-        if not self.match.deal.over:
+        if not self._deal_done:
             raise DealNotOverError(_("The deal is still being played."))
         if self.match.over:
             raise MatchOverError(_("The match is over."))
@@ -552,6 +636,8 @@ class Host:
         of parts and send it to every guest, who then reveals its part; once every locked
         part has come, deal. A locked seat gone before revealing takes the shuffle with it:
         this try is aborted, naming that seat, and the deal is shuffled anew."""
+        if self.nopeek:
+            return self._np_ready()
         pending = self._pending
         if pending is None:
             return Outcome([], [])
@@ -586,6 +672,8 @@ class Host:
     def _play(self, seat: int, text, mark: Optional[str] = None) -> Outcome:
         """Apply and record an action (``mark``: the table's move for a person's seat, see
         :data:`TIMEOUT`); tell the guests who are here."""
+        if self.nopeek:
+            return self._np_move(seat, text, mark)
         action = self.game.parse_action(text)
         steps = self.match.apply(action, seat)
         self._played.actions.append([seat, self.game.action_text(action), *([mark] if mark else [])])
@@ -598,11 +686,19 @@ class Host:
     def _seat_given_up(self) -> Outcome:
         """A guest is away or gone: the deal it held up is dealt now (every view says who
         sits where), or else the others are told who sits where."""
+        if self.nopeek and self._pending is None and self._played is not None and not self._deal_done:
+            gone = [s for s in self._played.np.seats if s != HOST_SEAT and self._absent(s)]
+            if gone:
+                aborted = self._np_abort(gone)
+                return Outcome(self._presence().send + aborted.send, aborted.steps)
         dealt = self._deal_when_ready()
         return dealt if dealt.send else self._presence()
 
     def _presence(self, but: Optional[int] = None) -> Outcome:
         """Tell the connected guests (but ``but``) who sits where now, in a view with no new move."""
+        if self.nopeek:
+            table = wire.write(self.game.id, "table", seats=self.seats())
+            return Outcome([(g.conn, table) for s, g in self.guests.items() if g.conn is not None and s != but], [])
         if self._played is None:
             return Outcome([], [])
         return Outcome([(g.conn, self._view_message(s)) for s, g in self.guests.items()
@@ -617,7 +713,7 @@ class Host:
         for seat, guest in self.guests.items():
             if guest.conn is not None:
                 send.append((guest.conn, self._view_message(seat)))
-                if self.match.deal.over:
+                if self._deal_done:
                     send.append((guest.conn, self._reveal_message()))
         return send
 
@@ -626,10 +722,15 @@ class Host:
         guest = self.guests[seat]
         messages = [wire.write(self.game.id, "welcome", seat=seat, token=guest.token,
                                seq=guest.next_seq, **self._table())]
+        if self.nopeek:
+            deal = self._pending or self._played
+            if deal is not None and deal.np is not None and seat in deal.np.seats:
+                messages.append(self._np_deal_message(deal))      # the page replays it with its secret
+            return messages
         if self._played is not None:
             guest.sent = self._resume_point(seat, have)
             messages.append(self._view_message(seat))
-            if self.match.deal.over:
+            if self._deal_done:
                 messages.append(self._reveal_message())
         pending = self._pending
         if pending is not None and seat not in pending.committed and pending.locked is None:
@@ -680,6 +781,190 @@ class Host:
     def _reveal_message(self) -> str:
         return wire.write(self.game.id, "deal-reveal", deal=self._played.number, seed=self._played.seed)
 
+    # -- no-peek dealing ----------------------------------------------------------------
+
+    def _np_waiting_for(self, pending: _HostDeal, here: list) -> list:
+        """While a no-peek deal is dealt: the friends whose page has not come, then those whose
+        commitment has not, then the one whose shuffle or lock is due."""
+        np = pending.np
+        if np is None:
+            return [s for s in here if self.guests[s].conn is None]
+        record = np.dealing.record
+        if len(record.commitments) < len(np.seats):
+            return [s for s in np.seats if s != HOST_SEAT and s not in record.commitments]
+        for done in (record.shuffled, record.locked):
+            due = next((s for s in np.seats if s not in done), None)
+            if due is not None:
+                return [due] if due != HOST_SEAT else []
+        return []
+
+    def _np_hosts(self, seat: int) -> bool:
+        """Whether the host's page sees for ``seat`` in the deal in play (no-peek)."""
+        np = self._played.np if self._played is not None else None
+        return np is not None and np.pages.get(seat) == HOST_SEAT
+
+    def _np_ready(self) -> Outcome:
+        """Move a no-peek deal being dealt on: it begins once every friend at the table has a
+        page connected; a page gone before the deck was dealt leaves that try, and the deal
+        begins again without it (its seat is then the host page's computer's)."""
+        pending = self._pending
+        if pending is None:
+            return Outcome([], [])
+        here = [s for s, g in self.guests.items() if not (g.away or g.left)]
+        if pending.np is not None:
+            gone = [s for s in pending.np.seats if s != HOST_SEAT and s not in here]
+            return self._np_begin(pending.number, pending.tries + 1, gone) if gone else Outcome([], [])
+        if any(self.guests[s].conn is None for s in here):
+            return Outcome([], [])
+        return self._np_begin(pending.number, pending.tries, pending.aborted)
+
+    def _np_begin(self, number: int, tries: int, aborted: list) -> Outcome:
+        """Try ``tries`` of deal ``number``: every page at the table deals; the seats of
+        friends not here are the host page's (its computer plays them). The host's page alone
+        deals it at once."""
+        from ..group import group
+        from ..nopeek_seat import NoPeekSeat
+
+        here = {s for s, g in self.guests.items() if not (g.away or g.left)}
+        pages = {s: s if s == HOST_SEAT or s in here else HOST_SEAT for s in range(self.game.seats)}
+        deal = self._pending = _HostDeal.new(number, self.rng, self.game.id)
+        deal.tries, deal.aborted = tries, list(aborted)
+        deal.np = NoPeekSeat(group(), self.game, np_match_id(self.match_id, tries), number, HOST_SEAT,
+                             dealer_of(self.game, number), pages, rng=self.rng)
+        start = self._np_deal_message(deal)
+        send = [(self.guests[s].conn, start) for s in deal.np.seats if s != HOST_SEAT and self.guests[s].conn is not None]
+        return self._np_after(send + self._np_relay(deal.np.start()))
+
+    def _np_deal_message(self, deal: _HostDeal) -> str:
+        return wire.write(self.game.id, "np-deal", deal=deal.number, tries=deal.tries, log=deal.log,
+                          pages=[deal.np.pages[s] for s in range(self.game.seats)])
+
+    def _np_relay(self, messages: list) -> list:
+        """Each page's message to every other page of the deal (masked keys too: only their
+        receiver can read them), kept in the deal's log; this page's answers are taken in by
+        the caller."""
+        deal = self._pending or self._played
+        send = []
+        for message in messages:
+            deal.log.append(message)
+            text = wire.write(self.game.id, "np", deal=deal.number, message=message)
+            send += [(g.conn, text) for s, g in self.guests.items()
+                     if g.conn is not None and s != message["seat"] and s in deal.np.seats]
+        return send
+
+    def _np_receive(self, seat: int, number: int, message: dict) -> Outcome:
+        """A guest page's message of the no-peek deal: the host's page takes it in as every page
+        does (its own engine checks a move), relays it, and sends its own answers."""
+        deal = self._pending or self._played
+        if not self.nopeek or deal is None or deal.np is None or deal.number != number:
+            raise WrongPhaseError(_("No deal is waiting for that message."))
+        if message.get("seat") != seat or seat not in deal.np.seats:
+            raise wire.MalformedMessageError("A page sends its own seat's messages only.")
+        self.guests[seat].away = False        # a silent page that answers has its seat back
+        send = self._np_relay([message])
+        send += self._np_relay(deal.np.receive(message))
+        return self._np_after(send)
+
+    def _np_move(self, seat: int, text, mark: Optional[str]) -> Outcome:
+        """A move the host's page makes (its own seat's, or a computer's at a seat it sees for)."""
+        deal = self._played
+        if self.match.deal.turn != seat or not self._np_hosts(seat) and seat != HOST_SEAT:
+            raise NotYourTurnError(_("It is not your turn."))
+        send = self._np_relay(deal.np.act(self.game.action_text(self.game.parse_action(text))))
+        if mark is None:
+            self.seating.played(seat)
+        return self._np_after(send, mark)
+
+    def _np_after(self, send: list, mark: Optional[str] = None) -> Outcome:
+        """Bring the host's match to what its page knows now: the deck dealt, the moves made,
+        the cards opened; the host's words for the steps it was newly shown."""
+        deal = self._pending or self._played
+        np = deal.np
+        if self._pending is not None and np.dealt and np.outcome is None:
+            deck = np.partial.deck()
+            if self.match is None:
+                # A host page restored between deals knows the earlier deals by their points.
+                self.match, self._earlier = Match.resume(self.game, self.length, self._earlier, deck), []
+                if self.match.deal_number != deal.number:
+                    raise CorruptSaveError("the deal numbers disagree")
+            elif self.match.deal_number != deal.number:
+                self.match.next_deal(deck=deck)
+            self._played, self._pending, self._bots = deal, None, {}
+        if self._played is deal:
+            try:
+                self.match.deal = np.partial.state
+            except PisheError:
+                pass                # a move its cards make impossible: the deal is not fair (np.outcome)
+            for seat, text in np.partial.actions[len(deal.actions):]:
+                deal.actions.append([seat, text, *([mark] if mark else [])])
+            deal.steps = np.shown
+        words = []
+        for group in np.shown[deal.told:]:
+            words += [self.game.describe(shown, self.seat) for shown in group]
+        deal.told = len(np.shown)
+        return Outcome(send, words)
+
+    def _np_lost(self, seat: int, conn) -> Outcome:
+        """Friend ``seat`` comes back on a new page (``conn``), without the secret its old page
+        dealt the try in play with: that try is aborted by it at once, named, and dealt again
+        with the new page (which is sent the new try after its welcome)."""
+        deal = self._pending or self._played
+        np = deal.np if deal is not None else None
+        if (np is None or np.outcome is not None or seat not in np.seats
+                or not any(m.get("seat") == seat for m in deal.log)):
+            return Outcome([], [])
+        if deal is self._played:
+            begun = self._np_abort([seat])
+        else:
+            begun = self._np_begin(deal.number, deal.tries + 1, [seat])
+        return Outcome([(c, t) for c, t in begun.send if c != conn], begun.steps)
+
+    def _np_abort(self, gone: list) -> Outcome:
+        """Pages ``gone`` for good mid-deal took their keys: the deal ends aborted by them, named,
+        on every page, and is dealt again with the host page's computer in their seats."""
+        deal = self._played
+        deal.np.abort(gone)
+        message = wire.write(self.game.id, "np-abort", deal=deal.number, seats=sorted(gone))
+        send = [(g.conn, message) for s, g in self.guests.items()
+                if g.conn is not None and s in deal.np.seats and s not in gone]
+        self.aborts.append([deal.number, sorted(gone)])
+        begun = self._np_begin(deal.number, deal.tries + 1, sorted(gone))
+        return Outcome(send + begun.send, begun.steps)
+
+    def _np_status(self) -> dict:
+        """The no-peek table's own lines: the host page's check of the deal in play (or, until
+        it is done, its try aborted last), the deals aborted, and whether computers sit with
+        friends (their cards are this page's)."""
+        from ..nopeek import DealAbortedError
+
+        np = self._played.np if self._played is not None else None
+        outcome = np.outcome if np is not None else None
+        if outcome is None and self.aborts and self._played is not None and self.aborts[-1][0] == self._played.number:
+            outcome = DealAbortedError(self.aborts[-1][1])
+        computers = any(s != HOST_SEAT and (s not in self.guests or self._absent(s)) for s in range(self.game.seats))
+        return {"verification": None if outcome is None else self._np_verdict(outcome),
+                "verification_deal": self._played.number if outcome is not None else None,
+                "aborts": len(self.aborts),
+                "computers_note": computers_note() if computers else None}
+
+    def _np_verdict(self, outcome) -> str:
+        """The host page's check of the deal in play, as a guest's page words its own."""
+        from ..nopeek import DealAbortedError
+
+        if isinstance(outcome, str):
+            return outcome
+        names = self.view(HOST_SEAT)["names"]
+
+        def name(seat: int):
+            return said.seat_name(self.game, seat, HOST_SEAT, names[seat])
+
+        if isinstance(outcome, DealAbortedError):
+            return said.deal_aborted(self._played.number, [name(s) for s in outcome.seats], len(self.aborts))
+        reason = of_error(outcome)
+        if getattr(outcome, "seat", None) is not None:
+            reason = say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."), seat=name(outcome.seat))
+        return reason
+
     # -- surviving a reload -----------------------------------------------------------
 
     def save(self) -> str:
@@ -696,9 +981,23 @@ class Host:
             "guests": [[s, g.token, g.next_seq, g.left, g.away, g.name] for s, g in self.guests.items()],
             "host_name": self.host_name,
             "results": match.results[:match.deal_number - 1] if match is not None else [],
-            "played": self._played.to_json() if self._played is not None else None,
-            "pending": self._pending.to_json() if self._pending is not None else None,
+            "played": self._played.to_json() if self._played is not None and not self.nopeek else None,
+            "pending": self._pending.to_json() if self._pending is not None and not self.nopeek else None,
+            "nopeek": self._np_save() if self.nopeek else None,
         }, separators=(",", ":"))
+
+    def _np_save(self) -> dict:
+        """The no-peek deal in play as its page rebuilds it: its secret and the deal's log (it
+        holds this page's secret: it stays in the host's own tab), the marks of the table's
+        moves, the deals aborted."""
+        deal = self._pending or self._played
+        kept = None
+        if deal is not None and deal.np is not None:
+            kept = {"deal": deal.number, "tries": deal.tries, "secret": deal.np.dealing.reveal(), "log": deal.log,
+                    "pages": [deal.np.pages[s] for s in range(self.game.seats)], "aborted": deal.aborted,
+                    "marks": [a[2:] for a in deal.actions]}
+        return {"deal": kept, "aborts": self.aborts, "number": deal.number if deal is not None else 1,
+                "results": self.match.results[:deal.number - 1] if self.match is not None and deal is not None else []}
 
     @classmethod
     def restore(cls, saved: str, rng: Optional[random.Random] = None) -> Host:
@@ -723,6 +1022,9 @@ class Host:
                 host.guests[s].away = away is True
                 host.guests[s].name = wire.optional(wire.player_name)(name, "name")
             played, pending = data["played"], data["pending"]
+            if data.get("nopeek") is not None:
+                host._np_restore(data["nopeek"])
+                return host
             host._pending = host._deal_from_json(pending) if pending is not None else None
             if played is not None:
                 deal = host._deal_from_json(played)
@@ -738,6 +1040,37 @@ class Host:
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
             raise CorruptSaveError(f"the saved table cannot be read ({e})") from None
         return host
+
+    def _np_restore(self, saved: dict) -> None:
+        """The no-peek deal in play again, from the page's secret and the deal's log."""
+        from ..group import group
+        from ..nopeek_seat import NoPeekSeat
+
+        self.nopeek = True
+        self.aborts = [[wire.deal_number(n, "deal"), wire.seats(who, "seats")] for n, who in wire.items(saved["aborts"], "aborts")]
+        kept = saved["deal"]
+        number = wire.deal_number(saved["number"], "deal")
+        self._earlier = wire.items(saved["results"], "results")
+        self._pending = _HostDeal.new(number, self.rng, self.game.id)
+        if kept is None:
+            return
+        wire.check(wire.deal_number(kept["deal"], "deal") == number, "the deal numbers disagree")
+        pages = wire.items(kept["pages"], "pages")
+        wire.check(len(pages) == self.game.seats and all(p in (s, HOST_SEAT) for s, p in enumerate(pages)),
+                   "each seat's page must be its own or the host's")
+        deal = self._pending
+        deal.tries, deal.aborted = wire.whole(kept["tries"], "tries"), wire.seats(kept["aborted"], "aborted")
+        deal.log = [wire.obj(m, "message") for m in wire.items(kept["log"], "log")]
+        deal.np = NoPeekSeat(group(), self.game, np_match_id(self.match_id, deal.tries), number, HOST_SEAT,
+                             dealer_of(self.game, number), dict(enumerate(pages)),
+                             secret=wire.secret(kept["secret"], "secret"))
+        replay_seat(deal.np, deal.log)
+        if deal.np.dealt:
+            self._np_after([])
+            marks = wire.items(kept["marks"], "marks")
+            wire.check(len(marks) == len(deal.actions), "a mark for each move")
+            deal.actions = [a[:2] + self._mark(m) for a, m in zip(deal.actions, marks)]
+        deal.told = len(deal.np.shown)
 
     @staticmethod
     def _mark(mark: list) -> list:

@@ -379,6 +379,8 @@ GUEST_MESSAGES = {
     "leave": {"seq": whole},
     # The name the person gives their seat (null: none).
     "name": {"seq": whole, "name": optional(player_name)},
+    # A no-peek deal's message of this page's (docs/PROTOCOL.md, "No-peek dealing").
+    "np": {"seq": whole, "deal": deal_number, "message": obj},
 }
 
 # Host -> guest.
@@ -390,5 +392,12 @@ HOST_MESSAGES = {
     "view": {"deal": deal_number, "view": obj, "from": whole, "actions": items, "dealt": items,
              "steps": items, "fair": obj, "seats": seat_list},
     "deal-reveal": {"deal": deal_number, "seed": secret},
+    # No-peek dealing: a deal (or a new try of it) begins, with the page that sees for each
+    # seat and every page's message so far (to a page coming back); every page's message, relayed; a deal aborted by pages gone with their keys;
+    # who sits where (a guest makes its own views: the host cannot, it does not know them).
+    "np-deal": {"deal": deal_number, "pages": items, "tries": whole, "log": items},
+    "np": {"deal": deal_number, "message": obj},
+    "np-abort": {"deal": deal_number, "seats": seats},
+    "table": {"seats": seat_list},
     "error": {"reason": text, "code": text, "ref": optional(whole), "next_seq": optional(whole)},
 }

@@ -120,6 +120,10 @@ function paintView(view, root) {
     setText(box.querySelector("[data-team-taken]"), countText(team.count));
     paintMiniCards(box.querySelector("[data-team-pishti]"), [...list(team.pishti), ...list(team.jack_pishti)]);
   }
+  // Your team first, as the status line and the deck's count say them: first in the
+  // document too, so that a screen reader reads the boxes in the order they are seen.
+  const mine = root.querySelector("[data-teams] > .mine");
+  if (mine && mine.previousElementSibling) mine.parentElement.prepend(mine);
 
   // The opening cards, once your team took them: shown on request.
   const opening = root.querySelector("[data-opening]");

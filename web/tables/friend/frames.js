@@ -3,8 +3,8 @@
 // module touches no network and no page, so tests/test_relay_frames.py runs it in Node
 // with its own clock.
 //
-// Each side of a link numbers the chunks it sends (a message longer than CHUNK is cut
-// into several). A frame carries the chunks not sent yet, or, once an acknowledgement
+// Each side of a link numbers the chunks it sends (a message longer than a chunk, at most
+// CHUNK characters and less when the page's events are small, is cut into several). A frame carries the chunks not sent yet, or, once an acknowledgement
 // is overdue, every chunk from the first one not acknowledged (go-back-N: a relay may
 // drop an event, and a game sends little), and acknowledges what this side has
 // received in order ("a": the next chunk it expects). A frame that
@@ -15,15 +15,20 @@
 // ping ("p") and the echo of the other side's last one with how long it was held
 // ("e"): the round trip the connection line shows. "c": 1 says the sender closed.
 //
-// A frame as JSON: {"v": 1, "s": first chunk's number, "m": [chunks], "a": next chunk
+// A frame as JSON: {"v": 2, "s": first chunk's number, "m": [chunks], "a": next chunk
 // expected, "k"?: 1, "c"?: 1, "p"?: ping number, "e"?: [ping number, ms held]}; each chunk
 // is "." (the message's last) or "+" (more follows) then its text.
 
-export const VERSION = 1;
-export const CHUNK = 8_000;             // characters of a message in one chunk
-// Chunks' characters in one page's event, all its links' frames together: sealed (JSON,
-// UTF-8, base64), well under 64 KiB, strfry's default event limit.
+export const VERSION = 2;               // 2: each message deflated, in base64 (relaypath.js)
+export const CHUNK = 8_000;             // characters of a message in one chunk, at most
+// Chunks' characters in one page's event, all its links' frames together, at most (the
+// page's event limit may hold fewer: relaypath.js).
 export const FRAME_CHARS = 24_000;
+// What a frame's JSON takes besides its chunks' text, at most: its fields, their numbers
+// at the longest; and each chunk's quotes and comma. Chunks of base64 (what relaypath.js
+// sends) need no escaping, so that a frame's JSON is no longer than these and the chunks.
+export const FRAME_FIELDS = 128;
+export const CHUNK_QUOTES = 3;
 export const MAX_MESSAGE = (1 << 20) + 1024;  // a whole message (the host's largest, pishe/table/protocol/wire.py)
 const MAX_CHUNKS = 64;
 const MAX_NUMBER = 2 ** 31;
@@ -68,9 +73,13 @@ export function refusal(frame) {
   return null;
 }
 
-/** One side of a link carried by frames: what it sends, what it has received. `now` in ms. */
+/**
+ * One side of a link carried by frames: what it sends, what it has received. `now` in ms;
+ * `chunk`: the characters of a message in one chunk, at most (CHUNK).
+ */
 export class Stream {
-  constructor(now) {
+  constructor(now, chunk = CHUNK) {
+    this.chunk = Math.max(1, Math.min(CHUNK, chunk));
     this.chunks = [];          // sent, not acknowledged yet: {seq, text}
     this.nextSeq = 0;          // the number of the next chunk queued
     this.acked = 0;            // the other side expects this chunk next
@@ -93,9 +102,9 @@ export class Stream {
   /** Queue `text` (a message of the table) to send. */
   send(text) {
     const whole = String(text);
-    for (let at = 0; at < whole.length || at === 0; at += CHUNK) {
-      const last = at + CHUNK >= whole.length;
-      this.chunks.push({ seq: this.nextSeq++, text: (last ? "." : "+") + whole.slice(at, at + CHUNK) });
+    for (let at = 0; at < whole.length || at === 0; at += this.chunk) {
+      const last = at + this.chunk >= whole.length;
+      this.chunks.push({ seq: this.nextSeq++, text: (last ? "." : "+") + whole.slice(at, at + this.chunk) });
     }
   }
 
@@ -116,8 +125,9 @@ export class Stream {
   }
 
   /**
-   * The next frame to send, with the chunks that fit in `room` characters: those not
-   * sent yet, or, once an acknowledgement is overdue, all from the first unacknowledged.
+   * The next frame to send, with the chunks that fit in `room` characters of its JSON (each
+   * with its quotes and comma; at least one): those not sent yet, or, once an
+   * acknowledgement is overdue, all from the first unacknowledged.
    */
   frame(now, room = FRAME_CHARS) {
     const again = this.sentUpTo === this.acked || now - this.lastSent >= this.resendMs();
@@ -127,9 +137,9 @@ export class Stream {
     let used = 0;
     for (const chunk of this.chunks) {
       if (chunk.seq < start) continue;
-      if (m.length === MAX_CHUNKS || (m.length && used + chunk.text.length > room)) break;
+      if (m.length === MAX_CHUNKS || (m.length && used + chunk.text.length + CHUNK_QUOTES > room)) break;
       m.push(chunk.text);
-      used += chunk.text.length;
+      used += chunk.text.length + CHUNK_QUOTES;
     }
     const id = ++this.pinged;
     this.pings.set(id, now);

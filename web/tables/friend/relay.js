@@ -1,8 +1,8 @@
 // The guest's answer, carried back to the host through public Nostr relays, so a
 // friend joins by opening the invite link alone (no reply code pasted back).
 //
-// The invite link carries the host's offer code and a fresh random key (packInvite,
-// unpackInvite): nothing has to travel from host to guest. The host's page listens
+// The invite link carries the host's offer code, and the link key is made from it
+// (linkKey): nothing has to travel from host to guest. The host's page listens
 // (listenForAnswer) from the moment it makes the link; the guest's page posts ONE
 // event with its answer code (postAnswer). An event is of an ephemeral kind (relays
 // pass it on and do not keep it) with a NIP-40 expiration a few minutes ahead, and
@@ -27,14 +27,17 @@ const KIND = 25050;                       // ephemeral (20000–29999): relays f
 const ROOM = "pishe:room:v1:";
 const OFFER = "pishe:offer:v1:";
 const AES_INFO = "pishe:answer:v1";
-const SEPARATOR = "!";                    // never in an offer code (rtc.js) nor in base64url
+const LINK = "pishe:link:v1:";
 const KEY_BYTES = 16;
-const KEY_CHARS = 22;                     // 16 bytes in unpadded base64url
 const LISTEN_MS = 3000;                   // a relay that has not taken the subscription by then is unreachable
 const POST_MS = 3000;
 const EXPIRES_S = 300;                    // NIP-40: relays may drop the event after five minutes
 const SKEW_S = 600;                       // the two pages' clocks may differ by this much
 const MAX_CONTENT = 4096;
+// The largest event a relay takes, in bytes of its JSON: what signaling.json may state
+// (some public relays take only 4 KiB; strfry 64 KiB by default, nostr-rs-relay 128 KiB),
+// and what is assumed when it does not: a Pişti view to three friends, deflated, in one.
+const EVENT_BYTES = { least: 2048, assumed: 16384, most: 65536 };
 const IGNORED = {
   unreadable: "relay_unreadable",         // not base64, not decryptable with this key, not our JSON
   otherOffer: "relay_other_offer",        // an answer to another invite made with the same key
@@ -66,48 +69,49 @@ export function nostr() {
   return library;
 }
 
-/** A fresh link key: 16 random bytes in base64url (22 characters). */
-export function newKey() {
-  return toBase64url(crypto.getRandomValues(new Uint8Array(KEY_BYTES)));
-}
-
-/** What follows "#join=" in an invite link: the offer code, "!", the key. */
-export function packInvite(offer, key) {
-  return offer + SEPARATOR + key;
+/**
+ * The link key of the invite made from the offer code `offer`: the first 16 bytes of
+ * SHA-256("pishe:link:v1:" + offer code), in base64url (22 characters). The offer code
+ * holds the host's ICE password (at least 128 random bits, RFC 8445), which only the
+ * invite link carries: the key is as secret as a random one, and the link carries no
+ * key of its own (23 characters shorter).
+ */
+export async function linkKey(offer) {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(LINK + String(offer)));
+  return toBase64url(new Uint8Array(digest).slice(0, KEY_BYTES));
 }
 
 /**
- * The offer code and key of what followed "#join=" in an invite link:
- * {offer, key}. A link without a key (made by hand, or by an older page) gives
- * key null: the guest then shows its reply code as before.
+ * What signaling.json beside the page says: {relays, eventBytes}. `relays`: the relays'
+ * addresses ({"relays": [...]}), ws:// or wss:// only; [] when it is missing, unreadable
+ * or empty (the reply code by hand, then). `eventBytes`: the largest event (its JSON, in
+ * bytes) every one of them takes ({"eventBytes": N}, EVENT_BYTES.least to .most), else
+ * EVENT_BYTES.assumed. Read afresh each time, so a
+ * host's edit in dist/ counts at once. With a relay listed it also starts loading the
+ * Nostr library, so that it is ready by the time the answer is.
  */
-export function unpackInvite(text) {
-  const at = String(text).lastIndexOf(SEPARATOR);
-  const key = at < 0 ? "" : text.slice(at + 1);
-  if (!new RegExp(`^[A-Za-z0-9_-]{${KEY_CHARS}}$`).test(key)) return { offer: String(text), key: null };
-  return { offer: text.slice(0, at), key };
-}
-
-/**
- * The relays' addresses from signaling.json beside the page ({"relays": [...]}),
- * ws:// or wss:// only; [] when it is missing, unreadable or empty (the reply code
- * by hand, then). Read afresh each time, so a host's edit in dist/ counts at once.
- * With a relay listed it also starts loading the Nostr library, so that it is
- * ready by the time the answer is.
- */
-export async function relayList() {
+export async function signaling() {
   let relays = [];
+  let eventBytes = EVENT_BYTES.assumed;
   try {
     const response = await fetch(new URL("signaling.json", document.baseURI), { cache: "no-cache" });
     const data = response.ok ? await response.json() : null;
     if (data && Array.isArray(data.relays)) {
       relays = [...new Set(data.relays.filter((url) => typeof url === "string" && /^wss?:\/\/[^\s]+$/.test(url)))];
     }
+    const stated = data ? data.eventBytes : undefined;
+    if (Number.isInteger(stated) && stated >= EVENT_BYTES.least && stated <= EVENT_BYTES.most) eventBytes = stated;
+    else if (stated !== undefined) console.warn(`signaling.json's eventBytes is not a whole number of bytes from ${EVENT_BYTES.least} to ${EVENT_BYTES.most}: ${EVENT_BYTES.assumed} is assumed.`);
   } catch (err) {
     console.warn("signaling.json is unreadable: the reply code by hand only.", err);
   }
   if (relays.length) nostr().catch(() => {});  // a failure is reported when it is used
-  return relays;
+  return { relays, eventBytes };
+}
+
+/** The relays' addresses from signaling.json (signaling()). */
+export async function relayList() {
+  return (await signaling()).relays;
 }
 
 /** The first 32 hex digits of the SHA-256 of `text`. */
@@ -160,11 +164,13 @@ async function openAnswer(event, { aes, offerHash }, since) {
  * within a few seconds (or none is listed, or the last one dropped); each is said
  * on a change only. onRelays({live, failed}) after each relay's news: the addresses
  * listening now, and those not reached (or dropped), for the page's details line.
+ * `seen`: the ids of the events taken already (each relay forwards the same event, and
+ * one that keeps it sends it to every later listener too), shared by listeners in turn.
  * Returns {close()}: stop listening (safe to call twice).
  */
-export function listenForAnswer({ key, offer, onAnswer, onIgnored = () => {}, onState = () => {}, onRelays = () => {} }) {
+export function listenForAnswer({ key, offer, onAnswer, onIgnored = () => {}, onState = () => {}, onRelays = () => {},
+  seen = new Set() }) {
   const since = nowSeconds();
-  const seen = new Set();      // event ids: each relay forwards the same event
   const live = new Set();      // relays that have taken the subscription and not dropped it
   const failed = new Set();    // relays that could not be reached, or dropped the subscription
   let pending = 0;             // relays that have neither taken the subscription nor failed yet
@@ -253,10 +259,12 @@ export function listenForAnswer({ key, offer, onAnswer, onIgnored = () => {}, on
 /**
  * Guest: post the answer code `answer` to the offer `offer`, under link key `key`,
  * as one event to every relay. Resolves true as soon as one relay has taken it,
- * false when none has within timeoutMs or no relay is listed: show the reply code
- * then. Never rejects.
+ * false when none has in time or no relay is listed: show the reply code
+ * then. Never rejects. `attempt` (0, 1, …): the how-manieth try this is; a relay
+ * is given longer each time (a busy relay is slow, not gone).
  */
-export function postAnswer({ key, offer, answer, timeoutMs = POST_MS }) {
+export function postAnswer({ key, offer, answer, attempt = 0 }) {
+  const timeoutMs = POST_MS * (attempt + 1);
   return new Promise((resolve) => {
     let pool = null;
     let over = false;

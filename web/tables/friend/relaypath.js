@@ -5,8 +5,10 @@
 // Each link has two rooms, one a direction, named by a tag only its two pages can
 // make: hex SHA-256("pishe:table:v1:" + direction + ":" + link key + ":" + offer code),
 // first 32 digits, the direction "to-host" or "to-guest", the offer code the one its
-// link was made from. What goes into a room is a frame (frames.js: numbered,
-// acknowledged, sent again until acknowledged) as JSON, sealed with AES-256-GCM under
+// link was made from. Each message is deflated (CompressionStream "deflate-raw": a view's
+// JSON shrinks several times) and put in base64, and goes in one chunk or several of a
+// frame (frames.js: numbered, acknowledged, sent again until acknowledged), as JSON,
+// sealed with AES-256-GCM under
 // a key derived from the link key with HKDF-SHA-256 (info "pishe:table:v1:" + direction
 // + ":" + hex SHA-256 of the offer code, first 32 digits): base64(iv ‖ ciphertext), a
 // fresh 12-byte iv each time. The relays see tags and sizes, never a message.
@@ -14,15 +16,19 @@
 // A page is one client to the relays: all its links' frames due at once go in ONE
 // event (kind 25051, ephemeral: relays pass it on and keep nothing; a NIP-40
 // expiration a minute ahead; signed with a throwaway key made for this page), its
-// content the sealed frames joined by ",", in the order of its "t" tags. Events are
+// content the sealed frames joined by ",", in the order of its "t" tags. An event is never
+// larger than signaling.json says its relays take (relay.js: eventBytes; 16 KiB unless
+// it says otherwise): its frames carry as many chunks as fit, and at most FRAMES_AT_MOST links'
+// frames go in one (the others' in the next); a relay would refuse a larger one, and the
+// same frame would be refused again and again. Events are
 // rate-limited for the page: a burst of 10, then 50 a minute, so never more than 60 in
 // any minute, which is nostream's default for ephemeral kinds (strfry and
 // nostr-rs-relay set no such limit by default); frames that wait meanwhile go out
 // together in the next event. A game sends far less at a person's pace. ?relayrate=N
 // (tests, benchmarks): N events a second, in bursts of N.
 
-import { Bucket, FRAME_CHARS, Stream } from "./frames.js";
-import { fromBase64, nostr, relayList, sha256Hex } from "./relay.js";
+import { Bucket, CHUNK, CHUNK_QUOTES, FRAME_CHARS, FRAME_FIELDS, MAX_MESSAGE, Stream } from "./frames.js";
+import { fromBase64, nostr, sha256Hex, signaling } from "./relay.js";
 
 const KIND = 25051;
 const ROOM = "pishe:table:v1:";
@@ -33,6 +39,14 @@ const PER_MINUTE = 50;
 const BURST = 10;
 const CHECK_MS = 5000;           // how often a silent link is looked at (frames.js: DEAD_MS)
 const DIRECTIONS = { host: ["to-host", "to-guest"], guest: ["to-guest", "to-host"] };  // [in, out]
+// An event's bytes besides its frames, at most: its id, key, signature, kind, time and
+// expiration tag, its punctuation, and the ["EVENT", …] it is sent in; each frame's
+// ["t", tag] and ","; AES-GCM's iv and tag around each frame.
+const EVENT_FIXED = 480;
+const TAG_BYTES = 48;
+const SEAL_BYTES = 28;
+const FRAMES_AT_MOST = 4;
+const INFLATED_MOST = 3 * MAX_MESSAGE;  // bytes of a message inflated (UTF-8 of MAX_MESSAGE characters)
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -42,6 +56,44 @@ function toBase64(bytes) {
   let binary = "";
   for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
   return btoa(binary);
+}
+
+/**
+ * Characters of a frame's JSON for each of `frames` frames in one event of at most `limit`
+ * bytes (the frame sealed: iv, ciphertext, tag, in base64).
+ */
+export function frameRoom(limit, frames) {
+  const content = Math.floor((limit - EVENT_FIXED - frames * TAG_BYTES) / frames);
+  return Math.min(FRAME_CHARS, Math.floor(content / 4) * 3 - SEAL_BYTES - FRAME_FIELDS);
+}
+
+/** A chunk's characters for a page whose events are at most `limit` bytes: one fits any frame. */
+export function chunkSize(limit) {
+  return Math.min(CHUNK, frameRoom(limit, FRAMES_AT_MOST) - CHUNK_QUOTES - 1);
+}
+
+/** `text` deflated, in base64. */
+export async function deflate(text) {
+  const packed = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return toBase64(new Uint8Array(await new Response(packed).arrayBuffer()));
+}
+
+/** The text deflated in base64 `packed`; throws if it is not, or is longer than a message may be. */
+export async function inflate(packed) {
+  const reader = new Blob([fromBase64(packed)]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > INFLATED_MOST) {
+      reader.cancel().catch(() => {});
+      throw new Error("a message longer than any the table sends");
+    }
+    parts.push(value);
+  }
+  return new Blob(parts).text();
 }
 
 /** The page's rate from its address (?relayrate=N a second), else the default. */
@@ -63,9 +115,10 @@ async function room(key, offer, direction) {
 
 /** The page's one client to the relays: its sockets, its rate, its links' channels. */
 class PostOffice {
-  constructor(tools, relays) {
+  constructor(tools, relays, limit) {
     this.tools = tools;
     this.relays = relays;
+    this.limit = limit;          // bytes of an event, at most
     this.pool = new tools.SimplePool({ maxWaitForConnection: CONNECT_MS, enablePing: true, enableReconnect: true });
     this.secret = tools.generateSecretKey();
     const { perSecond, burst } = rate();
@@ -119,20 +172,24 @@ class PostOffice {
 
   async flush() {
     this.timer = null;
-    const at = now();
-    const ready = [...this.channels].filter((channel) => channel.stream.due() <= at);
-    if (ready.length && this.bucket.wait(at) === 0) {
-      this.flushing = true;
-      try {
+    this.flushing = true;
+    try {
+      // Messages still being deflated go too: what a page sends at once travels together.
+      await Promise.all([...this.channels].map((channel) => channel.sending));
+      const at = now();
+      // The most overdue first; the others' frames go in the next event.
+      const ready = [...this.channels].filter((channel) => channel.stream.due() <= at)
+        .sort((a, b) => a.stream.due() - b.stream.due()).slice(0, FRAMES_AT_MOST);
+      if (ready.length && this.bucket.wait(at) === 0) {
         this.bucket.take(at);
-        const room = Math.floor(FRAME_CHARS / ready.length);
+        const room = frameRoom(this.limit, ready.length);
         const frames = ready.map((channel) => [channel, channel.stream.frame(at, room)]);
         await this.post(await Promise.all(frames.map(async ([channel, frame]) => [channel.out.tag, await seal(channel.out.aes, frame)])));
-      } catch (err) {
-        console.warn("a frame for the relays could not be sent:", err);
-      } finally {
-        this.flushing = false;
       }
+    } catch (err) {
+      console.warn("a frame for the relays could not be sent:", err);
+    } finally {
+      this.flushing = false;
     }
     this.schedule();
   }
@@ -152,7 +209,8 @@ class PostOffice {
   }
 }
 
-async function seal(aes, frame) {
+/** `frame` as JSON sealed under `aes`: base64(iv ‖ ciphertext with its tag). */
+export async function seal(aes, frame) {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, aes, encoder.encode(JSON.stringify(frame))));
   const out = new Uint8Array(12 + sealed.length);
@@ -174,13 +232,13 @@ let office = null;
 async function postOffice() {
   if (!office) {
     office = (async () => {
-      const [relays, tools] = await Promise.all([relayList(), nostr()]);
+      const [{ relays, eventBytes }, tools] = await Promise.all([signaling(), nostr()]);
       const probe = new tools.SimplePool({ maxWaitForConnection: CONNECT_MS });
       const reached = await Promise.all(relays.map((url) => probe.ensureRelay(url, { connectionTimeout: CONNECT_MS })
         .then(() => url, () => null)));
       probe.destroy();
       const live = reached.filter(Boolean);
-      return live.length ? new PostOffice(tools, live) : null;
+      return live.length ? new PostOffice(tools, live, eventBytes) : null;
     })();
     office.then((made) => { if (!made) office = null; }, () => { office = null; });
   }
@@ -198,7 +256,8 @@ export class RelayChannel {
     this.office = office;
     this.in = inbound;
     this.out = outbound;
-    this.stream = new Stream(now());
+    this.stream = new Stream(now(), chunkSize(office.limit));
+    this.sending = Promise.resolve();
     this.open = false;
     this.ended = false;
     this.refused = 0;            // frames refused (not ours, damaged, out of place), for tests
@@ -215,10 +274,14 @@ export class RelayChannel {
     return { path: "relays", rtt: this.stream.rtt };
   }
 
+  /** Send `text`: deflated first, each message after the one before. */
   send(text) {
     if (this.ended) return;
-    this.stream.send(text);
-    this.office.schedule();
+    this.sending = this.sending.then(() => deflate(String(text))).then((packed) => {
+      if (this.ended) return;
+      this.stream.send(packed);
+      this.office.schedule();
+    }).catch((err) => console.warn("a message for the relays could not be deflated:", err));
   }
 
   /** An event from the relays: taken in the order they came (opening one takes a while). */
@@ -249,7 +312,17 @@ export class RelayChannel {
       this.open = true;
       if (this.onopen) this.onopen();
     }
-    for (const text of taken.messages) if (this.onmessage) this.onmessage(text);
+    for (const packed of taken.messages) {
+      let text;
+      try {
+        text = await inflate(packed);
+      } catch {
+        this.refuse("a message that does not inflate");
+        continue;
+      }
+      if (this.ended) return;
+      if (this.onmessage) this.onmessage(text);
+    }
     if (taken.closed) this.end();
     else this.office.schedule();
   }
@@ -259,23 +332,24 @@ export class RelayChannel {
     console.debug("a frame through the relays was refused:", why);
   }
 
-  /** The other page closed, or went silent: the channel is over. */
-  end() {
-    if (this.ended) return;
+  /** Take and send nothing more; false if that was so already. */
+  stop() {
+    if (this.ended) return false;
     this.ended = true;
     this.open = false;
     this.office.remove(this);
     this.subscription.close();
-    if (this.onclose) this.onclose();
+    return true;
+  }
+
+  /** The other page closed, or went silent: the channel is over. */
+  end() {
+    if (this.stop() && this.onclose) this.onclose();
   }
 
   /** Close from this side: the other page is told (one last event), and nothing more is sent. */
   close() {
-    if (this.ended) return;
-    this.ended = true;
-    this.open = false;
-    this.office.remove(this);
-    this.subscription.close();
+    if (!this.stop()) return;
     const frame = this.stream.close();
     seal(this.out.aes, frame).then((sealed) => this.office.post([[this.out.tag, sealed]]))
       .catch((err) => console.debug("could not say goodbye through the relays:", err));

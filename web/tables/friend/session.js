@@ -18,10 +18,12 @@ import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { list, setText } from "../../text.js";
 import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
+import { noteSettings } from "../settings.js";
 import { hasCandidates } from "../../core/rtc.js";
 import { carryByRelays, knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
 import { watchRoute } from "./route.js";
+import { backoff, retry } from "./retry.js";
 
 /**
  * Said when the worker gave no answer at all: Python could not run the call, so
@@ -108,9 +110,11 @@ export const state = {
   role: null, // "host", "guest", or null while the computer table owns the board
   game: null, // the game of the friend's table
   seats: new Map(), // host: seat kept for a friend -> {invite, link, connected, everOpened, hold, listener,
-  //                   accepted (its friend's answer taken), connectTimer, stopFallback, noPath, stopRoute}
+  //                   accepted (its friend's answer taken), connectTimer, stopFallback, noPath, stopRoute,
+  //                   knocks (its page's knocks heard, and the last answered), posting (that answer, retry.js)}
   link: null, // guest: its one data channel
   listener: null, // guest: listening on the relays for the host's answer to its knock (coming back)
+  retrying: null, // guest: posting its answer or knock again until answered (retry.js)
   connectTimer: null, // guest: how long its answer may take to connect (expectOpen)
   stopFallback: null, // guest: stops waiting to carry its link through the relays (expectOpen)
   stopRoute: null, // guest: stops saying the channel's path (route.js)
@@ -131,11 +135,14 @@ export const state = {
 
 /**
  * The table's turn loop (../turns.js, the computer table's too). The host's page runs
- * the clocks and the computers' moves; a guest's only shows its clock.
+ * the clocks and the computers' moves; a guest's shows its clock, and at a no-peek table
+ * plays its own seat's timeout.
  */
 export const turns = turnLoop({
   timeout: () => {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_timeout")));
+    // At a no-peek table only a friend's page knows its cards: it plays its own timeout.
+    else if (state.connected) queue(async () => guestAnswer(await call("guest_timeout")));
   },
   computerStep: () => {
     if (state.role === "host") queue(async () => hostAnswer(await call("host_computer_step")));
@@ -265,13 +272,15 @@ function paintTable(paint, view, status, answer) {
   }
   // The table's status line, where the view alone cannot say it (a blank view says its own):
   // the status's own lines while dealing, else the page's words.
-  // The host's names whom the table waits on: while dealing (once a friend is here), and on
-  // a friend's turn while that friend's page is connected (else it is away: below).
+  // The host's names whom the table waits on: while dealing (once a friend is here), on a
+  // friend's turn while that friend's page is connected (else it is away: below), and on a
+  // friend whose key opens a card this page may see now (no-peek), connected or not.
   const host = state.role === "host";
   const seats = [...state.seats.values()];
+  const forKeys = Boolean(view) && list(status.waiting_for).some((seat) => seat !== view.turn);
   const waitingLine = host && status.waiting_line && (dealing
     ? state.view || seats.some((s) => s.connected)
-    : state.view && !view.result && seats.some((s) => s.connected && s.number === view.turn));
+    : state.view && !view.result && (forKeys || seats.some((s) => s.connected && s.number === view.turn)));
   if (waitingLine) {
     setText(tableStatus, status.waiting_line);
   } else if (state.view && dealing) {
@@ -329,8 +338,14 @@ function fairness(status) {
 }
 
 function showFairness() {
-  const fair = state.role === "guest" ? fairness(state.status) : null;
+  // The host's page checks a deal too when it is dealt no-peek (it does not know the deck).
+  const fair = fairness(state.status);
   showFair(fair);
+  // A no-peek table says plainly whose cards the host's page knows: its computers'.
+  const note = document.querySelector("[data-computers-note]");
+  const computers = state.status && typeof state.status.computers_note === "string" ? state.status.computers_note : "";
+  note.hidden = !computers;
+  setText(note, computers);
   // In the deal-end box too, for the deal it shows.
   const resultFair = table().querySelector("[data-result-fair]");
   if (!resultFair) return;
@@ -371,8 +386,21 @@ export function hostAnswer(answer) {
   else showError("");
   show(answer);
   showSeats(answer.status);
+  noteHostSettings();
   turns.next(answer.computer_moves);
   setIdle();
+}
+
+/**
+ * Host: a length or clock chosen on the page while the friends' match is played applies
+ * from the next match (Play again takes it), and the settings note says so.
+ */
+export function noteHostSettings() {
+  if (state.role !== "host") return; // the computer's table says its own
+  const status = state.status;
+  const playing = status && status.phase !== "match-over"
+    ? { game: state.game, length: status.length, clock: status.clock } : null;
+  noteSettings(playing, ["length", "clock"]);
 }
 
 /** Host: each invited seat's state beside its name, and the table's status line. */
@@ -528,20 +556,32 @@ async function listenForKnock(seat) {
   if (!seat.key || seat.listener) return;
   const relays = await relay();
   const { key, offer } = seat;
+  if (seat.listener || seat.key !== key) return;
+  // Each knock is taken once, however many listeners in turn hear it (a relay may keep it).
+  if (!seat.knocks || seat.knocks.key !== key) seat.knocks = { key, seen: new Set(), answered: null };
+  const knocks = seat.knocks;
   seat.listener = relays.listenForAnswer({
     key,
     offer: knockOn(offer),
+    seen: knocks.seen,
     onAnswer: async (theirOffer) => {
       if (state.role !== "host" || seat.connected || seat.key !== key) return;
       seat.listener = null;
+      // The same knock again: its page did not hear the answer, which is posted again.
+      if (knocks.answered && knocks.answered.offer === theirOffer && seat.link) {
+        listenForKnock(seat);
+        postKnockAnswer(seat, seat.link, relays, knocks.answered);
+        return;
+      }
       const link = await openSeatLink(seat);
       link.via = { key, offer: theirOffer };
+      // Still listening: its page knocks again until it hears the answer (or comes back once more).
+      listenForKnock(seat);
       try {
         const reply = await link.answer(theirOffer);
-        if (link === seat.link && await relays.postAnswer({ key, offer: theirOffer, answer: reply }) &&
-            link === seat.link && !seat.connected) {
-          expectSeatOpen(seat, [theirOffer, reply]);
-        }
+        if (link !== seat.link) return;
+        knocks.answered = { key, offer: theirOffer, reply };
+        postKnockAnswer(seat, link, relays, knocks.answered);
       } catch (err) {
         console.warn("could not answer the friend's knock:", err);
       }
@@ -549,7 +589,20 @@ async function listenForKnock(seat) {
   });
 }
 
+/** Host: post `answered`'s reply to a friend's knock until a relay takes it; then the channel is awaited. */
+function postKnockAnswer(seat, link, relays, { key, offer, reply }) {
+  if (seat.posting) seat.posting.stop();
+  seat.posting = retry(async (attempt) => {
+    if (link !== seat.link || seat.connected) return true;
+    if (!await relays.postAnswer({ key, offer, answer: reply, attempt })) return false;
+    if (link === seat.link && !seat.connected && !seat.accepted) expectSeatOpen(seat, [offer, reply]);
+    return true;
+  }, { waits: backoff(2000, 3) });
+}
+
 function stopSeatRoute(seat) {
+  if (seat.posting) seat.posting.stop();
+  seat.posting = null;
   clearTimeout(seat.connectTimer);
   seat.connectTimer = null;
   if (seat.stopFallback) seat.stopFallback();
@@ -658,6 +711,8 @@ export function closeLink() {
 }
 
 function stopRoute() {
+  if (state.retrying) state.retrying.stop();
+  state.retrying = null;
   clearTimeout(state.connectTimer);
   state.connectTimer = null;
   if (state.stopFallback) state.stopFallback();
@@ -676,7 +731,9 @@ export function expectOpen(codes) {
   const noPathHere = () => {
     clearTimeout(state.connectTimer);
     state.connectTimer = null;
-    if (link === state.link && !state.everOpened && state.role === "guest") setStatus(STATUS.noPathGuest, "lost");
+    if (link !== state.link || state.everOpened || state.role !== "guest") return;
+    if (state.retrying) state.retrying.stop();
+    setStatus(STATUS.noPathGuest, "lost");
   };
   const arm = () => {
     clearTimeout(state.connectTimer);

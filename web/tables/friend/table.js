@@ -4,26 +4,27 @@
 // "Invite a friend" opens a table of the chosen game on this page (the host's)
 // and makes one invite link per seat kept for a friend. Opening a link joins
 // that seat: the friend's page answers the link's connection offer through the
-// Nostr relays of signaling.json (relay.js), encrypted with the key only the
-// link carries; when no relay takes the answer, the friend's page shows a
+// Nostr relays of signaling.json (relay.js), encrypted under a key made from the
+// link (only who has the link can make it); when no relay takes the answer, the friend's page shows a
 // reply code for the host to paste, as before. The session with the worker and
 // the data channels is in session.js; the panel's look in panel.js. Every
 // sentence shown is Python's (the page's words by key, ../words.js).
 
 import { FIRST_GAME } from "../../games/registry.js";
-import { chosenSettings } from "../settings.js";
+import { chosenSettings, noteSettings } from "../settings.js";
 import { computerTable } from "../computer.js";
 import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
 import { setText } from "../../text.js";
 import { forgetJoinCode, inviteLink, joinCode, joinGame, knockOn, relay } from "./signaling.js";
+import { backoff, retry } from "./retry.js";
 import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, showRelays, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
 import {
   GUEST_KEYS, HOST_KEY, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
-  expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark, openLink,
-  openSeatLink, queue,
+  expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark,
+  noteHostSettings, openLink, openSeatLink, queue,
   setIdle, show, showChosenName, showError, state, stored, table, turns, useGame,
 } from "./session.js";
 
@@ -44,7 +45,7 @@ function enter(role, game) {
   body.dataset.table = "friend";
   body.dataset.role = role;
   ui.panel.hidden = false;
-  match.hidden = true;
+  match.hidden = role !== "host"; // the host's settings for the next match (style.css shows only those)
   ui.fair.hidden = true;
   clearResultFair();
   // The game's own title for a friends' table, else the panel's.
@@ -80,6 +81,7 @@ function leave() {
     showRelays([]);
     ui.dealNow.hidden = true;
     ui.playAgain.hidden = true;
+    noteSettings(null);
     ui.nameForm.hidden = true;
     setText(ui.nameNote, "");
     for (const node of document.querySelectorAll("[data-chosen-name]")) showChosenName(node, "");
@@ -180,18 +182,17 @@ async function inviteAgain(seat) {
   }
   if (link !== seat.link) return;
   link.via = { key: null, offer: code }; // what both pages know the link by (with a key: it can go through the relays)
-  let invited = code; // without a key (no relays): the friend's page shows a reply code
   try {
     const relays = await relay();
-    const key = relays.newKey();
-    invited = relays.packInvite(code, key);
+    const key = await relays.linkKey(code);
     seat.key = key;
     seat.offer = code;
     link.via.key = key;
     seat.listener = relays.listenForAnswer({
       key,
       offer: code,
-      onAnswer: (answer) => link === seat.link && accept(seat, answer, true),
+      // (Not an answer that comes again once one was taken: its page posts it until connected.)
+      onAnswer: (answer) => link === seat.link && !seat.accepted && accept(seat, answer, true),
       onIgnored: (why) => link === seat.link && say(card.connectError, why),
       onState: () => {},
       onRelays: ({ failed }) => link === seat.link && showRelays(failed),
@@ -199,7 +200,7 @@ async function inviteAgain(seat) {
   } catch (err) {
     console.warn("no relays: the friend sends a reply code", err);
   }
-  const url = inviteLink(invited, state.game);
+  const url = inviteLink(code, state.game);
   showInvite(card, url);
   if (state.seats.size > 0) queue(async () => hostAnswer(await call("host_current")));
   try {
@@ -256,8 +257,10 @@ async function join(fragment) {
   } catch (err) {
     console.warn("no relays: this page shows a reply code", err);
   }
-  const { offer, key } = relays ? relays.unpackInvite(fragment) : { offer: fragment, key: null };
-  if (key) relays.relayList(); // the Nostr library loads while the answer is made
+  const offer = fragment;
+  const key = relays ? await relays.linkKey(offer) : null;
+  // (Listing a relay, it starts loading the Nostr library while the answer is made.)
+  const listed = key ? relays.relayList().then((list) => list.length > 0) : false;
   state.joinCode = fragment;
   ui.guestReply.hidden = true;
   ui.replyOutput.value = "";
@@ -274,23 +277,38 @@ async function join(fragment) {
   }
   if (link !== state.link || state.connected) return;
   link.via = { key, offer };
+  if (!(await listed)) {
+    if (link === state.link && !state.connected) showReplyCode(reply);
+    return;
+  }
+  // Posted until a relay takes it, and again while the channel does not open: a post that
+  // timed out may still have reached the host, and one a relay took may have come while the
+  // host's page was not listening. The reply code shows meanwhile, for the host to paste.
   let posted = false;
-  if (key) {
-    try {
-      posted = await relays.postAnswer({ key, offer, answer: reply });
-    } catch (err) {
-      console.warn("no relay took the answer: showing the reply code", err);
+  state.retrying = retry(async (n) => {
+    if (link !== state.link || state.connected || link.ended) return true;
+    const taken = await relays.postAnswer({ key, offer, answer: reply, attempt: n });
+    if (link !== state.link || state.connected || link.ended) return true;
+    if (taken && !posted) {
+      posted = true;
+      ui.guestReply.hidden = true;
+      setStatus(STATUS.connecting, "waiting");
+      expectGuestOpen([offer, reply]);
+    } else if (!posted && n === 0) {
+      showReplyCode(reply);
     }
-  }
-  if (link !== state.link || state.connected) return;
-  if (posted) {
-    setStatus(STATUS.connecting, "waiting");
-    expectGuestOpen([offer, reply]);
-  } else {
-    ui.guestReply.hidden = false;
-    ui.replyOutput.value = reply;
-    setStatus(STATUS.waiting, "waiting");
-  }
+    return false;
+  }, { waits: ANSWER_WAITS });
+}
+
+/** How long a guest's page waits before posting its answer again: 2, 4, 8 s (then the last wait, 16 s). */
+const ANSWER_WAITS = backoff(2000, 4);
+
+/** Guest: the reply code for the host to paste (no relay took the answer yet). */
+function showReplyCode(reply) {
+  ui.guestReply.hidden = false;
+  ui.replyOutput.value = reply;
+  setStatus(STATUS.waiting, "waiting");
 }
 
 /**
@@ -308,8 +326,9 @@ async function comeBack(fragment) {
   } catch {
     return;
   }
-  const { offer, key } = relays.unpackInvite(fragment);
-  if (!key) return;
+  const offer = fragment;
+  const key = await relays.linkKey(offer);
+  if (!(await relays.relayList()).length) return;
   setStatus(STATUS.connecting, "waiting");
   let link;
   try {
@@ -330,19 +349,30 @@ async function comeBack(fragment) {
     return;
   }
   link.via = { key, offer: mine };
+  let answered = false;
   state.listener = relays.listenForAnswer({
     key,
     offer: mine,
-    onAnswer: (reply) => link === state.link && link.accept(reply).then(() => {
-      if (link === state.link && !state.connected) expectGuestOpen([mine, reply]);
-    }, gaveUp),
+    onAnswer: (reply) => {
+      answered = true;
+      if (link === state.link) {
+        link.accept(reply).then(() => {
+          if (link === state.link && !state.connected) expectGuestOpen([mine, reply]);
+        }, gaveUp);
+      }
+    },
   });
-  const knocked = await relays.postAnswer({ key, offer: knockOn(offer), answer: mine });
-  setTimeout(gaveUp, knocked ? KNOCK_MS : 0);
+  // Knocked until the host's page answers: a knock no relay took, or that came while the
+  // host's page was not listening, is lost.
+  state.retrying = retry(async (n) => {
+    if (answered || link !== state.link || state.connected) return true;
+    await relays.postAnswer({ key, offer: knockOn(offer), answer: mine, attempt: n });
+    return false;
+  }, { waits: KNOCK_WAITS, onGiveUp: () => answered || gaveUp() });
 }
 
-/** How long a page that knocks waits for the host's answer before it says the link is used. */
-const KNOCK_MS = 10_000;
+/** How long a page that knocks waits for the host's answer before it knocks again: 2, 4, then 8 s before it says the link is used. */
+const KNOCK_WAITS = backoff(2000, 3);
 
 /** Guest: the table as this tab kept it, paused, until a link connects it again. */
 function waitForNewLink(fragment) {
@@ -386,7 +416,12 @@ function act(button) {
     // Posted to the worker in this very task, which sends Python's message at once
     // (after a click, a job queued behind others would wait for the browser's next
     // frame). Saved after the host's answer.
-    queue(async () => guestAnswer(await call("guest_intent", action, false), { paintIt: false }), { inTurn: false });
+    // At a no-peek table the move is made on this page's own engine: its answer has the board.
+    queue(async () => {
+      const answer = await call("guest_intent", action, false);
+      if (answer && answer.view) state.awaiting = false;
+      guestAnswer(answer, { paintIt: Boolean(answer && answer.view) });
+    }, { inTurn: false });
   }
 }
 
@@ -473,8 +508,13 @@ function wire() {
     if (state.role === "host") hostMove("host_deal_now");
   });
   ui.playAgain.addEventListener("click", () => {
-    if (state.role === "host") hostMove("host_play_again");
+    // With the length and clock chosen on the page meanwhile (the settings note said so).
+    const { game, length, clock } = chosenSettings();
+    if (state.role === "host") hostMove("host_play_again", ...(game === state.game ? [length, clock] : []));
   });
+  for (const input of document.querySelectorAll("input[data-setting]")) {
+    input.addEventListener("change", noteHostSettings);
+  }
   ui.nameForm.addEventListener("submit", (event) => {
     event.preventDefault();
     nameSeat(ui.nameInput.value.trim() || null);

@@ -1,0 +1,228 @@
+"""No-peek dealing at a friends' table: the real Host and Guests carrying the np-* messages.
+
+The pages are joined in memory by ``test_table_protocol``'s :class:`Table` (every message
+checked, before it is delivered, against the cards hidden from the seat it goes to). No page
+knows the deck: each guest makes its own view from its own engine, the host's page runs the
+one match on the cards opened to it, and every page checks the whole deal at its end.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pishe.table.protocol import Guest, Host
+from pishe.table.protocol.wire import VERIFIED
+
+from test_table_protocol import Table
+
+
+class NoPeekTable(Table):
+    """The same table, dealt no-peek: a guest's move goes with its keys (``Guest.move``)."""
+
+    def __init__(self, game_id, guest_seats, seed, length=None):
+        super().__init__(game_id, guest_seats, seed, length)
+        self.host = Host(game_id, length, random.Random(seed), guest_seats, nopeek=True)
+
+    def deliver(self, pairs) -> None:
+        """As the channels do: each connection's messages in the order the host sent them (an
+        answer's consequences wait behind what was sent before it)."""
+        pairs = list(pairs)
+        for conn, text in pairs:
+            self.check(conn, text)
+        self.queue = getattr(self, "queue", [])
+        self.queue.extend(pairs)
+        if getattr(self, "delivering", False):
+            return
+        self.delivering = True
+        try:
+            while self.queue:
+                conn, text = self.queue.pop(0)
+                if conn in self.pages:
+                    self.received[conn] = self.received.get(conn, 0) + 1
+                    for reply in self.pages[conn].receive(text).send:
+                        self.send(conn, reply)
+        finally:
+            self.delivering = False
+
+    def guest_move(self, seat: int, action: str) -> None:
+        for text in self.page(seat).move(action).send:
+            assert self.send(self.conn_of(seat), text).error is None
+
+
+def seated(game_id, guest_seats, seed, length=None) -> NoPeekTable:
+    table = NoPeekTable(game_id, guest_seats, seed, length)
+    for _ in guest_seats:
+        table.join()
+    assert table.host.phase == "playing" and table.errors == [], table.errors
+    return table
+
+
+@pytest.mark.parametrize("game_id, guest_seats, deals", [("pishe-pasha", [1], 1), ("pisti", [1, 2, 3], 1),
+                                                          ("pisti", [2], 2)])
+def test_whole_deals_no_page_knowing_the_deck(game_id, guest_seats, deals):
+    table = seated(game_id, guest_seats, seed=5, length="one-deal" if game_id == "pishe-pasha" else "151")
+    host = table.host
+    for deal in range(1, deals + 1):
+        assert host.match.deal_number == deal
+        while host.phase == "playing":
+            table.move()
+        assert host.phase == ("match-over" if game_id == "pishe-pasha" else "deal-over")
+        assert host.status()["verification"] == VERIFIED
+        for seat in guest_seats:
+            page = table.page(seat)
+            assert (page.verification, page.verification_deal) == (VERIFIED, deal)
+            assert page.view()["match"]["scores"] == host.view()["match"]["scores"]
+            assert page.phase == host.phase
+        if deal < deals:
+            table.deliver(host.next_deal().send)
+    if host.phase == "match-over":          # the same friends again: a new match, dealt no-peek
+        table.deliver(host.play_again().send)
+        assert host.phase == "playing" and host.match.deal_number == 1 and host.match.results == []
+        assert table.page(1).phase == "playing"
+    assert table.errors == []
+
+
+def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat():
+    """After its hold, a page gone mid-deal has taken its keys: every other page shows the deal
+    aborted by that seat, named; the deal is dealt again with the host page's computer there."""
+    table = seated("pisti", [1, 2, 3], seed=9, length="151")
+    host = table.host
+    for _ in range(6):
+        table.move()
+    gone = table.page(2)
+    table.drop(table.conn_of(2))
+    assert host.phase == "playing"
+    table.deliver(host.hold_over(2).send)
+    assert host.aborts == [[1, [2]]]
+    # Back with its seat token mid-deal: the computer plays this deal out, the friend the next.
+    table.join(gone)
+    assert host.seats()[2]["away"] and host.guests[2].joining and table.errors == []
+    for seat in (1, 3):
+        status = table.page(seat).status()
+        assert status["aborts"] == 1
+        assert status["verification"].startswith("Deal 1 was aborted: " + ("Right" if seat == 1 else "Left"))
+    assert host.phase == "playing" and host.match.deal_number == 1 and host.computer_seat() in (None, 2)
+    assert host.status()["computers_note"] and table.page(1).status()["computers_note"]
+    while host.phase == "playing":
+        table.move()
+    assert host.actions and any(seat == 2 and mark == ["computer"] for seat, _t, *mark in host.actions)
+    for seat in (1, 3):
+        assert table.page(seat).verification == VERIFIED
+    assert host.status()["verification"] == VERIFIED and table.errors == []
+    table.deliver(host.next_deal().send)
+    assert not host.seats()[2]["away"] and host._played.np.pages[2] == 2 and host.phase == "playing"
+
+
+def test_both_pages_come_back_from_a_reload_mid_deal_and_finish_it():
+    """The host's page and a guest's page are saved mid-deal and restored: each rebuilds its
+    part of the deal from its own secret and the deal's log, and the deal ends verified."""
+    table = seated("pishe-pasha", [1], seed=3, length="first-to-100")
+    host = table.host
+    for _ in range(5):
+        table.move()
+    conn = table.conn_of(1)
+    guest = table.pages[conn]
+    saved, ledger = guest.save(), guest.ledger()
+    table.host = host = Host.restore(host.save(), random.Random(4))
+    table.pages.clear()
+    table.join(Guest.restore(saved, random.Random(5), ledger))
+    assert host.phase == "playing" and table.errors == []
+    while host.phase == "playing":
+        table.move()
+    assert host.status()["verification"] == VERIFIED
+    assert table.page(1).verification == VERIFIED and table.errors == []
+
+
+def test_the_host_waits_on_a_friends_keys_and_its_silence_aborts_the_deal():
+    """The host's page turns a card: it waits on its friend's key for it (the table names the
+    friend, and the page's silence hold runs on it); a friend silent past its hold aborts the
+    deal by name, and a computer deals in its seat. Over, the deal waits on the secrets."""
+    table = seated("pishe-pasha", [1], seed=3, length="first-to-100")
+    host = table.host
+    while not (host.match.deal.turn == 0 and host.view()["legal"] == ["turn"]):
+        table.move()
+    assert host.waiting_for() == []
+    held = host.act("turn").send                 # not delivered: the friend's page is silent
+    assert host.view()["legal"] == [] and host.waiting_for() == [1]
+    table.deliver(host.silent(1).send)
+    assert host.aborts == [[1, [1]]] and host.match.deal_number == 1 and host.phase == "playing"
+    assert held and host.waiting_for() == [] and table.errors == []
+
+
+def test_a_friend_back_on_a_new_page_mid_deal_aborts_the_try_at_once_and_deals_it_again():
+    """A friend's tab is closed mid-deal (its secret with it) and a new tab takes the seat:
+    the try in play is aborted by that seat at once, named, and dealt again with the new page,
+    which plays it to a verified end."""
+    table = seated("pishe-pasha", [1], seed=6, length="first-to-100")
+    host = table.host
+    for _ in range(6):
+        table.move()
+    table.drop(table.conn_of(1))
+    table.join()                                 # a new tab: no token, no secret
+    assert host.aborts == [[1, [1]]] and host.phase == "playing" and host.match.deal_number == 1
+    assert host.status()["verification"] == ("Deal 1 was aborted: Friend did not reveal their part of the "
+                                             "shuffle (aborted shuffles at this table: 1).")
+    assert host._played.tries == 1 and host.actions == [] and table.errors == []
+    while host.phase == "playing":
+        table.move()
+    assert host.status()["verification"] == VERIFIED and table.page(1).verification == VERIFIED
+    assert table.errors == []
+
+
+def test_a_friends_page_plays_its_own_timeout():
+    """Only a friend's page knows its seat's cards: when its clock runs out, it plays the first
+    legal move of its own view; the host's page does nothing for that seat."""
+    table = seated("pisti", [2], seed=4, length="151")
+    host = table.host
+    while host.match.deal.turn != 2:
+        table.move()
+    assert host.timeout().send == []
+    page = table.page(2)
+    first = page.view()["legal"][0]
+    for text in page.timeout().send:
+        assert table.send(table.conn_of(2), text).error is None
+    assert host.actions[-1] == [2, first] and page.timeout().send == []
+
+
+def test_mid_deal_the_host_holds_no_hidden_card():
+    """Halfway through a deck of four pages, nothing the host's ``Host`` holds (its objects,
+    its save) names a card of another seat's hand or of the undealt deck: only its own
+    engine's stand-ins, which its knowledge alone fixes, stand where they are unknown."""
+    from test_nopeek import GROUP, _objects
+    from pishe.cards import Card
+    from pishe.table import nopeek
+    from pishe.table.nopeek import check_deal
+
+    table = seated("pisti", [1, 2, 3], seed=21, length="151")
+    host = table.host
+    for _ in range(10):
+        table.move()
+    np = host._played.np
+    secrets = {0: np.dealing.reveal(), **{s: table.page(s)._np.dealing.reveal() for s in (1, 2, 3)}}
+    cards = check_deal(GROUP, "pisti", host.match_id, 1, np.seats, np.dealing.record, secrets)
+    state = table.game.new_deal(list(cards), np.partial.dealer)
+    seen = {c for c in cards if c not in table.game.hidden_cards(state, 0)}
+    for seat, text in np.partial.actions:
+        state.apply(table.game.parse_action(text), seat)
+        seen |= {c for c in cards if c not in table.game.hidden_cards(state, 0)}
+    hidden = {c for c in cards if c not in seen}
+    assert len(hidden) > 20
+    positions = {cards.index(c) for c in hidden}
+    assert not positions & set(np.partial.known) and all(np.dealing.open(p) is None for p in positions)
+    objects = _objects(host, skip=[np.dealing.group, nopeek._POINTS, nopeek.card_points(GROUP, "pisti"), np.partial,
+                                   host.match.deal, table.game])
+    assert not [o for o in objects if isinstance(o, Card) and o in hidden]
+    assert not [o for o in objects if isinstance(o, str) and o in {str(c) for c in hidden}]
+    assert not any(f'"{c}"' in host.save() for c in hidden)
+
+
+def test_while_dealt_the_table_waits_on_the_page_whose_part_is_due():
+    table = NoPeekTable("pisti", [1, 2, 3], 2, "151")
+    host = table.host
+    table.join()
+    assert host.phase == "dealing" and host.waiting_for() == [2, 3]    # pages not come yet
+    table.join()
+    table.join()
+    assert host.phase == "playing" and host.waiting_for() in ([], [host.match.deal.turn])
