@@ -96,13 +96,25 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
     assert host.phase == "playing"
     table.deliver(host.hold_over(2).send)
     assert host.aborts == [[1, [2]]]
-    # Back with its seat token mid-deal: the computer plays this deal out, the friend the next.
-    table.join(gone)
+    # Back with its seat token mid-deal, its tab reloaded: the computer plays this deal out, the
+    # friend the next.
+    conn = table.join(Guest.restore(gone.save(), random.Random(8), gone.ledger()))
+    back = table.pages[conn]
+    gone.hello()                                 # the same, its tab kept open
+    for text in (text for to, text in table.last_hello.send if to == conn):
+        gone.receive(text)
     assert host.seats()[2]["away"] and host.guests[2].joining and table.errors == []
     for seat in (1, 3):
         status = table.page(seat).status()
         assert status["aborts"] == 1
-        assert status["verification"].startswith("Deal 1 was aborted: " + ("Right" if seat == 1 else "Left"))
+        assert status["verification"] == ("Deal 1 was aborted: " + ("Right" if seat == 1 else "Left")
+                                          + " did not reveal their part of the shuffle (aborted shuffles at this "
+                                            "table: 1).")
+    # The page back is told as the others were: the same line, named (its own seat) and counted.
+    for page in (back, gone):
+        assert page.status()["aborts"] == 1
+        assert page.status()["verification"] == ("Deal 1 was aborted: you did not reveal your part of the "
+                                                 "shuffle (aborted shuffles at this table: 1).")
     assert host.phase == "playing" and host.match.deal_number == 1 and host.computer_seat() in (None, 2)
     assert host.status()["computers_note"] and table.page(1).status()["computers_note"]
     while host.phase == "playing":

@@ -147,13 +147,19 @@ TECHNICAL = {
 }
 
 
-def deal_aborted(number: int, names: Sequence, aborts: int, reason=None) -> Said:
-    """The line for deal ``number``, aborted by the seats named ``names`` (or, with none
-    named, for ``reason``), with the count of ``aborts`` at this table: never unseen."""
+def deal_aborted(number: int, names: Sequence, aborts: int, reason=None, yours: bool = False) -> Said:
+    """The line for deal ``number``, aborted by the seats named ``names`` and, if ``yours``,
+    by the reader's own (its page was gone past its hold), or, with none named, for
+    ``reason``; with the count of ``aborts`` at this table: never unseen."""
+    who = None
     if names:
         who = names[0]
         for name in names[1:]:
             who = say(TABLE, "{names} and {name}", names=who, name=name)
+    if yours:
+        reason = (say(TABLE, "you and {seats} did not reveal your parts of the shuffle", seats=who) if who
+                  else say(TABLE, "you did not reveal your part of the shuffle"))
+    elif who:
         reason = say(TABLE, "{seats} did not reveal their part of the shuffle", seats=who)
     return cat(say(TABLE, "Deal {number} was aborted: {reason}", number=number, reason=reason), " ",
                say(TABLE, "(aborted shuffles at this table: {aborts})", aborts=aborts), ".")

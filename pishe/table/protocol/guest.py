@@ -145,6 +145,7 @@ class Guest:
         self._np_key: Optional[list] = None
         self._np_results: dict = {}
         self._np_told = 0
+        self._np_back = False                # said hello, and no message of a deal came since
         if ledger is not None:
             self._read_ledger(ledger)
 
@@ -281,7 +282,7 @@ class Guest:
         Moves this page missed while it was away may be skipped in the answer
         (the deal then cannot be checked); on a live connection they may not.
         """
-        self._resuming = True
+        self._resuming = self._np_back = True
         return self._hello()
 
     def _hello(self) -> str:
@@ -370,9 +371,7 @@ class Guest:
         if kind == "np":
             return self._np_take(values["deal"], values["message"])
         if kind == "np-abort":
-            if self._np is not None and values["deal"] == self._np_key[0]:
-                self._np.abort([s for s in values["seats"] if s != self.seat])
-            return self._np_out([])
+            return self._np_aborted(values["deal"], values["seats"])
         if kind == "table":
             wire.check(len(values["seats"]) == self.game.seats, "the table must list every seat")
             self.table = {**(self.table or {}), "seats": values["seats"]}
@@ -501,8 +500,8 @@ class Guest:
         given = self._ledger.get(number)
         if given is not None:
             given[4] = False
-        self._record(number, said.deal_aborted(number, [self._seat_name(s) for s in seats or []],
-                                               len(self._aborts), reason))
+        self._record(number, said.deal_aborted(number, [self._seat_name(s) for s in seats or [] if s != self.seat],
+                                               len(self._aborts), reason, self.seat in (seats or [])))
 
     def _seat_name(self, seat: int) -> str:
         """A seat's name as this page words it (its own view's names, never the host's)."""
@@ -688,6 +687,7 @@ class Guest:
         from ..group import group
         from ..nopeek_seat import NoPeekSeat
 
+        self._np_back = False
         game, number, tries = self.game, values["deal"], values["tries"]
         pages = values["pages"]
         wire.check(len(pages) == game.seats and all(type(p) is int for p in pages)
@@ -710,7 +710,27 @@ class Guest:
         self._np_told = 0
         return self._np_out(replay_seat(self._np, log))
 
+    def _np_aborted(self, number: int, seats: list) -> Outcome:
+        """Pages ``seats`` left the try this page holds of deal ``number`` with their keys: it ends
+        aborted by them (said once). This page's own seat is named only when it comes back
+        from away (its hold ran out: the host tells it as it told the others); on a live
+        connection an abort in its name is the host's doing. A page restored since holds the
+        try by its key alone."""
+        from ..nopeek import DealAbortedError
+
+        key = self._np_key
+        if key is None or number != key[0] or key[3]:
+            return Outcome([], [])
+        seats = [s for s in seats if s != self.seat or self._np_back]
+        if self._np is not None:
+            self._np.abort(seats)
+            return self._np_out([])
+        key[3] = True
+        self._np_record(number, DealAbortedError(seats))
+        return Outcome([], [])
+
     def _np_take(self, number: int, message: dict) -> Outcome:
+        self._np_back = False
         if self._np is None or number != self._np_key[0]:
             return Outcome([], [])             # of a try this page is not in: nothing to do
         return self._np_out(self._np.receive(message))

@@ -726,6 +726,12 @@ class Host:
             deal = self._pending or self._played
             if deal is not None and deal.np is not None and seat in deal.np.seats:
                 messages.append(self._np_deal_message(deal))      # the page replays it with its secret
+            else:
+                # A page back after its hold: the try it dealt in was aborted by it, as the others
+                # were told (it checks the abort against the try it holds: said once).
+                aborted = next((a for a in reversed(self.aborts) if seat in a[1]), None)
+                if aborted is not None:
+                    messages.append(wire.write(self.game.id, "np-abort", deal=aborted[0], seats=aborted[1]))
             return messages
         if self._played is not None:
             guest.sent = self._resume_point(seat, have)
