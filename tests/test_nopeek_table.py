@@ -112,6 +112,11 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
                                             "table: 1).")
     # The page back is told as the others were: the same line, named (its own seat) and counted.
     for page in (back, gone):
+        # It sits the deal out: its seat's place at the table, and when it plays again.
+        assert page.sits_out() and page.phase == "playing"
+        view = page.view()
+        assert view["seat"] == 2 and view["hand"] == [] and view["names"][2] == "You"
+        assert view["status"] == "A computer plays your seat for now: you play when the next deck is dealt."
         assert page.status()["aborts"] == 1
         assert page.status()["verification"] == ("Deal 1 was aborted: you did not reveal your part of the "
                                                  "shuffle (aborted shuffles at this table: 1).")
@@ -123,8 +128,38 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
     for seat in (1, 3):
         assert table.page(seat).verification == VERIFIED
     assert host.status()["verification"] == VERIFIED and table.errors == []
+    assert back.sits_out() and back.view()["seat"] == 2 and back.view()["hand"] == []
     table.deliver(host.next_deal().send)
     assert not host.seats()[2]["away"] and host._played.np.pages[2] == 2 and host.phase == "playing"
+    assert not back.sits_out() and back.phase == "playing" and len(back.view()["hand"]) == 4
+
+
+def test_a_friend_new_to_a_computers_seat_mid_deal_sees_its_place_and_plays_from_the_next():
+    """The host dealt without a friend who had not come (Deal now): that seat is the host page's
+    computer's for the deal. The friend's page, come mid-deal, shows its own seat's place at the
+    table and says when it plays (in its language); the host's page says the computer has it."""
+    from pishe.table import lang
+
+    table = NoPeekTable("pisti", [1, 2, 3], 12, "151")
+    host = table.host
+    table.join()
+    table.join()
+    table.deliver(host.deal_now().send)
+    assert host.phase == "playing" and host._played.np.pages[3] == 0
+    table.move()
+    page = table.page(table.seat_of(table.join()))
+    assert page.seat == 3 and host.guests[3].joining and table.errors == []
+    assert page.sits_out() and page.phase == "playing" and page.status()["deal"] is None
+    view = page.view()
+    assert (view["seat"], view["names"][3], view["hand"]) == (3, "You", [])
+    assert view["status"] == "A computer plays your seat for now: you play when the next deck is dealt."
+    lang.set_language("tr")
+    try:
+        assert page.view()["status"] == ("Koltuğunu şimdilik bilgisayar oynuyor: bir sonraki el dağıtılınca "
+                                         "sen oynarsın.")
+    finally:
+        lang.set_language("en")
+    assert host.status()["computers_note"]
 
 
 def test_both_pages_come_back_from_a_reload_mid_deal_and_finish_it():

@@ -152,8 +152,30 @@ class Guest:
     # -- what the page shows ----------------------------------------------------------
 
     def view(self) -> Optional[dict]:
-        """This seat's view as the host last sent it (``None`` before the first deal)."""
+        """This seat's view as the host last sent it (``None`` before the first deal). At a
+        no-peek table, while this page sits the deal in play out (:meth:`sits_out`): its
+        seat's place at the table, saying that it plays from the next deal."""
+        if self.sits_out():
+            deal = said.lowered(say(self.game.catalog, self.game.deal_name))
+            return self.game.blank_view(self.seat, friend_names(self.game, self.seat), say(
+                TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal))
         return self._view
+
+    def sits_out(self) -> bool:
+        """Whether a computer run by the host's page plays this seat in the deal in play, dealt
+        without this page (no-peek): it came mid-deal to a seat the host shows as the
+        computer's, or the try it dealt in was aborted and no new one has come to it. No page
+        can show it that deal's board: only the host's page knows the seat's cards."""
+        from ..nopeek import DealAbortedError
+
+        if self.game is None or self.seat is None or self._seq is None:
+            return False
+        if self._np is not None:
+            return isinstance(self._np.outcome, DealAbortedError)
+        seats = (self.table or {}).get("seats") or []
+        away = self.seat < len(seats) and isinstance(seats[self.seat], dict) and seats[self.seat].get("away") is True
+        # A page that never dealt with this host (no key) and was sent no board is at a no-peek table.
+        return away and (self._np_key is not None or self._view is None)
 
     @property
     def seq(self) -> Optional[int]:
@@ -174,6 +196,8 @@ class Guest:
         """``connecting``, ``dealing``, ``playing``, ``deal-over`` or ``match-over``."""
         if self._seq is None:
             return CONNECTING
+        if self.sits_out():
+            return PLAYING              # the others play the deal: this page's seat is the computer's
         if self._np is not None and (not self._np.dealt or self._view is None
                                      or self._view_deal() != self._np_key[0]):
             return DEALING
