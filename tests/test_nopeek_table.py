@@ -107,7 +107,7 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
     for seat in (1, 3):
         status = table.page(seat).status()
         assert status["aborts"] == 1
-        assert status["verification"] == ("Deal 1 was aborted: " + ("Right" if seat == 1 else "Left")
+        assert status["verification"] == ("Deck 1 was aborted: " + ("Right" if seat == 1 else "Left")
                                           + " did not reveal their part of the shuffle (aborted shuffles at this "
                                             "table: 1).")
     # The page back is told as the others were: the same line, named (its own seat) and counted.
@@ -118,7 +118,7 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
         assert view["seat"] == 2 and view["hand"] == [] and view["names"][2] == "You"
         assert view["status"] == "A computer plays your seat for now: you play when the next deck is dealt."
         assert page.status()["aborts"] == 1
-        assert page.status()["verification"] == ("Deal 1 was aborted: you did not reveal your part of the "
+        assert page.status()["verification"] == ("Deck 1 was aborted: you did not reveal your part of the "
                                                  "shuffle (aborted shuffles at this table: 1).")
     assert host.phase == "playing" and host.match.deal_number == 1 and host.computer_seat() in (None, 2)
     assert host.status()["computers_note"] and table.page(1).status()["computers_note"]

@@ -233,7 +233,7 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
     guest.goto("about:blank")
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
     expect(host.locator("[data-fair]")).to_have_text(
-        "Deal 1 was aborted: Partner did not reveal their part of the shuffle (aborted shuffles at this "
+        "Deck 1 was aborted: Partner did not reveal their part of the shuffle (aborted shuffles at this "
         "table: 1).", timeout=20_000)
     expect(host.locator("[data-computers-note]")).to_have_text(COMPUTERS_NOTE)
     # Four cards of the new deck make a whole round of the table: one of them was seat 2's, by the computer.
@@ -376,7 +376,7 @@ def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: P
     shots(host, "waiting-for-partner")
     # After the hold its keys are gone with it: the deck is aborted, and dealt again with a computer there.
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=30_000)
-    expect(host.locator("[data-fair]")).to_contain_text("Deal 1 was aborted: Partner", timeout=20_000)
+    expect(host.locator("[data-fair]")).to_contain_text("Deck 1 was aborted: Partner", timeout=20_000)
     assert play_until(host, [host], played=played + 8) >= played + 8
 
 

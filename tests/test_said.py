@@ -68,7 +68,7 @@ def test_a_guests_check_of_a_deal_follows_the_language_through_its_save(english)
     """The not-fair line is learnt in English, read in Turkish after the switch, kept as data
     in the save and the ledger; a save of before (the line as text) still restores."""
     _host, page = revealed_undealt()
-    aborted = "Deal 1 was aborted: the host revealed it without dealing it (aborted shuffles at this table: 1)."
+    aborted = "Deck 1 was aborted: the host revealed it without dealing it (aborted shuffles at this table: 1)."
     assert page.status()["verification"] == aborted
     page.receive(write("pisti", "deal-commit", deal=5, commitment="ab" * 32, aborted=[]))
     unfair = "Deal 5 is not fair: the host went from deal 1 to deal 5."
@@ -96,7 +96,7 @@ def test_a_seat_named_in_an_abort_is_named_in_the_new_language(english):
     page._abort(3, [0, 2], "")
     page._view = None
     english_line = page.status()["verification"]
-    assert english_line.startswith("Deal 3 was aborted: Left and Right did not reveal")
+    assert english_line.startswith("Deck 3 was aborted: Left and Right did not reveal")
     lang.set_language("tr")
     turkish_line = page.status()["verification"]
     assert again(page.verification.data) == turkish_line and turkish_line.startswith("El 3 yarıda kaldı: ")

@@ -147,8 +147,9 @@ TECHNICAL = {
 }
 
 
-def deal_aborted(number: int, names: Sequence, aborts: int, reason=None, yours: bool = False) -> Said:
-    """The line for deal ``number``, aborted by the seats named ``names`` and, if ``yours``,
+def deal_aborted(game, number: int, names: Sequence, aborts: int, reason=None, yours: bool = False) -> Said:
+    """The line for deal ``number`` of ``game`` (in the game's word for a deal: Pişti's
+    "Deck 2 was aborted"), aborted by the seats named ``names`` and, if ``yours``,
     by the reader's own (its page was gone past its hold), or, with none named, for
     ``reason``; with the count of ``aborts`` at this table: never unseen."""
     who = None
@@ -161,7 +162,8 @@ def deal_aborted(number: int, names: Sequence, aborts: int, reason=None, yours: 
                   else say(TABLE, "you did not reveal your part of the shuffle"))
     elif who:
         reason = say(TABLE, "{seats} did not reveal their part of the shuffle", seats=who)
-    return cat(say(TABLE, "Deal {number} was aborted: {reason}", number=number, reason=reason), " ",
+    deal = say(game.catalog, game.deal_name)
+    return cat(say(TABLE, "{deal} {number} was aborted: {reason}", deal=deal, number=number, reason=reason), " ",
                say(TABLE, "(aborted shuffles at this table: {aborts})", aborts=aborts), ".")
 
 

@@ -524,7 +524,7 @@ class Guest:
         given = self._ledger.get(number)
         if given is not None:
             given[4] = False
-        self._record(number, said.deal_aborted(number, [self._seat_name(s) for s in seats or [] if s != self.seat],
+        self._record(number, said.deal_aborted(self.game, number, [self._seat_name(s) for s in seats or [] if s != self.seat],
                                                len(self._aborts), reason, self.seat in (seats or [])))
 
     def _seat_name(self, seat: int) -> str:

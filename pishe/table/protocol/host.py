@@ -965,7 +965,7 @@ class Host:
             return said.seat_name(self.game, seat, HOST_SEAT, names[seat])
 
         if isinstance(outcome, DealAbortedError):
-            return said.deal_aborted(self._played.number, [name(s) for s in outcome.seats], len(self.aborts))
+            return said.deal_aborted(self.game, self._played.number, [name(s) for s in outcome.seats], len(self.aborts))
         reason = of_error(outcome)
         if getattr(outcome, "seat", None) is not None:
             reason = say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."), seat=name(outcome.seat))
