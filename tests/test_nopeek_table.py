@@ -130,7 +130,7 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
     assert host.status()["verification"] == VERIFIED and table.errors == []
     assert back.sits_out() and back.view()["seat"] == 2 and back.view()["hand"] == []
     table.deliver(host.next_deal().send)
-    assert not host.seats()[2]["away"] and host._played.np.pages[2] == 2 and host.phase == "playing"
+    assert not host.seats()[2]["away"] and host.np_try["pages"][2] == 2 and host.phase == "playing"
     assert not back.sits_out() and back.phase == "playing" and len(back.view()["hand"]) == 4
 
 
@@ -145,7 +145,7 @@ def test_a_friend_new_to_a_computers_seat_mid_deal_sees_its_place_and_plays_from
     table.join()
     table.join()
     table.deliver(host.deal_now().send)
-    assert host.phase == "playing" and host._played.np.pages[3] == 0
+    assert host.phase == "playing" and host.np_try["pages"][3] == 0
     table.move()
     page = table.page(table.seat_of(table.join()))
     assert page.seat == 3 and host.guests[3].joining and table.errors == []
@@ -211,7 +211,7 @@ def test_a_friend_back_on_a_new_page_mid_deal_aborts_the_try_at_once_and_deals_i
     assert host.aborts == [[1, [1]]] and host.phase == "playing" and host.match.deal_number == 1
     assert host.status()["verification"] == ("Deal 1 was aborted: Friend did not reveal their part of the "
                                              "shuffle (aborted shuffles at this table: 1).")
-    assert host._played.tries == 1 and host.actions == [] and table.errors == []
+    assert host.np_try["tries"] == 1 and host.actions == [] and table.errors == []
     while host.phase == "playing":
         table.move()
     assert host.status()["verification"] == VERIFIED and table.page(1).verification == VERIFIED

@@ -311,6 +311,17 @@ class Host:
         return [list(group) for group in self._played.steps] if self._played is not None else []
 
     @property
+    def np_try(self) -> Optional[dict]:
+        """The no-peek deal's try in play or being dealt, as its ``np-deal`` message says it:
+        ``{"deal", "tries", "pages"}`` (``pages[s]``: the page that sees for seat *s*, 0 the
+        host's), or ``None`` (dealt the old way, or no try begun)."""
+        deal = self._pending or self._played
+        return None if deal is None or deal.np is None else self._np_try_of(deal)
+
+    def _np_try_of(self, deal: _HostDeal) -> dict:
+        return {"deal": deal.number, "tries": deal.tries, "pages": [deal.np.pages[s] for s in range(self.game.seats)]}
+
+    @property
     def dealing(self) -> Optional[_HostDeal]:
         """The deal in play's fair-deck record (``seed``, ``commitment``, ``locked``,
         ``contributions``, ``parts()``, ``actions``, ``steps``; ``None`` before the first deal
@@ -842,8 +853,7 @@ class Host:
         return self._np_after(send + self._np_relay(deal.np.start()))
 
     def _np_deal_message(self, deal: _HostDeal) -> str:
-        return wire.write(self.game.id, "np-deal", deal=deal.number, tries=deal.tries, log=deal.log,
-                          pages=[deal.np.pages[s] for s in range(self.game.seats)])
+        return wire.write(self.game.id, "np-deal", log=deal.log, **self._np_try_of(deal))
 
     def _np_relay(self, messages: list) -> list:
         """Each page's message to every other page of the deal (masked keys too: only their
