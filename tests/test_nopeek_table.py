@@ -8,14 +8,25 @@ one match on the cards opened to it, and every page checks the whole deal at its
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from pishe.cards import DECK
+from pishe.table.group import group
+from pishe.table.nopeek import card_points
 from pishe.table.protocol import Guest, Host
+from pishe.table.protocol.nopeek_deal import dealer_of
 from pishe.table.protocol.wire import VERIFIED
 
 from test_table_protocol import Table
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class NoPeekTable(Table):
@@ -233,36 +244,75 @@ def test_a_friends_page_plays_its_own_timeout():
     assert host.actions[-1] == [2, first] and page.timeout().send == []
 
 
-def test_mid_deal_the_host_holds_no_hidden_card():
-    """Halfway through a deck of four pages, nothing the host's ``Host`` holds (its objects,
-    its save) names a card of another seat's hand or of the undealt deck: only its own
-    engine's stand-ins, which its knowledge alone fixes, stand where they are unknown."""
-    from test_nopeek import GROUP, _objects
-    from pishe.cards import Card
-    from pishe.table import nopeek
-    from pishe.table.nopeek import check_deal
+class Recorded(Host):
+    """The host, keeping every call the test makes on it (its page's input), to be replayed
+    alone in another interpreter (tests/heap_search.py)."""
 
-    table = seated("pisti", [1, 2, 3], seed=21, length="151")
-    host = table.host
-    for _ in range(10):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.calls = []
+
+    def receive(self, message, conn=1):
+        self.calls.append(["receive", message, conn])
+        return super().receive(message, conn)
+
+    def act(self, action):
+        self.calls.append(["act", action])
+        return super().act(action)
+
+
+@pytest.mark.parametrize("game_id, guest_seats, length, moves", [("pishe-pasha", [1], "first-to-100", 14),
+                                                                  ("pisti", [1, 2, 3], "151", 10)])
+def test_mid_deal_no_open_form_of_a_hidden_card_is_in_the_host_pages_memory(game_id, guest_seats, length, moves):
+    """Mid-deal, the host's page is made again alone in a fresh interpreter from what it was
+    sent (as its worker runs alone in its tab), and its whole heap is searched: every object the
+    garbage collector tracks and every object they refer to. No card its seat may not have seen
+    is there in an open form: not the card (outside the public tables and the engine's
+    stand-ins, which its knowledge alone fixes), its text, its point or the point's hex; nor in
+    its save. A copy of each form of one hidden card, planted in a module, is found: the search
+    sees what it looks for. The test knows the deck from every page's secret, which it reads
+    from the saves and ledgers the pages keep."""
+    from nopeek_wire import rebuilt_deck
+
+    table = NoPeekTable(game_id, guest_seats, 21, length)
+    host = table.host = Recorded(game_id, length, random.Random(21), guest_seats, nopeek=True)
+    for _ in guest_seats:
+        table.join()
+    for _ in range(moves):
         table.move()
-    np = host._played.np
-    secrets = {0: np.dealing.reveal(), **{s: table.page(s)._np.dealing.reveal() for s in (1, 2, 3)}}
-    cards = check_deal(GROUP, "pisti", host.match_id, 1, np.seats, np.dealing.record, secrets)
-    state = table.game.new_deal(list(cards), np.partial.dealer)
-    seen = {c for c in cards if c not in table.game.hidden_cards(state, 0)}
-    for seat, text in np.partial.actions:
-        state.apply(table.game.parse_action(text), seat)
-        seen |= {c for c in cards if c not in table.game.hidden_cards(state, 0)}
-    hidden = {c for c in cards if c not in seen}
+    assert host.phase == "playing" and table.errors == []
+    saved = json.loads(host.save())["nopeek"]["deal"]
+    secrets = [{"type": "np-reveal", "seat": 0, "secret": saved["secret"]}]
+    for seat in guest_seats:
+        deal, tries, secret, _checked = json.loads(table.page(seat).ledger())["np"]
+        assert (deal, tries) == (1, saved["tries"])
+        secrets.append({"type": "np-reveal", "seat": seat, "secret": secret})
+    cards = rebuilt_deck(game_id, host.match_id, 1, saved["tries"], saved["log"] + secrets)
+    game, hosted = table.game, [s for s, page in enumerate(host.np_try["pages"]) if page == 0]
+    state = game.new_deal(list(cards), dealer_of(game, 1))
+    seen = set()
+    for seat, text, *_mark in [[None, None], *host.actions]:
+        if seat is not None:
+            state.apply(game.parse_action(text), seat)
+        seen |= {str(c) for c in cards if any(c not in game.hidden_cards(state, s) for s in hosted)}
+    hidden = {str(c) for c in cards} - seen
     assert len(hidden) > 20
-    positions = {cards.index(c) for c in hidden}
-    assert not positions & set(np.partial.known) and all(np.dealing.open(p) is None for p in positions)
-    objects = _objects(host, skip=[np.dealing.group, nopeek._POINTS, nopeek.card_points(GROUP, "pisti"), np.partial,
-                                   host.match.deal, table.game])
-    assert not [o for o in objects if isinstance(o, Card) and o in hidden]
-    assert not [o for o in objects if isinstance(o, str) and o in {str(c) for c in hidden}]
+    plant = sorted(hidden)[0]
+    heap = subprocess.run([sys.executable, str(Path(__file__).with_name("heap_search.py"))], text=True,
+                          capture_output=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          input=json.dumps({"game": game_id, "length": length, "seed": 21, "guest_seats": guest_seats,
+                                            "match_id": host.match_id, "calls": host.calls, "plant": plant}))
+    result = json.loads(heap.stdout)
+    assert result["save"] == host.save()              # the same host, made again from what it was sent
+    found = result["found"]
+    assert found[plant] == ["card", "hex", "point", "text"]
+    assert {c for c in found if c in hidden} == {plant}, {c: found[c] for c in found if c in hidden}
+    assert not hidden & set(result["known"])
+    # What the host's page was opened is there: the search sees the cards the page holds.
+    assert result["known"] and all("card" in found[c] for c in result["known"])
     assert not any(f'"{c}"' in host.save() for c in hidden)
+    points = dict(zip(map(str, DECK), card_points(group(), game_id)))
+    assert not any(points[c].hex() in host.save() for c in hidden)
 
 
 def test_while_dealt_the_table_waits_on_the_page_whose_part_is_due():
