@@ -18,8 +18,8 @@ objects, every module's, any cache) and reports, by card, where it found one in 
 
 ``plant`` (a card's text, or ``null``) leaves one copy of each form in a module of its own
 first: the test's proof that the search finds what it looks for. It prints
-``{"save", "found": {card: [form, …]}, "known": [card, …]}`` (``known``: the cards opened to
-the host's page).
+``{"save", "found": {card: [form, …]}, "known": [card, …], "openable": [card, …]}``
+(``known``: the cards opened to the host's page's engine; ``openable``: those its keys open).
 """
 
 from __future__ import annotations
@@ -94,6 +94,7 @@ def main() -> None:
     from pishe.cards import DECK, Card
     from pishe.table.group import group
     from pishe.table.nopeek import card_points
+    from pishe.table.nopeek_seat import NoPeekSeat
     from pishe.table.partial import PartialDeal
     from pishe.table.protocol import Host
 
@@ -162,8 +163,11 @@ def main() -> None:
         for card, form, i in forms(holder):
             if i not in held and not (form == "card" and id(holder) in engine):
                 found.setdefault(card, set()).add(form)
+    # Last (opening changes what the page holds): which cards its keys open now.
+    (seat,) = [o for o in gc.get_objects() if type(o) is NoPeekSeat]
+    openable = [str(card) for card in map(seat.dealing.open, range(len(DECK))) if card is not None]
     print(json.dumps({"save": host.save(), "found": {c: sorted(f) for c, f in found.items()},
-                      "known": [str(c) for c in partial.known.values()]}))
+                      "known": [str(c) for c in partial.known.values()], "openable": openable}))
 
 
 if __name__ == "__main__":

@@ -269,8 +269,8 @@ def test_mid_deal_no_open_form_of_a_hidden_card_is_in_the_host_pages_memory(game
     garbage collector tracks and every object they refer to. No card its seat may not have seen
     is there in an open form: not the card (outside the public tables and the engine's
     stand-ins, which its knowledge alone fixes), its text, its point or the point's hex; nor in
-    its save. A copy of each form of one hidden card, planted in a module, is found: the search
-    sees what it looks for. The test knows the deck from every page's secret, which it reads
+    its save; nor can its keys open one. A copy of each form of one hidden card, planted in a
+    module, is found: the search sees what it looks for. The test knows the deck from every page's secret, which it reads
     from the saves and ledgers the pages keep."""
     from nopeek_wire import rebuilt_deck
 
@@ -307,7 +307,7 @@ def test_mid_deal_no_open_form_of_a_hidden_card_is_in_the_host_pages_memory(game
     found = result["found"]
     assert found[plant] == ["card", "hex", "point", "text"]
     assert {c for c in found if c in hidden} == {plant}, {c: found[c] for c in found if c in hidden}
-    assert not hidden & set(result["known"])
+    assert not hidden & set(result["known"]) and not hidden & set(result["openable"])
     # What the host's page was opened is there: the search sees the cards the page holds.
     assert result["known"] and all("card" in found[c] for c in result["known"])
     assert not any(f'"{c}"' in host.save() for c in hidden)
