@@ -248,6 +248,11 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
     guest.wait_for_function("window.pisheFriend.state.view && window.pisheFriend.state.view.seat === 2",
                             timeout=BOOT_MS)
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer")
+    # It is told of the abort as the others were, by its own seat, and sits the deck out at its place.
+    expect(guest.locator("[data-fair]")).to_have_text(
+        "Deck 1 was aborted: you did not reveal your part of the shuffle (aborted shuffles at this table: 1).")
+    expect(guest.locator(f"{TABLE} [data-status]")).to_have_text(
+        "A computer plays your seat for now: you play when the next deck is dealt.")
     expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
 
 
