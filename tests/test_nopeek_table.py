@@ -145,6 +145,22 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
     assert not back.sits_out() and back.phase == "playing" and len(back.view()["hand"]) == 4
 
 
+def test_an_abort_in_a_connected_pages_own_name_is_the_hosts_doing():
+    """Only a page back from away (said hello, no deal's message since) reads an abort naming
+    its own seat as its own: on a live connection the host that says so is the one who began
+    the deal again."""
+    from pishe.table.protocol.wire import write
+
+    table = seated("pishe-pasha", [1], seed=6, length="first-to-100")
+    table.move()
+    page = table.page(1)
+    page.receive(write("pishe-pasha", "np-abort", deal=1, seats=[1]))
+    assert page.status()["verification"] == ("Deal 1 was aborted: the host began it again (aborted shuffles at "
+                                             "this table: 1).")
+    assert page.sits_out() and page.view()["status"] == ("A computer plays your seat for now: you play when "
+                                                         "the next deal is dealt.")
+
+
 def test_a_friend_new_to_a_computers_seat_mid_deal_sees_its_place_and_plays_from_the_next():
     """The host dealt without a friend who had not come (Deal now): that seat is the host page's
     computer's for the deal. The friend's page, come mid-deal, shows its own seat's place at the
