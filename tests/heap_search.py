@@ -1,23 +1,25 @@
-"""The host's page's memory, searched for the open forms of cards: run as a program, alone in
-its own interpreter, as the page's worker runs alone in its tab.
+"""The host's page's memory, searched for the open forms of cards: run as a program, the host
+alone in its own interpreter, as the page's worker runs alone in its tab.
 
-It reads (stdin, JSON) the table's settings and every call the test made on its ``Host``,
-makes that host again and replays them (the host is deterministic in its generator, its
-match id and what it was sent), so that this interpreter holds the host's page and nothing
-of any other page's. It knows no deck. Then, with no other work left alive, it walks every
-object the garbage collector tracks and every object each of them refers to (the host's
-objects, every module's, any cache) and reports, by card, where it found one in an open form:
+It reads (stdin, JSON) a list of tables: each one's settings and every call the test made on
+its ``Host``. It imports every module the page may use and notes what each object then holds
+(the public tables made at import: the interned cards, ``DECK``, the games' tables of every
+card; the cards' points). For each table, in a process forked for it (the same heap to begin
+with), it makes that host again and replays the calls (the host is deterministic in its
+generator, its match id and what it was sent): that process holds the host's page and
+nothing of any other page's, and knows no deck. Then it walks every object the garbage
+collector tracks and every object each of them refers to (the host's objects, every
+module's, any cache) and reports, by card, where it found one in an open form that no object
+held before the host was made:
 
-- the card itself (a reference to its one ``Card`` object), except in the public tables (the
-  interned cards, ``DECK``) and in the engine's deck and state, which it checks to be the
-  stand-ins the host page's knowledge alone fixes (a fresh engine given only the cards
-  opened to it plays the same deck and state);
-- its text ("7H"), apart from the card's own;
-- its point (the 32 bytes it is locked from) or the point's hex, apart from the public table
-  of points.
+- the card itself (a reference to its one ``Card`` object), except in the engine's deck and
+  state, which it checks to be the stand-ins the host page's knowledge alone fixes (a fresh
+  engine given only the cards opened to it plays the same deck and state);
+- its text ("7H");
+- its point (the 32 bytes it is locked from) or the point's hex.
 
-``plant`` (a card's text, or ``null``) leaves one copy of each form in a module of its own
-first: the test's proof that the search finds what it looks for. It prints
+``plant`` (a card's text, or ``null``) leaves one copy of each form in a module-level list
+first: the test's proof that the search finds what it looks for. It prints a line a table,
 ``{"save", "found": {card: [form, …]}, "known": [card, …], "openable": [card, …]}``
 (``known``: the cards opened to the host's page's engine; ``openable``: those its keys open).
 """
@@ -27,9 +29,11 @@ from __future__ import annotations
 import gc
 import importlib
 import json
+import os
 import pkgutil
 import random
 import sys
+import traceback
 import types
 from typing import Optional
 
@@ -88,24 +92,22 @@ def _engine_objects(roots) -> set:
 
 
 def main() -> None:
-    data = json.loads(sys.stdin.read())
+    tables = json.loads(sys.stdin.read())
     import pishe.games
     import pishe.table
     from pishe.cards import DECK, Card
     from pishe.table.group import group
     from pishe.table.nopeek import card_points
-    from pishe.table.nopeek_seat import NoPeekSeat
-    from pishe.table.partial import PartialDeal
-    from pishe.table.protocol import Host
 
     # Every module the page may use, imported first: their tables are public (made at import).
     for package in (pishe.table, pishe.games):
         for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             if not module.name.endswith(".cli"):
                 importlib.import_module(module.name)
-    points = card_points(group(), data["game"])           # public: any page computes them
     texts = {str(c): str(c) for c in DECK}
-    by_point = dict(zip(points, texts))
+    by_point = {}                           # public: any page computes them
+    for game_id in {table["game"] for table in tables}:
+        by_point.update(zip(card_points(group(), game_id), texts))
 
     def forms(holder):
         """``(card, form, id)`` of each open form of a card ``holder`` refers to."""
@@ -133,12 +135,42 @@ def main() -> None:
     baseline = {id(h): {i for _card, _form, i in forms(h)} for h in pinned}
     mine = {id(pinned), id(baseline), id(texts), id(by_point)}
 
+    # Each table's host in a process of its own, forked from this one: the same heap to begin
+    # with, and nothing of the other host's.
+    for at in range(len(tables)):
+        child = os.fork()
+        if child == 0:
+            try:
+                box = [tables[at]]
+                tables.clear()
+                _search(box, forms, baseline, mine)
+            except BaseException:
+                traceback.print_exc()
+                os._exit(1)
+            sys.stdout.flush()
+            os._exit(0)
+        _pid, status = os.waitpid(child, 0)
+        if status != 0:
+            sys.exit(1)
+
+
+def _search(box: list, forms, baseline: dict, mine: set) -> None:
+    """Make the host of the table in ``box`` again, search the heap, print what was found."""
+    from pishe.cards import DECK
+    from pishe.table.group import group
+    from pishe.table.nopeek import card_points
+    from pishe.table.nopeek_seat import NoPeekSeat
+    from pishe.table.partial import PartialDeal
+    from pishe.table.protocol import Host
+
+    data = box.pop()
+    points = card_points(group(), data["game"])
     host = Host(data["game"], data["length"], random.Random(data["seed"]), data["guest_seats"], nopeek=True)
     host.match_id = data["match_id"]
     for name, *args in data["calls"]:
         getattr(host, name)(*args)
     if data["plant"] is not None:
-        at = list(texts).index(data["plant"])
+        at = [str(c) for c in DECK].index(data["plant"])
         _LEAK.extend([points[at][:16] + points[at][16:], points[at].hex(), "".join(list(data["plant"])), DECK[at]])
     del data
     gc.collect()

@@ -145,22 +145,6 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
     assert not back.sits_out() and back.phase == "playing" and len(back.view()["hand"]) == 4
 
 
-def test_an_abort_in_a_connected_pages_own_name_is_the_hosts_doing():
-    """Only a page back from away (said hello, no deal's message since) reads an abort naming
-    its own seat as its own: on a live connection the host that says so is the one who began
-    the deal again."""
-    from pishe.table.protocol.wire import write
-
-    table = seated("pishe-pasha", [1], seed=6, length="first-to-100")
-    table.move()
-    page = table.page(1)
-    page.receive(write("pishe-pasha", "np-abort", deal=1, seats=[1]))
-    assert page.status()["verification"] == ("Deal 1 was aborted: the host began it again (aborted shuffles at "
-                                             "this table: 1).")
-    assert page.sits_out() and page.view()["status"] == ("A computer plays your seat for now: you play when "
-                                                         "the next deal is dealt.")
-
-
 def test_a_friend_new_to_a_computers_seat_mid_deal_sees_its_place_and_plays_from_the_next():
     """The host dealt without a friend who had not come (Deal now): that seat is the host page's
     computer's for the deal. The friend's page, come mid-deal, shows its own seat's place at the
@@ -245,9 +229,13 @@ def test_a_friend_back_on_a_new_page_mid_deal_aborts_the_try_at_once_and_deals_i
     assert table.errors == []
 
 
-def test_a_friends_page_plays_its_own_timeout():
+def test_a_friends_page_plays_its_own_timeout_and_an_abort_in_its_name_is_the_hosts_doing():
     """Only a friend's page knows its seat's cards: when its clock runs out, it plays the first
-    legal move of its own view; the host's page does nothing for that seat."""
+    legal move of its own view; the host's page does nothing for that seat. Only a page back
+    from away (said hello, no deal's message since) reads an abort naming its own seat as its
+    own: on a live connection the host that says so is the one who began the deck again."""
+    from pishe.table.protocol.wire import write
+
     table = seated("pisti", [2], seed=4, length="151")
     host = table.host
     while host.match.deal.turn != 2:
@@ -258,6 +246,11 @@ def test_a_friends_page_plays_its_own_timeout():
     for text in page.timeout().send:
         assert table.send(table.conn_of(2), text).error is None
     assert host.actions[-1] == [2, first] and page.timeout().send == []
+    page.receive(write("pisti", "np-abort", deal=1, seats=[2]))
+    assert page.status()["verification"] == ("Deck 1 was aborted: the host began it again (aborted shuffles at "
+                                             "this table: 1).")
+    assert page.sits_out() and page.view()["status"] == ("A computer plays your seat for now: you play when "
+                                                         "the next deck is dealt.")
 
 
 class Recorded(Host):
@@ -277,17 +270,10 @@ class Recorded(Host):
         return super().act(action)
 
 
-@pytest.mark.parametrize("game_id, guest_seats, length, moves", [("pishe-pasha", [1], "first-to-100", 14),
-                                                                  ("pisti", [1, 2, 3], "151", 10)])
-def test_mid_deal_no_open_form_of_a_hidden_card_is_in_the_host_pages_memory(game_id, guest_seats, length, moves):
-    """Mid-deal, the host's page is made again alone in a fresh interpreter from what it was
-    sent (as its worker runs alone in its tab), and its whole heap is searched: every object the
-    garbage collector tracks and every object they refer to. No card its seat may not have seen
-    is there in an open form: not the card (outside the public tables and the engine's
-    stand-ins, which its knowledge alone fixes), its text, its point or the point's hex; nor in
-    its save; nor can its keys open one. A copy of each form of one hidden card, planted in a
-    module, is found: the search sees what it looks for. The test knows the deck from every page's secret, which it reads
-    from the saves and ledgers the pages keep."""
+def _mid_deal(game_id: str, guest_seats: list, length: str, moves: int) -> tuple:
+    """A table of every friend's page, ``moves`` into its first deal, its host recording its
+    calls; the cards the host's page never could see, known to the test from every page's
+    secret (which it reads from the saves and ledgers the pages keep)."""
     from nopeek_wire import rebuilt_deck
 
     table = NoPeekTable(game_id, guest_seats, 21, length)
@@ -313,22 +299,35 @@ def test_mid_deal_no_open_form_of_a_hidden_card_is_in_the_host_pages_memory(game
         seen |= {str(c) for c in cards if any(c not in game.hidden_cards(state, s) for s in hosted)}
     hidden = {str(c) for c in cards} - seen
     assert len(hidden) > 20
-    plant = sorted(hidden)[0]
+    return host, hidden, {"game": game_id, "length": length, "seed": 21, "guest_seats": guest_seats,
+                          "match_id": host.match_id, "calls": host.calls, "plant": sorted(hidden)[0]}
+
+
+def test_mid_deal_no_open_form_of_a_hidden_card_is_in_the_host_pages_memory():
+    """Mid-deal, in both games, the host's page is made again alone in a fresh interpreter from
+    what it was sent (as its worker runs alone in its tab), and its whole heap is searched:
+    every object the garbage collector tracks and every object they refer to. No card its
+    seat may not have seen is there in an open form: not the card (outside the public tables
+    and the engine's stand-ins, which its knowledge alone fixes), its text, its point or the
+    point's hex; nor in its save; nor can its keys open one. A copy of each form of one hidden
+    card, planted in a module, is found: the search sees what it looks for."""
+    tables = [_mid_deal("pishe-pasha", [1], "first-to-100", 14), _mid_deal("pisti", [1, 2, 3], "151", 10)]
     heap = subprocess.run([sys.executable, str(Path(__file__).with_name("heap_search.py"))], text=True,
-                          capture_output=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                          input=json.dumps({"game": game_id, "length": length, "seed": 21, "guest_seats": guest_seats,
-                                            "match_id": host.match_id, "calls": host.calls, "plant": plant}))
-    result = json.loads(heap.stdout)
-    assert result["save"] == host.save()              # the same host, made again from what it was sent
-    found = result["found"]
-    assert found[plant] == ["card", "hex", "point", "text"]
-    assert {c for c in found if c in hidden} == {plant}, {c: found[c] for c in found if c in hidden}
-    assert not hidden & set(result["known"]) and not hidden & set(result["openable"])
-    # What the host's page was opened is there: the search sees the cards the page holds.
-    assert result["known"] and all("card" in found[c] for c in result["known"])
-    assert not any(f'"{c}"' in host.save() for c in hidden)
-    points = dict(zip(map(str, DECK), card_points(group(), game_id)))
-    assert not any(points[c].hex() in host.save() for c in hidden)
+                          capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          input=json.dumps([data for _host, _hidden, data in tables]))
+    assert heap.returncode == 0, heap.stderr
+    for (host, hidden, data), line in zip(tables, heap.stdout.splitlines(), strict=True):
+        result, plant = json.loads(line), data["plant"]
+        assert result["save"] == host.save()          # the same host, made again from what it was sent
+        found = result["found"]
+        assert found[plant] == ["card", "hex", "point", "text"]
+        assert {c for c in found if c in hidden} == {plant}, {c: found[c] for c in found if c in hidden}
+        assert not hidden & set(result["known"]) and not hidden & set(result["openable"])
+        # What the host's page was opened is there: the search sees the cards the page holds.
+        assert result["known"] and all("card" in found[c] for c in result["known"])
+        assert not any(f'"{c}"' in host.save() for c in hidden)
+        points = dict(zip(map(str, DECK), card_points(group(), data["game"])))
+        assert not any(points[c].hex() in host.save() for c in hidden)
 
 
 def test_while_dealt_the_table_waits_on_the_page_whose_part_is_due():
