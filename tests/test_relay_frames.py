@@ -21,11 +21,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FRIEND = ROOT / "web" / "tables" / "friend"
-MODULES = ("frames.js", "retry.js", "relay.js", "relaypath.js")
+MODULES = ("frames.js", "retry.js", "relay.js", "relaypath.js", "fallback.js")
 
 SCRIPT = r"""
 import { Bucket, CHUNK, DEAD_MS, Stream, VERSION, refusal } from "./frames.js";
 import { backoff, retry } from "./retry.js";
+import { watchPath } from "./fallback.js";
 import { chunkSize, deflate, frameRoom, inflate, seal } from "./relaypath.js";
 
 // A small generator of our own, so that every run is the same.
@@ -268,6 +269,64 @@ async function eventSizes() {
   return { largest, whole, bomb };
 }
 
+// fallback.js on a clock of its own: a host and a guest with each other's codes (naming
+// candidates) and no WebRTC path. The host had the answer (through a relay) and waits
+// `hostWaitMs` for a path; the guest's posts were all unacknowledged (`guestPosted`
+// false: it never learnt that the host had its answer), so only its own ICE failing, at
+// `guestIceFailsAt`, moves it. When each page tried the relays, whether any page said "no
+// path" by itself, and whether the link opened through the relays (both pages there).
+async function paths({ guestPosted, guestIceFailsAt, hostWaitMs = 8000, noCandidates = false, relays = true,
+  pathFoundUntil = 0, until = 600_000 }) {
+  let now = 0;
+  const timers = new Map();
+  let id = 0;
+  const clock = {
+    setTimeout: (f, ms) => { timers.set(++id, { at: now + ms, f }); return id; },
+    clearTimeout: (t) => timers.delete(t),
+  };
+  const log = { host: {}, guest: {} };
+  const links = {};
+  for (const side of ["host", "guest"]) {
+    const link = links[side] = { open: false, ended: false, carrier: null, get pathFound() { return now < pathFoundUntil; } };
+    watchPath(link, {
+      noCandidates,
+      waitMs: side === "host" || guestPosted ? hostWaitMs : null,
+      carry: async () => {
+        log[side].tried = now;
+        if (!relays) return false;
+        link.carrier = { side };
+        return true;
+      },
+      again: () => { log[side].again = (log[side].again || 0) + 1; },
+      noPath: () => { log[side].noPath = now; },
+      timers: clock,
+    });
+  }
+  if (guestIceFailsAt !== undefined) {
+    timers.set(++id, { at: guestIceFailsAt, f: () => { log.guest.failHandled = links.guest.onfail(); } });
+  }
+  for (let step = 0; step < 1000; step += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 0));   // carry's promise settles
+    if (!timers.size) break;
+    const [next, timer] = [...timers].sort((a, b) => a[1].at - b[1].at)[0];
+    if (timer.at > until) break;
+    timers.delete(next);
+    now = timer.at;
+    timer.f();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  log.opened = Boolean(links.host.carrier && links.guest.carrier);
+  // Once tried, a second failure (the given-up connection's own) starts nothing more.
+  if (log.guest.tried !== undefined) {
+    const tried = log.guest.tried;
+    now += 1;
+    links.guest.onfail();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    log.guest.triedAgain = log.guest.tried !== tried;
+  }
+  return log;
+}
+
 const defaultRate = { perSecond: 50 / 60, burst: 10 };
 console.log(JSON.stringify({
   clean: simulate({ messages: 40, drop: 0, double: 0, delay: 30, ...defaultRate }),
@@ -281,6 +340,14 @@ console.log(JSON.stringify({
     answeredThird: await retries([false, "throw", true]),
     neverAnswered: await retries([]),
     stopped: await retries([], { stopAt: 1000 }),
+  },
+  paths: {
+    unacknowledged: await paths({ guestPosted: false, guestIceFailsAt: 30_000 }),
+    unacknowledgedNoIceNews: await paths({ guestPosted: false }),
+    posted: await paths({ guestPosted: true }),
+    pathFoundLate: await paths({ guestPosted: true, pathFoundUntil: 12_000 }),
+    noCandidates: await paths({ guestPosted: false, noCandidates: true }),
+    noRelay: await paths({ guestPosted: false, guestIceFailsAt: 30_000, relays: false }),
   },
 }));
 """
@@ -355,3 +422,27 @@ def test_every_event_fits_what_the_relays_take(results, limit):
 def test_messages_go_deflated_and_come_back_whole(results):
     assert results["events"]["whole"] is True
     assert results["events"]["bomb"] == "a message longer than any the table sends"
+
+
+def test_a_guest_whose_posts_went_unacknowledged_falls_back_when_its_own_ice_fails(results):
+    """web/tables/friend/fallback.js: a guest whose answer reached the host although no
+    relay acknowledged a post tries the relays once its own ICE fails; the host, which
+    tried them after its wait, is still there: the link opens through the relays."""
+    paths = results["paths"]
+    unacked = paths["unacknowledged"]
+    assert unacked["host"]["tried"] == 8000 and unacked["guest"]["tried"] == 30_000, unacked
+    assert unacked["guest"]["failHandled"] is True            # the link is not closed: it is carried
+    assert unacked["opened"] and "noPath" not in unacked["host"] and "noPath" not in unacked["guest"]
+    assert unacked["guest"]["again"] == 1 and not unacked["guest"]["triedAgain"]
+    # Without news from its ICE, a guest that never learnt the host has its answer waits on.
+    quiet = paths["unacknowledgedNoIceNews"]
+    assert "tried" not in quiet["guest"] and quiet["host"]["tried"] == 8000 and not quiet["opened"]
+    # A guest whose post a relay took waits as the host does.
+    assert paths["posted"]["guest"]["tried"] == 8000 and paths["posted"]["opened"]
+    # A path found holds the fallback back while it lasts (its channel's news is on its way).
+    assert paths["pathFoundLate"]["host"]["tried"] == 16_000, paths["pathFoundLate"]
+    # A code with no candidate: the relays at once, on both sides.
+    assert paths["noCandidates"]["host"]["tried"] == 0 == paths["noCandidates"]["guest"]["tried"]
+    assert paths["noCandidates"]["opened"]
+    # No relay to carry it: each page says there is no path, when it finds out.
+    assert paths["noRelay"]["host"]["noPath"] == 8000 and paths["noRelay"]["guest"]["noPath"] == 30_000

@@ -24,6 +24,7 @@ import { carryByRelays, knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
 import { watchRoute } from "./route.js";
 import { backoff, retry } from "./retry.js";
+import { watchPath } from "./fallback.js";
 
 /**
  * Said when the worker gave no answer at all: Python could not run the call, so
@@ -70,40 +71,24 @@ const connectSeconds = () => secondsParam("connect", 20);
 const fallbackSeconds = () => secondsParam("fallback", 8);
 
 /**
- * Once both pages have each other's codes for `link` (`codes`: the offer and the answer),
- * carry it through the relays if no WebRTC path opens (fallbackSeconds); `side` is this
- * page's. `again()` when the relays are tried (the time to connect starts again);
- * `noPath()` when they cannot carry it either (no relay, or a link made by hand without
- * a key). Returns stop().
+ * Once this page has both codes of `link` (`codes`: the offer and the answer), carry it
+ * through the relays if no WebRTC path opens (fallback.js): when ICE fails, at once when a
+ * code names no candidate, and, if `timed`, after fallbackSeconds(); `side` is this page's.
+ * `again()` when the relays are tried (the time to connect starts again); `noPath()` when
+ * they cannot carry it either (no relay, or a link made by hand without a key). Returns stop().
  */
-function fallBackIfNoPath(link, codes, side, { again, noPath }) {
-  let timer = null;
+function fallBackIfNoPath(link, codes, side, { again, noPath, timed = true }) {
   const via = link.via;
-  const fall = async (iceFailed = false) => {
-    clearTimeout(timer);
-    timer = null;
-    if (link.open || link.ended || link.carrier || link.fallingBack) return;
-    if (!iceFailed && link.pathFound) {
-      // A path was found, and the channel's news is on its way: never give up a path that works.
-      timer = setTimeout(fall, fallbackSeconds() * 1000);
-      return;
-    }
-    link.fallingBack = true;
-    mark("pishe:fallback");
-    again();
-    const carried = via && via.key ? await carryByRelays(link, { ...via, side }).catch((err) => {
-      console.warn("the relays cannot carry the table:", err);
-      return false;
-    }) : false;
-    if (!carried && !link.open && !link.ended) noPath();
-  };
-  link.onfail = () => {
-    fall(true);
-    return true;
-  };
-  if (!codes.every(hasCandidates)) fall();
-  else timer = setTimeout(fall, fallbackSeconds() * 1000);
-  return () => clearTimeout(timer);
+  return watchPath(link, {
+    noCandidates: !codes.every(hasCandidates),
+    waitMs: timed ? fallbackSeconds() * 1000 : null,
+    carry: () => {
+      mark("pishe:fallback");
+      return via && via.key ? carryByRelays(link, { ...via, side }) : false;
+    },
+    again,
+    noPath,
+  });
 }
 
 export const state = {
@@ -724,9 +709,11 @@ function stopRoute() {
 /**
  * Guest: its answer has reached the host (through a relay): if the channel is not open
  * within connectSeconds(), say that no path was found and what to try (a link that
- * fails before then says so at once: closed()).
+ * fails before then says so at once: closed()). Not `posted` (no relay said it took the
+ * answer yet, which may have reached the host all the same): the relays are tried when
+ * this page's own ICE fails (or a code names no candidate), and the time runs from then.
  */
-export function expectOpen(codes) {
+export function expectOpen(codes, { posted = true } = {}) {
   const link = state.link;
   const noPathHere = () => {
     clearTimeout(state.connectTimer);
@@ -739,9 +726,9 @@ export function expectOpen(codes) {
     clearTimeout(state.connectTimer);
     state.connectTimer = setTimeout(noPathHere, connectSeconds() * 1000);
   };
-  arm();
+  if (posted) arm();
   if (state.stopFallback) state.stopFallback();
-  state.stopFallback = fallBackIfNoPath(link, codes, "guest", { again: arm, noPath: noPathHere });
+  state.stopFallback = fallBackIfNoPath(link, codes, "guest", { again: arm, noPath: noPathHere, timed: posted });
 }
 
 function opened() {
