@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from pishe.table import lang
+from pishe.table.words import PAGE
+
 ROOT = Path(__file__).resolve().parent.parent
 FRIEND = ROOT / "web" / "tables" / "friend"
 MODULES = ("frames.js", "retry.js", "relay.js", "relaypath.js", "fallback.js")
@@ -27,6 +30,7 @@ SCRIPT = r"""
 import { Bucket, CHUNK, DEAD_MS, Stream, VERSION, refusal } from "./frames.js";
 import { backoff, retry } from "./retry.js";
 import { watchPath } from "./fallback.js";
+import { olderInvite } from "./relay.js";
 import { chunkSize, deflate, frameRoom, inflate, seal } from "./relaypath.js";
 
 // A small generator of our own, so that every run is the same.
@@ -341,6 +345,15 @@ console.log(JSON.stringify({
     neverAnswered: await retries([]),
     stopped: await retries([], { stopAt: 1000 }),
   },
+  older: Object.fromEntries(Object.entries({
+    // Links as pages made them before the link key was made from the offer code, and as today.
+    keyed: "p1~4Xq9~sEcReTsEcReTsEcReTsEcReT~" + "A".repeat(43) + "~h192.168.1.20,51234!AbCdEfGhIjKlMnOpQrStUv",
+    keyedNoCandidate: "p1~4Xq9~sEcReTsEcReTsEcReTsEcReT~" + "A".repeat(43) + "!_-cdEfGhIjKlMnOpQrStUv",
+    today: "p1~4Xq9~sEcReTsEcReTsEcReTsEcReT~" + "A".repeat(43) + "~h192.168.1.20,51234",
+    todayMdns: "p1~4Xq9~sEcReT-sEcReT_sEcReTsEcReT~" + "A".repeat(43) + "~h@AbCdEfGhIjKlMnOpQrStUv,51234",
+    damaged: "p1~4Xq9~sEcReTsEcReTsEcReTsEcReT~" + "A".repeat(43) + "~h192.168.1.20,51234!AbC",
+    notOurs: "hello!AbCdEfGhIjKlMnOpQrStUv",
+  }).map(([name, invite]) => [name, olderInvite(invite)])),
   paths: {
     unacknowledged: await paths({ guestPosted: false, guestIceFailsAt: 30_000 }),
     unacknowledgedNoIceNews: await paths({ guestPosted: false }),
@@ -446,3 +459,19 @@ def test_a_guest_whose_posts_went_unacknowledged_falls_back_when_its_own_ice_fai
     assert paths["noCandidates"]["opened"]
     # No relay to carry it: each page says there is no path, when it finds out.
     assert paths["noRelay"]["host"]["noPath"] == 8000 and paths["noRelay"]["guest"]["noPath"] == 30_000
+
+
+def test_a_link_an_older_page_made_is_named_so(results):
+    """web/tables/friend/relay.js: a link with a key of its own after the offer code ("!" and 22
+    characters), as pages made them before the key was made from the offer code, reads a
+    sentence of its own (the page's words: "why_older", English and Turkish); today's links,
+    and links damaged otherwise, do not."""
+    assert results["older"] == {"keyed": "why_older", "keyedNoCandidate": "why_older", "today": None,
+                                "todayMdns": None, "damaged": None, "notOurs": None}
+    before = lang.language()
+    try:
+        lang.set_language("tr")
+        turkish = lang.catalog_named("table").gettext(PAGE["why_older"])
+    finally:
+        lang.set_language(before)
+    assert "eski bir sürümünden" in turkish

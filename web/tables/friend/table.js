@@ -257,6 +257,13 @@ async function join(fragment) {
   } catch (err) {
     console.warn("no relays: this page shows a reply code", err);
   }
+  const older = relays && relays.olderInvite(fragment);
+  if (older) {
+    state.joinCode = fragment;
+    if (!state.view) show({ view: null, status: null });
+    setStatus(STATUS.linkBroken, "lost", { reason: { word: older } });
+    return;
+  }
   const offer = fragment;
   const key = relays ? await relays.linkKey(offer) : null;
   // (Listing a relay, it starts loading the Nostr library while the answer is made.)
