@@ -47,8 +47,6 @@ const TAG_BYTES = 48;
 const SEAL_BYTES = 28;
 const FRAMES_AT_MOST = 4;
 const INFLATED_MOST = 3 * MAX_MESSAGE;  // bytes of a message inflated (UTF-8 of MAX_MESSAGE characters)
-// A relay's "no" to an event (NIP-01's OK false, its message's prefix), not a post that timed out.
-const SAID_NO = /^(invalid|blocked|rate-limited|restricted|pow|duplicate|mute|error):/;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -130,15 +128,14 @@ class PostOffice {
     this.flushing = false;
     this.check = null;
     this.sent = 0;               // events sent, for tests and benchmarks
-    this.rejected = 0;           // events a relay said no to (too large, say), the same
     this.retired = { resent: 0, refused: 0 };   // the same of the links closed
   }
 
-  /** Events sent and rejected by a relay; frames sent again and refused, over all this page's links. */
+  /** Events sent; frames sent again and refused, over all this page's links. */
   stats() {
     const all = [...this.channels].reduce((sum, channel) => ({
       resent: sum.resent + channel.stream.resent, refused: sum.refused + channel.refused }), this.retired);
-    return { events: this.sent, rejected: this.rejected, ...all };
+    return { events: this.sent, ...all };
   }
 
   add(channel) {
@@ -208,12 +205,7 @@ class PostOffice {
     }, this.secret);
     this.sent += 1;
     // A relay that refuses (rate-limited, say) loses this frame only: it is sent again.
-    for (const post of this.pool.publish(this.relays, event)) {
-      post.catch((why) => {
-        if (SAID_NO.test(String((why && why.message) || why))) this.rejected += 1;
-        console.debug("a relay refused a frame:", why);
-      });
-    }
+    for (const post of this.pool.publish(this.relays, event)) post.catch((why) => console.debug("a relay refused a frame:", why));
   }
 }
 
@@ -375,8 +367,8 @@ export async function relayChannel({ key, offer, side }) {
   return new RelayChannel(made, inbound, outbound);
 }
 
-/** What this page sent through the relays, for tests and benchmarks: {events, rejected, resent, refused}. */
+/** What this page sent through the relays, for tests and benchmarks: {events, resent, refused}. */
 export async function relayStats() {
   const made = office ? await office : null;
-  return made ? made.stats() : { events: 0, rejected: 0, resent: 0, refused: 0 };
+  return made ? made.stats() : { events: 0, resent: 0, refused: 0 };
 }
