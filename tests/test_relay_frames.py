@@ -187,32 +187,45 @@ function silence() {
   return { before: a.gone(10 + DEAD_MS - 1), after: a.gone(10 + DEAD_MS + 1) };
 }
 
+// A clock of the test's own, for code that takes `timers` ({setTimeout, clearTimeout}):
+// run() moves it from one timer to the next (up to `until`), letting promises settle
+// between, and calls `each()` before each step.
+class Clock {
+  constructor() {
+    this.now = 0;
+    this.timers = new Map();
+    this.id = 0;
+    this.setTimeout = (f, ms) => { this.timers.set(++this.id, { at: this.now + ms, f }); return this.id; };
+    this.clearTimeout = (t) => this.timers.delete(t);
+  }
+
+  async run({ until = Infinity, each = () => {} } = {}) {
+    for (let step = 0; step < 1000; step += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 0));   // what the last timer started settles
+      each();
+      if (!this.timers.size) break;
+      const [next, timer] = [...this.timers].sort((a, b) => a[1].at - b[1].at)[0];
+      if (timer.at > until) break;
+      this.timers.delete(next);
+      this.now = timer.at;
+      timer.f();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
 // retry.js on a clock of its own: `answers` says what each try resolves (true: answered;
 // "throw": the try fails). Returns when each try ran and when it gave up.
 async function retries(answers, { stopAt = Infinity } = {}) {
-  let now = 0;
-  const timers = new Map();
-  let id = 0;
-  const clock = {
-    setTimeout: (f, ms) => { timers.set(++id, { at: now + ms, f }); return id; },
-    clearTimeout: (t) => timers.delete(t),
-  };
+  const clock = new Clock();
   const tries = [];
   let gaveUp = null;
   const handle = retry(async (n) => {
-    tries.push([n, now]);
+    tries.push([n, clock.now]);
     if (answers[n] === "throw") throw new Error("no relay");
     return Boolean(answers[n]);
-  }, { waits: backoff(1000, 3), onGiveUp: () => { gaveUp = now; }, timers: clock });
-  for (let step = 0; step < 100; step += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 0));   // the try's promise settles
-    if (now >= stopAt) handle.stop();
-    if (!timers.size) break;
-    const [next, timer] = [...timers].sort((a, b) => a[1].at - b[1].at)[0];
-    timers.delete(next);
-    now = timer.at;
-    timer.f();
-  }
+  }, { waits: backoff(1000, 3), onGiveUp: () => { gaveUp = clock.now; }, timers: clock });
+  await clock.run({ each: () => clock.now >= stopAt && handle.stop() });
   return { tries, gaveUp };
 }
 
@@ -281,49 +294,34 @@ async function eventSizes() {
 // path" by itself, and whether the link opened through the relays (both pages there).
 async function paths({ guestPosted, guestIceFailsAt, hostWaitMs = 8000, noCandidates = false, relays = true,
   pathFoundUntil = 0, until = 600_000 }) {
-  let now = 0;
-  const timers = new Map();
-  let id = 0;
-  const clock = {
-    setTimeout: (f, ms) => { timers.set(++id, { at: now + ms, f }); return id; },
-    clearTimeout: (t) => timers.delete(t),
-  };
+  const clock = new Clock();
   const log = { host: {}, guest: {} };
   const links = {};
   for (const side of ["host", "guest"]) {
-    const link = links[side] = { open: false, ended: false, carrier: null, get pathFound() { return now < pathFoundUntil; } };
+    const link = links[side] = { open: false, ended: false, carrier: null, get pathFound() { return clock.now < pathFoundUntil; } };
     watchPath(link, {
       noCandidates,
       waitMs: side === "host" || guestPosted ? hostWaitMs : null,
       carry: async () => {
-        log[side].tried = now;
+        log[side].tried = clock.now;
         if (!relays) return false;
         link.carrier = { side };
         return true;
       },
       again: () => { log[side].again = (log[side].again || 0) + 1; },
-      noPath: () => { log[side].noPath = now; },
+      noPath: () => { log[side].noPath = clock.now; },
       timers: clock,
     });
   }
   if (guestIceFailsAt !== undefined) {
-    timers.set(++id, { at: guestIceFailsAt, f: () => { log.guest.failHandled = links.guest.onfail(); } });
+    clock.setTimeout(() => { log.guest.failHandled = links.guest.onfail(); }, guestIceFailsAt);
   }
-  for (let step = 0; step < 1000; step += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 0));   // carry's promise settles
-    if (!timers.size) break;
-    const [next, timer] = [...timers].sort((a, b) => a[1].at - b[1].at)[0];
-    if (timer.at > until) break;
-    timers.delete(next);
-    now = timer.at;
-    timer.f();
-  }
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await clock.run({ until });
   log.opened = Boolean(links.host.carrier && links.guest.carrier);
   // Once tried, a second failure (the given-up connection's own) starts nothing more.
   if (log.guest.tried !== undefined) {
     const tried = log.guest.tried;
-    now += 1;
+    clock.now += 1;
     links.guest.onfail();
     await new Promise((resolve) => setTimeout(resolve, 0));
     log.guest.triedAgain = log.guest.tried !== tried;
