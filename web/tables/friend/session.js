@@ -618,6 +618,9 @@ export function expectSeatOpen(seat, codes) {
   });
 }
 
+// The link is left as it is: carried through the relays, it still opens when its friend's
+// page gets there later (a guest whose posts were never acknowledged tries the relays only
+// once its own ICE fails), and the seat is connected then.
 function noPath(seat) {
   clearTimeout(seat.connectTimer);
   seat.connectTimer = null;
