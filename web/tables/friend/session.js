@@ -516,6 +516,7 @@ function seatOpened(seat) {
   mark("pishe:open");
   seat.connected = true;
   seat.everOpened = true;
+  seat.noPath = false;   // (said before its friend's page reached the relays)
   clearTimeout(seat.connectTimer);
   if (seat.stopRoute) seat.stopRoute();
   seat.stopRoute = watchRoute(seat.link, seat.invite.path);
