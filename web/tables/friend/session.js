@@ -18,7 +18,7 @@ import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { list, setText } from "../../text.js";
 import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
-import { noteSettings } from "../settings.js";
+import { addressNumber, noteSettings } from "../settings.js";
 import { hasCandidates } from "../../core/rtc.js";
 import { carryByRelays, knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
@@ -44,31 +44,25 @@ export const HOST_KEY = "pishe.friend.host"; // the host's table (Host.save()), 
 export const LEDGER_KEY = "pishe.friend.ledger";
 export const GUEST_KEYS = [TOKEN_KEY, SAVED_KEY, USED_KEY, LEDGER_KEY];
 
-/** Seconds from the page's address (?name=SECONDS, for tests), else `fallback`. */
-function secondsParam(name, fallback) {
-  const given = Number(new URLSearchParams(location.search).get(name));
-  return Number.isFinite(given) && given > 0 ? given : fallback;
-}
-
 /** How long a lost friend's seat is held before a computer plays it: ?hold=SECONDS (tests), else 60 s. */
-const holdSeconds = () => secondsParam("hold", 60);
+const holdSeconds = () => addressNumber("hold", 60);
 
 /** How long a friend's page that is connected but silent holds up the table: ?silent=SECONDS (tests), else 60 s. */
-const silentSeconds = () => secondsParam("silent", 60);
+const silentSeconds = () => addressNumber("silent", 60);
 
 /**
  * How long two pages that have each other's codes may take to connect before the page
  * says no path was found: ?connect=SECONDS (tests), else 20 s (ICE's own checks give
  * up after about 30 s; most connections open within 2 s, through TURN within 5 s).
  */
-const connectSeconds = () => secondsParam("connect", 20);
+const connectSeconds = () => addressNumber("connect", 20);
 
 /**
  * How long two pages that have each other's codes try for a WebRTC path before their
  * messages go through the relays instead: ?fallback=SECONDS (tests), else 8 s. At once
  * when a code names no candidate at all, or when ICE gives up.
  */
-const fallbackSeconds = () => secondsParam("fallback", 8);
+const fallbackSeconds = () => addressNumber("fallback", 8);
 
 /**
  * Once this page has both codes of `link` (`codes`: the offer and the answer), carry it
