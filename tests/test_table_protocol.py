@@ -51,11 +51,16 @@ class Table:
 
     # -- the channels ---------------------------------------------------------------------
 
+    def open(self, guest: Guest | None = None) -> int:
+        """A page (``guest``, or a new one) opens a new channel to the host, saying nothing
+        yet; returns its connection."""
+        self._conns += 1
+        self.pages[self._conns] = guest if guest is not None else Guest(rng=random.Random(self.rng.random()))
+        return self._conns
+
     def join(self, guest: Guest | None = None) -> int:
         """A page opens a new channel to the host and says hello; returns its connection."""
-        self._conns += 1
-        conn = self._conns
-        self.pages[conn] = guest if guest is not None else Guest(rng=random.Random(self.rng.random()))
+        conn = self.open(guest)
         outcome = self.last_hello = self.send(conn, self.pages[conn].hello())
         assert outcome.error is None, outcome.error
         return conn
