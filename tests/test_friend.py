@@ -208,6 +208,21 @@ CLICK_AND_WAIT = """([[x, y, action], wait]) => {
 SECOND_MS = 5000
 
 
+# Resolves once nothing on the page moves: after the next frame (a paint's cards start
+# travelling there: web/games/motion.js), when every animation then running that ends has
+# finished (not the ones that run for ever: a waiting status's glow).
+STILL = """() => new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)))
+  .then(() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map((a) => a.finished.catch(() => null))))
+  .then(() => true)"""
+
+
+def still(page: Page) -> None:
+    """Wait until nothing moves on the page (for a screenshot): its state, not a time."""
+    page.evaluate(STILL)
+
+
 def shared(board: dict) -> dict:
     """What both pages must show alike (names and enabled buttons differ by seat)."""
     out = {k: board[k] for k in SHARED}
@@ -410,7 +425,7 @@ class Table:
         reply = reply_box.input_value()
         assert len(reply) <= 160, reply
         if shot:
-            self.guest.wait_for_timeout(200)
+            still(self.guest)
             self.guest.screenshot(path=str(RESULTS / shot))
         self.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(reply)
         self.host.get_by_role("button", name="Connect", exact=True).click()
@@ -516,7 +531,7 @@ class Table:
         RESULTS.mkdir(exist_ok=True)
         for who, page in (("host", self.host), ("guest", self.guest)):
             page.evaluate("window.scrollTo(0, 0)")
-            page.wait_for_timeout(350)  # the newest card's arrival
+            still(page)  # the newest card's arrival
             page.screenshot(path=str(RESULTS / f"friend-{who}-{name.split('-', 1)[1]}.png"))
 
     # -- checking --------------------------------------------------------------------
@@ -659,7 +674,7 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     qr = table.host.get_by_role("img", name="QR code of the invite link")
     expect(qr).to_be_visible(timeout=20_000)
     assert table.host.evaluate("document.querySelector('[data-qr] svg path').getAttribute('d').length") > 100
-    table.host.wait_for_timeout(200)
+    still(table.host)
     table.host.screenshot(path=str(RESULTS / "friend-host-invite.png"))
 
     table.join(link, shot="friend-guest-reply.png")
