@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import build  # noqa: E402
 import machinery  # noqa: E402
-from test_friend import Table, persistent_profiles  # noqa: E402
+from test_friend import TAP_WORKERS, Table, persistent_profiles  # noqa: E402
 
 # The workers' half: posts [epoch ms, "worker", kind, detail] for each channel message
 # received and sent, each call taken from the page and each answer posted to it.
@@ -77,35 +77,28 @@ self.addEventListener("message", (event) => {
 });
 """
 
-# The pages' half: wraps Worker (after the test's wire tap: it wraps that one), and
+# The pages' half: taps the workers (after the test's wire tap: it wraps that one) and
 # records clicks, calls, answers, paints and the idle flag in window.__timing.
 PAGE_TIMING = """((workerTap) => {
   const now = () => performance.timeOrigin + performance.now();
   const log = (window.__timing = []);
   const rec = (kind, detail) => log.push([now(), "page", kind, detail]);
-  const blob = (text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
-  const tapUrl = blob(workerTap);
-  const Prev = window.Worker;
-  window.Worker = class extends Prev {
-    constructor(url, options) {
-      const real = new URL(url, location.href).href;
-      super(options && options.type === "module"
-        ? blob(`import ${JSON.stringify(tapUrl)};\\nimport ${JSON.stringify(real)};\\n`) : url, options);
-      this.addEventListener("message", (event) => {
-        const data = event.data;
-        if (data && data.__timing) {
-          event.stopImmediatePropagation();
-          log.push(data.__timing);
-        } else if (data && typeof data === "object" && ("result" in data || "error" in data)) {
-          rec("answer", data.id !== undefined ? "call" : "link");
-        }
-      });
-    }
-    postMessage(data, ...rest) {
+  (""" + TAP_WORKERS + """)(workerTap, (worker) => {
+    worker.addEventListener("message", (event) => {
+      const data = event.data;
+      if (data && data.__timing) {
+        event.stopImmediatePropagation();
+        log.push(data.__timing);
+      } else if (data && typeof data === "object" && ("result" in data || "error" in data)) {
+        rec("answer", data.id !== undefined ? "call" : "link");
+      }
+    });
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (data, ...rest) => {
       if (data && typeof data.call === "string") rec("call", data.call);
-      return super.postMessage(data, ...rest);
-    }
-  };
+      return post(data, ...rest);
+    };
+  });
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest("[data-action]");
     if (button) rec("click", button.dataset.action);

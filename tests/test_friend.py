@@ -91,9 +91,10 @@ self.addEventListener("message", (event) => {
   }
 });
 """
-WIRE_TAP = """((tap) => {
-  const wire = (window.__wire = { received: [], sent: [], both: [] });  // both: [kind, text], in order
-  const workers = [];
+# A JavaScript function (tap, onWorker): from now on every module worker the page makes
+# first runs the module `tap` (its source), then its own; onWorker(worker) is called with
+# each worker made. Taps chain: a later one wraps the Worker an earlier one made.
+TAP_WORKERS = """(tap, onWorker) => {
   const script = (text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
   const tapUrl = script(tap);
   const Native = window.Worker;
@@ -102,16 +103,23 @@ WIRE_TAP = """((tap) => {
       const real = new URL(url, location.href).href;
       super(options && options.type === "module"
         ? script(`import ${JSON.stringify(tapUrl)};\nimport ${JSON.stringify(real)};\n`) : url, options);
-      workers.push(this);
-      this.addEventListener("message", (event) => {
-        const copy = event.data && event.data.__wire;
-        if (!copy) return;
-        event.stopImmediatePropagation();
-        wire[copy[0]].push(copy[1]);
-        wire.both.push(copy);
-      });
+      onWorker(this);
     }
   };
+}"""
+WIRE_TAP = """((tap) => {
+  const wire = (window.__wire = { received: [], sent: [], both: [] });  // both: [kind, text], in order
+  const workers = [];
+  (""" + TAP_WORKERS + """)(tap, (worker) => {
+    workers.push(worker);
+    worker.addEventListener("message", (event) => {
+      const copy = event.data && event.data.__wire;
+      if (!copy) return;
+      event.stopImmediatePropagation();
+      wire[copy[0]].push(copy[1]);
+      wire.both.push(copy);
+    });
+  });
   wire.send = (text) => workers.forEach((w) => w.postMessage({ __wireSend: text }));
   wire.mute = (on) => workers.forEach((w) => w.postMessage({ __wireMute: on }));
 })(""" + json.dumps(WORKER_TAP) + ");"
