@@ -317,6 +317,9 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
         expect(guest.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     expect(host.locator("[data-friend-status]")).to_have_text("Waiting for your friends: 2 of 3 here…",
                                                               timeout=BOOT_MS)
+    # A guest here reads whom the table waits for, from its own seat (not "once you are connected").
+    expect(guests[1].locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Partner…", timeout=20_000)
+    expect(guests[2].locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Right…", timeout=20_000)
     for page in (host, *guests.values()):             # no computer at the table yet
         expect(page.locator("[data-computers-note]")).to_be_hidden()
     expect(host.locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Left…", timeout=20_000)
