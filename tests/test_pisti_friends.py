@@ -320,6 +320,8 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
     # A guest here reads whom the table waits for, from its own seat (not "once you are connected").
     expect(guests[1].locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Partner…", timeout=20_000)
     expect(guests[2].locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Right…", timeout=20_000)
+    # The host's match line before the first deck: the length alone, no blank deck or dealer.
+    expect(host.locator('[data-match-line="pisti"]')).to_have_text("First to 101", use_inner_text=True)
     for page in (host, *guests.values()):             # no computer at the table yet
         expect(page.locator("[data-computers-note]")).to_be_hidden()
     expect(host.locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Left…", timeout=20_000)
