@@ -234,8 +234,13 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
 
     # The guest's page goes away with its keys: after the hold the deck is aborted by it, named,
     # and dealt again with a computer in its seat (the host's page is opened its cards, as it says).
+    host.evaluate(STATUSES, "[data-friend-status]")
     guest.goto("about:blank")
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
+    # Within its hold the host's page names the seat coming back, and says "invite again" only after.
+    statuses = host.evaluate("window.__statuses")
+    back = statuses.index("Partner is reconnecting…")
+    assert "Connection lost — invite again" not in statuses[:back], statuses
     expect(host.locator("[data-fair]")).to_have_text(
         "Deal 1 was aborted: Partner did not reveal their part of the shuffle (aborted shuffles at this "
         "table: 1).", timeout=20_000)
@@ -377,7 +382,7 @@ def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: P
         expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     played = play_until(host, [host, guest], played=4)
     guest.evaluate("window.__wire.mute(true)")
-    host.evaluate(STATUSES)
+    host.evaluate(STATUSES, f"{TABLE} [data-status]")
     # Play on (the host's page and the computers only) until the table waits on the partner's
     # page: its move, or its key for a card the host's page may see (no-peek): it names it.
     host.evaluate(AUTOPLAY, 99)
@@ -389,9 +394,9 @@ def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: P
     assert play_until(host, [host], played=played + 8) >= played + 8
 
 
-# Installed in the host's page: every text its table's status line shows, in order.
-STATUSES = """() => {
-  const line = document.querySelector('[data-game="pisti"] [data-status]');
+# Installed in the host's page: every text a status line (its selector) shows, in order.
+STATUSES = """(selector) => {
+  const line = document.querySelector(selector);
   const seen = (window.__statuses = [line.textContent]);
   new MutationObserver(() => seen.push(line.textContent))
     .observe(line, { childList: true, characterData: true, subtree: true });
