@@ -278,14 +278,17 @@ def test_pishe_pasha_joins_by_the_link_alone_too(pages: Pages):
 
 DEAL_NOW = "Deal now: computers take the empty seats"
 # Installed before a page loads: what each frame shows (the games' tables not hidden, the
-# title, whether Python is ready), from the first frame until Python is ready.
+# title, whether Python is ready, and the first such frame's words), from the first frame
+# until Python is ready.
 FRAMES = """(() => {
   const frames = (window.__frames = []);
   const look = () => {
     const shown = [...document.querySelectorAll("[data-pishe-table]")]
       .filter((table) => !table.closest("[hidden]")).map((table) => table.dataset.game);
     const ready = Boolean(document.body && document.body.dataset.ready === "true");
-    frames.push({title: document.title, shown, ready});
+    // The words of the first frame that shows a table (innerText: what is shown, once).
+    const words = shown.length && !frames.some((f) => f.words) ? document.body.innerText : null;
+    frames.push({title: document.title, shown, ready, words});
     if (ready || frames.length > 2000) frames.done = true;
     else requestAnimationFrame(look);
   };
@@ -318,6 +321,9 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
     painted = [f for f in frames if f["shown"]]
     assert painted and not painted[0]["ready"], frames[:5]
     assert all(f["shown"] == ["pisti"] and f["title"] == "Pişti: play with friends" for f in painted), frames
+    first = painted[0]["words"]                       # Pişti's words, none of Pishe Pasha's
+    assert "First to 101" in first and "Dealer: Left" in first, first
+    assert not {"Give", "Keep", "Dealer: Computer", "One deal"} & set(first.splitlines()), first
     for guest in guests.values():
         expect(guest.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     expect(host.locator("[data-friend-status]")).to_have_text("Waiting for your friends: 2 of 3 here…",
@@ -340,6 +346,7 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
     for page in (host, *guests.values()):
         expect(page.locator("[data-computers-note]")).to_have_text(COMPUTERS_NOTE, timeout=20_000)
     assert play_until(host, [host, *guests.values()], played=6) >= 6
+    expect(guests[1]).to_have_title("Pişti: play with friends")  # still, with Python running the game
 
     # Left's friend comes mid-deck: seated, but the computer plays the deck out (dealt no-peek
     # without its page, the deck has nothing its page may see but what is played).
