@@ -188,7 +188,8 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
         page = (dist_dir / "index.html").read_text()
         assert build.LOADING_TOKEN not in page and f"data-loader-stage>{LOADING['start']}…<" in page
     # Pyodide's own files are shipped untouched, but its standard library, split in three
-    # (tests/test_first_visit.py): every module of it in one of them, the same or stripped.
+    # (tests/test_first_visit.py): every module of it in one of them, the same, stripped, or
+    # as bytecode alone (build.STDLIB_BYTECODE).
     with tarfile.open(build.fetch_pinned(build.PINS["pyodide"])) as tar:
         for name in build.RUNTIME_FILES:
             upstream = tar.extractfile(f"package/{name}").read()
@@ -198,7 +199,8 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
             with zipfile.ZipFile(io.BytesIO(upstream)) as whole:
                 files = {i.filename for i in whole.infolist() if not i.is_dir()}
             parts = [build.STDLIB_FIRST, build.STDLIB_MICROPIP, build.STDLIB_REST]
-            shipped_files = [set(zipfile.ZipFile(dist_dir / part).namelist()) for part in parts]
+            shipped_files = [{n.removesuffix("c") for n in zipfile.ZipFile(dist_dir / part).namelist()}
+                             for part in parts]
             assert set.union(*shipped_files) == files and sum(map(len, shipped_files)) == len(files)
 
 
@@ -293,14 +295,22 @@ def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
 
 
 def test_the_page_gets_the_stripped_pishe_as_bytecode(dist_dir, tmp_path):
-    """The shipped wheel is the stripped one compiled for Pyodide's CPython, module
-    for module, so the page compiles none of our Python on start-up."""
+    """The shipped wheel is the stripped one, its modules that the page imports as it starts
+    compiled for Pyodide's CPython, so the page compiles none of our Python on start-up; the
+    others (a friend's table, the other game), which cost more on the wire as bytecode, as
+    the stripped source."""
     stripped = build.build_pishe_wheel(tmp_path)
     with zipfile.ZipFile(stripped) as source, \
             zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped:
         record_of(shipped)
-        expected = {n + "c" if n.endswith(".py") else n for n in source.namelist() if not n.endswith("/RECORD")}
+        compiled = {n[:-1] for n in shipped.namelist() if n.endswith(".pyc")}
+        assert {"pishe/web.py", "pishe/page.py", "pishe/table/match.py", "pishe/games/pasha/view.py"} <= compiled
+        assert not compiled & {"pishe/web_friends.py", "pishe/table/protocol/host.py", "pishe/games/pisti/view.py"}
+        expected = {n + "c" if n in compiled else n for n in source.namelist() if not n.endswith("/RECORD")}
         assert {n for n in shipped.namelist() if not n.endswith("/RECORD")} == expected
+        for name in expected - compiled:
+            if name.endswith(".py"):
+                assert shipped.read(name) == source.read(name), name
         magics = {shipped.read(n)[:4] for n in shipped.namelist() if n.endswith(".pyc")}
         micropip = dist_dir / "pyodide" / build.PINS["micropip"].filename
         with zipfile.ZipFile(micropip) as compiled:  # Pyodide's CPython 3.14 (checked below)

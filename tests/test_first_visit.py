@@ -52,8 +52,11 @@ def test_the_shipped_library_holds_every_module_the_page_imports(dist_dir, tmp_p
                                 dist_dir / info["wheels"]["segno"], cache=tmp_path / "cache", strip=False)
     assert set(traced["first"]) == names(first)
     assert set(traced["micropip"]) == names(micropip_part)
+    modules = {name.removesuffix("c") for name in names(first)}  # some as bytecode alone (STDLIB_BYTECODE)
     assert {"gettext.py", "locale.py", "hashlib.py", "hmac.py", "secrets.py", "json/__init__.py",
-            "random.py"} <= names(first)
+            "random.py"} <= modules
+    assert {name[:-4].removesuffix("/__init__").replace("/", ".") for name in names(first)
+            if name.endswith(".pyc")} == set(build.STDLIB_BYTECODE)
     # The parts a first visit does not download are not in its zip, and nothing is in two.
     rest = names(dist_dir / build.STDLIB_REST)
     assert not rest & names(first) and not rest & names(micropip_part) and not names(first) & names(micropip_part)
