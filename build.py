@@ -28,13 +28,15 @@ dist/ layout:
                           python_stdlib.zip: only the modules the page imports (stripped),
                           python_stdlib_micropip.zip: what micropip adds, fetched with it,
                           python_stdlib_rest.zip: the rest, fetched on first import
-    wheels/               the pishe wheel (docstrings and comments stripped, as bytecode) and the segno wheel
+    wheels/               the pishe wheel (docstrings and comments stripped, as bytecode),
+                          pishe-<code>.zip: a language's catalogs, and the segno wheel
     vendor/nostr-tools.mjs  nostr-tools' browser bundle as an ES module, for a friend's table only
     *.br, *.gz            precompressed copies (not in the build info's file list)
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...}},
+"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...},
+"languages": {code: zip}},
 each script's with only the keys it reads (as BUILD.<key>: build_literal).
 "stdlib" lists the zips of the standard library's modules a first visit does not
 download (see split_stdlib) and the modules each holds. "loading" holds the loading line's words by
@@ -50,6 +52,7 @@ and segno, which only an invite's QR code needs, the standard library's modules 
 adds, the rest of the standard library, and the pseudo-language's words (a first visit
 downloads none of them).
 "games" maps every registered game's id to its folder under web/games/ (its painter).
+"languages" maps each language but English to the zip of its catalogs (split_catalogs).
 """
 
 from __future__ import annotations
@@ -407,6 +410,25 @@ def build_pishe_wheel(out: Path) -> Path:
     return write_wheel(out / f"{name}-{version}-py3-none-any.whl", files)
 
 
+def split_catalogs(wheel: Path) -> dict[str, str]:
+    """Move the compiled catalogs (.mo) out of `wheel` (rewritten without them) into a zip of
+    each language's beside it, of the same paths: a page gets a language's words only once it
+    speaks that language (web/core/worker.js unpacks them where it unpacked the wheel).
+    Returns {language code: the zip's name}."""
+    with zipfile.ZipFile(wheel) as z:
+        files = {name: z.read(name) for name in z.namelist() if not name.endswith(".dist-info/RECORD")}
+    by_language: dict[str, dict[str, bytes]] = {}
+    for name in [n for n in files if n.endswith(".mo")]:
+        code = name.split("/")[-3]  # <package>/locale/<code>/LC_MESSAGES/<domain>.mo
+        by_language.setdefault(code, {})[name] = files.pop(name)
+    write_wheel(wheel, files)
+    names = {}
+    for code, catalogs in sorted(by_language.items()):
+        names[code] = f"{wheel.name.split('-')[0]}-{code}.zip"
+        write_stored_zip(wheel.parent / names[code], catalogs)
+    return names
+
+
 # Run by Pyodide itself in Node at build time: turns a pure-Python wheel's
 # modules into sourceless .pyc files for Pyodide's CPython, as Pyodide's own
 # distribution does with its packages (its micropip is built that way). The
@@ -414,8 +436,7 @@ def build_pishe_wheel(out: Path) -> Path:
 # their thousands of lines of Python each time.
 _PY_COMPILE_WHEEL = """
 import importlib._bootstrap_external as bootstrap
-import importlib.util, json, site, zipfile
-ONLY = json.loads(ONLY_JSON)  # the paths of the modules to compile; None: all
+import importlib.util, site, zipfile
 site_packages = site.getsitepackages()[0]
 compiled = {}
 with zipfile.ZipFile("/tmp/in.whl") as wheel:
@@ -423,7 +444,7 @@ with zipfile.ZipFile("/tmp/in.whl") as wheel:
         name, data = info.filename, wheel.read(info)
         if info.is_dir() or name.endswith(".dist-info/RECORD"):
             continue
-        if name.endswith(".py") and (ONLY is None or name in ONLY):
+        if name.endswith(".py"):
             code = compile(data, f"{site_packages}/{name}", "exec", dont_inherit=True)
             data = bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
             name += "c"
@@ -434,13 +455,12 @@ compiled
 _NODE_COMPILE = """
 import { loadPyodide } from "./pyodide.mjs";
 import { readFileSync, writeFileSync } from "node:fs";
-const [lock, source, target, script, only] = process.argv.slice(2);
+const [lock, source, target, script] = process.argv.slice(2);
 // Code objects without column ranges (PYTHONNODEBUGRANGES): line numbers stay in
 // tracebacks; the ranges only underline the failing expression, and they were 30% of
 // the pishe wheel on the wire (175 -> 122 KB in brotli: they compress badly).
 const pyodide = await loadPyodide({ lockFileURL: lock, env: { PYTHONNODEBUGRANGES: "1" } });
 pyodide.FS.writeFile("/tmp/in.whl", readFileSync(source));
-pyodide.globals.set("ONLY_JSON", only);
 const files = pyodide.runPython(readFileSync(script, "utf8")).toJs();
 const encoded = {};
 for (const [name, data] of files instanceof Map ? files : Object.entries(files)) {
@@ -462,19 +482,16 @@ def _run_node(command: list, purpose: str, doing: str) -> None:
         raise BuildError(f"{doing} failed:\n{(result.stdout + result.stderr)[-3000:]}")
 
 
-def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = None,
-                  only: list[str] | None = None) -> Path:
+def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = None) -> Path:
     """`wheel` with its modules as .pyc for the Pyodide runtime in folder
-    `runtime` (pyodide.mjs and friends), compiled by that runtime under Node; with
-    `only` (paths in the wheel), those alone, the others left as they are.
+    `runtime` (pyodide.mjs and friends), compiled by that runtime under Node.
 
     Kept in the cache, named after a hash of the inputs; a cached file that is
     not a sound zip is made again.
     """
     key = hashlib.sha256("\0".join([sha256_file(wheel), sha256_file(runtime / "pyodide.asm.wasm"),
                                      sha256_file(runtime / "python_stdlib.zip"),
-                                     _PY_COMPILE_WHEEL, _NODE_COMPILE, WHEEL_ENTRIES,
-                                     json.dumps(only)]).encode()).hexdigest()[:16]
+                                     _PY_COMPILE_WHEEL, _NODE_COMPILE, WHEEL_ENTRIES]).encode()).hexdigest()[:16]
     cache = cache or cache_dir()
     target = cache / "compiled" / key / wheel.name
     if target.exists():
@@ -494,7 +511,7 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
         (scratch / "compile.py").write_text(_PY_COMPILE_WHEEL)
         (scratch / LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
         command = ["node", str(scratch / "compile.mjs"), str(scratch / LOCK_NAME), str(wheel),
-                   str(scratch / "out.json"), str(scratch / "compile.py"), json.dumps(only)]
+                   str(scratch / "out.json"), str(scratch / "compile.py")]
         _run_node(command, f"compile {wheel.name}", f"compiling {wheel.name} in Pyodide")
         files = {name: base64.b64decode(data)
                  for name, data in json.loads((scratch / "out.json").read_text()).items()}
@@ -523,34 +540,17 @@ def compile_wheel(wheel: Path, runtime: Path, lock: dict, cache: Path | None = N
 STDLIB_FIRST = "pyodide/python_stdlib.zip"
 STDLIB_MICROPIP = "pyodide/python_stdlib_micropip.zip"
 STDLIB_REST = "pyodide/python_stdlib_rest.zip"
-# Of the first visit's modules, those shipped as bytecode (sourceless .pyc, compiled by the
-# trace's Pyodide from the stripped source, without column ranges): Pyodide imports them as
-# Python starts, and compiling the first visit's library from source there was ~2.1 s of CPU
-# (about two thirds of Python's start: bench/boot.py). Bytecode is larger on the wire (all of
-# them: 0.57 MB in brotli instead of 0.27), so these are the ones whose compiling cost the
-# most CPU per byte more on the wire (measured once in Pyodide under Node: compile() per
-# module, against each module's brotli as source and as bytecode), as many as a first visit
-# of at most 3.5 MB (bench/wire.py) allows: ~0.9 s of the 2.1 for ~80 KB.
-STDLIB_BYTECODE = ("annotationlib", "asyncio.events", "asyncio.base_events", "asyncio.selector_events", "typing",
-                   "bz2")
 # Modules imported besides what the trace itself runs into.
 STDLIB_ALWAYS = ("gettext", "locale", "hashlib", "hmac", "secrets", "base64", "traceback", "linecache",
                  "tokenize", "encodings.latin_1", "encodings.ascii", "encodings.utf_8")
 
 _PY_TRACE = """
 import importlib, json, os, sys, traceback
-# The page's start, up to its first deal painted: the worker's imports (web/core/worker.js),
-# then the table's first calls (its words, a match of the first game). The pishe modules
-# imported by then ship as bytecode; the others (a friend's table, the other games) as source.
-import pishe.on_demand, pishe.web
-for answer in (pishe.web.set_language("en"), pishe.web.new_match()):
-    assert "error" not in json.loads(answer), answer
-site = os.path.dirname(os.path.dirname(pishe.__file__))
-at_start = sorted(os.path.relpath(module.__file__, site) for name, module in list(sys.modules.items())
-                  if name.split(".")[0] == "pishe")
 for name in STDLIB_ALWAYS:
     importlib.import_module(name)
+import pishe
 # Every module of the wheel, listed by hand (pkgutil would be one more module to ship).
+site = os.path.dirname(os.path.dirname(pishe.__file__))
 for folder, _, files in os.walk(os.path.dirname(pishe.__file__)):
     for file in sorted(files):
         if file.endswith((".py", ".pyc")) and "__pycache__" not in folder:
@@ -608,48 +608,34 @@ import micropip
 await micropip.install(["emfs:/tmp/wheels/SEGNO"], deps=False)
 call("qr_matrix", "https://example.org/#a-link")
 used = library()
-# Stripped here, by the Python that parses its own library's syntax (newer than the build's),
-# and those of STDLIB_BYTECODE compiled by it (its magic number, its code objects): sourceless
-# .pyc files whose source hash is never checked, named as the zip's .py would be in tracebacks.
-import base64, importlib.util, zipfile
-from importlib._bootstrap_external import _code_to_hash_pyc
+# Stripped here, by the Python that parses its own library's syntax (newer than the build's).
+import zipfile
 with zipfile.ZipFile(zip_path) as z:
-    sources = {name: stripped(z.read(name).decode("utf-8"), name) for name in sorted(used)} if STRIP else {}
-
-def bytecode(name):
-    source = sources[name].encode("utf-8")
-    code = compile(source, f"{zip_path}/{name}", "exec", dont_inherit=True)
-    return base64.b64encode(_code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False)).decode()
-
-module = lambda name: name[:-3].removesuffix("/__init__").replace("/", ".")
-result = json.dumps({"first": sorted(first), "micropip": sorted(used - first), "stripped": sources, "start": at_start,
-                     "compiled": {name: bytecode(name) for name in sorted(first)
-                                  if STRIP and module(name) in STDLIB_BYTECODE}})
+    result = json.dumps({"first": sorted(first), "micropip": sorted(used - first),
+                         "stripped": {name: stripped(z.read(name).decode("utf-8"), name)
+                                      for name in sorted(used)} if STRIP else {}})
 result
 """
 
 _NODE_TRACE = """
 import { loadPyodide } from "./pyodide.mjs";
 import { readFileSync, writeFileSync } from "node:fs";
-const [lock, pishe, segno, target, script, always, bytecode, strip, curves, group] = process.argv.slice(2);
+const [lock, pishe, segno, target, script, always, strip, curves, group] = process.argv.slice(2);
 // A friend's table deals no-peek: its arithmetic, as the page's worker loads it.
 const { makeGroup } = await import(group);
 globalThis.pisheGroup = makeGroup(await import(curves));
 // The library beside this script, named outright: Pyodide would take the one beside
 // the file a symbolic link to pyodide.mjs leads to.
 const stdLibURL = new URL("python_stdlib.zip", import.meta.url).pathname;
-// Code objects without column ranges, as the pishe wheel's (compile_wheel): STDLIB_BYTECODE's.
-const pyodide = await loadPyodide({ lockFileURL: lock, stdLibURL, env: { PYTHONNODEBUGRANGES: "1" } });
+const pyodide = await loadPyodide({ lockFileURL: lock, stdLibURL });
 pyodide.unpackArchive(new Uint8Array(readFileSync(pishe)), "wheel");
 pyodide.FS.mkdirTree("/tmp/wheels");
 const segnoName = segno.split("/").pop();
 pyodide.FS.writeFile(`/tmp/wheels/${segnoName}`, readFileSync(segno));
 pyodide.globals.set("STDLIB_ALWAYS", pyodide.toPy(JSON.parse(always)));
-pyodide.globals.set("STDLIB_BYTECODE", pyodide.toPy(JSON.parse(bytecode)));
 pyodide.globals.set("STRIP", strip === "strip");
 // The page's part, then micropip's: loading micropip imports modules of its own.
-// Answers {first: [paths], micropip: [paths], stripped: {path: source}, compiled: {path:
-// base64 .pyc}}, as JSON text. An
+// Answers {first: [paths], micropip: [paths], stripped: {path: source}}, as JSON text. An
 // error is printed alone: Node would print the line of Pyodide's it came from, 1.2 MB of it.
 const [page, later] = readFileSync(script, "utf8").split("# -- micropip --\\n");
 try {
@@ -669,16 +655,13 @@ def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
     traced in the Pyodide runtime in folder `runtime` under Node (_PY_TRACE), and each
     one stripped of docstrings and comments there: {"first": [paths imported before
     micropip runs], "micropip": [the paths micropip adds], "stripped": {path: source}
-    (empty unless `strip`: stripping imports modules the page does not), "compiled": {path:
-    base64 of the .pyc of those "first" paths whose modules are STDLIB_BYTECODE's} (empty
-    unless `strip`), "start": [the paths in the wheel `pishe` of its modules imported as the
-    page starts, up to its first deal]}. Kept in the cache under a hash of the inputs."""
+    (empty unless `strip`: stripping imports modules the page does not)}. Kept in the
+    cache under a hash of the inputs."""
     group = ROOT / "web" / "core" / "group.js"
     key = hashlib.sha256("\0".join([sha256_file(p) for p in (runtime / "pyodide.asm.wasm",
                                                              runtime / "python_stdlib.zip", micropip, pishe, segno,
                                                              group)]
-                                   + [_PY_STRIP, _PY_TRACE, _NODE_TRACE, json.dumps(STDLIB_ALWAYS),
-                                      json.dumps(STDLIB_BYTECODE), str(strip)]
+                                   + [_PY_STRIP, _PY_TRACE, _NODE_TRACE, json.dumps(STDLIB_ALWAYS), str(strip)]
                                    ).encode()).hexdigest()[:16]
     cache = cache or cache_dir()
     target = cache / "stdlib" / f"{key}.json"
@@ -695,7 +678,7 @@ def trace_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
             curves = unpack_noble(scratch / "noble", cache)
             command = ["node", str(scratch / "trace.mjs"), str(scratch / LOCK_NAME), str(pishe), str(segno),
                        str(scratch / "out.json"), str(scratch / "trace.py"), json.dumps(STDLIB_ALWAYS),
-                       json.dumps(STDLIB_BYTECODE), "strip" if strip else "list", curves.as_uri(), group.as_uri()]
+                       "strip" if strip else "list", curves.as_uri(), group.as_uri()]
             _run_node(command, "trace the standard library", "tracing the standard library in Pyodide")
             (scratch / "out.json").replace(target)
     return json.loads(target.read_text())
@@ -713,22 +696,19 @@ def _module_names(paths) -> list[str]:
     return sorted(names)
 
 
-def split_stdlib(runtime: Path, traced: dict) -> list[dict]:
-    """Replace `runtime`'s python_stdlib.zip by the modules a first visit imports, stripped
-    (STDLIB_BYTECODE's as bytecode alone), and write beside it STDLIB_MICROPIP (what micropip adds when it runs, stripped) and
+def split_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: Path) -> list[dict]:
+    """Replace `runtime`'s python_stdlib.zip by the modules a first visit imports, stripped,
+    and write beside it STDLIB_MICROPIP (what micropip adds when it runs, stripped) and
     STDLIB_REST (the rest as it is), all of stored entries. Return the two on-demand
-    parts as [{"url": path in the site, "names": [their modules]}]. `traced`: trace_stdlib's
-    answer for that runtime."""
+    parts as [{"url": path in the site, "names": [their modules]}]."""
+    traced = trace_stdlib(runtime, lock, micropip, pishe, segno)
     stripped = {name: text.encode("utf-8") for name, text in traced["stripped"].items()}
     full = runtime / "python_stdlib.zip"
     with zipfile.ZipFile(full) as z:
         rest = {info.filename: z.read(info) for info in z.infolist()
                 if not info.is_dir() and info.filename not in stripped}
     parts = {STDLIB_MICROPIP: {name: stripped[name] for name in traced["micropip"]}, STDLIB_REST: rest}
-    compiled = {name: base64.b64decode(data) for name, data in traced["compiled"].items()}
-    # The sources first, then the bytecode: brotli compresses each kind better beside its own.
-    write_stored_zip(full, {**{name: stripped[name] for name in traced["first"] if name not in compiled},
-                            **{name + "c": data for name, data in compiled.items()}})
+    write_stored_zip(full, {name: stripped[name] for name in traced["first"]})
     for site_path, files in parts.items():
         write_stored_zip(runtime / Path(site_path).name, files)
     return [{"url": site_path, "names": _module_names(files)} for site_path, files in parts.items()]
@@ -1063,19 +1043,17 @@ def build(dist: Path = DIST) -> dict:
         shutil.copyfile(compile_wheel(pinned["micropip"], stage / "pyodide", lock), micropip)
         (stage / "pyodide" / LOCK_NAME).write_text(
             json.dumps(trimmed_lock(lock, {"micropip": micropip}), indent=1) + "\n")
-        # Our modules that the page imports as it starts as bytecode too, compiled from the
-        # stripped sources: compiling them there was most of that import's time (~5x the
-        # bytecode's). The others (a friend's table, the other games: ~0.3 s of CPU to compile
-        # in Pyodide, once a page needs them) stay stripped source, 45 KB less on the wire,
-        # which the start-up's standard library takes as bytecode (STDLIB_BYTECODE).
+        # Our modules as bytecode too, compiled from the stripped sources: the page
+        # imports pishe.web on every start-up, and compiling it there was most of
+        # that import's time (~5x the bytecode's).
         (stage / "wheels").mkdir()
         with tempfile.TemporaryDirectory() as scratch:
-            source = build_pishe_wheel(Path(scratch))
-            traced = trace_stdlib(stage / "pyodide", lock, micropip, source, pinned["segno"])
-            pishe = compile_wheel(source, stage / "pyodide", lock, only=traced["start"])
+            pishe = compile_wheel(build_pishe_wheel(Path(scratch)), stage / "pyodide", lock)
             pishe = Path(shutil.copyfile(pishe, stage / "wheels" / pishe.name))
         shutil.copyfile(pinned["segno"], stage / "wheels" / pinned["segno"].name)
-        on_demand = split_stdlib(stage / "pyodide", traced)
+        on_demand = split_stdlib(stage / "pyodide", lock, micropip, pishe, pinned["segno"])
+        # After the trace, which speaks Turkish too: the catalogs leave the wheel.
+        languages = split_catalogs(pishe)
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
         noble = _copy_noble(stage / NOBLE_DIR)
 
@@ -1091,6 +1069,9 @@ def build(dist: Path = DIST) -> dict:
         info = {
             "id": _content_id(stage, files),
             "wheels": {"pishe": f"wheels/{pishe.name}", "segno": f"wheels/{pinned['segno'].name}"},
+            # The words of each language but English, fetched by the worker when first spoken, and
+            # kept by the service worker for offline play (its install comes once the table is ready).
+            "languages": {code: f"wheels/{name}" for code, name in languages.items()},
             "files": files,
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
             # The pseudo-language's words are for checking a layout, not for a visitor to keep.

@@ -25,6 +25,25 @@ TABLE = '[data-game="pisti-2"]'
 READ_TWO = READ_TABLE.replace('"pisti"', '"pisti-2"')
 
 
+# Installed on a page before the deck is played: counts the cards that set off from the other
+# player's seat (the table's top) towards the middle, as motion.js starts them (a card drawn where
+# it lands, moved back to where it was, or a copy flying from there): right as an animation is
+# made, its card is where it starts. Whichever paints a no-peek move takes (its card closed, then
+# opened), a card of theirs that travels is seen once it sets off.
+WATCH_THEIR_CARDS = """(selector) => {
+  const top = document.querySelector(selector + ' [data-place="top"]');
+  window.theirCards = 0;
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    const animation = animate.apply(this, args);
+    const [card, seat] = [this.getBoundingClientRect(), top.getBoundingClientRect()];
+    const [x, y] = [card.left + card.width / 2, card.top + card.height / 2];
+    if (this.matches(".card") && x > seat.left && x < seat.right && y > seat.top && y < seat.bottom) window.theirCards += 1;
+    return animation;
+  };
+}"""
+
+
 def paints(page: Page) -> str:
     return page.evaluate(f"document.querySelector('{TABLE}').dataset.paints || '0'")
 
@@ -169,12 +188,16 @@ def test_a_whole_deck_with_a_friend(pages: Pages):
     expect(guest.locator(f'{TABLE} [data-place="top"] [data-name]')).to_have_text("Friend")
     autoplay = AUTOPLAY.replace('[data-game="pisti"]', f'{TABLE}')
     for page in (host, guest):
+        page.evaluate(WATCH_THEIR_CARDS, f"[data-pishe-table]{TABLE}")
         page.evaluate(autoplay, 99)
     host.wait_for_function(HOST_DONE, arg=[99], timeout=180_000, polling=50)
     assert host.evaluate("(" + PLAYED + ")(window.pisheFriend.state.view)") == 48
     assert [page.evaluate("window.__autoplay.clicks") for page in (host, guest)] == [24, 24]
     for page in (host, guest):
         expect(page.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
+    # The other player's cards travel on each page: the friend's on the host's, the host's on the friend's.
+    travelled = {name: page.evaluate("window.theirCards") for name, page in (("host", host), ("guest", guest))}
+    assert min(travelled.values()) > 0, travelled
     check_deck(guest, TWO)
     guest_view = guest.evaluate("window.pisheFriend.state.view")
     assert guest_view["game"] == "pisti-2" and guest_view["deck_result"]["teams"] == ["You", "Friend"]
