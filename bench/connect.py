@@ -34,10 +34,14 @@ Nostr library on both pages, on its own line):
   the invite link's length for --origin (target <= 200 characters), with this
   machine's candidates (IP addresses) and with a browser's usual mDNS host names.
 
-Measured on this 2-core machine (busy, 20 rounds, no STUN server): connect p50
-54 ms, p95 69 ms (first round 177 ms: it loads the Nostr library); the answer's
-ICE gathering ~15 ms, postAnswer ~21 ms, the relay to the host ~24 ms from the
-answer, accept to open ~16 ms. The invite link: 169 characters with IP addresses
+Measured on this 2-core machine (quiet: load 2.8 at the start, 20 rounds, no STUN
+server): connect p50 41 ms, p95 51 ms (first round 142 ms: it loads the Nostr
+library); the answer's ICE gathering ~10 ms, postAnswer ~20 ms, the relay to the
+host ~21 ms from the answer, accept to open ~10 ms. Through coturn: connect p50
+197 ms, p95 211 ms (4.9 times direct). A move's round trip: p50 2.4 ms, p95 5.4 ms
+on the data channel; p50 33 ms, p95 43 ms through the relay (target p95 <= 500 ms).
+A playable table from opening the link, medians of 3: 1.56 s direct, 1.95 s
+through TURN, 2.91 s by the relay fallback (channel open at 0.38, 0.57, 0.74 s). The invite link: 169 characters with IP addresses
 as candidates, 199 with a browser's default mDNS host names (rtc.js writes each
 "<uuid>.local" in 23 characters; 237 before it did); 23 fewer each since the link
 key is made from the offer code instead of travelling in the link (146 and 176).

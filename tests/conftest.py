@@ -149,12 +149,14 @@ def console_errors():
 
 @pytest.fixture(scope="session")
 def nostr_relay(tmp_path_factory):
-    """A real Nostr relay on a free 127.0.0.1 port for the session (machinery.LocalRelay):
+    """A real Nostr relay on a free 127.0.0.1 port for the session (machinery.LocalRelay),
+    taking events of 4 KiB at most (machinery.SMALL_EVENTS: a page told otherwise stalls):
     yields its ws:// address, then stops it by its process id."""
     executable = machinery.nostr_relay_executable()
     if executable is None:
         pytest.skip("no nostr-relay executable: run .ci/run once (it installs one) or set PISHE_NOSTR_RELAY")
-    with machinery.LocalRelay(executable, tmp_path_factory.mktemp("nostr-relay")) as relay:
+    with machinery.LocalRelay(executable, tmp_path_factory.mktemp("nostr-relay"),
+                              event_bytes=machinery.SMALL_EVENTS) as relay:
         yield relay.url
 
 

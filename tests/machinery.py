@@ -107,6 +107,16 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
         return probe.getsockname()[1]
 
 
+#: The largest event the tests' relay takes, as the smallest public relays (4 KiB): every page
+#: pointed at it is told so (signaling.json's eventBytes), so that a frame too large is refused.
+SMALL_EVENTS = 4096
+
+
+def signaling(relays: list) -> dict:
+    """The signaling.json of a page that signals through `relays`, the tests' relay among them."""
+    return {"relays": list(relays), "eventBytes": SMALL_EVENTS}
+
+
 class LocalRelay(LocalServer):
     """A real Nostr relay (PyPI nostr-relay) on a free 127.0.0.1 port, its events
     in a SQLite file in `folder` (its default in-memory database has no tables and
@@ -116,10 +126,10 @@ class LocalRelay(LocalServer):
     name = "relay"
     error = RelayError
 
-    # The checks a public relay makes: size, signature, not a year old. Its size limit is
-    # strfry's default (64 KiB; nostr-relay's own, 4 KiB, is below what the pages assume
-    # unless signaling.json says so: web/tables/friend/relaypath.js, eventBytes).
-    CONFIG = """max_event_size: 65536
+    # The checks a public relay makes: size, signature, not a year old. Its size limit
+    # (bytes of an event's content; `event_bytes`) is strfry's default, 64 KiB, unless told
+    # otherwise; the tests' relay takes 4 KiB only, as some public relays (SMALL_EVENTS).
+    CONFIG = """max_event_size: {event_bytes}
 storage:
   sqlalchemy.url: "sqlite+aiosqlite:///{folder}/nostr.sqlite3"
   validators:
@@ -131,13 +141,18 @@ gunicorn:
   workers: 1
 """
 
+    def __init__(self, executable: str, folder: Path, event_bytes: int = 65536):
+        super().__init__(executable, folder)
+        self.event_bytes = event_bytes
+
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
     def prepare(self) -> None:
         super().prepare()
-        (self.folder / "config.yaml").write_text(self.CONFIG.format(folder=self.folder, port=self.port))
+        (self.folder / "config.yaml").write_text(
+            self.CONFIG.format(folder=self.folder, port=self.port, event_bytes=self.event_bytes))
 
     def command(self) -> list:
         return [self.executable, "-c", str(self.folder / "config.yaml"), "serve", "--use-uvicorn"]

@@ -3,8 +3,9 @@
 Both browsers read an ice-servers.json that cannot work ("iceTransportPolicy":
 "relay" and no TURN server: no candidate at all, so no WebRTC path can open, as with
 WebRTC blocked), and a signaling.json listing the local Nostr relay and one that is
-down, and saying they take events of 4 KiB only (its frames are cut to fit: the sizes
-are checked in tests/test_relay_frames.py). The guest's answer reaches the host through the relay; the pages see that their
+down, and saying they take events of 4 KiB only, which the local relay holds to: it
+refuses a larger event, as some public relays do (the pages cut their frames to fit: the
+sizes are checked in tests/test_relay_frames.py; here the relay takes every event). The guest's answer reaches the host through the relay; the pages see that their
 codes name no candidate and carry the table's messages through the relay instead
 (web/tables/friend/relaypath.js): a whole Pishe Pasha deal is played so, every message
 the guest received checked against the replayed deal, and the connection line says
@@ -24,7 +25,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-from machinery import free_port
+from machinery import SMALL_EVENTS, free_port, signaling
 from test_friend import BOOT_MS, RESULTS, Table, no_errors, persistent_profiles
 
 CONNECT_S = 3
@@ -36,13 +37,36 @@ SLOWER = re.compile(r"Through relays \(slower\) · \d+ ms round trip")
 @pytest.fixture(scope="module")
 def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
     answers = {"**/ice-servers.json": {"iceServers": [], "iceTransportPolicy": "relay"},
-               "**/signaling.json": {"relays": [nostr_relay, DOWN], "eventBytes": 4096}}
+               "**/signaling.json": signaling([nostr_relay, DOWN])}
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
                              answers, viewport={"width": 1280, "height": 860}) as launched:
         yield launched
 
 
-def test_a_whole_deal_through_the_relays_when_no_webrtc_path_exists(profiles, module_site, console_errors):
+def relay_stats(page) -> dict:
+    """What `page` sent through the relays (relaypath.js's relayStats)."""
+    return page.evaluate("import(new URL('web/tables/friend/relaypath.js', document.baseURI).href)"
+                         ".then((m) => m.relayStats())")
+
+
+# The relay's answer to an event a character over the limit, sent by the page on a socket of
+# its own. (nostr-relay answers a refusal with no event id: the Nostr library would only
+# see its post time out.)
+REFUSAL = f"""(relay) => import(new URL("vendor/nostr-tools.mjs", document.baseURI).href).then(({{ default: tools }}) =>
+  new Promise((resolve, reject) => {{
+    const event = tools.finalizeEvent({{ kind: 25051, created_at: Math.floor(Date.now() / 1000), tags: [],
+      content: "x".repeat({SMALL_EVENTS + 1}) }}, tools.generateSecretKey());
+    const socket = new WebSocket(relay);
+    socket.onopen = () => socket.send(JSON.stringify(["EVENT", event]));
+    socket.onmessage = ({{ data }}) => {{
+      socket.close();
+      resolve(JSON.parse(data));
+    }};
+    socket.onerror = () => reject(new Error("the relay closed the socket"));
+  }}))"""
+
+
+def test_a_whole_deal_through_the_relays_when_no_webrtc_path_exists(profiles, module_site, console_errors, nostr_relay):
     table = Table(profiles, SimpleNamespace(url=module_site.url + RATE), console_errors)
     try:
         table.open_host("one-deal")
@@ -70,12 +94,15 @@ def test_a_whole_deal_through_the_relays_when_no_webrtc_path_exists(profiles, mo
         replayed = table.replay("one-deal")
         assert table.check_secrets() >= sum(1 for a in table.actions if a[1] == 0)  # a message a host's move
         table.check_boards(replayed)
-        # Through the relays indeed: the host's page sent its frames as events, no data channel opened.
-        stats = "import(new URL('web/tables/friend/relaypath.js', document.baseURI).href).then((m) => m.relayStats())"
-        sent = [page.evaluate(stats) for page in (table.host, table.guest)]
+        # Through the relays indeed: the host's page sent its frames as events, no data channel
+        # opened; the relay, which passed them all on (a frame refused is refused each time it is
+        # sent again: the deal would have stalled), refuses an event over 4 KiB.
+        sent = [relay_stats(page) for page in (table.host, table.guest)]
         print("through the relay, host and guest:", sent)
         assert all(s["events"] > 0 and s["refused"] == 0 for s in sent), sent
         assert table.host.evaluate("window.pisheFriend.state.seats.get(1).link.carrier !== null")
+        ok, _, taken, why = table.host.evaluate(REFUSAL, nostr_relay)
+        assert ok == "OK" and taken is False and why.startswith("invalid:"), why
         # The browser says so when the relay that is down refuses its connections; nothing else.
         for errors in table.errors.values():
             errors[:] = [e for e in errors if not e.startswith(f"console: WebSocket connection to '{DOWN}/' failed")]
@@ -99,7 +126,7 @@ def test_no_path_is_said_in_plain_words_with_what_to_try(profiles, module_site, 
         host.screenshot(path=str(RESULTS / "connect-host-waiting.png"))
         # From now on the host's page reaches no relay to carry the table (it reads signaling.json
         # afresh): the answer comes through the relay it already listens on, and nothing more.
-        host.route("**/signaling.json", lambda route: route.fulfill(json={"relays": [DOWN]}))
+        host.route("**/signaling.json", lambda route: route.fulfill(json=signaling([DOWN])))
 
         link = box.input_value()
         guest.goto(link.replace("#join=", f"?connect={CONNECT_S}#join="))

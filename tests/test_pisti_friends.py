@@ -1,7 +1,7 @@
 """Pişti with three friends, in the browser: four pages (the host and three guests)
 join by their links alone through a real Nostr relay on 127.0.0.1 and, with no WebRTC
 path between them (an ICE list that cannot work), play a whole deck through that relay
-by clicking cards. The deck is dealt no-peek (docs/PROTOCOL.md): no data-channel
+by clicking cards; the relay takes events of 4 KiB at most, and the pages are told so. The deck is dealt no-peek (docs/PROTOCOL.md): no data-channel
 message a guest receives names a card not yet played, every page verifies the deck,
 and the deck this test rebuilds from every page's messages ends with the points the
 pages count. Then a guest's page goes away mid-deck: after the hold (?hold=SECONDS)
@@ -22,7 +22,9 @@ from playwright.sync_api import expect
 
 from pishe.table.game import get_game
 from nopeek_wire import check_carried, match_id_of, np_messages, played, rebuilt_deck
+from machinery import signaling
 from test_friend import persistent_profiles
+from test_friend_connect import relay_stats
 
 PISTI = get_game("pisti")
 TABLE = '[data-game="pisti"]'
@@ -61,7 +63,7 @@ def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_rel
     """A browser for the host and for each friend, signaling through the local relay."""
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory,
                              ("host", "guest 1", "guest 2", "guest 3"),
-                             {"**/signaling.json": {"relays": [nostr_relay]}}) as launched:
+                             {"**/signaling.json": signaling([nostr_relay])}) as launched:
         yield launched
 
 
@@ -215,6 +217,8 @@ def test_three_friends_join_by_link_and_play_a_deck_through_the_relay_alone(page
         expect(page.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
     for guest in guests.values():
         check_deck(guest)
+    # Every page's frames went as events to the relay, which passes on none over 4 KiB.
+    assert all(relay_stats(page)["events"] > 0 for page in (host, *guests.values()))
     for name, errors in pages.errors.items():
         assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)
 

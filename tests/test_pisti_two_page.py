@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from pishe.table.game import get_game
+from machinery import signaling
 from test_friend import persistent_profiles
 from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, check_deck
 from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle, wait_idle
@@ -158,7 +159,7 @@ def test_whole_deck_against_the_computer(two_page: Page):
 @pytest.fixture(scope="module")
 def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest 1"),
-                             {"**/signaling.json": {"relays": [nostr_relay]}}) as launched:
+                             {"**/signaling.json": signaling([nostr_relay])}) as launched:
         yield launched
 
 

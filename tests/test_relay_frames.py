@@ -19,13 +19,18 @@ from pathlib import Path
 
 import pytest
 
+from pishe.table import lang
+from pishe.table.words import PAGE
+
 ROOT = Path(__file__).resolve().parent.parent
 FRIEND = ROOT / "web" / "tables" / "friend"
-MODULES = ("frames.js", "retry.js", "relay.js", "relaypath.js")
+MODULES = ("frames.js", "retry.js", "relay.js", "relaypath.js", "fallback.js")
 
 SCRIPT = r"""
 import { Bucket, CHUNK, DEAD_MS, Stream, VERSION, refusal } from "./frames.js";
 import { backoff, retry } from "./retry.js";
+import { watchPath } from "./fallback.js";
+import { olderInvite } from "./relay.js";
 import { chunkSize, deflate, frameRoom, inflate, seal } from "./relaypath.js";
 
 // A small generator of our own, so that every run is the same.
@@ -182,32 +187,45 @@ function silence() {
   return { before: a.gone(10 + DEAD_MS - 1), after: a.gone(10 + DEAD_MS + 1) };
 }
 
+// A clock of the test's own, for code that takes `timers` ({setTimeout, clearTimeout}):
+// run() moves it from one timer to the next (up to `until`), letting promises settle
+// between, and calls `each()` before each step.
+class Clock {
+  constructor() {
+    this.now = 0;
+    this.timers = new Map();
+    this.id = 0;
+    this.setTimeout = (f, ms) => { this.timers.set(++this.id, { at: this.now + ms, f }); return this.id; };
+    this.clearTimeout = (t) => this.timers.delete(t);
+  }
+
+  async run({ until = Infinity, each = () => {} } = {}) {
+    for (let step = 0; step < 1000; step += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 0));   // what the last timer started settles
+      each();
+      if (!this.timers.size) break;
+      const [next, timer] = [...this.timers].sort((a, b) => a[1].at - b[1].at)[0];
+      if (timer.at > until) break;
+      this.timers.delete(next);
+      this.now = timer.at;
+      timer.f();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
 // retry.js on a clock of its own: `answers` says what each try resolves (true: answered;
 // "throw": the try fails). Returns when each try ran and when it gave up.
 async function retries(answers, { stopAt = Infinity } = {}) {
-  let now = 0;
-  const timers = new Map();
-  let id = 0;
-  const clock = {
-    setTimeout: (f, ms) => { timers.set(++id, { at: now + ms, f }); return id; },
-    clearTimeout: (t) => timers.delete(t),
-  };
+  const clock = new Clock();
   const tries = [];
   let gaveUp = null;
   const handle = retry(async (n) => {
-    tries.push([n, now]);
+    tries.push([n, clock.now]);
     if (answers[n] === "throw") throw new Error("no relay");
     return Boolean(answers[n]);
-  }, { waits: backoff(1000, 3), onGiveUp: () => { gaveUp = now; }, timers: clock });
-  for (let step = 0; step < 100; step += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 0));   // the try's promise settles
-    if (now >= stopAt) handle.stop();
-    if (!timers.size) break;
-    const [next, timer] = [...timers].sort((a, b) => a[1].at - b[1].at)[0];
-    timers.delete(next);
-    now = timer.at;
-    timer.f();
-  }
+  }, { waits: backoff(1000, 3), onGiveUp: () => { gaveUp = clock.now; }, timers: clock });
+  await clock.run({ each: () => clock.now >= stopAt && handle.stop() });
   return { tries, gaveUp };
 }
 
@@ -268,6 +286,49 @@ async function eventSizes() {
   return { largest, whole, bomb };
 }
 
+// fallback.js on a clock of its own: a host and a guest with each other's codes (naming
+// candidates) and no WebRTC path. The host had the answer (through a relay) and waits
+// `hostWaitMs` for a path; the guest's posts were all unacknowledged (`guestPosted`
+// false: it never learnt that the host had its answer), so only its own ICE failing, at
+// `guestIceFailsAt`, moves it. When each page tried the relays, whether any page said "no
+// path" by itself, and whether the link opened through the relays (both pages there).
+async function paths({ guestPosted, guestIceFailsAt, hostWaitMs = 8000, noCandidates = false, relays = true,
+  pathFoundUntil = 0, until = 600_000 }) {
+  const clock = new Clock();
+  const log = { host: {}, guest: {} };
+  const links = {};
+  for (const side of ["host", "guest"]) {
+    const link = links[side] = { open: false, ended: false, carrier: null, get pathFound() { return clock.now < pathFoundUntil; } };
+    watchPath(link, {
+      noCandidates,
+      waitMs: side === "host" || guestPosted ? hostWaitMs : null,
+      carry: async () => {
+        log[side].tried = clock.now;
+        if (!relays) return false;
+        link.carrier = { side };
+        return true;
+      },
+      again: () => { log[side].again = (log[side].again || 0) + 1; },
+      noPath: () => { log[side].noPath = clock.now; },
+      timers: clock,
+    });
+  }
+  if (guestIceFailsAt !== undefined) {
+    clock.setTimeout(() => { log.guest.failHandled = links.guest.onfail(); }, guestIceFailsAt);
+  }
+  await clock.run({ until });
+  log.opened = Boolean(links.host.carrier && links.guest.carrier);
+  // Once tried, a second failure (the given-up connection's own) starts nothing more.
+  if (log.guest.tried !== undefined) {
+    const tried = log.guest.tried;
+    clock.now += 1;
+    links.guest.onfail();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    log.guest.triedAgain = log.guest.tried !== tried;
+  }
+  return log;
+}
+
 const defaultRate = { perSecond: 50 / 60, burst: 10 };
 console.log(JSON.stringify({
   clean: simulate({ messages: 40, drop: 0, double: 0, delay: 30, ...defaultRate }),
@@ -281,6 +342,23 @@ console.log(JSON.stringify({
     answeredThird: await retries([false, "throw", true]),
     neverAnswered: await retries([]),
     stopped: await retries([], { stopAt: 1000 }),
+  },
+  older: Object.fromEntries(Object.entries({
+    // Links as pages made them before the link key was made from the offer code, and as today.
+    keyed: "p1~4Xq9~sEcReTsEcReTsEcReTsEcReT~" + "A".repeat(43) + "~h192.168.1.20,51234!AbCdEfGhIjKlMnOpQrStUv",
+    keyedNoCandidate: "p1~4Xq9~sEcReTsEcReTsEcReTsEcReT~" + "A".repeat(43) + "!_-cdEfGhIjKlMnOpQrStUv",
+    today: "p1~4Xq9~sEcReTsEcReTsEcReTsEcReT~" + "A".repeat(43) + "~h192.168.1.20,51234",
+    todayMdns: "p1~4Xq9~sEcReT-sEcReT_sEcReTsEcReT~" + "A".repeat(43) + "~h@AbCdEfGhIjKlMnOpQrStUv,51234",
+    damaged: "p1~4Xq9~sEcReTsEcReTsEcReTsEcReT~" + "A".repeat(43) + "~h192.168.1.20,51234!AbC",
+    notOurs: "hello!AbCdEfGhIjKlMnOpQrStUv",
+  }).map(([name, invite]) => [name, olderInvite(invite)])),
+  paths: {
+    unacknowledged: await paths({ guestPosted: false, guestIceFailsAt: 30_000 }),
+    unacknowledgedNoIceNews: await paths({ guestPosted: false }),
+    posted: await paths({ guestPosted: true }),
+    pathFoundLate: await paths({ guestPosted: true, pathFoundUntil: 12_000 }),
+    noCandidates: await paths({ guestPosted: false, noCandidates: true }),
+    noRelay: await paths({ guestPosted: false, guestIceFailsAt: 30_000, relays: false }),
   },
 }));
 """
@@ -355,3 +433,43 @@ def test_every_event_fits_what_the_relays_take(results, limit):
 def test_messages_go_deflated_and_come_back_whole(results):
     assert results["events"]["whole"] is True
     assert results["events"]["bomb"] == "a message longer than any the table sends"
+
+
+def test_a_guest_whose_posts_went_unacknowledged_falls_back_when_its_own_ice_fails(results):
+    """web/tables/friend/fallback.js: a guest whose answer reached the host although no
+    relay acknowledged a post tries the relays once its own ICE fails; the host, which
+    tried them after its wait, is still there: the link opens through the relays."""
+    paths = results["paths"]
+    unacked = paths["unacknowledged"]
+    assert unacked["host"]["tried"] == 8000 and unacked["guest"]["tried"] == 30_000, unacked
+    assert unacked["guest"]["failHandled"] is True            # the link is not closed: it is carried
+    assert unacked["opened"] and "noPath" not in unacked["host"] and "noPath" not in unacked["guest"]
+    assert unacked["guest"]["again"] == 1 and not unacked["guest"]["triedAgain"]
+    # Without news from its ICE, a guest that never learnt the host has its answer waits on.
+    quiet = paths["unacknowledgedNoIceNews"]
+    assert "tried" not in quiet["guest"] and quiet["host"]["tried"] == 8000 and not quiet["opened"]
+    # A guest whose post a relay took waits as the host does.
+    assert paths["posted"]["guest"]["tried"] == 8000 and paths["posted"]["opened"]
+    # A path found holds the fallback back while it lasts (its channel's news is on its way).
+    assert paths["pathFoundLate"]["host"]["tried"] == 16_000, paths["pathFoundLate"]
+    # A code with no candidate: the relays at once, on both sides.
+    assert paths["noCandidates"]["host"]["tried"] == 0 == paths["noCandidates"]["guest"]["tried"]
+    assert paths["noCandidates"]["opened"]
+    # No relay to carry it: each page says there is no path, when it finds out.
+    assert paths["noRelay"]["host"]["noPath"] == 8000 and paths["noRelay"]["guest"]["noPath"] == 30_000
+
+
+def test_a_link_an_older_page_made_is_named_so(results):
+    """web/tables/friend/relay.js: a link with a key of its own after the offer code ("!" and 22
+    characters), as pages made them before the key was made from the offer code, reads a
+    sentence of its own (the page's words: "why_older", English and Turkish); today's links,
+    and links damaged otherwise, do not."""
+    assert results["older"] == {"keyed": "why_older", "keyedNoCandidate": "why_older", "today": None,
+                                "todayMdns": None, "damaged": None, "notOurs": None}
+    before = lang.language()
+    try:
+        lang.set_language("tr")
+        turkish = lang.catalog_named("table").gettext(PAGE["why_older"])
+    finally:
+        lang.set_language(before)
+    assert "eski bir sürümünden" in turkish

@@ -63,6 +63,7 @@ PAGE = {
                         "Try another browser."),
     "why_refused": N_("this browser could not use its connection code. Ask for a new one."),
     "why_browser": N_("the browser could not set up a connection. Reload the page and try again."),
+    "why_older": N_("it is from an older version of the page. Ask your friend for a new one."),
     # Who deals, once connected.
     "host_deals": N_("Your page deals the cards and keeps the match; your friend's page checks each deal."),
     "friend_deals": N_("Your friend's page deals; this page checks each deal when it ends."),

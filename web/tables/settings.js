@@ -27,15 +27,20 @@ export function chosenSettings() {
     friends: friends.length ? friends : null };
 }
 
+/**
+ * A number from the page's address (?name=N), else `fallback`: when it is absent, not a
+ * number, or not `fit` (by default: more than 0).
+ */
+export function addressNumber(name, fallback, fit = (n) => n > 0, search = location.search) {
+  const text = new URLSearchParams(search).get(name);
+  const given = text === null || text.trim() === "" ? NaN : Number(text);
+  return Number.isFinite(given) && fit(given) ? given : fallback;
+}
+
 /** Page settings from the address: ?delay=MS (computer's pace), ?seed=N (repeatable deals). */
 export function pageSettings(search = location.search) {
-  const params = new URLSearchParams(search);
-  const delayText = params.get("delay");
-  const delay = delayText !== null && delayText.trim() !== "" && Number.isFinite(Number(delayText))
-    ? Math.max(0, Number(delayText)) : 700;
-  const seedText = params.get("seed");
-  const seed = seedText !== null && /^-?\d+$/.test(seedText.trim()) ? Number(seedText) : null;
-  return { delay, seed };
+  return { delay: Math.max(0, addressNumber("delay", 700, () => true, search)),
+    seed: addressNumber("seed", null, Number.isInteger, search) };
 }
 
 /**

@@ -82,6 +82,17 @@ export async function linkKey(offer) {
 }
 
 /**
+ * Why `invite` (what follows #join= in a link) cannot be answered because an older page made
+ * it, by the key of the page's words for it (pishe/table/words.py), else null. Before the link
+ * key was made from the offer code (linkKey), a link carried one of its own after the offer
+ * code: "<offer code>!<22 characters>". The host's page that made it listens under that key,
+ * which no page today reads: its friend is told to ask for a new link.
+ */
+export function olderInvite(invite) {
+  return /^p1~[^!]*![A-Za-z0-9_-]{22}$/.test(String(invite)) ? "why_older" : null;
+}
+
+/**
  * What signaling.json beside the page says: {relays, eventBytes}. `relays`: the relays'
  * addresses ({"relays": [...]}), ws:// or wss:// only; [] when it is missing, unreadable
  * or empty (the reply code by hand, then). `eventBytes`: the largest event (its JSON, in

@@ -18,12 +18,13 @@ import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { list, setText } from "../../text.js";
 import { pageWord } from "../../lang.js";
 import { say, word } from "../words.js";
-import { noteSettings } from "../settings.js";
+import { addressNumber, noteSettings } from "../settings.js";
 import { hasCandidates } from "../../core/rtc.js";
 import { carryByRelays, knockOn, newLink, relay } from "./signaling.js";
 import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./panel.js";
 import { watchRoute } from "./route.js";
 import { backoff, retry } from "./retry.js";
+import { watchPath } from "./fallback.js";
 
 /**
  * Said when the worker gave no answer at all: Python could not run the call, so
@@ -43,67 +44,45 @@ export const HOST_KEY = "pishe.friend.host"; // the host's table (Host.save()), 
 export const LEDGER_KEY = "pishe.friend.ledger";
 export const GUEST_KEYS = [TOKEN_KEY, SAVED_KEY, USED_KEY, LEDGER_KEY];
 
-/** Seconds from the page's address (?name=SECONDS, for tests), else `fallback`. */
-function secondsParam(name, fallback) {
-  const given = Number(new URLSearchParams(location.search).get(name));
-  return Number.isFinite(given) && given > 0 ? given : fallback;
-}
-
 /** How long a lost friend's seat is held before a computer plays it: ?hold=SECONDS (tests), else 60 s. */
-const holdSeconds = () => secondsParam("hold", 60);
+const holdSeconds = () => addressNumber("hold", 60);
 
 /** How long a friend's page that is connected but silent holds up the table: ?silent=SECONDS (tests), else 60 s. */
-const silentSeconds = () => secondsParam("silent", 60);
+const silentSeconds = () => addressNumber("silent", 60);
 
 /**
  * How long two pages that have each other's codes may take to connect before the page
  * says no path was found: ?connect=SECONDS (tests), else 20 s (ICE's own checks give
  * up after about 30 s; most connections open within 2 s, through TURN within 5 s).
  */
-const connectSeconds = () => secondsParam("connect", 20);
+const connectSeconds = () => addressNumber("connect", 20);
 
 /**
  * How long two pages that have each other's codes try for a WebRTC path before their
  * messages go through the relays instead: ?fallback=SECONDS (tests), else 8 s. At once
  * when a code names no candidate at all, or when ICE gives up.
  */
-const fallbackSeconds = () => secondsParam("fallback", 8);
+const fallbackSeconds = () => addressNumber("fallback", 8);
 
 /**
- * Once both pages have each other's codes for `link` (`codes`: the offer and the answer),
- * carry it through the relays if no WebRTC path opens (fallbackSeconds); `side` is this
- * page's. `again()` when the relays are tried (the time to connect starts again);
- * `noPath()` when they cannot carry it either (no relay, or a link made by hand without
- * a key). Returns stop().
+ * Once this page has both codes of `link` (`codes`: the offer and the answer), carry it
+ * through the relays if no WebRTC path opens (fallback.js): when ICE fails, at once when a
+ * code names no candidate, and, if `timed`, after fallbackSeconds(); `side` is this page's.
+ * `again()` when the relays are tried (the time to connect starts again); `noPath()` when
+ * they cannot carry it either (no relay, or a link made by hand without a key). Returns stop().
  */
-function fallBackIfNoPath(link, codes, side, { again, noPath }) {
-  let timer = null;
+function fallBackIfNoPath(link, codes, side, { again, noPath, timed = true }) {
   const via = link.via;
-  const fall = async (iceFailed = false) => {
-    clearTimeout(timer);
-    timer = null;
-    if (link.open || link.ended || link.carrier || link.fallingBack) return;
-    if (!iceFailed && link.pathFound) {
-      // A path was found, and the channel's news is on its way: never give up a path that works.
-      timer = setTimeout(fall, fallbackSeconds() * 1000);
-      return;
-    }
-    link.fallingBack = true;
-    mark("pishe:fallback");
-    again();
-    const carried = via && via.key ? await carryByRelays(link, { ...via, side }).catch((err) => {
-      console.warn("the relays cannot carry the table:", err);
-      return false;
-    }) : false;
-    if (!carried && !link.open && !link.ended) noPath();
-  };
-  link.onfail = () => {
-    fall(true);
-    return true;
-  };
-  if (!codes.every(hasCandidates)) fall();
-  else timer = setTimeout(fall, fallbackSeconds() * 1000);
-  return () => clearTimeout(timer);
+  return watchPath(link, {
+    noCandidates: !codes.every(hasCandidates),
+    waitMs: timed ? fallbackSeconds() * 1000 : null,
+    carry: () => {
+      mark("pishe:fallback");
+      return via && via.key ? carryByRelays(link, { ...via, side }) : false;
+    },
+    again,
+    noPath,
+  });
 }
 
 export const state = {
@@ -531,6 +510,7 @@ function seatOpened(seat) {
   mark("pishe:open");
   seat.connected = true;
   seat.everOpened = true;
+  seat.noPath = false;   // (said before its friend's page reached the relays)
   clearTimeout(seat.connectTimer);
   if (seat.stopRoute) seat.stopRoute();
   seat.stopRoute = watchRoute(seat.link, seat.invite.path);
@@ -633,6 +613,9 @@ export function expectSeatOpen(seat, codes) {
   });
 }
 
+// The link is left as it is: carried through the relays, it still opens when its friend's
+// page gets there later (a guest whose posts were never acknowledged tries the relays only
+// once its own ICE fails), and the seat is connected then.
 function noPath(seat) {
   clearTimeout(seat.connectTimer);
   seat.connectTimer = null;
@@ -724,9 +707,11 @@ function stopRoute() {
 /**
  * Guest: its answer has reached the host (through a relay): if the channel is not open
  * within connectSeconds(), say that no path was found and what to try (a link that
- * fails before then says so at once: closed()).
+ * fails before then says so at once: closed()). Not `posted` (no relay said it took the
+ * answer yet, which may have reached the host all the same): the relays are tried when
+ * this page's own ICE fails (or a code names no candidate), and the time runs from then.
  */
-export function expectOpen(codes) {
+export function expectOpen(codes, { posted = true } = {}) {
   const link = state.link;
   const noPathHere = () => {
     clearTimeout(state.connectTimer);
@@ -739,9 +724,9 @@ export function expectOpen(codes) {
     clearTimeout(state.connectTimer);
     state.connectTimer = setTimeout(noPathHere, connectSeconds() * 1000);
   };
-  arm();
+  if (posted) arm();
   if (state.stopFallback) state.stopFallback();
-  state.stopFallback = fallBackIfNoPath(link, codes, "guest", { again: arm, noPath: noPathHere });
+  state.stopFallback = fallBackIfNoPath(link, codes, "guest", { again: arm, noPath: noPathHere, timed: posted });
 }
 
 function opened() {

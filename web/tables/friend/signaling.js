@@ -1,6 +1,6 @@
 // Signaling with no server of ours: the host's offer code travels in the
-// invite link (#join=<offer code>!<key>, relay.js packs it); the guest's answer
-// goes back through a Nostr relay, encrypted with the link's key (relay.js), or
+// invite link (#join=<offer code>&game=<game>); the guest's answer goes back
+// through a Nostr relay, encrypted with a key made from that code (relay.js), or
 // as a reply code pasted back by hand. This module makes the data channel (web/core/rtc.js)
 // with the ICE servers the site lists, handing it to the Python worker, carries a link
 // through the relays instead when no WebRTC path exists (relaypath.js), and reads and
@@ -107,7 +107,7 @@ function hear(worker) {
 const GAME = "&game=";
 
 /**
- * The invite link for `invite` (an offer code, with its relay key packed by relay.js) to a
+ * The invite link for `invite` (an offer code) to a
  * table of `game`: this page's address with #join=…&game=…, so that the friend's page
  * shows that game from its first paint (web/core/invited.js).
  */

@@ -257,6 +257,13 @@ async function join(fragment) {
   } catch (err) {
     console.warn("no relays: this page shows a reply code", err);
   }
+  const older = relays && relays.olderInvite(fragment);
+  if (older) {
+    state.joinCode = fragment;
+    if (!state.view) show({ view: null, status: null });
+    setStatus(STATUS.linkBroken, "lost", { reason: { word: older } });
+    return;
+  }
   const offer = fragment;
   const key = relays ? await relays.linkKey(offer) : null;
   // (Listing a relay, it starts loading the Nostr library while the answer is made.)
@@ -284,6 +291,9 @@ async function join(fragment) {
   // Posted until a relay takes it, and again while the channel does not open: a post that
   // timed out may still have reached the host, and one a relay took may have come while the
   // host's page was not listening. The reply code shows meanwhile, for the host to paste.
+  // Whatever the posts' acknowledgements say, the relays carry the link if this page's own
+  // ICE fails: the host, which had the answer, carries it there too.
+  expectGuestOpen([offer, reply], { posted: false });
   let posted = false;
   state.retrying = retry(async (n) => {
     if (link !== state.link || state.connected || link.ended) return true;
