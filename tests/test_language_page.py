@@ -229,8 +229,8 @@ def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, loc
 
 
 def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, server):
-    """Mid-deal, and after a reload; axe in Turkish; an invite link carries no language; a broken
-    link says why in Turkish."""
+    """Mid-deal, and after a reload, in the top bar and in the header's menu at a phone's width;
+    axe in Turkish; an invite link carries no language; a broken link says why in Turkish."""
     page = open_page(browser, server, "en-US", "&lang=tr")         # ?lang=tr wins over the browser
     assert page.evaluate("document.documentElement.lang") == "tr"
     for _ in range(3):
@@ -263,7 +263,23 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     # ... which follow the switch as before.
     press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
     assert foreign("\n".join(log.all_inner_texts()), TURKISH) == [] and log.count() >= said
+    # At a phone's width the switch is in the header's menu: back to Turkish through it, which
+    # closes the menu and gives the keyboard back to its button.
+    page.set_viewport_size({"width": 360, "height": 780})
+    menu = page.get_by_role("button", name="Settings and language", exact=True)
+    expect(page.get_by_role("combobox", name="Language")).to_be_hidden()
+    menu.click()
+    expect(menu).to_have_attribute("aria-expanded", "true")
     press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
+    menu = page.get_by_role("button", name="Ayarlar ve dil", exact=True)
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    expect(menu).to_be_focused()
+    expect(page.get_by_role("combobox", name="Dil")).to_be_hidden()
+    assert page.evaluate("document.documentElement.lang") == "tr"
+    expect(page.get_by_role("button", name="Kart çevir", exact=True)).to_be_visible()
+    assert page.locator("[data-count]").all_inner_texts() == counts
+    assert foreign(page.evaluate(READ_ALL), ENGLISH) == []
+    page.set_viewport_size({"width": 1280, "height": 800})
     # The same in high contrast, at a phone's width.
     page.get_by_role("switch", name="Yüksek karşıtlık").check()
     page.set_viewport_size({"width": 390, "height": 844})
