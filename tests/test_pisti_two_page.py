@@ -17,7 +17,7 @@ from pishe.table.game import get_game
 from machinery import signaling
 from test_friend import persistent_profiles
 from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, check_deck
-from test_language_page import ENGLISH, READ_ALL, TURKISH, foreign
+from test_language_page import ENGLISH, READ_ALL, TURKISH, TWO_FRAMES, foreign
 from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle, wait_idle
 
 TWO = get_game("pisti-2")
@@ -74,7 +74,7 @@ def choose_two(page: Page) -> None:
 def shoot(page: Page, name: str) -> None:
     RESULTS.mkdir(exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)
+    page.evaluate(TWO_FRAMES)
     page.screenshot(path=str(RESULTS / name))
 
 
@@ -127,7 +127,7 @@ def test_whole_deck_against_the_computer(two_page: Page):
     assert_shows(page.evaluate(READ_TWO), expected["view"])
     # At phone width the two seats, the pile and your hand all fit.
     page.set_viewport_size({"width": 360, "height": 740})
-    page.wait_for_timeout(300)
+    page.evaluate(TWO_FRAMES)
     shoot(page, "pisti-two-360.png")
     widths = page.evaluate("""(sel) => [...document.querySelectorAll(sel + ' [data-hand] button, ' + sel + ' [data-place]')]
         .filter((n) => !n.hidden).map((n) => n.getBoundingClientRect().right)""", TABLE)
