@@ -193,8 +193,10 @@ def test_fuzz_from_every_guest_changes_nothing_when_refused():
         else:
             before = None
             if seat is not None:
-                # The fuzzer spoke for that seat's page: the page counts its messages on from there.
-                table.page(seat)._seq = host.guests[seat].next_seq
+                # The fuzzer spoke for that seat's page: the page counts its messages on from there,
+                # as a page learns where: from the host's refusal of one it numbered out of turn.
+                table.send(conn, json.dumps({"v": 3, "game": "pisti", "type": "name", "seq": -1, "name": None}))
+                assert table.page(seat).seq == host.guests[seat].next_seq
                 table.deliver(outcome.send)
         if n % 25 == 0 and host.phase == "playing":
             table.move()
@@ -257,10 +259,9 @@ def test_a_silent_page_is_named_then_played_by_a_computer_until_it_plays_again()
     table = Table("pisti", [1, 2], seed=41)
     host = table.host
     quiet = Guest()
-    table._conns += 1
-    table.pages[table._conns] = quiet
+    conn = table.open(quiet)
     # Seat 1's page says hello but never sends its part of the shuffle.
-    welcome = host.receive(quiet.hello(), table._conns)
+    welcome = host.receive(quiet.hello(), conn)
     for _, text in welcome.send:
         quiet.receive(text)                                      # its replies are never sent
     table.join()

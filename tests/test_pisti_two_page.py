@@ -17,7 +17,7 @@ from pishe.table.game import get_game
 from machinery import signaling
 from test_friend import persistent_profiles
 from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, check_deck
-from test_language_page import ENGLISH, READ_ALL, TURKISH, TWO_FRAMES, foreign
+from test_language_page import ENGLISH, READ_ALL, TURKISH, foreign
 from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle, wait_idle
 
 TWO = get_game("pisti-2")
@@ -71,10 +71,15 @@ def choose_two(page: Page) -> None:
     choose_game(page, "Pişti for two")
 
 
+def painted(page: Page) -> None:
+    """Wait until the page has painted what it just laid out (two animation frames)."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def shoot(page: Page, name: str) -> None:
     RESULTS.mkdir(exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
-    page.evaluate(TWO_FRAMES)
+    painted(page)
     page.screenshot(path=str(RESULTS / name))
 
 
@@ -99,7 +104,14 @@ def test_its_own_settings_and_rules(two_page: Page):
 def test_whole_deck_against_the_computer(two_page: Page):
     page = two_page
     choose_two(page)
-    expected = settle(local("new_match", "101", SEED, "pisti-2", None))
+    # The level is chosen by its name before the match, and the table's match line names it.
+    levels = page.get_by_role("group", name="Computer", exact=True)
+    for name in ("Easy", "Medium", "Hard"):
+        expect(levels.get_by_role("radio", name=name, exact=True)).to_be_visible()
+    levels.get_by_role("radio", name="Hard", exact=True).check()
+    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    expect(page.locator('[data-match-line="pisti-2"] [data-match-level]')).to_have_text("Level: Hard")
+    expected = settle(local("new_match", "101", SEED, "pisti-2", None, "sampler"))
     assert_shows(page.evaluate(READ_TWO), expected["view"])
     expect(page.locator(f'{TABLE} [data-place="left"]')).to_be_hidden()
     expect(page.locator(f'{TABLE} [data-place="right"]')).to_be_hidden()
@@ -127,7 +139,7 @@ def test_whole_deck_against_the_computer(two_page: Page):
     assert_shows(page.evaluate(READ_TWO), expected["view"])
     # At phone width the two seats, the pile and your hand all fit.
     page.set_viewport_size({"width": 360, "height": 740})
-    page.evaluate(TWO_FRAMES)
+    painted(page)
     shoot(page, "pisti-two-360.png")
     widths = page.evaluate("""(sel) => [...document.querySelectorAll(sel + ' [data-hand] button, ' + sel + ' [data-place]')]
         .filter((n) => !n.hidden).map((n) => n.getBoundingClientRect().right)""", TABLE)

@@ -81,8 +81,20 @@ def texts(send) -> list:
     return [text for _, text in send]
 
 
+def resent(host: Host, guest: Guest, have=None) -> list:
+    """What ``host`` sends the page of ``guest``'s seat coming back on its connection holding
+    ``have`` of the deal (``None``: nothing): the welcome, then the deal in play. The guest's
+    own page is not told."""
+    hello = json.dumps({"v": VERSION, "game": host.game.id, "type": "hello", "token": guest.token, "have": have})
+    return texts(host.receive(hello, CONN).send)
+
+
 class Link:
-    """A host and a guest joined in memory (connection ``CONN``), checking every message to the guest."""
+    """A host and a guest joined in memory (connection ``CONN``), checking every message to the
+    guest. A cheating host's ``tamper(data)`` may change a message's JSON data in place on its
+    way to the guest, or return ``False`` to drop it."""
+
+    tamper = None
 
     def __init__(self, host: Host, guest: Guest):
         self.host, self.guest = host, guest
@@ -100,6 +112,11 @@ class Link:
         """Hand the host's ``(conn, text)`` pairs to the guest, and its replies back."""
         for text in texts(messages):
             self.check(text)
+            if self.tamper is not None:
+                data = json.loads(text)
+                if self.tamper(data) is False:
+                    continue
+                text = json.dumps(data)
             self.to_guest += 1
             outcome = self.guest.receive(text)
             for reply in outcome.send:
@@ -258,7 +275,7 @@ def test_a_changed_seed_fails_the_check():
     link = new_link(seed=3)
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 20)
-    host._played.seed = "ab" * 32               # the host reveals another seed
+    link.tamper = lambda data: data["type"] != "deal-reveal" or data.update(seed="ab" * 32)   # another seed
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification_deal == 1
     assert guest.verification.startswith("Deal 1 is not fair: ")
@@ -295,8 +312,8 @@ def test_a_deck_not_from_the_contribution_fails_the_check():
     # The host names the guest's part but deals from a deck it chose.
     host.receive(seed_message, CONN)
     host.match.deal = host.game.new_deal(derive_deck(host.dealing.seed, ["cd" * 32]), host.match.dealer)
-    host._played.steps = [list(host.game.deal_steps(host.match.deal))]
-    link.deliver([(CONN, text) for text in host._state(GUEST_SEAT, None)])
+    # (Pishe Pasha's dealing shows no steps: the deal's record needs no change.)
+    link.deliver([(CONN, text) for text in resent(host, guest)])
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
     assert guest.verification.startswith("Deal 1 is not fair: ")
 
@@ -329,7 +346,7 @@ def test_a_deal_dealt_without_the_guests_part_is_flagged():
     made_up = part_commitment("01" * 32, "pishe-pasha", host.match_id, 1, GUEST_SEAT)
     assert host.receive(_message(type="deal-part", seq=0, deal=1, commitment=made_up), CONN).error is None
     assert host.receive(_message(type="deal-seed", seq=1, deal=1, contribution="01" * 32), CONN).error is None
-    (view,) = host._state(GUEST_SEAT, None)[1:]
+    (view,) = resent(host, guest)[1:]
     guest.receive(view)
     assert "without using your part of the shuffle, while you were connected" in guest.verification
 
@@ -337,9 +354,10 @@ def test_a_deal_dealt_without_the_guests_part_is_flagged():
 def test_an_unrevealed_deal_is_flagged_when_the_next_begins():
     link = new_link("first-to-100", seed=10)
     host, guest = link.host, link.guest
+    link.tamper = lambda data: data["type"] != "deal-reveal"      # the seed of deal 1 never comes
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
-    assert guest.verification == VERIFIED
-    guest._ledger[1][3] = False                 # as if the reveal never came
+    assert guest.verification is None and "without revealing the seed" in guest.status()["verification"]
+    link.tamper = None
     link.deliver(host.next_deal().send)
     assert guest.verification_deal == 1 and "without revealing the seed of deal 1" in guest.verification
 
@@ -652,7 +670,7 @@ def test_the_guest_refuses_what_a_host_should_never_send():
     link = new_link(seed=20)
     guest = link.guest
     saved = guest.save()
-    view = json.loads(link.host._view_message(GUEST_SEAT))
+    view = json.loads(resent(link.host, guest)[1])
     for text, error in [
         ("{", MalformedMessageError),
         (_message(type="hello", token=None), UnknownMessageTypeError),
@@ -689,7 +707,7 @@ def test_a_gap_in_the_steps_leaves_the_deal_unchecked_but_playable(resumed):
     _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 5)
     if resumed:
         guest.hello()                               # this page came back: it may have missed moves
-    view = json.loads(host._state(GUEST_SEAT, None)[1])
+    view = json.loads(resent(host, guest)[1])
     view["from"] = 99
     assert guest.receive(json.dumps(view)).send == []
     _play_until(link, BOTH_GIVE, lambda: host.phase != "playing")
@@ -749,7 +767,7 @@ def test_steps_round_trip_as_json():
         step_from_json(bad)
     # A guest refuses a view with a step it cannot read, changing nothing.
     other = new_link(seed=24)
-    view = json.loads(other.host._view_message(GUEST_SEAT))
+    view = json.loads(resent(other.host, other.guest)[1])
     saved = other.guest.save()
     with pytest.raises(MalformedMessageError, match="cannot be read"):
         other.guest.receive(json.dumps({**view, "dealt": [bad]}))
@@ -837,7 +855,7 @@ def test_a_host_that_rewrites_steps_is_flagged_and_stays_flagged():
     link = new_link(seed=27)
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: len(logged(host)) > 8)
-    message = json.loads(host._state(GUEST_SEAT, {"deal": 1, "actions": 0})[1])
+    message = json.loads(resent(host, guest, {"deal": 1, "actions": 0})[1])
     assert message["from"] == 0 and len(message["steps"]) == len(host.actions)
     k = next(k for k, group in enumerate(message["steps"]) if k >= 2 and group)
     message["steps"][k][0]["count"] = 7
@@ -852,7 +870,7 @@ def test_a_host_that_rewrites_a_move_is_flagged():
     link = new_link(seed=27)
     host, guest = link.host, link.guest
     _play_until(link, BOTH_GIVE, lambda: len(host.actions) > 4)
-    message = json.loads(host._state(GUEST_SEAT, {"deal": 1, "actions": 0})[1])
+    message = json.loads(resent(host, guest, {"deal": 1, "actions": 0})[1])
     seat, action = message["actions"][1]
     message["actions"][1] = [1 - seat, action]
     guest.receive(json.dumps(message))

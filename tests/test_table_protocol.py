@@ -51,11 +51,16 @@ class Table:
 
     # -- the channels ---------------------------------------------------------------------
 
+    def open(self, guest: Guest | None = None) -> int:
+        """A page (``guest``, or a new one) opens a new channel to the host, saying nothing
+        yet; returns its connection."""
+        self._conns += 1
+        self.pages[self._conns] = guest if guest is not None else Guest(rng=random.Random(self.rng.random()))
+        return self._conns
+
     def join(self, guest: Guest | None = None) -> int:
         """A page opens a new channel to the host and says hello; returns its connection."""
-        self._conns += 1
-        conn = self._conns
-        self.pages[conn] = guest if guest is not None else Guest(rng=random.Random(self.rng.random()))
+        conn = self.open(guest)
         outcome = self.last_hello = self.send(conn, self.pages[conn].hello())
         assert outcome.error is None, outcome.error
         return conn
@@ -392,7 +397,7 @@ def test_the_next_deck_waits_for_a_guest_who_is_away():
     table.drop(table.conn_of(3))
     table.deliver(host.next_deal().send)
     assert host.phase == "dealing"            # seats 1 and 2 sent their parts; seat 3 is away
-    assert set(host._pending.committed) == {1, 2} and host._pending.locked is None
+    assert host.waiting_for() == [3] and host.status()["deal"] == 2
     table.join(page)                          # back: it is sent the commitment and answers
     assert host.phase == "playing" and host.match.deal_number == 2
     table.play_deck()
@@ -407,20 +412,24 @@ def test_a_forged_list_of_parts_is_caught_by_the_guests(forgery):
     the one its seat committed to), and no check of the deck passes."""
     table = seated("pisti", [1, 2, 3], seed=24)
     host = table.host
-    played = host._played
-    original = dict(played.contributions)
     assert all(table.page(s).verification is None for s in (1, 2, 3))
-    if forgery == "a part replaced":
-        played.contributions[2] = "cd" * 32
-    elif forgery == "parts reordered":
-        played.contributions = {1: original[3], 2: original[2], 3: original[1]}
-    else:
-        del played.contributions[2]
-        played.locked = [1, 3]
-    # The pages are sent the forged list from now on (a resend of the state, as after a drop).
+
+    def forge(text: str) -> str:
+        data = json.loads(text)
+        if data["type"] == "view":          # its list of parts, seats 1, 2 and 3 in order
+            fair = data["fair"]
+            if forgery == "a part replaced":
+                fair["contributions"][1] = "cd" * 32
+            elif forgery == "parts reordered":
+                fair["contributions"].reverse()
+            else:
+                del fair["contributions"][1], fair["parts"][1]
+        return json.dumps(data)
+
+    # Each page comes back (as after a drop) and is resent the state with the forged list.
     for seat in (1, 2, 3):
         conn = table.conn_of(seat)
-        table.deliver([(conn, host._view_message(seat))])
+        table.deliver([(to, forge(text)) for to, text in host.receive(table.page(seat).hello(), conn).send])
     for seat in (1, 2, 3):
         assert table.page(seat).verification.startswith("Deal 1 is not fair: ")
     table.play_deck()
