@@ -6,6 +6,7 @@ phone and desktop widths (measured); axe-core finds nothing in Turkish; screensh
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -67,8 +68,16 @@ ENGLISH = _phrases([e for e, _ in MESSAGES], " ".join(t for _, t in MESSAGES))
 TURKISH = _phrases([t for _, t in MESSAGES], " ".join(e for e, _ in MESSAGES))
 
 
+@functools.cache
+def _any_of(phrases: frozenset) -> re.Pattern:
+    """One pattern for all of ``phrases`` as whole words: a text with none of them is read once."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(phrases, key=len, reverse=True))) + r")(?!\w)")
+
+
 def foreign(text: str, phrases: set) -> list:
     """The phrases of ``phrases`` found in ``text`` as whole words."""
+    if not _any_of(frozenset(phrases)).search(text):
+        return []
     return sorted(p for p in phrases if re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", text))
 
 
