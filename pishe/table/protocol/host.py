@@ -567,7 +567,8 @@ class Host:
                    and self.phase == PLAYING)
         self.guests[seat].joining = joining
         was_away, self.guests[seat].away = self.guests[seat].away, joining
-        back = self._presence(but=seat).send if was_away else []    # the others see the person back
+        # The others see the person come (before the first deal, whom the table still waits for) or back.
+        back = self._presence(but=seat).send if was_away or self.nopeek else []
         # A page with no seat token is a new one: it cannot hold a secret of the try in play.
         lost = self._np_lost(seat, conn) if self.nopeek and token is None else Outcome([], [])
         state = [(conn, m) for m in self._state(seat, have)]
