@@ -28,13 +28,15 @@ dist/ layout:
                           python_stdlib.zip: only the modules the page imports (stripped),
                           python_stdlib_micropip.zip: what micropip adds, fetched with it,
                           python_stdlib_rest.zip: the rest, fetched on first import
-    wheels/               the pishe wheel (docstrings and comments stripped, as bytecode) and the segno wheel
+    wheels/               the pishe wheel (docstrings and comments stripped, as bytecode),
+                          pishe-<code>.zip: a language's catalogs, and the segno wheel
     vendor/nostr-tools.mjs  nostr-tools' browser bundle as an ES module, for a friend's table only
     *.br, *.gz            precompressed copies (not in the build info's file list)
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...}},
+"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...},
+"languages": {code: zip}},
 each script's with only the keys it reads (as BUILD.<key>: build_literal).
 "stdlib" lists the zips of the standard library's modules a first visit does not
 download (see split_stdlib) and the modules each holds. "loading" holds the loading line's words by
@@ -50,6 +52,7 @@ and segno, which only an invite's QR code needs, the standard library's modules 
 adds, the rest of the standard library, and the pseudo-language's words (a first visit
 downloads none of them).
 "games" maps every registered game's id to its folder under web/games/ (its painter).
+"languages" maps each language but English to the zip of its catalogs (split_catalogs).
 """
 
 from __future__ import annotations
@@ -405,6 +408,25 @@ def build_pishe_wheel(out: Path) -> Path:
         "Wheel-Version: 1.0\nGenerator: pishe build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n").encode()
     out.mkdir(parents=True, exist_ok=True)
     return write_wheel(out / f"{name}-{version}-py3-none-any.whl", files)
+
+
+def split_catalogs(wheel: Path) -> dict[str, str]:
+    """Move the compiled catalogs (.mo) out of `wheel` (rewritten without them) into a zip of
+    each language's beside it, of the same paths: a page gets a language's words only once it
+    speaks that language (web/core/worker.js unpacks them where it unpacked the wheel).
+    Returns {language code: the zip's name}."""
+    with zipfile.ZipFile(wheel) as z:
+        files = {name: z.read(name) for name in z.namelist() if not name.endswith(".dist-info/RECORD")}
+    by_language: dict[str, dict[str, bytes]] = {}
+    for name in [n for n in files if n.endswith(".mo")]:
+        code = name.split("/")[-3]  # <package>/locale/<code>/LC_MESSAGES/<domain>.mo
+        by_language.setdefault(code, {})[name] = files.pop(name)
+    write_wheel(wheel, files)
+    names = {}
+    for code, catalogs in sorted(by_language.items()):
+        names[code] = f"{wheel.name.split('-')[0]}-{code}.zip"
+        write_stored_zip(wheel.parent / names[code], catalogs)
+    return names
 
 
 # Run by Pyodide itself in Node at build time: turns a pure-Python wheel's
@@ -1030,6 +1052,8 @@ def build(dist: Path = DIST) -> dict:
             pishe = Path(shutil.copyfile(pishe, stage / "wheels" / pishe.name))
         shutil.copyfile(pinned["segno"], stage / "wheels" / pinned["segno"].name)
         on_demand = split_stdlib(stage / "pyodide", lock, micropip, pishe, pinned["segno"])
+        # After the trace, which speaks Turkish too: the catalogs leave the wheel.
+        languages = split_catalogs(pishe)
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
         noble = _copy_noble(stage / NOBLE_DIR)
 
@@ -1045,6 +1069,9 @@ def build(dist: Path = DIST) -> dict:
         info = {
             "id": _content_id(stage, files),
             "wheels": {"pishe": f"wheels/{pishe.name}", "segno": f"wheels/{pinned['segno'].name}"},
+            # The words of each language but English, fetched by the worker when first spoken, and
+            # kept by the service worker for offline play (its install comes once the table is ready).
+            "languages": {code: f"wheels/{name}" for code, name in languages.items()},
             "files": files,
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
             # The pseudo-language's words are for checking a layout, not for a visitor to keep.

@@ -112,7 +112,7 @@ def main() -> int:
         total = sum(by_path.values())
         largest = ", ".join(f"{path.rsplit('/', 1)[-1]} {size / 1e6:.2f}"
                             for path, size in sorted(by_path.items(), key=lambda item: -item[1])[:4])
-        print(f"  {name:8s} {total / 1e6:6.2f} MB  ({total / 2**20:.2f} MiB; ratio to none {total / plain:.2f};"
+        print(f"  {name:8s} {total / 1e6:6.3f} MB  ({total / 2**20:.2f} MiB; ratio to none {total / plain:.2f};"
               f" {len(by_path)} files; largest: {largest})")
         yardstick = sum(bare[name].values())
         print(f"  {'':8s} bare {yardstick / 1e6:6.2f} MB   table/bare {total / yardstick:.2f}")

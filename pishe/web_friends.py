@@ -15,7 +15,7 @@ from .table.game import get_game
 from .table.lang import _
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
 from .table.protocol.host import friend_names
-from .table.protocol.wire import VERIFIED
+from .table.protocol.wire import DEALING, VERIFIED
 from .table.said import data_of, names_data
 from . import page
 from .page import check_clock, error as _error, run as _run
@@ -27,10 +27,10 @@ _guest: Optional[Guest] = None
 def _friend_status(status: dict) -> dict:
     """A friend's table's status with its own words for the page added: ``"dealing"``
     (the status line while a deal is being dealt), ``"when_back"`` (the host's, while
-    its friend is away), ``"waiting_line"`` (the host's, naming the seats the table waits
-    on, or ``None``), ``"sides"`` (each seat's side from this one's: "your partner", "other
-    team" or "") and ``"fair"``, the guest's check of its last finished deal
-    (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
+    its friend is away), ``"waiting_line"`` (naming the seats the table waits on, or
+    ``None``: :func:`_waiting_line`), ``"sides"`` (each seat's side from this one's: "your
+    partner", "other team" or "") and ``"fair"``, the guest's check of its last finished
+    deal (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
     game = get_game(status["game"]) if status.get("game") else None
     if game is not None and status.get("length") in game.lengths:
         # The match length as this page's player reads it (the wire carries it in English).
@@ -49,8 +49,17 @@ def _deal_name(game: Optional[str]) -> str:
 
 
 def _waiting_line(status: dict) -> Optional[str]:
-    """The host's status line naming the seats the table waits on, or ``None``."""
-    waiting = status.get("waiting_for") or []
+    """The status line naming the seats the table waits on, or ``None``: the host's (its
+    ``waiting_for``); a guest's while its table is being dealt, the other friends whose
+    pages are not here yet (their seats are kept for them: the host may deal without them)."""
+    if "waiting_for" in status:
+        waiting = status["waiting_for"] or []
+    elif status.get("phase") == DEALING:
+        waiting = [s["seat"] for s in status.get("seats") or []
+                   if s.get("role") == "guest" and s.get("seat") != status.get("seat") and not s.get("connected")
+                   and not s.get("away") and not s.get("left")]
+    else:
+        waiting = []
     if not waiting:
         return None
     game = get_game(status["game"])

@@ -23,7 +23,6 @@ import types
 import urllib.error
 import urllib.request
 import zipfile
-import zlib
 from pathlib import Path
 
 import pytest
@@ -154,8 +153,10 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         build.NOSTR_MODULE,
         pishe_wheel,
         *(f"web/icons/icon-{size}.png" for size in build.ICON_SIZES),
-        # The page's static words in each language but English, and the pseudo-language's.
+        # The page's static words in each language but English, and the pseudo-language's;
+        # each such language's catalogs, for Python.
         *(f"web/lang/{code}.js" for code in (*catalogs.LANGUAGES, PSEUDO)),
+        *(f"wheels/pishe-{code}.zip" for code in catalogs.LANGUAGES),
     }
     for name in ("index.html", *build.SETTINGS_FILES):
         if (ROOT / name).exists():
@@ -177,7 +178,8 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     for script in INFO_SCRIPTS:
         text = (dist_dir / script).read_text()
         assert script_info(dist_dir, script) == {key: info[key] for key in set(re.findall(r"\bBUILD\.(\w+)", text))}
-    assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "loading", "downloads", "games"}
+    assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "loading", "downloads", "games",
+                         "languages"}
     for path in ["sw.js", *(f for f in info["files"] if f.startswith("web/") and f.endswith(".js"))]:
         assert build.BUILD_TOKEN not in (dist_dir / path).read_text(), path
     # The loading line is worded in Python, before Python runs in the page: by the build.
@@ -299,7 +301,8 @@ def test_the_page_gets_the_stripped_pishe_as_bytecode(dist_dir, tmp_path):
     with zipfile.ZipFile(stripped) as source, \
             zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped:
         record_of(shipped)
-        expected = {n + "c" if n.endswith(".py") else n for n in source.namelist() if not n.endswith("/RECORD")}
+        expected = {n + "c" if n.endswith(".py") else n for n in source.namelist()
+                    if not n.endswith(("/RECORD", ".mo"))}  # the catalogs: test_the_catalogs_ship_compiled_and_small
         assert {n for n in shipped.namelist() if not n.endswith("/RECORD")} == expected
         magics = {shipped.read(n)[:4] for n in shipped.namelist() if n.endswith(".pyc")}
         micropip = dist_dir / "pyodide" / build.PINS["micropip"].filename
@@ -886,12 +889,15 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     out = page.evaluate("""async (ms) => {
         const py = startWorker();
         return {ready: await settle(py.ready, ms), missing: await settle(py.call("no_such_function"), ms),
-                qr: await settle(py.call("qr_matrix", "https://example.org/#offer"), ms)};
+                qr: await settle(py.call("qr_matrix", "https://example.org/#offer"), ms),
+                turkish: await settle(py.call("set_language", "tr"), ms)};
     }""", BOOT_TIMEOUT_MS)
     assert "result" in out["ready"], out
     assert "no_such_function" in out["missing"]["error"]
     # segno, installed on first use, comes from the cache too (kept when it was first fetched).
     assert set(out["qr"]["result"]["rows"][0]) == {"0"} and "1" in out["qr"]["result"]["rows"][4], out["qr"]
+    # Turkish, whose words a first visit in English never asked for: kept at install.
+    assert out["turkish"]["result"]["words"]["waiting"] == "Arkadaşın bekleniyor…", out["turkish"]
     assert errors == []
     if (dist_dir / "index.html").exists():
         # Only the documents are checked here; the table page's own behaviour is tested elsewhere.
@@ -906,19 +912,25 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
 
 
 def test_the_catalogs_ship_compiled_and_small(dist_dir):
-    """The wheel holds each catalog compiled (.mo), the page each language's static words;
-    both languages' words add at most 30 KB on the wire (each .mo deflated, an upper bound of
-    its share of the wheel's brotli copy, whose entries are stored; brotli'd or gzipped
-    beside the page's words as the server sends them)."""
-    with zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as wheel:
-        mo = {i.filename: len(zlib.compress(wheel.read(i), 9)) for i in wheel.infolist() if i.filename.endswith(".mo")}
-    assert set(mo) == {"pishe/table/locale/tr/LC_MESSAGES/table.mo",
-                       "pishe/games/pasha/locale/tr/LC_MESSAGES/pasha.mo",
-                       "pishe/games/pisti/locale/tr/LC_MESSAGES/pisti.mo"}
+    """Each language but English has its catalogs compiled (.mo) in a zip of its own, which the
+    worker fetches only once a page speaks that language (the service worker keeps it, as the
+    page's static words, for offline play), never in the wheel every start downloads; both
+    add at most 30 KB on the wire (brotli'd or gzipped as the server sends them)."""
+    info = build_info(dist_dir)
+    with zipfile.ZipFile(dist_dir / info["wheels"]["pishe"]) as wheel:
+        assert not [n for n in wheel.namelist() if n.endswith(".mo")]
+    assert info["languages"] == {"tr": "wheels/pishe-tr.zip"}
+    catalogs = dist_dir / info["languages"]["tr"]
+    with zipfile.ZipFile(catalogs) as z:
+        held = set(z.namelist())
+    assert held == {"pishe/table/locale/tr/LC_MESSAGES/table.mo",
+                                  "pishe/games/pasha/locale/tr/LC_MESSAGES/pasha.mo",
+                                  "pishe/games/pisti/locale/tr/LC_MESSAGES/pisti.mo"}
     words = dist_dir / "web" / "lang" / "tr.js"
-    sent = min((words.with_name(words.name + ext) for ext in (".br", ".gz")), key=lambda p: p.stat().st_size)
-    total = sum(mo.values()) + sent.stat().st_size
-    print(f"Turkish on the wire: .mo {sum(mo.values())} B in the wheel + {sent.name} {sent.stat().st_size} B"
-          f" = {total} B")
+    assert {"wheels/pishe-tr.zip", "web/lang/tr.js"} <= set(info["files"]) - set(info["later"]) - set(info["online"])
+    sent = [min((path.with_name(path.name + ext) for ext in (".br", ".gz")), key=lambda p: p.stat().st_size)
+            for path in (catalogs, words)]
+    total = sum(path.stat().st_size for path in sent)
+    print(f"Turkish on the wire: {' + '.join(f'{path.name} {path.stat().st_size} B' for path in sent)} = {total} B")
     assert total <= 30_000
     assert '"Turn a card":"Kart çevir"' in words.read_text(encoding="utf-8")

@@ -43,8 +43,6 @@ RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
 PASHA = '[data-game="pishe-pasha"]'  # Pishe Pasha's table on the page
 SYNC_S = 30
-# After both pages are idle but still differ, how long each is given for one more paint.
-REPAINT_MS = 100
 
 BUTTON = {"turn": "Turn a card", "give": "Give", "keep": "Keep"}
 # The host gives only in a deal's first HOST_GIVES actions (Table.choose).
@@ -93,9 +91,10 @@ self.addEventListener("message", (event) => {
   }
 });
 """
-WIRE_TAP = """((tap) => {
-  const wire = (window.__wire = { received: [], sent: [], both: [] });  // both: [kind, text], in order
-  const workers = [];
+# A JavaScript function (tap, onWorker): from now on every module worker the page makes
+# first runs the module `tap` (its source), then its own; onWorker(worker) is called with
+# each worker made. Taps chain: a later one wraps the Worker an earlier one made.
+TAP_WORKERS = """(tap, onWorker) => {
   const script = (text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
   const tapUrl = script(tap);
   const Native = window.Worker;
@@ -104,16 +103,23 @@ WIRE_TAP = """((tap) => {
       const real = new URL(url, location.href).href;
       super(options && options.type === "module"
         ? script(`import ${JSON.stringify(tapUrl)};\nimport ${JSON.stringify(real)};\n`) : url, options);
-      workers.push(this);
-      this.addEventListener("message", (event) => {
-        const copy = event.data && event.data.__wire;
-        if (!copy) return;
-        event.stopImmediatePropagation();
-        wire[copy[0]].push(copy[1]);
-        wire.both.push(copy);
-      });
+      onWorker(this);
     }
   };
+}"""
+WIRE_TAP = """((tap) => {
+  const wire = (window.__wire = { received: [], sent: [], both: [] });  // both: [kind, text], in order
+  const workers = [];
+  (""" + TAP_WORKERS + """)(tap, (worker) => {
+    workers.push(worker);
+    worker.addEventListener("message", (event) => {
+      const copy = event.data && event.data.__wire;
+      if (!copy) return;
+      event.stopImmediatePropagation();
+      wire[copy[0]].push(copy[1]);
+      wire.both.push(copy);
+    });
+  });
   wire.send = (text) => workers.forEach((w) => w.postMessage({ __wireSend: text }));
   wire.mute = (on) => workers.forEach((w) => w.postMessage({ __wireMute: on }));
 })(""" + json.dumps(WORKER_TAP) + ");"
@@ -168,31 +174,61 @@ READ_BOARD = """() => {
 }"""
 
 SHARED = ("seats", "turn", "piles", "deal", "length", "result")  # and not "paints"
+# What both pages must show alike (shared(), below) as text: a board's `key`.
+SHARED_KEY = """(b) => JSON.stringify([
+  Object.keys(b.seats).sort().map((s) => { const { name, flag, ...rest } = b.seats[s]; return [s, rest]; }),
+  b.turn, b.piles, b.deal, b.length, b.result])"""
+# The page's board with its key.
+READ_KEYED = "() => { const b = (" + READ_BOARD + ")(); b.key = (" + SHARED_KEY + ")(b); return b; }"
 
-# Resolves true once the page is idle and its table has painted more than `after`
-# times (after < 0: idle is enough), or false after `ms`. A MutationObserver on the
-# two attributes wakes it: the test sleeps until the page changes, instead of
-# reading both boards every few milliseconds.
-WAIT_PAINTED = """([after, ms]) => new Promise((resolve) => {
+# Resolves with the page's board (READ_KEYED) once it is settled, or null after `ms`:
+# idle, painted more than `after` times, a dealt board, and on this seat's turn a move
+# offered (no-peek: until the card its seat may see now is opened, its view stands still,
+# with no move); a board whose key is `like`, if given, and not `unlike`. A MutationObserver
+# on the two attributes wakes it: the test waits for the page's state, never for a time.
+WAIT_SETTLED = """([after, like, unlike, ms]) => new Promise((resolve) => {
   const table = document.querySelector("[data-pishe-table]");
-  const done = () => document.body.dataset.idle === "true" && Number(table.dataset.paints || 0) > after;
-  if (done()) return resolve(true);
-  const observer = new MutationObserver(() => { if (done()) finish(true); });
-  const timer = setTimeout(() => finish(false), ms);
+  const settled = () => {
+    if (document.body.dataset.idle !== "true" || Number(table.dataset.paints || 0) <= after) return null;
+    const board = (""" + READ_KEYED + """)();
+    if (board.turn === "none" || (board.turn === board.mine && board.enabled.length === 0)) return null;
+    if ((like !== null && board.key !== like) || (unlike !== null && board.key === unlike)) return null;
+    return board;
+  };
+  const now = settled();
+  if (now) return resolve(now);
+  const observer = new MutationObserver(() => { const board = settled(); if (board) finish(board); });
+  const timer = setTimeout(() => finish(null), ms);
   function finish(result) { observer.disconnect(); clearTimeout(timer); resolve(result); }
   observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-paints", "data-idle"] });
 })"""
-# One round trip per page: wait as WAIT_PAINTED does, then read the board.
-WAIT_AND_READ = "(args) => (" + WAIT_PAINTED + ")(args).then(" + READ_BOARD + ")"
 # A click on what the page shows at (x, y), as a pointer there would make it, if that is
-# the move button `action` (else null, and no click); then WAIT_AND_READ.
-CLICK_AND_READ = """([[x, y, action], wait]) => {
+# the move button `action` (else {missed: true}, and no click); then WAIT_SETTLED.
+CLICK_AND_WAIT = """([[x, y, action], wait]) => {
   const hit = document.elementFromPoint(x, y);
   const button = hit && hit.closest("[data-action]");
-  if (!button || button.dataset.action !== action) return null;
+  if (!button || button.dataset.action !== action) return { missed: true };
   hit.click();
-  return (""" + WAIT_AND_READ + """)(wait);
+  return (""" + WAIT_SETTLED + """)(wait);
 }"""
+# How long the second page is waited for at once, before the test looks whether the first
+# page's board has moved on meanwhile (it never has, so far: then it waits on, to SYNC_S).
+SECOND_MS = 5000
+
+
+# Resolves once nothing on the page moves: after the next frame (a paint's cards start
+# travelling there: web/games/motion.js), when every animation then running that ends has
+# finished (not the ones that run for ever: a waiting status's glow).
+STILL = """() => new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)))
+  .then(() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map((a) => a.finished.catch(() => null))))
+  .then(() => true)"""
+
+
+def still(page: Page) -> None:
+    """Wait until nothing moves on the page (for a screenshot): its state, not a time."""
+    page.evaluate(STILL)
 
 
 def shared(board: dict) -> dict:
@@ -349,10 +385,17 @@ class Table:
     # -- reading ---------------------------------------------------------------
 
     @staticmethod
-    def board(page: Page, wait: list | None = None) -> dict:
-        """The page's board; with `wait` ([paints, ms]), once idle and painted since (or after ms)."""
-        board = page.evaluate(READ_BOARD) if wait is None else page.evaluate(WAIT_AND_READ, wait)
-        board["seats"] = {int(seat): shown for seat, shown in board["seats"].items()}
+    def board(page: Page, wait: list | None = None) -> dict | None:
+        """The page's board (with its `key`); with `wait` (WAIT_SETTLED's arguments), once
+        settled so (None if it is not within the time given)."""
+        board = page.evaluate(READ_KEYED) if wait is None else page.evaluate(WAIT_SETTLED, wait)
+        return Table.seated(board)
+
+    @staticmethod
+    def seated(board: dict | None) -> dict | None:
+        """`board` with its seats by number."""
+        if board is not None:
+            board["seats"] = {int(seat): shown for seat, shown in board["seats"].items()}
         return board
 
     def collect_wire(self) -> None:
@@ -390,7 +433,7 @@ class Table:
         reply = reply_box.input_value()
         assert len(reply) <= 160, reply
         if shot:
-            self.guest.wait_for_timeout(200)
+            still(self.guest)
             self.guest.screenshot(path=str(RESULTS / shot))
         self.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(reply)
         self.host.get_by_role("button", name="Connect", exact=True).click()
@@ -403,41 +446,47 @@ class Table:
 
     def sync(self, before: dict | None = None, painted: tuple[int, int] = (-1, -1),
              click: tuple[int, list] | None = None) -> tuple[dict, dict]:
-        """Wait until both pages are idle and show the same dealt board: another board than
-        `before`, if given, and painted since the paint counts `painted` (host, guest).
-        (A move can leave the board as it was: a one-card stock turned over and its
-        card turned back onto the pile; both pages repaint all the same.)
-        `click` (seat, [x, y, action]): first click `action` where seat's page shows it,
-        in the same round trip as the wait for that page's paint."""
+        """Wait until both pages are settled (WAIT_SETTLED: idle, the mover offered its moves)
+        and show the same dealt board: another board than `before`, if given, and painted
+        since the paint counts `painted` (host, guest). (A move can leave the board as it
+        was: a one-card stock turned over and its card turned back onto the pile; both pages
+        repaint all the same.) `click` (seat, [x, y, action]): first click `action` where
+        seat's page shows it, in the same round trip as the wait for that page.
+
+        The clicking page (else the host's) is waited for first, then the other one until it
+        shows the same board: each wait is the page's own, on its state."""
         deadline = time.monotonic() + SYNC_S
-        marks, first = painted, True
+        first = click[0] if click else 0
+        pages = (self.host, self.guest)
+        unlike = before["key"] if before is not None else None
+        marks = list(painted)
+
+        def left(cap: float = SYNC_S * 1000) -> float:
+            return min(cap, max(0.0, deadline - time.monotonic()) * 1000)
+
         while True:
-            boards = [None, None]
-            # The clicking page first: the other one waits for what the click sets off.
-            for seat in (0, 1) if not (first and click) else (click[0], 1 - click[0]):
-                page = (self.host, self.guest)[seat]
-                left_ms = max(0.0, deadline - time.monotonic()) * 1000
-                wait = [marks[seat], left_ms if first else min(left_ms, REPAINT_MS)]
-                if first and click and click[0] == seat:
-                    board = page.evaluate(CLICK_AND_READ, [click[1], wait])
-                    assert board is not None, f"no {click[1][2]} button at {click[1][:2]} on seat {seat}'s page"
-                    board["seats"] = {int(s): shown for s, shown in board["seats"].items()}
-                    boards[seat] = board
-                else:
-                    boards[seat] = self.board(page, wait)
-            h, g = boards
-            # The mover's page offers its moves only once the cards its seat may see are
-            # opened to it (no-peek: the other page's keys may still be on their way).
-            mover = {0: h, 1: g}.get(h["turn"])
-            if (h["idle"] and g["idle"] and shared(h) == shared(g) and h["turn"] != "none"
-                    and (mover is None or mover["enabled"])
-                    and (before is None or shared(h) != shared(before))
-                    and h["paints"] > painted[0] and g["paints"] > painted[1]):
-                return h, g
+            wait = [marks[first], None, unlike, left()]
+            if click:
+                one = pages[first].evaluate(CLICK_AND_WAIT, [click[1], wait])
+                assert one is None or not one.get("missed"), \
+                    f"no {click[1][2]} button at {click[1][:2]} on seat {first}'s page"
+                click = None
+            else:
+                one = pages[first].evaluate(WAIT_SETTLED, wait)
+            if one is None:
+                raise AssertionError(f"seat {first}'s page never settled: {self.board(pages[first])}")
+            one = self.seated(one)
+            while True:
+                other = self.board(pages[1 - first], [marks[1 - first], one["key"], unlike, left(SECOND_MS)])
+                if other is not None:
+                    return (one, other) if first == 0 else (other, one)
+                now = self.board(pages[first])
+                if now["key"] != one["key"] or time.monotonic() > deadline:
+                    break
             if time.monotonic() > deadline:
-                raise AssertionError(f"the pages never agreed:\nhost  {h}\nguest {g}")
-            # Both idle yet not agreeing: a view is on its way to one of them.
-            marks, first = (h["paints"], g["paints"]), False
+                raise AssertionError(f"the pages never agreed:\nseat {first}  {now}\nother   "
+                                     f"{self.board(pages[1 - first])}")
+            marks[first] = one["paints"]        # its board moved on: wait for where it settles
 
     def act(self, seat: int, h: dict, g: dict) -> tuple[dict, dict]:
         """Click on `seat`'s page what a player of this test does (see `choose`), given both
@@ -490,7 +539,7 @@ class Table:
         RESULTS.mkdir(exist_ok=True)
         for who, page in (("host", self.host), ("guest", self.guest)):
             page.evaluate("window.scrollTo(0, 0)")
-            page.wait_for_timeout(350)  # the newest card's arrival
+            still(page)  # the newest card's arrival
             page.screenshot(path=str(RESULTS / f"friend-{who}-{name.split('-', 1)[1]}.png"))
 
     # -- checking --------------------------------------------------------------------
@@ -633,7 +682,7 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     qr = table.host.get_by_role("img", name="QR code of the invite link")
     expect(qr).to_be_visible(timeout=20_000)
     assert table.host.evaluate("document.querySelector('[data-qr] svg path').getAttribute('d').length") > 100
-    table.host.wait_for_timeout(200)
+    still(table.host)
     table.host.screenshot(path=str(RESULTS / "friend-host-invite.png"))
 
     table.join(link, shot="friend-guest-reply.png")

@@ -6,6 +6,7 @@ phone and desktop widths (measured); axe-core finds nothing in Turkish; screensh
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -67,8 +68,16 @@ ENGLISH = _phrases([e for e, _ in MESSAGES], " ".join(t for _, t in MESSAGES))
 TURKISH = _phrases([t for _, t in MESSAGES], " ".join(e for e, _ in MESSAGES))
 
 
+@functools.cache
+def _any_of(phrases: frozenset) -> re.Pattern:
+    """One pattern for all of ``phrases`` as whole words: a text with none of them is read once."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(phrases, key=len, reverse=True))) + r")(?!\w)")
+
+
 def foreign(text: str, phrases: set) -> list:
     """The phrases of ``phrases`` found in ``text`` as whole words."""
+    if not _any_of(frozenset(phrases)).search(text):
+        return []
     return sorted(p for p in phrases if re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", text))
 
 
@@ -121,10 +130,11 @@ class Reader:
     """Collects what the page says at each moment and the phrases of the wrong language in it."""
 
     def __init__(self, page: Page, wrong: set):
-        self.page, self.wrong, self.found = page, wrong, {}
+        self.page, self.wrong, self.found, self.moments = page, wrong, {}, []
 
     def __call__(self, moment: str) -> str:
         text = self.page.evaluate(READ_ALL)
+        self.moments.append(moment)
         bad = foreign(text, self.wrong)
         if bad:
             self.found[moment] = bad
@@ -148,8 +158,9 @@ def play_pasha_deal(page: Page, read: Reader, names: dict, most: int = 600) -> N
     read("Pishe Pasha deal end")
 
 
-def play_pisti_deck(page: Page, read: Reader, play_word: str) -> None:
-    """A whole deck of Pişti: the first card of your hand each turn, by its button's name."""
+def play_pisti_deck(page: Page, read: Reader, play_word: str, axe: bool = False) -> None:
+    """A whole deck of Pişti: the first card of your hand each turn, by its button's name
+    (``axe``: axe-core run on its table mid-deck)."""
     table = page.locator('[data-game="pisti"]')
     plays = 0
     while not table.locator("[data-result]").is_visible():
@@ -160,6 +171,8 @@ def play_pisti_deck(page: Page, read: Reader, play_word: str) -> None:
         plays += 1
         if plays == 3:
             read("Pişti mid-deck")
+            if axe:
+                assert violations(page) == []               # axe in Turkish on Pişti's table too
     assert plays == 12
     expect(table.get_by_role("table")).to_be_visible()
     read("Pişti count table")
@@ -189,39 +202,48 @@ def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, loc
         # (a Turkish keyboard's key: Playwright's keyboard has US keys only)
         press(page, "pishe-pasha", lambda: page.evaluate(
             "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ç', bubbles: true}))"))
-    # The English deal's end is read by every other test of the page: English plays a few moves.
-    play_pasha_deal(page, read, names, most=600 if turkish else 12)
+    # The English deal's end is read by every other test of the page: English plays to mid-deal.
+    play_pasha_deal(page, read, names, most=600 if turkish else 6)
 
-    # Pişti, chosen mid-match: the page asks first (the confirm dialog).
+    # Pişti, chosen mid-match: the page asks first (the confirm dialog). The Turkish deal was
+    # played to its end, which ends the one-deal match: nothing to lose, so nothing asked.
     page.get_by_role("radio", name="Pişti", exact=True).check()
     dialog = page.get_by_role("dialog")
-    if dialog.is_visible():
-        read("confirm dialog")
-        press(page, "pisti", dialog.get_by_role("button").last.click)
-    else:
+    if turkish:
+        expect(dialog).to_be_hidden()
         wait_idle(page)
-    play_pisti_deck(page, read, names["play"])
+    else:
+        expect(dialog).to_be_visible()
+        assert dialog.inner_text() in read("confirm dialog (another game)")
+        press(page, "pisti", dialog.get_by_role("button").last.click)
+    play_pisti_deck(page, read, names["play"], axe=turkish)
 
-    # Invite a friend mid-match: asked first, then the invite panel.
+    # Mid-match (the Pişti match goes on to 101), a new match and an invite are asked first.
     page.get_by_role("button", name=names["new"], exact=True).first.click()
-    if dialog.is_visible():
-        read("confirm dialog (new match)")
-        dialog.get_by_role("button").first.click()          # keep playing
+    expect(dialog).to_be_visible()
+    assert dialog.inner_text() in read("confirm dialog (new match)")
+    dialog.get_by_role("button").first.click()          # keep playing
+    expect(dialog).to_be_hidden()
     page.get_by_role("button", name=names["invite"], exact=True).click()
-    if dialog.is_visible():
-        read("confirm dialog (invite)")
-        dialog.get_by_role("button").last.click()
+    expect(dialog).to_be_visible()
+    assert dialog.inner_text() in read("confirm dialog (invite)")
+    dialog.get_by_role("button").last.click()
     expect(page.locator("[data-invite-link]").first).not_to_have_value("", timeout=60_000)
     read("invite panel")
-    RESULTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(RESULTS / f"language-invite-{locale}.png"))
+    assert read.moments == ["ready", "Pishe Pasha mid-deal", *(["Pishe Pasha deal end"] if turkish else []),
+                            *([] if turkish else ["confirm dialog (another game)"]), "Pişti mid-deck",
+                            "Pişti count table", "confirm dialog (new match)", "confirm dialog (invite)",
+                            "invite panel"]
+    if turkish:                     # the English invite panel's are test_friend's screenshots
+        RESULTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(RESULTS / "language-invite-tr-TR.png"))
     assert read.found == {}, "phrases of the other language"
     assert page.errors == []
 
 
 def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, server):
-    """Mid-deal, and after a reload; axe in Turkish; an invite link carries no language; a broken
-    link says why in Turkish."""
+    """Mid-deal, and after a reload, in the top bar and in the header's menu at a phone's width;
+    axe in Turkish; an invite link carries no language; a broken link says why in Turkish."""
     page = open_page(browser, server, "en-US", "&lang=tr")         # ?lang=tr wins over the browser
     assert page.evaluate("document.documentElement.lang") == "tr"
     for _ in range(3):
@@ -254,7 +276,23 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     # ... which follow the switch as before.
     press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
     assert foreign("\n".join(log.all_inner_texts()), TURKISH) == [] and log.count() >= said
+    # At a phone's width the switch is in the header's menu: back to Turkish through it, which
+    # closes the menu and gives the keyboard back to its button.
+    page.set_viewport_size({"width": 360, "height": 780})
+    menu = page.get_by_role("button", name="Settings and language", exact=True)
+    expect(page.get_by_role("combobox", name="Language")).to_be_hidden()
+    menu.click()
+    expect(menu).to_have_attribute("aria-expanded", "true")
     press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
+    menu = page.get_by_role("button", name="Ayarlar ve dil", exact=True)
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    expect(menu).to_be_focused()
+    expect(page.get_by_role("combobox", name="Dil")).to_be_hidden()
+    assert page.evaluate("document.documentElement.lang") == "tr"
+    expect(page.get_by_role("button", name="Kart çevir", exact=True)).to_be_visible()
+    assert page.locator("[data-count]").all_inner_texts() == counts
+    assert foreign(page.evaluate(READ_ALL), ENGLISH) == []
+    page.set_viewport_size({"width": 1280, "height": 800})
     # The same in high contrast, at a phone's width.
     page.get_by_role("switch", name="Yüksek karşıtlık").check()
     page.set_viewport_size({"width": 390, "height": 844})

@@ -234,8 +234,13 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
 
     # The guest's page goes away with its keys: after the hold the deck is aborted by it, named,
     # and dealt again with a computer in its seat (the host's page is opened its cards, as it says).
+    host.evaluate(STATUSES, "[data-friend-status]")
     guest.goto("about:blank")
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=20_000)
+    # Within its hold the host's page names the seat coming back, and says "invite again" only after.
+    statuses = host.evaluate("window.__statuses")
+    back = statuses.index("Partner is reconnecting…")
+    assert "Connection lost — invite again" not in statuses[:back], statuses
     expect(host.locator("[data-fair]")).to_have_text(
         "Deck 1 was aborted: Partner did not reveal their part of the shuffle (aborted shuffles at this "
         "table: 1).", timeout=20_000)
@@ -278,14 +283,17 @@ def test_pishe_pasha_joins_by_the_link_alone_too(pages: Pages):
 
 DEAL_NOW = "Deal now: computers take the empty seats"
 # Installed before a page loads: what each frame shows (the games' tables not hidden, the
-# title, whether Python is ready), from the first frame until Python is ready.
+# title, whether Python is ready, and the first such frame's words), from the first frame
+# until Python is ready.
 FRAMES = """(() => {
   const frames = (window.__frames = []);
   const look = () => {
     const shown = [...document.querySelectorAll("[data-pishe-table]")]
       .filter((table) => !table.closest("[hidden]")).map((table) => table.dataset.game);
     const ready = Boolean(document.body && document.body.dataset.ready === "true");
-    frames.push({title: document.title, shown, ready});
+    // The words of the first frame that shows a table (innerText: what is shown, once).
+    const words = shown.length && !frames.some((f) => f.words) ? document.body.innerText : null;
+    frames.push({title: document.title, shown, ready, words});
     if (ready || frames.length > 2000) frames.done = true;
     else requestAnimationFrame(look);
   };
@@ -318,10 +326,18 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
     painted = [f for f in frames if f["shown"]]
     assert painted and not painted[0]["ready"], frames[:5]
     assert all(f["shown"] == ["pisti"] and f["title"] == "Pişti: play with friends" for f in painted), frames
+    first = painted[0]["words"]                       # Pişti's words, none of Pishe Pasha's
+    assert "First to 101" in first and "Dealer: Left" in first, first
+    assert not {"Give", "Keep", "Dealer: Computer", "One deal"} & set(first.splitlines()), first
     for guest in guests.values():
         expect(guest.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     expect(host.locator("[data-friend-status]")).to_have_text("Waiting for your friends: 2 of 3 here…",
                                                               timeout=BOOT_MS)
+    # A guest here reads whom the table waits for, from its own seat (not "once you are connected").
+    expect(guests[1].locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Partner…", timeout=20_000)
+    expect(guests[2].locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Right…", timeout=20_000)
+    # The host's match line before the first deck: the length alone, no blank deck or dealer.
+    expect(host.locator('[data-match-line="pisti"]')).to_have_text("First to 101", use_inner_text=True)
     for page in (host, *guests.values()):             # no computer at the table yet
         expect(page.locator("[data-computers-note]")).to_be_hidden()
     expect(host.locator(f"{TABLE} [data-status]")).to_have_text("Waiting for Left…", timeout=20_000)
@@ -335,6 +351,7 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
     for page in (host, *guests.values()):
         expect(page.locator("[data-computers-note]")).to_have_text(COMPUTERS_NOTE, timeout=20_000)
     assert play_until(host, [host, *guests.values()], played=6) >= 6
+    expect(guests[1]).to_have_title("Pişti: play with friends")  # still, with Python running the game
 
     # Left's friend comes mid-deck: seated, but the computer plays the deck out (dealt no-peek
     # without its page, the deck has nothing its page may see but what is played).
@@ -377,7 +394,7 @@ def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: P
         expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     played = play_until(host, [host, guest], played=4)
     guest.evaluate("window.__wire.mute(true)")
-    host.evaluate(STATUSES)
+    host.evaluate(STATUSES, f"{TABLE} [data-status]")
     # Play on (the host's page and the computers only) until the table waits on the partner's
     # page: its move, or its key for a card the host's page may see (no-peek): it names it.
     host.evaluate(AUTOPLAY, 99)
@@ -389,9 +406,9 @@ def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: P
     assert play_until(host, [host], played=played + 8) >= played + 8
 
 
-# Installed in the host's page: every text its table's status line shows, in order.
-STATUSES = """() => {
-  const line = document.querySelector('[data-game="pisti"] [data-status]');
+# Installed in the host's page: every text a status line (its selector) shows, in order.
+STATUSES = """(selector) => {
+  const line = document.querySelector(selector);
   const seen = (window.__statuses = [line.textContent]);
   new MutationObserver(() => seen.push(line.textContent))
     .observe(line, { childList: true, characterData: true, subtree: true });

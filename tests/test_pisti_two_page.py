@@ -1,7 +1,8 @@
 """Pişti for two on the page, in Chromium: a whole deck against the computer by the cards'
 accessible names (every view checked against pishe.web run in this process with the same
 seed), its table at desktop and phone width, and a whole deck with one friend who joins
-by the link alone through a real Nostr relay, dealt no-peek (no message the friend receives
+by the link alone through a real Nostr relay, its page in Turkish (its own address's ?lang=tr)
+while the host's stays English, dealt no-peek (no message the friend receives
 names a card not yet played; the deck rebuilt from every page's messages ends as both pages
 count it, and both pages verify it)."""
 
@@ -16,6 +17,7 @@ from pishe.table.game import get_game
 from machinery import signaling
 from test_friend import persistent_profiles
 from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, check_deck
+from test_language_page import ENGLISH, READ_ALL, TURKISH, foreign
 from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle, wait_idle
 
 TWO = get_game("pisti-2")
@@ -24,6 +26,25 @@ BOOT_MS = 120_000
 SEED = 21
 TABLE = '[data-game="pisti-2"]'
 READ_TWO = READ_TABLE.replace('"pisti"', '"pisti-2"')
+
+
+# Installed on a page before the deck is played: counts the cards that set off from the other
+# player's seat (the table's top) towards the middle, as motion.js starts them (a card drawn where
+# it lands, moved back to where it was, or a copy flying from there): right as an animation is
+# made, its card is where it starts. Whichever paints a no-peek move takes (its card closed, then
+# opened), a card of theirs that travels is seen once it sets off.
+WATCH_THEIR_CARDS = """(selector) => {
+  const top = document.querySelector(selector + ' [data-place="top"]');
+  window.theirCards = 0;
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    const animation = animate.apply(this, args);
+    const [card, seat] = [this.getBoundingClientRect(), top.getBoundingClientRect()];
+    const [x, y] = [card.left + card.width / 2, card.top + card.height / 2];
+    if (this.matches(".card") && x > seat.left && x < seat.right && y > seat.top && y < seat.bottom) window.theirCards += 1;
+    return animation;
+  };
+}"""
 
 
 def paints(page: Page) -> str:
@@ -171,31 +192,42 @@ def test_a_whole_deck_with_a_friend(pages: Pages):
     host.get_by_role("button", name="Invite a friend", exact=True).click()
     box = host.get_by_role("textbox", name="Invite link", exact=True)
     expect(box).not_to_have_value("", timeout=20_000)
+    # The friend reads Turkish: its own page's address says so; the invite link carries no language.
+    link = box.input_value()
+    assert "lang" not in link and "?" not in link.split("#")[0]
     guest = pages.page("guest 1")
-    guest.goto(box.input_value())
-    for page in (host, guest):
-        expect(page.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
-    expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+    guest.goto(link.replace("#join=", "?lang=tr#join="))
+    expect(host.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
+    expect(guest.locator("[data-friend-status]")).to_have_text("Bağlandı", timeout=BOOT_MS)
+    expect(guest.get_by_role("textbox", name="Yanıt kodu", exact=True)).to_be_hidden()
     expect(host.locator(f'{TABLE} [data-place="top"] [data-name]')).to_have_text("Friend", timeout=BOOT_MS)
     guest.wait_for_function("() => window.pisheFriend.state.view && window.pisheFriend.state.view.seat === 1",
                             timeout=BOOT_MS)
-    expect(guest.locator(f'{TABLE} [data-place="top"] [data-name]')).to_have_text("Friend")
+    expect(guest.locator(f'{TABLE} [data-place="top"] [data-name]')).to_have_text("Arkadaş")
+    assert guest.title() == "İki kişilik Pişti: bir arkadaşla oyna" and host.title() == "Pişti for two: play a friend"
+    assert [page.evaluate("document.documentElement.lang") for page in (host, guest)] == ["en", "tr"]
     autoplay = AUTOPLAY.replace('[data-game="pisti"]', f'{TABLE}')
     for page in (host, guest):
+        page.evaluate(WATCH_THEIR_CARDS, f"[data-pishe-table]{TABLE}")
         page.evaluate(autoplay, 99)
     host.wait_for_function(HOST_DONE, arg=[99], timeout=180_000, polling=50)
     assert host.evaluate("(" + PLAYED + ")(window.pisheFriend.state.view)") == 48
     assert [page.evaluate("window.__autoplay.clicks") for page in (host, guest)] == [24, 24]
-    for page in (host, guest):
-        expect(page.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
+    expect(host.locator("[data-fair]")).to_have_text("Deck 1 verified", timeout=20_000)
+    expect(guest.locator("[data-fair]")).to_have_text("El 1 doğrulandı", timeout=20_000)
+    # The other player's cards travel on each page: the friend's on the host's, the host's on the friend's.
+    travelled = {name: page.evaluate("window.theirCards") for name, page in (("host", host), ("guest", guest))}
+    assert min(travelled.values()) > 0, travelled
     check_deck(guest, TWO)
     guest_view = guest.evaluate("window.pisheFriend.state.view")
-    assert guest_view["game"] == "pisti-2" and guest_view["deck_result"]["teams"] == ["You", "Friend"]
+    assert guest_view["game"] == "pisti-2" and guest_view["deck_result"]["teams"] == ["Sen", "Arkadaş"]
     # Your side's box first, as seen and as a screen reader reads them (the friend's is team 1).
-    for page in (host, guest):
+    for page, (you, friend) in ((host, ("You", "Friend")), (guest, ("Sen", "Arkadaş"))):
         teams = page.locator(f"{TABLE} [data-teams]")
-        expect(teams).to_match_aria_snapshot('- region "You"\n- region "Friend"')
-        you, friend = (teams.get_by_role("region", name=name, exact=True).bounding_box() for name in ("You", "Friend"))
-        assert you["x"] < friend["x"]
+        expect(teams).to_match_aria_snapshot(f'- region "{you}"\n- region "{friend}"')
+        yours, theirs = (teams.get_by_role("region", name=name, exact=True).bounding_box() for name in (you, friend))
+        assert yours["x"] < theirs["x"]
+    # Each page in its own player's language, the deck's count table included.
+    assert foreign(host.evaluate(READ_ALL), TURKISH) == [] and foreign(guest.evaluate(READ_ALL), ENGLISH) == []
     for name, errors in pages.errors.items():
         assert [e for e in errors if "Service Worker" not in e] == [], (name, errors)

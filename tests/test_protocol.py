@@ -22,6 +22,7 @@ from pishe import (
     BOTS, DECK, Card, InvalidMatchLengthError, InvalidStepError, MatchOverError, UnknownActionError,
     UnknownGameError, seat_view,
 )
+from pishe.table import lang
 from pishe.table.fair import derive_deck, part_commitment
 from pishe.games.pasha.view import step_from_json, step_to_json
 from pishe.table.protocol.guest import REFUSALS
@@ -30,6 +31,7 @@ from pishe.table.protocol import (
     MalformedMessageError, NotConnectedError, Outcome, UnknownMessageTypeError,
     UnsupportedVersionError, WrongGameError, WrongPhaseError, error_code,
 )
+from pishe.table.protocol.wire import sentence
 
 #: The guest's seat at a two-seat table.
 GUEST_SEAT = 1
@@ -781,6 +783,18 @@ def test_the_examples_in_the_docstrings():
 
 def test_error_codes_are_named_by_cause():
     assert error_code(UnsupportedVersionError()) == "unsupported-version"
+
+
+def test_an_error_sentence_is_capitalised_by_the_language_s_rules():
+    lang.set_language("tr")
+    try:
+        reason = lang._("the two pages have different versions of the game: reload both.")
+        assert reason.startswith("iki ")
+        assert sentence(UnsupportedVersionError(reason)) == "İ" + reason[1:]
+        assert sentence(UnsupportedVersionError()) == "Unsupported version"    # a code: never by locale
+    finally:
+        lang.set_language("en")
+    assert sentence(UnsupportedVersionError("in English")) == "In English"
 
 
 def test_cards_in_finds_every_form():

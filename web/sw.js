@@ -19,8 +19,11 @@ self.addEventListener("install", (event) => {
       // cache kept from an older build never lands in this build's cache.
       // The files listed "online" are left to the network: the settings a host edits
       // in dist/, and the Nostr library, which only a friend's table loads.
+      // index.html is kept as the site's address ("./"), the one a visitor opens (a link, an
+      // invite): the page just loaded from it is in the HTTP cache, and revalidated, not sent again.
       const kept = BUILD.files.filter((f) => !BUILD.online.includes(f) && !BUILD.later.includes(f));
-      await cache.addAll(kept.map((f) => new Request(new URL(f, self.location), { cache: "no-cache" })));
+      await cache.addAll(kept.map((f) => new Request(new URL(f === "index.html" ? "./" : f, self.location),
+                                                     { cache: "no-cache" })));
       // Take over at once: a page already running keeps what it has loaded.
       await self.skipWaiting();
     })(),
@@ -49,11 +52,11 @@ async function cacheFirst(request) {
   let key = request;
   if (request.mode === "navigate") {
     // A page address may carry settings in its query (index.html?delay=0), and
-    // "/" is index.html: look both up as the bare file.
+    // index.html is "./": look both up as the site's address, as install kept it.
     const url = new URL(request.url);
     url.search = "";
     url.hash = "";
-    if (url.pathname.endsWith("/")) url.pathname += "index.html";
+    if (url.pathname.endsWith("/index.html")) url.pathname = url.pathname.slice(0, -"index.html".length);
     key = url.href;
   }
   const kept = await cache.match(key);

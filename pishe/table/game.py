@@ -348,11 +348,13 @@ def get_game(game_id: str) -> Game:
     """The game (variant) ``game_id``. Packages are imported only as far as needed to
     find it (start-up imports one game's)."""
     if isinstance(game_id, str):
-        for package in [None, *(p for p in _packages() if p not in _imported)]:
-            if package is not None:
+        if game_id in _found:
+            return _found[game_id]      # no scan of the folder: get_game runs on every message
+        for package in _packages():
+            if package not in _imported:
                 _import(package)
-            if game_id in _found:
-                return _found[game_id]
+                if game_id in _found:
+                    return _found[game_id]
     raise UnknownGameError(f"unknown game {str(game_id)[:40]!r}: choose one of {', '.join(game_ids())}")
 
 

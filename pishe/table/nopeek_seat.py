@@ -70,7 +70,7 @@ class NoPeekSeat:
     @property
     def dealt(self) -> bool:
         """Whether both rounds are done: the deal is in play."""
-        return self.dealing.record.deck(self.seats) is not None
+        return self.dealing.record.locked.get(self.seats[-1]) is not None    # (deck() would read 52 points)
 
     def awaited(self) -> list:
         """The other pages whose part this page waits on, in seat order: while the deal is in

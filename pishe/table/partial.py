@@ -41,6 +41,7 @@ class PartialDeal:
         self.actions: list = []
         self._state = None
         self._deck = None
+        self._openable = None        # openable()'s answer until a card is learnt or a move made
 
     def learn(self, position: int, card: Card) -> bool:
         """Take in that ``position`` holds ``card``; whether it was new. Raises ``ValueError``
@@ -50,7 +51,7 @@ class PartialDeal:
         if position in self.known or card in self.known.values():
             raise ValueError(f"position {position} cannot hold {card}: it contradicts a card already opened")
         self.known[position] = card
-        self._state = self._deck = None
+        self._state = self._deck = self._openable = None
         return True
 
     def deck(self, shift: int = 0) -> list:
@@ -83,6 +84,7 @@ class PartialDeal:
         """Play move ``text`` for ``seat`` (raises the game's refusal, changing nothing): its steps."""
         steps = self.state.apply(self.game.parse_action(text), seat)
         self.actions.append([seat, text])
+        self._openable = None
         return steps
 
     def trial(self, seat: int, text: str):
@@ -108,6 +110,12 @@ class PartialDeal:
         instead of dealt). So until every public card is known, only the positions public
         both under the stand-ins and under the stand-ins turned one place on (each unknown
         position then holds another card) may be opened, and to everyone."""
+        if self._openable is None:
+            self._openable = self._find_openable()
+        seen, exact = self._openable
+        return [set(v) for v in seen], exact
+
+    def _find_openable(self) -> tuple:
         seen = self.visible()
         public = set.intersection(*seen)
         if public <= set(self.known):

@@ -38,7 +38,7 @@
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
 import { attach, send } from "./channel.js";
 
-const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, stdlib, loading, downloads}
+const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, stdlib, loading, downloads, languages}
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
 
 // The wheel (a key of BUILD.wheels) unpacked before the table is ready, and
@@ -179,21 +179,21 @@ self.fetch = async (resource, options) => {
   return response;
 };
 
-// Wheel bytes by name, each downloaded once; the start-up ones right now.
+// Bytes by path in the site, each downloaded once; the start-up wheel's right now.
 const downloads = new Map();
-function download(name) {
-  if (!downloads.has(name)) {
-    const url = new URL(BUILD.wheels[name], SITE);
+function download(path) {
+  if (!downloads.has(path)) {
+    const url = new URL(path, SITE);
     const bytes = fetch(url).then(async (response) => {
       if (!response.ok) throw Object.assign(new Error(`could not download ${url.pathname}: HTTP ${response.status}`), { download: true });
       return new Uint8Array(await response.arrayBuffer());
     });
     bytes.catch(() => {}); // reported when awaited, not as an unhandled rejection
-    downloads.set(name, bytes);
+    downloads.set(path, bytes);
   }
-  return downloads.get(name);
+  return downloads.get(path);
 }
-download(AT_START);
+download(BUILD.wheels[AT_START]);
 
 let pyodide = null;
 let scope = null; // the Python globals our snippets run in
@@ -205,7 +205,7 @@ async function install(names) {
   await pyodide.loadPackage("micropip");
   const paths = [];
   for (const name of names) {
-    const bytes = await download(name);
+    const bytes = await download(BUILD.wheels[name]);
     const path = `${WHEEL_DIR}/${BUILD.wheels[name].split("/").pop()}`;
     pyodide.FS.writeFile(path, bytes);
     paths.push(`emfs:${path}`);
@@ -225,6 +225,22 @@ function need(names) {
     }
     return installing.get(name);
   }));
+}
+
+// A language's words (its catalogs, BUILD.languages; English has none): unpacked where the wheel
+// was (Pyodide's working folder) before the first set_language to it, downloaded as soon as that
+// call comes, while Python may still be starting. Code -> promise (dropped if it failed, to retry).
+const languages = new Map();
+function wordsOf(code) {
+  if (typeof code !== "string" || !Object.hasOwn(BUILD.languages, code)) return null;
+  if (!languages.has(code)) {
+    const unpacked = Promise.all([download(BUILD.languages[code]), started]).then(([bytes, dispatch]) => {
+      if (dispatch) pyodide.unpackArchive(bytes, "zip");
+    });
+    languages.set(code, unpacked);
+    unpacked.catch(() => languages.delete(code));
+  }
+  return languages.get(code);
 }
 
 let snapshot = "none"; // what this start did with a snapshot (the ready message says)
@@ -272,7 +288,7 @@ async function boot() {
   milestone("python", STARTED);
   pyodide.FS.mkdirTree(WHEEL_DIR);
   // A wheel is a zip to unpack into site-packages: nothing to resolve, no installer.
-  pyodide.unpackArchive(await download(AT_START), "wheel");
+  pyodide.unpackArchive(await download(BUILD.wheels[AT_START]), "wheel");
   milestone("wheels", 0.97);
   if (snapshot === "restored") pyodide.runPython(PY_RESTORED);
   scope = pyodide.globals.get("dict")();
@@ -339,6 +355,7 @@ const started = Promise.race([boot(), downloadFailure]).then(
  * as it runs: channel.js): resolves with {result} (the parsed JSON) or {error}.
  */
 async function run(name, args) {
+  const words = name === "set_language" && Array.isArray(args) ? wordsOf(args[0]) : null;
   try {
     const dispatch = await started;
     if (!dispatch) throw new Error(fatal);
@@ -348,6 +365,11 @@ async function run(name, args) {
     if (Object.hasOwn(ON_DEMAND, name)) {
       await need(ON_DEMAND[name]).catch((err) => {
         throw new Error(`could not install ${ON_DEMAND[name].join(", ")}: ${describe(err)}`);
+      });
+    }
+    if (words) {
+      await words.catch((err) => {
+        throw new Error(`could not load the words of ${args[0]}: ${describe(err)}`);
       });
     }
     if (NEEDS_GROUP.has(name)) {

@@ -415,9 +415,9 @@ async function startComputerTable() {
   if (!document.documentElement.dataset.invited) showGame(chosenSettings().game);
   setIdle();
   // Another language: the same table, its view worded anew (Python's language is set first:
-  // web/tables/words.js); the tab's title, the loading line.
+  // web/tables/words.js); the tab's title (a friends' table words its own), the loading line.
   onLanguage(async () => {
-    showGame(ready && active ? game : chosenSettings().game);
+    if (body.dataset.table !== "friend") showGame(ready && active ? game : chosenSettings().game);
     if (startFailure) sayStartFailed(startFailure);
     else if (!loader.hidden) setText(stage, pageWord(stageLine));
     if (ready && active) {

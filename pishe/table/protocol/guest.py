@@ -772,11 +772,12 @@ class Guest:
                 shares = message["shares"]
                 parts = [{**message, "shares": shares[i:i + self._SHARES]} for i in range(0, len(shares), self._SHARES)]
             send += [self._numbered("np", deal=self._np_key[0], message=part) for part in parts]
-        return Outcome(send, self._np_end())
+        words, moves = self._np_end()
+        return Outcome(send, words, moves=moves)
 
-    def _np_end(self) -> list:
-        """This page's view from its own engine, the words for the steps it was newly shown,
-        and its check once the deal is over."""
+    def _np_end(self) -> tuple[list, list]:
+        """This page's view from its own engine, the words for the steps it was newly shown and
+        the cards they moved, and its check once the deal is over."""
         np, number = self._np, self._np_key[0]
         try:
             state = np.partial.state if np.dealt else None
@@ -797,12 +798,12 @@ class Guest:
                 self._view = {**self._view, "legal": []}
             if state.over and np.outcome == VERIFIED:
                 self._np_results[number] = list(state.team_points())
-        words = self._words(np.shown[self._np_told:])
+        words, moves = self._words(np.shown[self._np_told:]), self._motions(np.shown[self._np_told:])
         self._np_told = len(np.shown)
         if np.outcome is not None and self._np_key[3] is None:
             self._np_key[3] = True              # checked: said once
             self._np_record(number, np.outcome)
-        return words
+        return words, moves
 
     def _np_record(self, number: int, outcome) -> None:
         from ..nopeek import DealAbortedError

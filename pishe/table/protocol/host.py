@@ -578,7 +578,8 @@ class Host:
                    and self.phase == PLAYING)
         self.guests[seat].joining = joining
         was_away, self.guests[seat].away = self.guests[seat].away, joining
-        back = self._presence(but=seat).send if was_away else []    # the others see the person back
+        # The others see the person come (before the first deal, whom the table still waits for) or back.
+        back = self._presence(but=seat).send if was_away or self.nopeek else []
         # A page with no seat token is a new one: it cannot hold a secret of the try in play.
         lost = self._np_lost(seat, conn) if self.nopeek and token is None else Outcome([], [])
         state = [(conn, m) for m in self._state(seat, have)]
@@ -893,7 +894,8 @@ class Host:
 
     def _np_after(self, send: list, mark: Optional[str] = None) -> Outcome:
         """Bring the host's match to what its page knows now: the deck dealt, the moves made,
-        the cards opened; the host's words for the steps it was newly shown."""
+        the cards opened; the host's words for the steps it was newly shown, and the cards
+        they moved."""
         deal = self._pending or self._played
         np = deal.np
         if self._pending is not None and np.dealt and np.outcome is None:
@@ -914,11 +916,12 @@ class Host:
             for seat, text in np.partial.actions[len(deal.actions):]:
                 deal.actions.append([seat, text, *([mark] if mark else [])])
             deal.steps = np.shown
-        words = []
+        words, moves = [], []
         for group in np.shown[deal.told:]:
             words += [self.game.describe(shown, self.seat) for shown in group]
+            moves += [move for shown in group for move in self.game.motion(shown, self.seat)]
         deal.told = len(np.shown)
-        return Outcome(send, words)
+        return Outcome(send, words, moves=moves)
 
     def _np_lost(self, seat: int, conn) -> Outcome:
         """Friend ``seat`` comes back on a new page (``conn``), without the secret its old page

@@ -15,6 +15,7 @@ from typing import Callable, NamedTuple, Optional
 
 from ...errors import PisheError
 from ..fair import InvalidSecretError, check_secret
+from ..lang import upper
 
 __all__ = [
     "VERSION", "MAX_GUEST_MESSAGE", "MAX_HOST_MESSAGE", "MAX_DEPTH", "HOST_SEAT",
@@ -134,9 +135,10 @@ def error_code(error: Exception) -> str:
 
 
 def sentence(error: Exception) -> str:
-    """An error's message as a sentence for the other page."""
+    """An error's message as a sentence for the other page: its first letter a capital by the
+    language's rules (Turkish "iki" → "İki"); with no message, its code, an identifier, in English."""
     text = str(error)
-    return text[:1].upper() + text[1:] if text else error_code(error).replace("-", " ").capitalize()
+    return upper(text[:1]) + text[1:] if text else error_code(error).replace("-", " ").capitalize()
 
 
 class Outcome(NamedTuple):

@@ -262,6 +262,9 @@ function paintTable(paint, view, status, answer) {
     : state.view && !view.result && (forKeys || seats.some((s) => s.connected && s.number === view.turn)));
   if (waitingLine) {
     setText(tableStatus, status.waiting_line);
+  } else if (!host && !state.view && state.connected && dealing) {
+    // A guest here before the first deal: the friends not here yet, else the dealing.
+    setText(tableStatus, status.waiting_line || status.dealing);
   } else if (state.view && dealing) {
     setText(tableStatus, host && !state.connected ? status.when_back : status.dealing);
   } else if (state.view && !state.connected && state.role === "guest") {
@@ -763,5 +766,6 @@ export function closed() {
   if (state.role !== "guest") return;
   setStatus(expected ? STATUS.noPathGuest : STATUS.guestLost, "lost");
   ui.guestReply.hidden = true;
-  if (state.view) show({ view: state.view, status: state.status });
+  // With no view yet, the table with no cards says again what it waits for.
+  show({ view: state.view, status: state.status });
 }

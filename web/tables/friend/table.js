@@ -32,6 +32,12 @@ const body = document.body;
 const match = document.querySelector("section.match");
 const invite = document.querySelector("[data-invite]");
 
+/** The tab's title: `game`'s own for a friends' table, else the panel's, in the page's language. */
+function showTitle(game) {
+  const radio = document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`);
+  document.title = radio && radio.dataset.friendTitle ? radio.dataset.friendTitle : ui.panel.dataset.title;
+}
+
 function enter(role, game) {
   if (state.role !== role) {
     computerTable.stop();
@@ -48,10 +54,9 @@ function enter(role, game) {
   match.hidden = role !== "host"; // the host's settings for the next match (style.css shows only those)
   ui.fair.hidden = true;
   clearResultFair();
-  // The game's own title for a friends' table, else the panel's.
   const radio = document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`);
   if (radio) radio.checked = true;
-  document.title = radio && radio.dataset.friendTitle ? radio.dataset.friendTitle : ui.panel.dataset.title;
+  showTitle(game);
   ui.nameForm.hidden = false;
   showError("");
   setIdle();
@@ -558,6 +563,7 @@ function start() {
   loadWords(computerTable.py);
   // Another language: this page's own view of the table, worded anew (nothing goes to the others).
   onLanguage(() => {
+    if (state.role) showTitle(state.game);
     if (state.role === "host") queue(async () => hostAnswer(await call("host_current")));
     else if (state.role === "guest" && state.joined) queue(async () => guestAnswer(await call("guest_saved")));
     else if (state.role === "guest") show({ view: null }); // not at a table yet: its blank table
