@@ -49,7 +49,8 @@ def not_fair(guest: Guest, deal: int = 1) -> str:
     """The guest's warning about ``deal``, checked to be one (and its status to say so)."""
     status = guest.status()
     assert status["verification_deal"] == deal, status
-    assert status["verification"].startswith(f"Deal {deal} is not fair: "), status["verification"]
+    word = get_game(status["game"]).deal_name                 # the game's own: Pişti's "Deck"
+    assert status["verification"].startswith(f"{word} {deal} is not fair: "), status["verification"]
     return status["verification"]
 
 
@@ -314,7 +315,7 @@ def test_a_part_added_reordered_or_replaced_in_the_list_is_caught(game_id, guest
         for _ in guest_seats:
             table.join(Guest(rng=random.Random(table.rng.random())))
         first = table.page(guest_seats[0])
-        assert first.status()["verification"].startswith("Deal 1 is not fair: "), forgery
+        assert first.status()["verification"].startswith(f"{table.game.deal_name} 1 is not fair: "), forgery
         assert first.status()["phase"] == "dealing"        # it revealed nothing to that list
 
 
@@ -520,7 +521,7 @@ def test_a_part_lost_while_away_leaves_the_deal_unchecked_never_verified():
     table.tamper = None
     table.join(page)
     table.play_deck()
-    assert page.verification == ("Deal 2 is not fair for this page: it was dealt without its part of the "
+    assert page.verification == ("Deck 2 is not fair for this page: it was dealt without its part of the "
                                  "shuffle (this page was not at the table when the parts were fixed).")
     assert not page._unfair
 
@@ -773,7 +774,7 @@ def test_a_new_pages_first_deal_with_no_commitment_is_not_fair(game_id, guest_se
     page = Guest(rng=random.Random(77))
     table.join(page)
     table.play_deck()
-    assert page.verification.startswith("Deal 1 is not fair")
+    assert page.verification.startswith(f"{get_game(game_id).deal_name} 1 is not fair")   # Pişti's "Deck 1"
 
 
 def test_a_host_page_at_a_guest_seat_cannot_change_its_part_after_seeing_the_others():

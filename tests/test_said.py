@@ -71,7 +71,7 @@ def test_a_guests_check_of_a_deal_follows_the_language_through_its_save(english)
     aborted = "Deck 1 was aborted: the host revealed it without dealing it (aborted shuffles at this table: 1)."
     assert page.status()["verification"] == aborted
     page.receive(write("pisti", "deal-commit", deal=5, commitment="ab" * 32, aborted=[]))
-    unfair = "Deal 5 is not fair: the host went from deal 1 to deal 5."
+    unfair = "Deck 5 is not fair: the host went from deal 1 to deal 5."
     assert page.status()["verification"] == unfair
     lang.set_language("tr")
     turkish = "El 5 adil değil: masayı kuran 1. elden 5. ele atladı."

@@ -431,11 +431,11 @@ def test_a_forged_list_of_parts_is_caught_by_the_guests(forgery):
         conn = table.conn_of(seat)
         table.deliver([(to, forge(text)) for to, text in host.receive(table.page(seat).hello(), conn).send])
     for seat in (1, 2, 3):
-        assert table.page(seat).verification.startswith("Deal 1 is not fair: ")
+        assert table.page(seat).verification.startswith("Deck 1 is not fair: ")     # Pişti's word
     table.play_deck()
     for seat in (1, 2, 3):
         page = table.page(seat)
-        assert page.verification_deal == 1 and page.verification.startswith("Deal 1 is not fair: ")
+        assert page.verification_deal == 1 and page.verification.startswith("Deck 1 is not fair: ")
 
 
 # -- bad input from a guest ---------------------------------------------------------------------

@@ -890,17 +890,17 @@ class Guest:
             # its deck and did not deal it.
             self._abort(number, None, say(TABLE, "the host revealed it without dealing it"))
         elif record is None or record.dealer is None:
-            self._record(number, say(TABLE, "Deal {number} could not be checked: this page did not see it played.",
-                number=number))
+            self._record(number, say(TABLE, "{deal} {number} could not be checked: this page did not see it played.",
+                                     deal=self._deal_word(), number=number))
         elif record.problem is not None:
             self._record(number, record.problem)
         elif record.away:
-            self._record(number, say(TABLE, "Deal {number} is not fair for this page: it was dealt without its part "
+            self._record(number, say(TABLE, "{deal} {number} is not fair for this page: it was dealt without its part "
                                    "of the shuffle (this page was not at the table when the parts were fixed).",
-                                       number=number))
+                                     deal=self._deal_word(), number=number))
         elif record.late:
-            self._record(number, say(TABLE, "Deal {number} could not be checked: this page did not see all of it played.",
-                number=number))
+            self._record(number, say(TABLE, "{deal} {number} could not be checked: this page did not see all of it played.",
+                                     deal=self._deal_word(), number=number))
         else:
             self._check(record, seed)
         if record is not None:
@@ -933,10 +933,13 @@ class Guest:
         self._deals = {n: d for n, d in self._deals.items() if n >= record.number - 1}
         self._deals[record.number] = record
 
-    @staticmethod
-    def _not_fair(number: int, reason: str) -> str:
+    def _deal_word(self):
+        """The game's word for a deal (Pişti's "Deck"), for the lines that begin with it."""
+        return say(self.game.catalog, self.game.deal_name) if self.game is not None else say(TABLE, "Deal")
+
+    def _not_fair(self, number: int, reason: str) -> str:
         reason = lowered(reason) if isinstance(reason, said.Said) else lower(reason[:1]) + reason[1:]
-        return say(TABLE, "Deal {number} is not fair: {reason}", number=number, reason=reason)
+        return say(TABLE, "{deal} {number} is not fair: {reason}", deal=self._deal_word(), number=number, reason=reason)
 
     def _warn(self, record: Optional[DealRecord], number: int, reason: str) -> None:
         """The host cheated in deal ``number``: say so, and keep saying so for the match."""
