@@ -147,6 +147,12 @@ TECHNICAL = {
 }
 
 
+def deal_word(game) -> Said:
+    """What players of ``game`` call one deal (Pişti's "Deck"), as a line's part: worded
+    again in the page's language, as the rest of the line is."""
+    return say(game.catalog, game.deal_name)
+
+
 def deal_aborted(game, number: int, names: Sequence, aborts: int, reason=None, yours: bool = False) -> Said:
     """The line for deal ``number`` of ``game`` (in the game's word for a deal: Pişti's
     "Deck 2 was aborted"), aborted by the seats named ``names`` and, if ``yours``,
@@ -162,8 +168,8 @@ def deal_aborted(game, number: int, names: Sequence, aborts: int, reason=None, y
                   else say(TABLE, "you did not reveal your part of the shuffle"))
     elif who:
         reason = say(TABLE, "{seats} did not reveal their part of the shuffle", seats=who)
-    deal = say(game.catalog, game.deal_name)
-    return cat(say(TABLE, "{deal} {number} was aborted: {reason}", deal=deal, number=number, reason=reason), " ",
+    return cat(say(TABLE, "{deal} {number} was aborted: {reason}", deal=deal_word(game), number=number,
+                   reason=reason), " ",
                say(TABLE, "(aborted shuffles at this table: {aborts})", aborts=aborts), ".")
 
 

@@ -156,7 +156,7 @@ class Guest:
         no-peek table, while this page sits the deal in play out (:meth:`sits_out`): its
         seat's place at the table, saying that it plays from the next deal."""
         if self.sits_out():
-            deal = said.lowered(say(self.game.catalog, self.game.deal_name))
+            deal = said.lowered(self._deal_word())
             return self.game.blank_view(self.seat, friend_names(self.game, self.seat), say(
                 TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal))
         return self._view
@@ -798,7 +798,8 @@ class Guest:
                 self._view = {**self._view, "legal": []}
             if state.over and np.outcome == VERIFIED:
                 self._np_results[number] = list(state.team_points())
-        words, moves = self._words(np.shown[self._np_told:]), self._motions(np.shown[self._np_told:])
+        new = np.shown[self._np_told:]
+        words, moves = self._words(new), self._motions(new)
         self._np_told = len(np.shown)
         if np.outcome is not None and self._np_key[3] is None:
             self._np_key[3] = True              # checked: said once
@@ -935,7 +936,7 @@ class Guest:
 
     def _deal_word(self):
         """The game's word for a deal (Pişti's "Deck"), for the lines that begin with it."""
-        return say(self.game.catalog, self.game.deal_name) if self.game is not None else say(TABLE, "Deal")
+        return said.deal_word(self.game) if self.game is not None else say(TABLE, "Deal")
 
     def _not_fair(self, number: int, reason: str) -> str:
         reason = lowered(reason) if isinstance(reason, said.Said) else lower(reason[:1]) + reason[1:]
