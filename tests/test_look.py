@@ -167,12 +167,30 @@ def press_and_wait(page: Page, game: str, do) -> None:
     page.wait_for_function(f"({paints}) !== '{before}' && document.body.dataset.idle === 'true'", timeout=30_000)
 
 
+# Resolves once every box on the page is where it was a frame before (at most 60 frames:
+# a page that never settles is then measured as it is, and its faults reported).
+SETTLED = """() => new Promise((done) => {
+  const boxes = () => JSON.stringify([...document.querySelectorAll("body *")].map((el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  }));
+  let last = boxes(), frames = 0;
+  const look = () => requestAnimationFrame(() => {
+    const now = boxes();
+    if (now === last || ++frames >= 60) done();
+    else { last = now; look(); }
+  });
+  look();
+})"""
+
+
 def resize(page: Page, width: int, height: int) -> None:
-    """A window of this size, laid out anew before anything is measured."""
+    """A window of this size, laid out anew and settled before anything is measured (under
+    load a CI run once measured the 320 px table while it was still being laid out)."""
     page.set_viewport_size({"width": width, "height": height})
     page.wait_for_function(f"innerWidth === {width} && innerHeight === {height}")
     # Media queries and vw units follow the new size from the next frame on.
-    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate(SETTLED)
 
 
 def forced_colours(page: Page, on: bool) -> None:
