@@ -27,11 +27,10 @@
  *   `worker` takes data channels to read and write (web/core/channel.js).
  */
 export function startWorker(onProgress) {
-  // The worker web/core/start.js started from the page's <head>, if it ran first
-  // (its messages so far are replayed below); taken once, so that start.js, if
-  // it comes later, starts none, and another startWorker() starts its own.
-  const started = self.pisheWorker && self.pisheWorker.worker ? self.pisheWorker : null;
-  self.pisheWorker = { taken: true };
+  // The worker that index.html's <head> started (its messages so far are replayed
+  // below), taken once: another startWorker() starts its own.
+  const started = self.pisheWorker || null;
+  self.pisheWorker = null;
   const worker = started ? started.worker : new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
