@@ -29,17 +29,20 @@ dist/ layout:
                           python_stdlib_micropip.zip: what micropip adds, fetched with it,
                           python_stdlib_rest.zip: the rest, fetched on first import
     wheels/               the pishe wheel (docstrings and comments stripped, as bytecode),
-                          pishe-<code>.zip: a language's catalogs, and the segno wheel
+                          pishe-<code>.zip: a language's catalogs, pishe-friends.zip: the modules
+                          only a friends' table imports (split_friends), and the segno wheel
     vendor/nostr-tools.mjs  nostr-tools' browser bundle as an ES module, for a friend's table only
     *.br, *.gz            precompressed copies (not in the build info's file list)
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...},
-"languages": {code: zip}},
+"later": [...], "stdlib": [{"url", "names"}], "friends": {"url", "names", "calls"}, "loading": {...},
+"downloads": {...}, "games": {...}, "languages": {code: zip}},
 each script's with only the keys it reads (as BUILD.<key>: build_literal).
 "stdlib" lists the zips of the standard library's modules a first visit does not
-download (see split_stdlib) and the modules each holds. "loading" holds the loading line's words by
+download (see split_stdlib) and the modules each holds; "friends" the zip of the modules only
+a friends' table imports, those modules and pishe.web's calls that need them (split_friends).
+"loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
 and index.html's __PISHE_LOADING__ becomes the first of them); "downloads" the
 sizes of the files the worker downloads to start, for its progress bar.
@@ -49,8 +52,9 @@ returning visitor) and the Nostr library (a friend's table needs the network any
 the computer table must not download it).
 "later" lists the files it keeps on their first use instead of at install: micropip
 and segno, which only an invite's QR code needs, the standard library's modules micropip
-adds, the rest of the standard library, and the pseudo-language's words (a first visit
-downloads none of them).
+adds, the rest of the standard library, the pseudo-language's words, and a friends' table's
+code: its Python's zip, its scripts (friends_scripts) and the no-peek deal's arithmetic (a
+first visit downloads none of them).
 "games" maps every registered game's id to its folder under web/games/ (its painter).
 "languages" maps each language but English to the zip of its catalogs (split_catalogs).
 """
