@@ -794,7 +794,6 @@ def precompress(root: Path, files: list[str], cache: Path | None = None) -> list
     return written
 
 
-
 # -- Our scripts and style sheets, minified -----------------------------------------
 
 #: esbuild as WebAssembly (one package, no platform binary), run by Node: it minifies our
@@ -822,7 +821,11 @@ const esbuild = createRequire(import.meta.url)(esbuildMain);
 const failed = [];
 await Promise.all(JSON.parse(readFileSync(jobs, "utf8")).map(async ([source, target, options]) => {
   try {
-    writeFileSync(target, (await esbuild.transform(readFileSync(source, "utf8"), options)).code);
+    const { code, warnings } = await esbuild.transform(readFileSync(source, "utf8"), options);
+    // A warning is a fault in our file (CSS whose block is never closed, a typeof compared
+    // with a misspelt type...) that esbuild works around: fail, as for an error.
+    for (const { text, location: at } of warnings) failed.push(`${at.file}:${at.line}:${at.column}: ${text}`);
+    writeFileSync(target, code);
   } catch (err) {
     failed.push(err.message);
   }
@@ -847,7 +850,7 @@ def minify(root: Path, files: list[str], cache: Path | None = None) -> None:
 
     Each result is kept in the cache under a hash of the file, its options and esbuild's pin, so
     a warm build runs no Node here; Node and esbuild start only for files not seen before.
-    A file esbuild cannot parse fails the build, naming the file, line and column."""
+    A file esbuild cannot parse, or warns about, fails the build, naming the file, line and column."""
     cache = (cache or cache_dir()) / "minified"
     cache.mkdir(parents=True, exist_ok=True)
     jobs = []  # (file, options, its minified text in the cache)
@@ -1154,7 +1157,8 @@ def build(dist: Path = DIST) -> dict:
         # Our scripts that take the build info: which keys each reads (BUILD.<key>) is read
         # before minifying renames BUILD; the info goes in after it, so the minified text is the
         # same from build to build (cached) and the info stays the JSON that build_literal writes.
-        takes_info = {rel: text for rel in files if minified(rel) and rel.endswith((".js", ".mjs"))
+        takes_info = {rel: text for rel in files if (rel == "sw.js" or rel.startswith("web/"))
+                      and rel.endswith((".js", ".mjs"))
                       and BUILD_TOKEN in (text := (stage / rel).read_text(encoding="utf-8"))}
         if os.environ.get(NO_MINIFY_ENV, "") in ("", "0"):
             minify(stage, [rel for rel in files if minified(rel)])
