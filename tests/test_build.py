@@ -405,12 +405,12 @@ for game in game_ids():
     if sys.argv[1] == "computer":
         call("set_language", "tr")
         answer = call("new_match", None, 1, game, 15, next(iter(get_game(game).levels), None))
-        for _ in range(60):
-            match = answer["view"].get("match") or {}
-            if match.get("over"):
-                break
-            answer = (call("next_deal") if match.get("next_deal") else call("computer_step")
-                      if answer["computer_moves"] else call("act", str(answer["view"]["legal"][0])))
+        moves = 0
+        while moves < 60 and not answer["view"]["match"]["over"]:   # the next deal, the computers', yours
+            view, moves = answer["view"], moves + 1
+            next_step = (("next_deal",) if view["match"]["next_deal"] else ("computer_step",)
+                         if answer["computer_moves"] else ("act", str(view["legal"][0])))
+            answer = call(*next_step)
         call("timeout"), call("take_over"), call("restore_match", answer["saved"])
         call("set_language", "en"), call("current"), call("say_again", answer.get("said") or [])
     else:
