@@ -32,6 +32,7 @@ import catalogs
 from pishe.table.game import game_ids
 from pishe.table.lang import PSEUDO
 from pishe.table.words import LOADING, START_FAILED
+from pishe.web import FRIENDS_CALLS
 
 ROOT = build.ROOT
 BOOT_TIMEOUT_MS = 90_000  # a cold Pyodide boot takes ~5 s here; CI machines can be slower
@@ -62,10 +63,24 @@ def sha256(path: Path) -> str:
 INFO_SCRIPTS = ("sw.js", "web/core/worker.js", "web/games/registry.js")
 
 
+def info_literal(text: str) -> tuple[int, int]:
+    """Where the build info literal is in a script's text as shipped: its start and end. The
+    script is minified (BUILD renamed, keys of other objects unquoted), the literal is JSON: the
+    first object after an "=" whose first key is quoted."""
+    start = re.search(r'=(\{"\w+":)', text).start(1)
+    return start, json.JSONDecoder().raw_decode(text, start)[1]
+
+
 def script_info(dist: Path, script: str) -> dict:
     """The build info literal that build.py wrote into dist/`script`."""
     text = (dist / script).read_text()
-    return json.loads(re.search(r"const BUILD = (\{.*?\});", text).group(1))
+    start, end = info_literal(text)
+    return json.loads(text[start:end])
+
+
+def source_of(rel: str) -> Path:
+    """The repository's file that the site's file ``rel`` (sw.js, or under web/) is built from."""
+    return ROOT / "web" / rel.removeprefix("web/")
 
 
 def build_info(dist: Path) -> dict:
@@ -153,6 +168,7 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         f"wheels/{build.PINS['segno'].filename}",
         build.NOSTR_MODULE,
         pishe_wheel,
+        build.FRIENDS_ZIP,
         *(f"web/icons/icon-{size}.png" for size in build.ICON_SIZES),
         # The page's static words in each language but English, and the pseudo-language's;
         # each such language's catalogs, for Python.
@@ -176,11 +192,11 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     assert info["files"] == sorted(rel for rel in shipped(dist_dir) if not rel.endswith(COPIES))
     assert re.fullmatch(r"[0-9a-f]{12}", info["id"])
     assert all((dist_dir / path).is_file() for path in info["wheels"].values())
-    for script in INFO_SCRIPTS:
-        text = (dist_dir / script).read_text()
+    for script in INFO_SCRIPTS:  # minifying renames BUILD: the keys each reads, in its source
+        text = source_of(script).read_text()
         assert script_info(dist_dir, script) == {key: info[key] for key in set(re.findall(r"\bBUILD\.(\w+)", text))}
-    assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "loading", "downloads", "games",
-                         "languages"}
+    assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "friends", "loading", "downloads",
+                         "games", "languages"}
     for path in ["sw.js", *(f for f in info["files"] if f.startswith("web/") and f.endswith(".js"))]:
         assert build.BUILD_TOKEN not in (dist_dir / path).read_text(), path
     # The loading line is worded in Python, before Python runs in the page: by the build.
@@ -205,6 +221,63 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
             assert set.union(*shipped_files) == files and sum(map(len, shipped_files)) == len(files)
 
 
+def test_our_scripts_and_style_sheets_ship_minified(dist_dir):
+    """sw.js and web/'s scripts and style sheets ship as esbuild minified them: no comment left,
+    each at most 3/4 of its source's bytes (the build info, written in after, not counted). The
+    vendored libraries (checked above and below) and the word files the build writes compact
+    (test_the_catalogs_ship_compiled_and_small) are not minified."""
+    ours = [rel for rel in build_info(dist_dir)["files"] if build.minified(rel)]
+    assert {"sw.js", "web/core/worker.js", "web/core/start.js", "web/style.css"} <= set(ours)
+    assert all(rel == "sw.js" or rel.startswith("web/") and not rel.startswith("web/lang/") for rel in ours)
+    for rel in ours:
+        text = (dist_dir / rel).read_text(encoding="utf-8")
+        if rel in INFO_SCRIPTS:
+            start, end = info_literal(text)
+            text = text[:start] + build.BUILD_TOKEN + text[end:]
+        assert len(text.encode()) <= 0.75 * source_of(rel).stat().st_size, rel
+        assert not re.search(r"/\*|^\s*//", text, re.M), rel
+
+
+def test_minify_keeps_what_other_files_reach_by_name_and_caches_its_results(tmp_path, monkeypatch):
+    """A module keeps its exports' and imports' names and the globals it reads, a classic script its
+    top-level names (globals other scripts call); only names no other file sees are shortened.
+    A file minified before is taken from the cache: no Node runs for it."""
+    module = textwrap.dedent("""\
+        // A comment, which goes.
+        import { farAway } from "./far.js";
+        const BUILD = __PISHE_BUILD__;
+        function helperWithALongName(value) { return farAway(value) + BUILD.id + self.pisheGlobal; }
+        export function painted(value) { return helperWithALongName(value); }
+        export const COUNT_OF_THINGS = 2;
+        """)
+    classic = textwrap.dedent("""\
+        /* A classic script: its top-level names are globals. */
+        const pisheTopLevel = "Türkçe …";
+        function pisheClassicHelper(longParameter) { return longParameter + pisheTopLevel; }
+        self.pisheThing = pisheClassicHelper;
+        """)
+    files = {"web/module.js": module, "sw.js": classic, "web/look.css": "/* gone */\n.card  {  color: #ffffff; }\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    build.minify(tmp_path, list(files))
+    out = {rel: (tmp_path / rel).read_text(encoding="utf-8") for rel in files}
+    assert "comment" not in out["web/module.js"] and "helperWithALongName" not in out["web/module.js"]
+    for kept in ('from"./far.js"', "farAway", "__PISHE_BUILD__", ".id", "self.pisheGlobal",
+                 "export function painted(", "export const COUNT_OF_THINGS=2"):
+        assert kept in out["web/module.js"], kept
+    assert "classic" not in out["sw.js"] and "longParameter" not in out["sw.js"]
+    for kept in ('const pisheTopLevel="Türkçe …"', "function pisheClassicHelper(", "self.pisheThing=pisheClassicHelper"):
+        assert kept in out["sw.js"], kept
+    assert out["web/look.css"].strip() == ".card{color:#fff}"
+
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(build, "_run_node", lambda *args: pytest.fail("minified again, not taken from the cache"))
+    build.minify(tmp_path, list(files))
+    assert {rel: (tmp_path / rel).read_text(encoding="utf-8") for rel in files} == out
+
+
 def test_the_nostr_library_is_the_pinned_bundle_as_a_module_left_to_the_network(dist_dir):
     """vendor/nostr-tools.mjs is nostr-tools' browser bundle, byte for byte, with one
     export added; the service worker keeps neither it nor the files a host edits."""
@@ -216,7 +289,7 @@ def test_the_nostr_library_is_the_pinned_bundle_as_a_module_left_to_the_network(
 
 
 def test_every_pin_matches_its_cached_file():
-    for name, pin in {**build.PINS, **build.NOBLE_PINS}.items():
+    for name, pin in {**build.PINS, **build.NOBLE_PINS, "esbuild-wasm": build.ESBUILD_PIN}.items():
         assert sha256(build.fetch_pinned(pin)) == pin.sha256, name
 
 
@@ -296,20 +369,108 @@ def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
 
 
 def test_the_page_gets_the_stripped_pishe_as_bytecode(dist_dir, tmp_path):
-    """The shipped wheel is the stripped one compiled for Pyodide's CPython, module
-    for module, so the page compiles none of our Python on start-up."""
+    """The shipped wheel, with the friends' table's zip beside it, is the stripped one compiled
+    for Pyodide's CPython, module for module, so the page compiles none of our Python on start-up."""
     stripped = build.build_pishe_wheel(tmp_path)
     with zipfile.ZipFile(stripped) as source, \
-            zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped:
+            zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped, \
+            zipfile.ZipFile(dist_dir / build.FRIENDS_ZIP) as friends:
         record_of(shipped)
         expected = {n + "c" if n.endswith(".py") else n for n in source.namelist()
                     if not n.endswith(("/RECORD", ".mo"))}  # the catalogs: test_the_catalogs_ship_compiled_and_small
-        assert {n for n in shipped.namelist() if not n.endswith("/RECORD")} == expected
+        in_wheel = {n for n in shipped.namelist() if not n.endswith("/RECORD")}
+        assert not in_wheel & set(friends.namelist()) and in_wheel | set(friends.namelist()) == expected
+        assert all(info.compress_type == zipfile.ZIP_STORED for info in friends.infolist())
         magics = {shipped.read(n)[:4] for n in shipped.namelist() if n.endswith(".pyc")}
+        assert {friends.read(n)[:4] for n in friends.namelist()} == magics
         micropip = dist_dir / "pyodide" / build.PINS["micropip"].filename
         with zipfile.ZipFile(micropip) as compiled:  # Pyodide's CPython 3.14 (checked below)
             assert magics == {compiled.read(n)[:4] for n in compiled.namelist() if n.endswith(".pyc")}
         assert all(info.flag_bits & 0x800 for info in shipped.infolist())
+
+
+# The pishe modules a page's Python imports, in a fresh interpreter (this repository's
+# sources, CPython): "computer", the computer's table playing every game (a deal's worth of
+# steps at the first level, a timeout, a match restored, the language switched, the page's
+# words); "friends", a friends' table of every game opened, joined and dealt (no-peek), a few
+# moves played by the host and the guest, and brought back.
+_TABLE_RUN = """
+import json, sys
+import pishe.on_demand, pishe.web as web
+from pishe.table.game import game_ids, get_game
+
+def call(name, *args):
+    return json.loads(getattr(web, name)(*args))
+
+for game in game_ids():
+    if sys.argv[1] == "computer":
+        call("set_language", "tr")
+        answer = call("new_match", None, 1, game, 15, next(iter(get_game(game).levels), None))
+        moves = 0
+        while moves < 60 and not answer["view"]["match"]["over"]:   # the next deal, the computers', yours
+            view, moves = answer["view"], moves + 1
+            next_step = (("next_deal",) if view["match"]["next_deal"] else ("computer_step",)
+                         if answer["computer_moves"] else ("act", str(view["legal"][0])))
+            answer = call(*next_step)
+        call("timeout"), call("take_over"), call("restore_match", answer["saved"])
+        call("set_language", "en"), call("current"), call("say_again", answer.get("said") or [])
+    else:
+        def carry(answer, guest_answers=False):
+            # The messages of a host's answer to the guest, or of a guest's to the host, and
+            # theirs back, until neither page has more to send.
+            for message in answer["send"]:
+                if guest_answers:
+                    carry(call("host_receive", message))
+                else:
+                    carry(call("guest_receive", message["text"], False), True)
+
+        call("host_open", None, None, game)
+        carry(call("guest_open", None, None), True)       # hello, welcome, the no-peek deal's rounds
+        if call("host_current")["status"]["phase"] != "playing":     # seats kept for friends: computers take them
+            carry(call("host_deal_now"))
+        for _ in range(6):                                   # a few moves of each page
+            host, guest = (call(name)["view"] or {} for name in ("host_current", "guest_saved"))
+            if host.get("legal"):
+                carry(call("host_act", str(host["legal"][0])))
+            elif guest.get("legal"):
+                carry(call("guest_intent", str(guest["legal"][0]), False), True)
+        call("host_open", None, call("host_current")["saved"], game)
+print(json.dumps(sorted(name for name in sys.modules if name.startswith("pishe"))))
+"""
+
+
+def table_runs(*kinds: str) -> list[set]:
+    """The modules each of `kinds` of _TABLE_RUN imports (the runs side by side)."""
+    runs = [subprocess.Popen([sys.executable, "-c", _TABLE_RUN, kind], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)}) for kind in kinds]
+    outs = [run.communicate(timeout=120)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0] * len(runs)
+    return [set(json.loads(out)) for out in outs]
+
+
+def test_only_a_friends_tables_modules_leave_the_wheel(dist_dir):
+    """The friends' zip (build.py finds its modules from the code's imports) holds every
+    module a friends' table imports and the computer's table does not, and none the
+    computer's table imports: a first visit has all the computer's table needs."""
+    info = build_info(dist_dir)
+    with zipfile.ZipFile(dist_dir / build.FRIENDS_ZIP) as friends:
+        moved = set(build._module_names(n.removesuffix("c") for n in friends.namelist()))
+    computer, friends_table = table_runs("computer", "friends")
+    assert not moved & computer, "the computer's table imports these: keep them in the wheel"
+    assert friends_table - computer == moved, "only a friends' table imports these: into the friends' zip"
+    assert info["friends"] == {"url": build.FRIENDS_ZIP, "names": sorted(moved), "calls": list(FRIENDS_CALLS)}
+
+
+def test_a_friends_tables_scripts_are_imported_when_one_opens(dist_dir):
+    """Its JavaScript (what web/tables/friends.js imports when a friends' table opens) is
+    neither loaded nor preloaded by the page, nor kept by the service worker's install:
+    it keeps them, and the Python zip, once fetched (test_the_site_works_offline_after_one_visit)."""
+    scripts = build.friends_scripts(dist_dir)
+    assert set(scripts) == {f"web/tables/friend/{p.name}" for p in (ROOT / "web" / "tables" / "friend").glob("*.js")} \
+        | {"web/core/rtc.js", "web/core/group.js"}
+    page = (dist_dir / "index.html").read_text()
+    assert [s for s in scripts if s in page] == [] and '<script type="module" src="web/tables/friends.js">' in page
+    assert {build.FRIENDS_ZIP, *scripts} <= set(build_info(dist_dir)["later"])
 
 
 def test_stripped_wheel_runs_like_the_repository(tmp_path):
@@ -870,12 +1031,14 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     # micropip and segno (an invite's QR code) are not downloaded by a first visit: the
     # service worker keeps them when the page first asks for them.
     later = build_info(dist_dir)["later"]
-    # The no-peek deal's arithmetic (@noble/curves) comes when a friends' table opens.
+    # The no-peek deal's arithmetic (@noble/curves) comes when a friends' table opens, as does
+    # the rest of its code (its Python, its scripts).
     noble = [f for f in later if f.startswith(f"{build.NOBLE_DIR}/")]
     assert f"{build.NOBLE_DIR}/curves/ed25519.js" in noble
     assert sorted(later) == sorted([f"pyodide/{build.PINS['micropip'].filename}",
                                     f"wheels/{build.PINS['segno'].filename}", build.STDLIB_MICROPIP, build.STDLIB_REST,
-                                    f"web/lang/{PSEUDO}.js", *noble])
+                                    f"web/lang/{PSEUDO}.js", *noble, build.FRIENDS_ZIP,
+                                    *build.friends_scripts(dist_dir)])
     kept = page.evaluate("""async (later) => {
         const cache = await caches.open((await caches.keys())[0]);
         const scope = (await navigator.serviceWorker.ready).scope;
