@@ -425,6 +425,10 @@ async function startComputerTable() {
       await send("current");
     }
   });
+  // The painter of the game the first view will show, loaded while Python starts (the page
+  // preloads no module: index.html), so that the first view does not wait for it.
+  const first = keptMatch();
+  painter(first ? first.settings.game : chosenSettings().game).catch(() => {}); // its view says why
   let booted;
   try {
     booted = await py.ready;
