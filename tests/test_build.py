@@ -227,7 +227,7 @@ def test_our_scripts_and_style_sheets_ship_minified(dist_dir):
     vendored libraries (checked above and below) and the word files the build writes compact
     (test_the_catalogs_ship_compiled_and_small) are not minified."""
     ours = [rel for rel in build_info(dist_dir)["files"] if build.minified(rel)]
-    assert {"sw.js", "web/core/worker.js", "web/core/start.js", "web/style.css"} <= set(ours)
+    assert {"sw.js", "web/core/worker.js", "web/core/invited.js", "web/style.css"} <= set(ours)
     assert all(rel == "sw.js" or rel.startswith("web/") and not rel.startswith("web/lang/") for rel in ours)
     for rel in ours:
         text = (dist_dir / rel).read_text(encoding="utf-8")
