@@ -25,7 +25,8 @@ dist/ layout:
     web/...               everything else under web/ (manifest.webmanifest, the app's manifest)
     web/icons/            the app's icons, drawn by the build (icon_png)
     pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel (as bytecode),
-                          python_stdlib.zip: only the modules the page imports (stripped),
+                          python_stdlib.zip: only the modules the page imports (stripped;
+                          the start-up's as bytecode, as far as STDLIB_FIRST_BYTES allows),
                           python_stdlib_micropip.zip: what micropip adds, fetched with it,
                           python_stdlib_rest.zip: the rest, fetched on first import
     wheels/               the pishe wheel (docstrings and comments stripped, as bytecode),
