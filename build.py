@@ -760,7 +760,7 @@ def split_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
 # first visit's zip holds as many of them as bytecode as fit in this many bytes of brotli
 # (the rest as source), those that save the most compiling per byte first: a first visit
 # stays within 3.5 MB on the wire (tests/test_first_visit.py adds it up).
-STDLIB_FIRST_BYTES = 272_000
+STDLIB_FIRST_BYTES = 398_000
 
 
 def first_library(sources: dict[str, bytes], bytecode: dict[str, bytes], budget: int = STDLIB_FIRST_BYTES,
