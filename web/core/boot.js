@@ -59,6 +59,8 @@ export function startWorker(onProgress) {
     } else if (data.progress !== undefined) {
       if (onProgress) onProgress(data.progress, data.stage, data.until);
     } else if (data.ready) {
+      // The page's own request for the wasm (index.html) has served its turn.
+      if (started && started.wasm) started.wasm.then((response) => response && response.body && response.body.cancel()).catch(() => {});
       // The worker's milestones on this page's clock.
       const shift = data.origin - performance.timeOrigin;
       const ms = Object.fromEntries(Object.entries(data.ms).map(([key, at]) => [key, Math.round(at + shift)]));
