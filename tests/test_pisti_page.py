@@ -458,10 +458,41 @@ def test_levels_easy_plays_a_whole_deck(pisti_page: Page):
 # A table's DOM as text, its attributes in name order (their order in the markup is history,
 # not state), without the count of paints and the newcomer's hints (this visit's memory,
 # shown once, not the move's).
+# Each card's move as it starts (Element.animate, wrapped): its duration and the places
+# (the painters' names: "hand:1", "pile", "team:0", "turned:0", "suit:C") under its start and
+# end points, the smallest place holding each.
 WATCH_PAINTS = """() => {
-  window.watched = { doms: [], flights: 0, moving: 0 };
+  window.watched = { doms: [], flights: 0, moving: 0, travels: [] };
   if (window.watching) return;
   window.watching = true;
+  const placeAt = (x, y) => {
+    const named = [];
+    for (const el of document.querySelectorAll("[data-pishe-table] :is([data-team], [data-pile], [data-deck], .pile-suit, [data-place])")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || x < r.left || x > r.right || y < r.top || y > r.bottom) continue;
+      const seat = el.closest("[data-seat]")?.dataset.seat;
+      const name = el.dataset.team !== undefined ? `team:${el.dataset.team}`
+        : el.dataset.suit ? `suit:${el.dataset.suit}`
+        : el.dataset.pile ? `${el.dataset.pile === "discard" ? "pile" : el.dataset.pile}:${seat}`
+        : el.dataset.pile !== undefined ? "pile" : el.dataset.deck !== undefined ? "deck" : `hand:${seat}`;
+      named.push([r.width * r.height, name]);
+    }
+    return named.sort((a, b) => a[0] - b[0]).map((n) => n[1])[0] || null;
+  };
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, timing) {
+    // Measured before the animation shifts it: a copy starts where it is and ends shifted;
+    // a card drawn where it landed starts shifted back.
+    if (!this.closest("[data-motion-layer], [data-pishe-table]")) return animate.call(this, frames, timing);
+    const r = this.getBoundingClientRect();
+    const shift = (frame) => (/translate\\(([-\\d.e]+)px, ([-\\d.e]+)px\\)/.exec(frame.transform) || [0, 0, 0]).slice(1).map(Number);
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const copy = this.closest("[data-motion-layer]") !== null;
+    const [dx, dy] = shift(copy ? frames[frames.length - 1] : frames[0]);
+    window.watched.travels.push({ duration: timing.duration, copy,
+      from: copy ? placeAt(x, y) : placeAt(x + dx, y + dy), to: copy ? placeAt(x + dx, y + dy) : placeAt(x, y) });
+    return animate.call(this, frames, timing);
+  };
   const dom = (node) => {
     if (node.nodeType === Node.TEXT_NODE) return node.data;
     if (node.nodeType !== Node.ELEMENT_NODE || node.hasAttribute("data-hint")) return "";
@@ -521,6 +552,38 @@ def play_moves(page: Page, game: str, moves: int) -> dict:
     return {**page.evaluate("window.watched"), "end": end}
 
 
+def python_moves(game_id: str, moves: int) -> list:
+    """The cards Python moves in :func:`play_moves`'s match (your first legal move ``moves``
+    times, the computers answering), in order: (from, to)."""
+    moved = []
+
+    def seen(answer: dict) -> dict:
+        moved.extend((m["from"], m["to"]) for m in answer.get("moves", []))
+        return answer
+
+    answer = settle(local("new_match", None, SEED, game_id, None))
+    for _ in range(moves):
+        view = answer["view"]
+        first = (next(c["code"] for c in view["hand"] if c["code"] in view["legal"]) if game_id == "pisti"
+                 else next(a for a in ("turn", "give", "keep") if a in view["legal"]))
+        answer = seen(local("act", first))
+        while answer.get("computer_moves"):
+            answer = seen(local("computer_step"))
+    return moved
+
+
+def assert_travels(travels: list, expected: list, what: str) -> None:
+    """The cards that moved on the page (each a copy or the card where it landed), in order, are
+    Python's moves, some left out (a paint whose next came before a frame moved nothing; a
+    card you gave moves from where the page drew it: the turned card); each 150-300 ms."""
+    assert travels and all(150 <= t["duration"] <= 300 for t in travels), (what, travels)
+    rest = iter(expected)
+    for t in travels:
+        seen = (t["from"], t["to"])
+        assert any(seen == e or seen == (e[0].replace("pile:", "turned:"), e[1]) for e in rest), (
+            what, seen, "not among Python's moves, in order", expected, travels)
+
+
 def same_dom(a: str, b: str, what: str) -> None:
     """``a`` and ``b`` (a table's HTML) are the same; else where they first differ."""
     if a != b:
@@ -562,6 +625,16 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
                                                             [*still[game]["doms"], still[game]["end"]])):
             same_dom(with_motion, without, f"{game}, paint {paint}")
     assert moved["Pişti"]["flights"] > 0           # a capture: the pile flew to its team
+    # Where each card went: Python's moves, in order (a paint that the next one followed before
+    # a frame moved nothing: here the computers wait for nobody). The last paint's moves are
+    # always seen: a computer's capture goes as a copy from the pile to its team's box, then
+    # the new hand's packets.
+    for game, game_id in (("Pişti", "pisti"), ("Pishe Pasha", "pishe-pasha")):
+        assert_travels(moved[game]["travels"], python_moves(game_id, 4), game)
+    pisti = [(t["from"], t["to"]) for t in moved["Pişti"]["travels"]]
+    assert pisti[-6:] == [("hand:3", "pile"), ("pile", "team:1"), *[("deck", f"hand:{s}") for s in range(4)]], pisti
+    # In Pishe Pasha, your give: the turned card goes to the other seat's pile.
+    assert ("turned:0", "pile:1") in {(t["from"], t["to"]) for t in moved["Pishe Pasha"]["travels"]}
 
     # Pishe Pasha's moves are a row the arrow keys, Home and End move along.
     moves = page.locator('[data-game="pishe-pasha"] .actions')
