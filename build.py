@@ -8,10 +8,12 @@ Beside each text and wasm file the build writes precompressed copies, NAME.br
 and NAME.gz (where they are smaller); the server sends one to a browser that
 accepts it, as a static host set up for it does (README: "Hosting"). Any static
 server can serve dist/ as it is: the copies are only ever an alternative body.
+Our own scripts and style sheets ship minified by esbuild (minify); with the
+environment variable PISHE_NO_MINIFY=1 they ship as written, for debugging.
 
 Standard library and Babel (catalogs.py compiles the gettext catalogs into the
 wheel); pip, npm and Node are used as command-line tools (Node runs the
-downloaded Pyodide once, to compile micropip to bytecode). Everything
+downloaded Pyodide once, to compile micropip to bytecode, and esbuild). Everything
 downloaded is pinned by sha256 below, kept in a cache outside the repository
 (~/.cache/pishe, or $PISHE_CACHE) and verified after every download and on
 every cache hit.
@@ -792,6 +794,93 @@ def precompress(root: Path, files: list[str], cache: Path | None = None) -> list
     return written
 
 
+# -- Our scripts and style sheets, minified -----------------------------------------
+
+#: esbuild as WebAssembly (one package, no platform binary), run by Node: it minifies our
+#: own scripts and style sheets (minify), half their bytes on the wire. Pyodide's, nostr-tools'
+#: and noble's files ship as their packages have them.
+ESBUILD_PIN = _npm_pin("esbuild-wasm", "0.28.2", "61594de12ce998652be2aa0ab72dda54bfa49407fb37ee3464468a2aac306baa")
+#: Set (to anything but "" or "0") to ship our scripts and style sheets as written, for debugging.
+NO_MINIFY_ENV = "PISHE_NO_MINIFY"
+# Each file's esbuild options, by kind. A script gets no output format: esbuild keeps each
+# file's own, so a module (import/export in it) stays a module whose top-level names may be
+# shortened, and a classic script (start.js, sw.js, first-words.js...) keeps its top-level names,
+# which are globals. Neither renames what another file reaches by name: exports, properties
+# (self.pisheWorker, dataset...), globals. utf8: "Türkçe", "…" and the suits stay as written
+# (ASCII escapes would be longer).
+_ESBUILD_OPTIONS = {
+    ".js": {"loader": "js", "minify": True, "charset": "utf8"},
+    ".mjs": {"loader": "js", "minify": True, "charset": "utf8"},
+    ".css": {"loader": "css", "minify": True, "charset": "utf8"},
+}
+_NODE_MINIFY = """
+import { createRequire } from "node:module";
+import { readFileSync, writeFileSync } from "node:fs";
+const [esbuildMain, jobs] = process.argv.slice(2);
+const esbuild = createRequire(import.meta.url)(esbuildMain);
+const failed = [];
+await Promise.all(JSON.parse(readFileSync(jobs, "utf8")).map(async ([source, target, options]) => {
+  try {
+    const { code, warnings } = await esbuild.transform(readFileSync(source, "utf8"), options);
+    // A warning is a fault in our file (CSS whose block is never closed, a typeof compared
+    // with a misspelt type...) that esbuild works around: fail, as for an error.
+    for (const { text, location: at } of warnings) failed.push(`${at.file}:${at.line}:${at.column}: ${text}`);
+    writeFileSync(target, code);
+  } catch (err) {
+    failed.push(err.message);
+  }
+}));
+if (failed.length) {
+  console.error(failed.join("\\n"));
+  process.exit(1);
+}
+"""
+
+
+def minified(rel: str) -> bool:
+    """Whether the build minifies the site's file ``rel``: our scripts and style sheets (sw.js
+    and web/'s), not the vendored libraries, nor web/lang/*.js, which the build writes compact
+    (esbuild's rewrite of their words' object is larger once brotli'd: tr.js +40 B)."""
+    return ((rel == "sw.js" or rel.startswith("web/")) and not rel.startswith("web/lang/")
+            and rel.endswith(tuple(_ESBUILD_OPTIONS)))
+
+
+def minify(root: Path, files: list[str], cache: Path | None = None) -> None:
+    """Replace each file of ``files`` (paths relative to ``root``) by its minified text.
+
+    Each result is kept in the cache under a hash of the file, its options and esbuild's pin, so
+    a warm build runs no Node here; Node and esbuild start only for files not seen before.
+    A file esbuild cannot parse, or warns about, fails the build, naming the file, line and column."""
+    cache = (cache or cache_dir()) / "minified"
+    cache.mkdir(parents=True, exist_ok=True)
+    jobs = []  # (file, options, its minified text in the cache)
+    for rel in files:
+        suffix = Path(rel).suffix
+        options = {**_ESBUILD_OPTIONS[suffix], "sourcefile": rel}
+        recipe = json.dumps([ESBUILD_PIN.sha256, _NODE_MINIFY, _ESBUILD_OPTIONS[suffix]], sort_keys=True)
+        key = hashlib.sha256(f"{sha256_file(root / rel)}\0{recipe}".encode()).hexdigest()[:32]
+        jobs.append((root / rel, options, cache / f"{key}{suffix}"))
+    missing = [job for job in jobs if not job[2].exists()]
+    if missing:
+        with tempfile.TemporaryDirectory(dir=cache, prefix=".minify-") as scratch:
+            scratch = Path(scratch)
+            with tarfile.open(fetch_pinned(ESBUILD_PIN)) as tar:  # its files: package/...
+                for member in tar.getmembers():
+                    if member.isfile() and ".." not in member.name.split("/"):
+                        target = scratch / "esbuild" / member.name
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes(tar.extractfile(member).read())
+            (scratch / "minify.mjs").write_text(_NODE_MINIFY)
+            (scratch / "jobs.json").write_text(json.dumps(
+                [[str(source), str(scratch / cached.name), options] for source, options, cached in missing]))
+            _run_node(["node", str(scratch / "minify.mjs"), str(scratch / "esbuild" / "package" / "lib" / "main.js"),
+                       str(scratch / "jobs.json")], "minify our scripts", "minifying our scripts with esbuild")
+            for _, _, cached in missing:
+                (scratch / cached.name).replace(cached)
+    for source, _, cached in jobs:
+        shutil.copyfile(cached, source)
+
+
 def trimmed_lock(lock: dict, shipped: dict[str, Path]) -> dict:
     """Pyodide's lock reduced to the packages we ship, with their true sha256.
 
@@ -986,7 +1075,7 @@ def build_literal(info: dict, script: str) -> str:
     as BUILD.<key>, so that no script carries the others' lists (the standard library's
     module names are most of the info, and only the worker reads them)."""
     read = set(re.findall(r"\bBUILD\.(\w+)", script))
-    return json.dumps({key: value for key, value in info.items() if key in read})
+    return json.dumps({key: value for key, value in info.items() if key in read}, separators=(",", ":"))
 
 
 def _write_manifest(path: Path) -> None:
@@ -1065,6 +1154,14 @@ def build(dist: Path = DIST) -> dict:
             text = text.replace(LOADING_TOKEN, f"{loading['start']}…")
             page.write_text(text.replace(START_FAILED_TOKEN, _start_failed_markup()), encoding="utf-8")
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
+        # Our scripts that take the build info: which keys each reads (BUILD.<key>) is read
+        # before minifying renames BUILD; the info goes in after it, so the minified text is the
+        # same from build to build (cached) and the info stays the JSON that build_literal writes.
+        takes_info = {rel: text for rel in files if (rel == "sw.js" or rel.startswith("web/"))
+                      and rel.endswith((".js", ".mjs"))
+                      and BUILD_TOKEN in (text := (stage / rel).read_text(encoding="utf-8"))}
+        if os.environ.get(NO_MINIFY_ENV, "") in ("", "0"):
+            minify(stage, [rel for rel in files if minified(rel)])
         downloads = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", f"wheels/{pishe.name}"]
         info = {
             "id": _content_id(stage, files),
@@ -1083,12 +1180,10 @@ def build(dist: Path = DIST) -> dict:
             "games": {game.id: game.package for game in games},
         }
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.
-        for rel in files:
-            if rel == "sw.js" or (rel.startswith("web/") and rel.endswith((".js", ".mjs"))):
-                path = stage / rel
-                text = path.read_text(encoding="utf-8")
-                if BUILD_TOKEN in text:
-                    path.write_text(text.replace(BUILD_TOKEN, build_literal(info, text)), encoding="utf-8")
+        for rel, source in takes_info.items():
+            path = stage / rel
+            text = path.read_text(encoding="utf-8")
+            path.write_text(text.replace(BUILD_TOKEN, build_literal(info, source)), encoding="utf-8")
         # Last, once every file has its final bytes (the build info is in our scripts).
         precompress(stage, files)
         if dist.exists():

@@ -62,10 +62,24 @@ def sha256(path: Path) -> str:
 INFO_SCRIPTS = ("sw.js", "web/core/worker.js", "web/games/registry.js")
 
 
+def info_literal(text: str) -> tuple[int, int]:
+    """Where the build info literal is in a script's text as shipped: its start and end. The
+    script is minified (BUILD renamed, keys of other objects unquoted), the literal is JSON: the
+    first object after an "=" whose first key is quoted."""
+    start = re.search(r'=(\{"\w+":)', text).start(1)
+    return start, json.JSONDecoder().raw_decode(text, start)[1]
+
+
 def script_info(dist: Path, script: str) -> dict:
     """The build info literal that build.py wrote into dist/`script`."""
     text = (dist / script).read_text()
-    return json.loads(re.search(r"const BUILD = (\{.*?\});", text).group(1))
+    start, end = info_literal(text)
+    return json.loads(text[start:end])
+
+
+def source_of(rel: str) -> Path:
+    """The repository's file that the site's file ``rel`` (sw.js, or under web/) is built from."""
+    return ROOT / "web" / rel.removeprefix("web/")
 
 
 def build_info(dist: Path) -> dict:
@@ -175,8 +189,8 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     assert info["files"] == sorted(rel for rel in shipped(dist_dir) if not rel.endswith(COPIES))
     assert re.fullmatch(r"[0-9a-f]{12}", info["id"])
     assert all((dist_dir / path).is_file() for path in info["wheels"].values())
-    for script in INFO_SCRIPTS:
-        text = (dist_dir / script).read_text()
+    for script in INFO_SCRIPTS:  # minifying renames BUILD: the keys each reads, in its source
+        text = source_of(script).read_text()
         assert script_info(dist_dir, script) == {key: info[key] for key in set(re.findall(r"\bBUILD\.(\w+)", text))}
     assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "loading", "downloads", "games",
                          "languages"}
@@ -204,6 +218,63 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
             assert set.union(*shipped_files) == files and sum(map(len, shipped_files)) == len(files)
 
 
+def test_our_scripts_and_style_sheets_ship_minified(dist_dir):
+    """sw.js and web/'s scripts and style sheets ship as esbuild minified them: no comment left,
+    each at most 3/4 of its source's bytes (the build info, written in after, not counted). The
+    vendored libraries (checked above and below) and the word files the build writes compact
+    (test_the_catalogs_ship_compiled_and_small) are not minified."""
+    ours = [rel for rel in build_info(dist_dir)["files"] if build.minified(rel)]
+    assert {"sw.js", "web/core/worker.js", "web/core/start.js", "web/style.css"} <= set(ours)
+    assert all(rel == "sw.js" or rel.startswith("web/") and not rel.startswith("web/lang/") for rel in ours)
+    for rel in ours:
+        text = (dist_dir / rel).read_text(encoding="utf-8")
+        if rel in INFO_SCRIPTS:
+            start, end = info_literal(text)
+            text = text[:start] + build.BUILD_TOKEN + text[end:]
+        assert len(text.encode()) <= 0.75 * source_of(rel).stat().st_size, rel
+        assert not re.search(r"/\*|^\s*//", text, re.M), rel
+
+
+def test_minify_keeps_what_other_files_reach_by_name_and_caches_its_results(tmp_path, monkeypatch):
+    """A module keeps its exports' and imports' names and the globals it reads, a classic script its
+    top-level names (globals other scripts call); only names no other file sees are shortened.
+    A file minified before is taken from the cache: no Node runs for it."""
+    module = textwrap.dedent("""\
+        // A comment, which goes.
+        import { farAway } from "./far.js";
+        const BUILD = __PISHE_BUILD__;
+        function helperWithALongName(value) { return farAway(value) + BUILD.id + self.pisheGlobal; }
+        export function painted(value) { return helperWithALongName(value); }
+        export const COUNT_OF_THINGS = 2;
+        """)
+    classic = textwrap.dedent("""\
+        /* A classic script: its top-level names are globals. */
+        const pisheTopLevel = "Türkçe …";
+        function pisheClassicHelper(longParameter) { return longParameter + pisheTopLevel; }
+        self.pisheThing = pisheClassicHelper;
+        """)
+    files = {"web/module.js": module, "sw.js": classic, "web/look.css": "/* gone */\n.card  {  color: #ffffff; }\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    build.minify(tmp_path, list(files))
+    out = {rel: (tmp_path / rel).read_text(encoding="utf-8") for rel in files}
+    assert "comment" not in out["web/module.js"] and "helperWithALongName" not in out["web/module.js"]
+    for kept in ('from"./far.js"', "farAway", "__PISHE_BUILD__", ".id", "self.pisheGlobal",
+                 "export function painted(", "export const COUNT_OF_THINGS=2"):
+        assert kept in out["web/module.js"], kept
+    assert "classic" not in out["sw.js"] and "longParameter" not in out["sw.js"]
+    for kept in ('const pisheTopLevel="Türkçe …"', "function pisheClassicHelper(", "self.pisheThing=pisheClassicHelper"):
+        assert kept in out["sw.js"], kept
+    assert out["web/look.css"].strip() == ".card{color:#fff}"
+
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(build, "_run_node", lambda *args: pytest.fail("minified again, not taken from the cache"))
+    build.minify(tmp_path, list(files))
+    assert {rel: (tmp_path / rel).read_text(encoding="utf-8") for rel in files} == out
+
+
 def test_the_nostr_library_is_the_pinned_bundle_as_a_module_left_to_the_network(dist_dir):
     """vendor/nostr-tools.mjs is nostr-tools' browser bundle, byte for byte, with one
     export added; the service worker keeps neither it nor the files a host edits."""
@@ -215,7 +286,7 @@ def test_the_nostr_library_is_the_pinned_bundle_as_a_module_left_to_the_network(
 
 
 def test_every_pin_matches_its_cached_file():
-    for name, pin in {**build.PINS, **build.NOBLE_PINS}.items():
+    for name, pin in {**build.PINS, **build.NOBLE_PINS, "esbuild-wasm": build.ESBUILD_PIN}.items():
         assert sha256(build.fetch_pinned(pin)) == pin.sha256, name
 
 
