@@ -310,7 +310,10 @@ def test_keyboard_plays_a_card(pisti_page: Page):
         if first.evaluate("b => b === document.activeElement"):
             break
     assert first.evaluate("b => b === document.activeElement && b.matches(':focus-visible')")
-    assert first.evaluate("b => getComputedStyle(b).outlineStyle !== 'none'")
+    # Its ring is white, off the card's gold edge (not gold on gold).
+    ring = first.evaluate("""(b) => { const s = getComputedStyle(b), card = getComputedStyle(b.querySelector('.card') || b);
+      return [s.outlineStyle, s.outlineColor, parseFloat(s.outlineOffset), card.borderTopColor]; }""")
+    assert ring[:2] == ["solid", "rgb(255, 255, 255)"] and ring[2] >= 3 and ring[3] != ring[1], ring
     assert hand.evaluate("h => [...h.children].map((b) => b.tabIndex)") == [0, -1, -1, -1]
     focused = "document.activeElement.getAttribute('aria-label')"
     labels = [f"Play {c['label']}" for c in expected["view"]["hand"]]
@@ -329,6 +332,19 @@ def test_keyboard_plays_a_card(pisti_page: Page):
         press_and_wait(page, lambda: page.keyboard.press("Enter"))
         assert page.evaluate("document.activeElement.closest('[data-hand], [data-result]') !== null")
     expect(page.get_by_role("button", name="Next deck", exact=True)).to_be_focused()
+    # On a touch phone the deck's result banner's buttons are a finger's size.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.wait_for_function("matchMedia('(pointer: coarse)').matches && innerWidth === 390")
+        sizes = page.locator(f"{PISTI} [data-result] button:visible").evaluate_all(
+            "bs => bs.map((b) => { const r = b.getBoundingClientRect(); return [b.textContent.trim(), r.width, r.height]; })")
+        assert sizes and all(w >= 44 and h >= 44 for _, w, h in sizes), sizes
+    finally:
+        cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        cdp.detach()
+        page.set_viewport_size({"width": 1280, "height": 900})
     assert page.errors == []
 
 
