@@ -611,14 +611,15 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
     """Cards travel (the computers' too, a capture's pile swept to its team), each paint is
     the view's final table at once: every paint and the end are the same DOM with motion
     and with prefers-reduced-motion, which moves nothing. Sounds, switched on, play what
-    the moves did. The level is on the match line, and a setting changed mid-match says
-    it applies from the next match."""
+    the moves did. The level is on the match line, and a setting changed mid-match (clock,
+    level, length) says it applies from the next match."""
     page = pisti_page
     page.evaluate(COUNT_SOUNDS)
     sounds = page.get_by_role("switch", name="Sounds", exact=True)
     expect(sounds).not_to_be_checked()              # off by default
     sounds.check()
     moved, still = {}, {}
+    note = page.get_by_role("status").filter(has_text="Changed settings apply from the next match.")
     for game in ("Pişti", "Pishe Pasha"):
         # The same match first, so that both runs compared start from the same page
         # (what a painter keeps of earlier views: which card just arrived, the steps shown).
@@ -633,6 +634,13 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
         if game == "Pişti":
             made = page.evaluate("window.sounds")
             assert made > 0                          # the first run's, switched on
+            # Mid-match, another clock applies from the next match, until it is the match's again.
+            clocks = page.locator('[data-settings="pisti"]')
+            expect(clocks.get_by_role("radio", name="No clock", exact=True)).to_be_checked()
+            clocks.get_by_role("radio", name="Fast 15 s", exact=True).check()
+            expect(note).to_be_visible()
+            clocks.get_by_role("radio", name="No clock", exact=True).check()
+            expect(note).to_be_hidden()
     assert page.evaluate("window.sounds") == made    # none since it was switched off
     for game in moved:
         assert moved[game]["moving"] > 0 and still[game]["moving"] == 0 and still[game]["flights"] == 0
@@ -662,10 +670,16 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
     # The level on the table; another chosen mid-match applies from the next match.
     line = page.locator('[data-match-line="pishe-pasha"] [data-match-level]')
     expect(line).to_have_text("Level: Easy")
-    note = page.get_by_role("status").filter(has_text="Changed settings apply from the next match.")
     page.get_by_role("radio", name="Hard", exact=True).first.check()
     expect(note).to_be_visible()
     page.get_by_role("radio", name="Easy", exact=True).first.check()
+    expect(note).to_be_hidden()
+    # So does another length (the target to reach).
+    lengths = page.locator('[data-settings="pishe-pasha"]')
+    expect(lengths.get_by_role("radio", name="One deal", exact=True)).to_be_checked()
+    lengths.get_by_role("radio", name="First to 100", exact=True).check()
+    expect(note).to_be_visible()
+    lengths.get_by_role("radio", name="One deal", exact=True).check()
     expect(note).to_be_hidden()
     expect(line).to_have_text("Level: Easy")
     assert page.errors == []
