@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 import build
 import pishe.web as local_web
+from pishe.table.words import LOADING
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
@@ -244,22 +245,31 @@ def test_table_is_painted_before_any_script(browser, site):
 
 def test_boots_with_progress_and_first_paint(page: Page, site, console_errors):
     errors = console_errors(page)
-    # Record every progress value the bar shows while Python starts.
-    # And the moment the table turns ready.
+    # Record every progress value the bar shows while Python starts, each step's words with
+    # whether the bar runs on its own meanwhile (.running), and the moment the table turns ready.
     page.add_init_script("""
       window.__progress = [];
+      window.__stages = [];
       window.__readyAt = null;
       new MutationObserver((records) => {
         for (const r of records) {
           if (r.attributeName === "aria-valuenow") window.__progress.push(Number(r.target.getAttribute("aria-valuenow")));
-          else if (window.__readyAt === null && document.body.dataset.ready === "true") window.__readyAt = performance.now();
+          else if (r.attributeName === "data-ready" && window.__readyAt === null && document.body.dataset.ready === "true") window.__readyAt = performance.now();
         }
-      }).observe(document, { subtree: true, attributes: true, attributeFilter: ["aria-valuenow", "data-ready"] });
+        const stage = document.querySelector("[data-loader-stage]"), bar = document.querySelector("[data-progress-bar]");
+        const now = stage && bar && [stage.textContent, bar.classList.contains("running")];
+        const last = window.__stages[window.__stages.length - 1];
+        if (now && (!last || last[0] !== now[0] || last[1] !== now[1])) window.__stages.push(now);
+      }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true,
+                             attributeFilter: ["aria-valuenow", "data-ready", "class"] });
     """)
     open_table(page, site)
     progress = page.evaluate("window.__progress")
     assert len(progress) >= 3 and progress == sorted(progress), progress
     assert any(0 < p < 100 for p in progress), progress
+    # Python's start is a step of its own, in Python's words, and the bar moves on through it.
+    stages = page.evaluate("window.__stages")
+    assert [f"{LOADING['runtime']}…", True] in stages, stages
     expect(page.get_by_role("progressbar")).to_be_hidden()
 
     # The table's markup paints while Python is still starting, not once it is ready
