@@ -303,6 +303,8 @@ def test_boots_with_progress_and_first_paint(page: Page, site, console_errors):
     expect(details).to_contain_text("Not played here:")
     for variant in ("stop", "Sam Caron", "three-player", "Denexa"):
         expect(details).to_contain_text(variant)
+    expect(details).to_contain_text("the site's files and Python's memory so that the game starts faster and plays "
+                                    "offline: nothing about you.")
     assert errors == []
 
 

@@ -235,6 +235,11 @@ def test_game_choice_settings_and_rules(pisti_page: Page):
     expect(rules).to_contain_text("Pişti")
     for variant in ("three players", "every player for themselves", "bluffing", "bottom card shown"):
         expect(rules).to_contain_text(variant)
+    # What the browser keeps, truthfully: the match and a friend's seat in the tab, high
+    # contrast, the site's files and Python's memory; nothing about you.
+    for kept in ("This tab keeps the match you are playing (and, at a friend's table, what lets it take its seat back)",
+                 "keeps the high contrast switch, and the site's files and Python's memory", "nothing about you"):
+        expect(rules).to_contain_text(kept)
     rules.locator("summary").click()
     assert page.errors == []
 
