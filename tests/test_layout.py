@@ -2,7 +2,10 @@
 emulated), a tablet, a desktop and 200% zoom, each game's table on arrival has your cards
 and its move controls on the first screen, nothing wider than the window, a top bar of one
 row (two at 320 px and at 200% zoom), and on touch every control a finger's size; each size
-is compared with a screenshot in tests/baselines/ (test_look's `shot`).
+is compared with a screenshot in tests/baselines/ (test_look's `shot`). On touch, the open
+menu's contents are a finger's size too; and at a Pishe Pasha moment to give or keep, your
+own stock, turned card and pile are on the first screen at 320x640, 200% zoom and 844x390
+(with its baseline), as are the buttons of the question that leaving a match asks.
 
 Cheap on purpose: one tab of the session's returning visitor (Pyodide from its cache), one
 boot, every size and game in it; the games are switched by their radios, which deals each

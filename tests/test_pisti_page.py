@@ -605,6 +605,16 @@ def assert_travels(travels: list, expected: list, what: str) -> None:
             what, seen, "not among Python's moves, in order", expected, travels)
 
 
+def from_the_next_match(settings, note, own: str, other: str) -> None:
+    """Mid-match, choosing ``other`` in ``settings`` shows ``note`` (it applies from the next
+    match); choosing the match's ``own`` again takes it away."""
+    expect(settings.get_by_role("radio", name=own, exact=True)).to_be_checked()
+    settings.get_by_role("radio", name=other, exact=True).check()
+    expect(note).to_be_visible()
+    settings.get_by_role("radio", name=own, exact=True).check()
+    expect(note).to_be_hidden()
+
+
 def same_dom(a: str, b: str, what: str) -> None:
     """``a`` and ``b`` (a table's HTML) are the same; else where they first differ."""
     if a != b:
@@ -639,13 +649,8 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
         if game == "Pişti":
             made = page.evaluate("window.sounds")
             assert made > 0                          # the first run's, switched on
-            # Mid-match, another clock applies from the next match, until it is the match's again.
-            clocks = page.locator('[data-settings="pisti"]')
-            expect(clocks.get_by_role("radio", name="No clock", exact=True)).to_be_checked()
-            clocks.get_by_role("radio", name="Fast 15 s", exact=True).check()
-            expect(note).to_be_visible()
-            clocks.get_by_role("radio", name="No clock", exact=True).check()
-            expect(note).to_be_hidden()
+            # Mid-match, another clock applies from the next match.
+            from_the_next_match(page.locator('[data-settings="pisti"]'), note, "No clock", "Fast 15 s")
     assert page.evaluate("window.sounds") == made    # none since it was switched off
     for game in moved:
         assert moved[game]["moving"] > 0 and still[game]["moving"] == 0 and still[game]["flights"] == 0
@@ -675,16 +680,8 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
     # The level on the table; another chosen mid-match applies from the next match.
     line = page.locator('[data-match-line="pishe-pasha"] [data-match-level]')
     expect(line).to_have_text("Level: Easy")
-    page.get_by_role("radio", name="Hard", exact=True).first.check()
-    expect(note).to_be_visible()
-    page.get_by_role("radio", name="Easy", exact=True).first.check()
-    expect(note).to_be_hidden()
-    # So does another length (the target to reach).
-    lengths = page.locator('[data-settings="pishe-pasha"]')
-    expect(lengths.get_by_role("radio", name="One deal", exact=True)).to_be_checked()
-    lengths.get_by_role("radio", name="First to 100", exact=True).check()
-    expect(note).to_be_visible()
-    lengths.get_by_role("radio", name="One deal", exact=True).check()
-    expect(note).to_be_hidden()
+    settings = page.locator('[data-settings="pishe-pasha"]')
+    from_the_next_match(settings, note, "Easy", "Hard")
+    from_the_next_match(settings, note, "One deal", "First to 100")     # so does a length (a target)
     expect(line).to_have_text("Level: Easy")
     assert page.errors == []
