@@ -31,17 +31,20 @@ dist/ layout:
                           python_stdlib_micropip.zip: what micropip adds, fetched with it,
                           python_stdlib_rest.zip: the rest, fetched on first import
     wheels/               the pishe wheel (docstrings and comments stripped, as bytecode),
-                          pishe-<code>.zip: a language's catalogs, and the segno wheel
+                          pishe-<code>.zip: a language's catalogs, pishe-friends.zip: the modules
+                          only a friends' table imports (split_friends), and the segno wheel
     vendor/nostr-tools.mjs  nostr-tools' browser bundle as an ES module, for a friend's table only
     *.br, *.gz            precompressed copies (not in the build info's file list)
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "stdlib": [{"url", "names"}], "loading": {...}, "downloads": {...}, "games": {...},
-"languages": {code: zip}},
+"later": [...], "stdlib": [{"url", "names"}], "friends": {"url", "names", "calls"}, "loading": {...},
+"downloads": {...}, "games": {...}, "languages": {code: zip}},
 each script's with only the keys it reads (as BUILD.<key>: build_literal).
 "stdlib" lists the zips of the standard library's modules a first visit does not
-download (see split_stdlib) and the modules each holds. "loading" holds the loading line's words by
+download (see split_stdlib) and the modules each holds; "friends" the zip of the modules only
+a friends' table imports, those modules and pishe.web's calls that need them (split_friends).
+"loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
 and index.html's __PISHE_LOADING__ becomes the first of them); "downloads" the
 sizes of the files the worker downloads to start, for its progress bar.
@@ -51,8 +54,9 @@ returning visitor) and the Nostr library (a friend's table needs the network any
 the computer table must not download it).
 "later" lists the files it keeps on their first use instead of at install: micropip
 and segno, which only an invite's QR code needs, the standard library's modules micropip
-adds, the rest of the standard library, and the pseudo-language's words (a first visit
-downloads none of them).
+adds, the rest of the standard library, the pseudo-language's words, and a friends' table's
+code: its Python's zip, its scripts (friends_scripts) and the no-peek deal's arithmetic (a
+first visit downloads none of them).
 "games" maps every registered game's id to its folder under web/games/ (its painter).
 "languages" maps each language but English to the zip of its catalogs (split_catalogs).
 """
@@ -60,6 +64,7 @@ downloads none of them).
 from __future__ import annotations
 
 import argparse
+import ast
 import base64
 import email.utils
 import gzip
@@ -716,6 +721,120 @@ def split_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
     return [{"url": site_path, "names": _module_names(files)} for site_path, files in parts.items()]
 
 
+# -- A friends' table's code -----------------------------------------------------------
+
+# What only a friends' table runs (the protocol, the fair and no-peek deals, their page calls:
+# ~half the compiled wheel) leaves the wheel every start downloads for a zip of its own,
+# which the worker fetches before a friends' table's first call (a friends' table needs the
+# network anyway): FRIENDS_ZIP. Its JavaScript, likewise, is imported when a friends' table
+# opens (web/tables/friends.js), never preloaded; the service worker keeps both once fetched.
+FRIENDS_MODULE = "pishe.web_friends"   # where the friends' table's Python begins (pishe.web imports it)
+FRIENDS_ZIP = "wheels/pishe-friends.zip"
+# Where its JavaScript begins: the controller, and the worker's no-peek arithmetic.
+FRIENDS_JS = ("web/tables/friend/table.js", "web/core/group.js")
+
+
+def _page_modules() -> dict[str, tuple[Path, bool]]:
+    """The page wheel's modules by name: (their source, whether a package)."""
+    modules = {}
+    for path in sorted((ROOT / "pishe").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if "__pycache__" in rel or rel in NOT_IN_PAGE_WHEEL:
+            continue
+        parts = rel[:-3].split("/")
+        package = parts[-1] == "__init__"
+        modules[".".join(parts[:-1] if package else parts)] = (path, package)
+    return modules
+
+
+def _python_imports(path: Path, package: bool, name: str, anywhere: bool) -> set[str]:
+    """The modules the source at `path` (module `name`) imports, with their parent packages:
+    every import if `anywhere`, else only those run when it is imported (none in a function)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    here = name if package else name.rpartition(".")[0]
+    todo, found = [tree], set()
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = ".".join(here.split(".")[:len(here.split(".")) - node.level + 1])
+                base = f"{parent}.{base}" if base else parent
+            found |= {base, *(f"{base}.{alias.name}" for alias in node.names)}
+        if anywhere or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+    return {".".join(m.split(".")[:n]) for m in found for n in range(1, m.count(".") + 2)}
+
+
+def friends_modules() -> list[str]:
+    """The modules of the page wheel that only a friends' table imports, found from the code:
+    those FRIENDS_MODULE imports, wherever in them, that no other module of the wheel imports
+    on being imported (the computer table's, the games', the worker's pishe.on_demand...)."""
+    modules = _page_modules()
+
+    def reach(start: set, anywhere: bool) -> set:
+        seen, todo = set(), list(start)
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo += _python_imports(*modules[name], name=name, anywhere=anywhere) & set(modules) - seen
+        return seen
+
+    friends = reach({FRIENDS_MODULE}, anywhere=True)
+    return sorted(friends - reach(set(modules) - friends, anywhere=False))
+
+
+def split_friends(wheel: Path) -> dict:
+    """Move the friends' table's modules (friends_modules) out of `wheel` (rewritten without
+    them) into FRIENDS_ZIP beside it, of stored entries and the same paths; return the
+    worker's BUILD.friends: {"url": its path in the site, "names": its modules, "calls":
+    pishe.web's calls that need them (pishe.web.FRIENDS_CALLS)}."""
+    from pishe.web import FRIENDS_CALLS
+
+    names = friends_modules()
+    paths = {name.replace(".", "/") + suffix for name in names for suffix in (".pyc", "/__init__.pyc")}
+    with zipfile.ZipFile(wheel) as z:
+        files = {name: z.read(name) for name in z.namelist() if not name.endswith(".dist-info/RECORD")}
+    moved = {name: files.pop(name) for name in sorted(files) if name in paths}
+    if len(moved) != len(names):
+        raise BuildError(f"the friends' modules are not all in {wheel.name} as bytecode: {names}")
+    write_wheel(wheel, files)
+    write_stored_zip(wheel.parent / Path(FRIENDS_ZIP).name, moved)
+    return {"url": FRIENDS_ZIP, "names": names, "calls": list(FRIENDS_CALLS)}
+
+
+_DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'](\.{1,2}/[^"']+)["']\s*\)""")
+
+
+def _js_reach(stage: Path, start, dynamic: bool) -> set[str]:
+    """The scripts of the site in `stage` (paths in it) that the scripts `start` import, and
+    theirs, themselves included: static imports, and `import("./…")` too if `dynamic`."""
+    seen, todo = set(), list(start)
+    while todo:
+        rel = todo.pop()
+        if rel in seen or not (stage / rel).is_file():
+            continue
+        seen.add(rel)
+        source = (stage / rel).read_text(encoding="utf-8")
+        found = _RELATIVE_IMPORT.findall(source) + (_DYNAMIC_IMPORT.findall(source) if dynamic else [])
+        todo += [os.path.normpath(os.path.join(os.path.dirname(rel), m)) for m in found]
+    return seen
+
+
+_PAGE_SCRIPT = re.compile(r'<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+)"')
+
+
+def friends_scripts(stage: Path) -> list[str]:
+    """The friends' table's JavaScript in the site in `stage`: what FRIENDS_JS import, in the
+    end (import() too), that neither index.html's scripts nor the worker's import at start."""
+    page = (stage / "index.html").read_text(encoding="utf-8") if (stage / "index.html").exists() else ""
+    start = _js_reach(stage, [*_PAGE_SCRIPT.findall(page), "web/core/worker.js"], dynamic=False)
+    return sorted(_js_reach(stage, FRIENDS_JS, dynamic=True) - start)
+
+
 # Brotli at its best quality, by Node's zlib (Node is needed for the build
 # anyway, so the build stays standard-library Python). Argument: a JSON file
 # of [source, target] pairs.
@@ -1141,8 +1260,10 @@ def build(dist: Path = DIST) -> dict:
             pishe = Path(shutil.copyfile(pishe, stage / "wheels" / pishe.name))
         shutil.copyfile(pinned["segno"], stage / "wheels" / pinned["segno"].name)
         on_demand = split_stdlib(stage / "pyodide", lock, micropip, pishe, pinned["segno"])
-        # After the trace, which speaks Turkish too: the catalogs leave the wheel.
+        # After the trace, which speaks Turkish and opens a friends' table too: the catalogs
+        # and the friends' table's modules leave the wheel.
         languages = split_catalogs(pishe)
+        friends = split_friends(pishe)
         _copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
         noble = _copy_noble(stage / NOBLE_DIR)
 
@@ -1154,6 +1275,7 @@ def build(dist: Path = DIST) -> dict:
             text = text.replace(LOADING_TOKEN, f"{loading['start']}…")
             page.write_text(text.replace(START_FAILED_TOKEN, _start_failed_markup()), encoding="utf-8")
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
+        friends_js = friends_scripts(stage)  # as written: before minifying
         # Our scripts that take the build info: which keys each reads (BUILD.<key>) is read
         # before minifying renames BUILD; the info goes in after it, so the minified text is the
         # same from build to build (cached) and the info stays the JSON that build_literal writes.
@@ -1173,8 +1295,10 @@ def build(dist: Path = DIST) -> dict:
             "online": [rel for rel in files if rel in (*SETTINGS_FILES, NOSTR_MODULE)],
             # The pseudo-language's words are for checking a layout, not for a visitor to keep.
             "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}",
-                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.js", *noble],
+                      STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{_pseudo_language()}.js", *noble,
+                      FRIENDS_ZIP, *friends_js],
             "stdlib": on_demand,
+            "friends": friends,
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
             "games": {game.id: game.package for game in games},

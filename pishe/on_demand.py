@@ -1,12 +1,14 @@
-"""The standard library modules a first visit does not download, fetched on first import.
+"""The modules a first visit does not download, fetched on first import.
 
 The page ships the modules its Python imports (build.py traces them); the rest of the
 standard library waits on the server in zips ("parts": what micropip adds when it runs,
-and all else). :func:`install` puts a finder first on ``sys.meta_path`` that knows each
+and all else), and so do the modules only a friends' table imports (build.py's
+split_friends). :func:`install` puts a finder first on ``sys.meta_path`` that knows each
 part's module names: importing one of them fetches that part once (``fetch(url) ->
 bytes``, set by the page's worker: a synchronous request, allowed in a worker), writes
-it to the file system and imports from it. Any other name is left to the usual finders,
-so an optional import that fails costs nothing.
+it to the file system and imports from it. The worker downloads the friends' part itself
+before a friends' table's first call, without holding up the page (:meth:`OnDemand.keep`).
+Any other name is left to the usual finders, so an optional import that fails costs nothing.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ class OnDemand:
 
     def __init__(self, parts: Iterable[dict], folder: str):
         self.zips: dict[str, tuple[str, str]] = {}     # module name -> (url, path of its zip)
+        self.paths: dict[str, str] = {}                 # a part's url -> the path of its zip
         for part in parts:
-            path = os.path.join(folder, part["url"].rsplit("/", 1)[-1])
+            path = self.paths[part["url"]] = os.path.join(folder, part["url"].rsplit("/", 1)[-1])
             for name in part["names"]:
                 self.zips[name] = (part["url"], path)
         #: ``fetch(url) -> bytes``; ``None`` (no page, or a snapshot being taken): nothing is fetched.
@@ -44,15 +47,20 @@ class OnDemand:
                 data = self.fetch(url)
             except Exception as e:  # offline, or the server refused: the import fails as usual
                 raise ModuleNotFoundError(f"No module named {name!r} (not downloaded: {e})", name=name) from None
-            data = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
-            with open(zip_path, "wb") as f:
-                f.write(data)
+            self.keep(url, data)
         # A module of a package sits in the package's folder of the zip, wherever the
         # package itself came from.
         spec = zipimport.zipimporter("/".join([zip_path, *name.split(".")[:-1]])).find_spec(name)
         if spec is not None:
             self.served.append(name)
         return spec
+
+    def keep(self, url: str, data) -> None:
+        """Part ``url``'s zip, ``data`` (bytes, or a JavaScript buffer), downloaded: written where
+        its modules are imported from, so that none of them is fetched again."""
+        data = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
+        with open(self.paths[url], "wb") as f:
+            f.write(data)
 
 
 def install(parts: Iterable[dict], folder: str) -> OnDemand:

@@ -68,7 +68,8 @@ get_game(FIRST_GAME)
 
 #: The friend's table's calls, made in :mod:`pishe.web_friends` and imported on their
 #: first use (module ``__getattr__``): the computer table's start-up never imports the protocol.
-_FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_deal", "host_computer_step",
+#: The page's worker fetches that code (build.py's friends' zip) before the first of them.
+FRIENDS_CALLS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_deal", "host_computer_step",
             "host_timeout", "host_take_over", "host_hold_over", "host_name", "host_play_again", "host_deal_now",
             "host_silent", "host_disconnect", "host_current",
             "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_next_deal",
@@ -76,12 +77,12 @@ _FRIENDS = ("blank_view", "host_open", "host_receive", "host_act", "host_next_de
 
 
 __all__ = ["new_match", "restore_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",
-           *_FRIENDS, "qr_matrix", "page_words", "set_language", "say_again"]
+           *FRIENDS_CALLS, "qr_matrix", "page_words", "set_language", "say_again"]
 
 
 def __getattr__(name: str):
     """A friend's table's call, from :mod:`pishe.web_friends` (imported now if it was not)."""
-    if name in _FRIENDS:
+    if name in FRIENDS_CALLS:
         from . import web_friends
 
         return getattr(web_friends, name)

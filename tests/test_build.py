@@ -32,6 +32,7 @@ import catalogs
 from pishe.table.game import game_ids
 from pishe.table.lang import PSEUDO
 from pishe.table.words import LOADING, START_FAILED
+from pishe.web import FRIENDS_CALLS
 
 ROOT = build.ROOT
 BOOT_TIMEOUT_MS = 90_000  # a cold Pyodide boot takes ~5 s here; CI machines can be slower
@@ -166,6 +167,7 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         f"wheels/{build.PINS['segno'].filename}",
         build.NOSTR_MODULE,
         pishe_wheel,
+        build.FRIENDS_ZIP,
         *(f"web/icons/icon-{size}.png" for size in build.ICON_SIZES),
         # The page's static words in each language but English, and the pseudo-language's;
         # each such language's catalogs, for Python.
@@ -192,8 +194,8 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     for script in INFO_SCRIPTS:  # minifying renames BUILD: the keys each reads, in its source
         text = source_of(script).read_text()
         assert script_info(dist_dir, script) == {key: info[key] for key in set(re.findall(r"\bBUILD\.(\w+)", text))}
-    assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "loading", "downloads", "games",
-                         "languages"}
+    assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "friends", "loading", "downloads",
+                         "games", "languages"}
     for path in ["sw.js", *(f for f in info["files"] if f.startswith("web/") and f.endswith(".js"))]:
         assert build.BUILD_TOKEN not in (dist_dir / path).read_text(), path
     # The loading line is worded in Python, before Python runs in the page: by the build.
@@ -366,20 +368,108 @@ def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
 
 
 def test_the_page_gets_the_stripped_pishe_as_bytecode(dist_dir, tmp_path):
-    """The shipped wheel is the stripped one compiled for Pyodide's CPython, module
-    for module, so the page compiles none of our Python on start-up."""
+    """The shipped wheel, with the friends' table's zip beside it, is the stripped one compiled
+    for Pyodide's CPython, module for module, so the page compiles none of our Python on start-up."""
     stripped = build.build_pishe_wheel(tmp_path)
     with zipfile.ZipFile(stripped) as source, \
-            zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped:
+            zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped, \
+            zipfile.ZipFile(dist_dir / build.FRIENDS_ZIP) as friends:
         record_of(shipped)
         expected = {n + "c" if n.endswith(".py") else n for n in source.namelist()
                     if not n.endswith(("/RECORD", ".mo"))}  # the catalogs: test_the_catalogs_ship_compiled_and_small
-        assert {n for n in shipped.namelist() if not n.endswith("/RECORD")} == expected
+        in_wheel = {n for n in shipped.namelist() if not n.endswith("/RECORD")}
+        assert not in_wheel & set(friends.namelist()) and in_wheel | set(friends.namelist()) == expected
+        assert all(info.compress_type == zipfile.ZIP_STORED for info in friends.infolist())
         magics = {shipped.read(n)[:4] for n in shipped.namelist() if n.endswith(".pyc")}
+        assert {friends.read(n)[:4] for n in friends.namelist()} == magics
         micropip = dist_dir / "pyodide" / build.PINS["micropip"].filename
         with zipfile.ZipFile(micropip) as compiled:  # Pyodide's CPython 3.14 (checked below)
             assert magics == {compiled.read(n)[:4] for n in compiled.namelist() if n.endswith(".pyc")}
         assert all(info.flag_bits & 0x800 for info in shipped.infolist())
+
+
+# The pishe modules a page's Python imports, in a fresh interpreter (this repository's
+# sources, CPython): "computer", the computer's table playing every game (a deal's worth of
+# steps at the first level, a timeout, a match restored, the language switched, the page's
+# words); "friends", a friends' table of every game opened, joined and dealt (no-peek), a few
+# moves played by the host and the guest, and brought back.
+_TABLE_RUN = """
+import json, sys
+import pishe.on_demand, pishe.web as web
+from pishe.table.game import game_ids, get_game
+
+def call(name, *args):
+    return json.loads(getattr(web, name)(*args))
+
+for game in game_ids():
+    if sys.argv[1] == "computer":
+        call("set_language", "tr")
+        answer = call("new_match", None, 1, game, 15, next(iter(get_game(game).levels), None))
+        moves = 0
+        while moves < 60 and not answer["view"]["match"]["over"]:   # the next deal, the computers', yours
+            view, moves = answer["view"], moves + 1
+            next_step = (("next_deal",) if view["match"]["next_deal"] else ("computer_step",)
+                         if answer["computer_moves"] else ("act", str(view["legal"][0])))
+            answer = call(*next_step)
+        call("timeout"), call("take_over"), call("restore_match", answer["saved"])
+        call("set_language", "en"), call("current"), call("say_again", answer.get("said") or [])
+    else:
+        def carry(answer, guest_answers=False):
+            # The messages of a host's answer to the guest, or of a guest's to the host, and
+            # theirs back, until neither page has more to send.
+            for message in answer["send"]:
+                if guest_answers:
+                    carry(call("host_receive", message))
+                else:
+                    carry(call("guest_receive", message["text"], False), True)
+
+        call("host_open", None, None, game)
+        carry(call("guest_open", None, None), True)       # hello, welcome, the no-peek deal's rounds
+        if call("host_current")["status"]["phase"] != "playing":     # seats kept for friends: computers take them
+            carry(call("host_deal_now"))
+        for _ in range(6):                                   # a few moves of each page
+            host, guest = (call(name)["view"] or {} for name in ("host_current", "guest_saved"))
+            if host.get("legal"):
+                carry(call("host_act", str(host["legal"][0])))
+            elif guest.get("legal"):
+                carry(call("guest_intent", str(guest["legal"][0]), False), True)
+        call("host_open", None, call("host_current")["saved"], game)
+print(json.dumps(sorted(name for name in sys.modules if name.startswith("pishe"))))
+"""
+
+
+def table_runs(*kinds: str) -> list[set]:
+    """The modules each of `kinds` of _TABLE_RUN imports (the runs side by side)."""
+    runs = [subprocess.Popen([sys.executable, "-c", _TABLE_RUN, kind], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)}) for kind in kinds]
+    outs = [run.communicate(timeout=120)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0] * len(runs)
+    return [set(json.loads(out)) for out in outs]
+
+
+def test_only_a_friends_tables_modules_leave_the_wheel(dist_dir):
+    """The friends' zip (build.py finds its modules from the code's imports) holds every
+    module a friends' table imports and the computer's table does not, and none the
+    computer's table imports: a first visit has all the computer's table needs."""
+    info = build_info(dist_dir)
+    with zipfile.ZipFile(dist_dir / build.FRIENDS_ZIP) as friends:
+        moved = set(build._module_names(n.removesuffix("c") for n in friends.namelist()))
+    computer, friends_table = table_runs("computer", "friends")
+    assert not moved & computer, "the computer's table imports these: keep them in the wheel"
+    assert friends_table - computer == moved, "only a friends' table imports these: into the friends' zip"
+    assert info["friends"] == {"url": build.FRIENDS_ZIP, "names": sorted(moved), "calls": list(FRIENDS_CALLS)}
+
+
+def test_a_friends_tables_scripts_are_imported_when_one_opens(dist_dir):
+    """Its JavaScript (what web/tables/friends.js imports when a friends' table opens) is
+    neither loaded nor preloaded by the page, nor kept by the service worker's install:
+    it keeps them, and the Python zip, once fetched (test_the_site_works_offline_after_one_visit)."""
+    scripts = build.friends_scripts(dist_dir)
+    assert set(scripts) == {f"web/tables/friend/{p.name}" for p in (ROOT / "web" / "tables" / "friend").glob("*.js")} \
+        | {"web/core/rtc.js", "web/core/group.js"}
+    page = (dist_dir / "index.html").read_text()
+    assert [s for s in scripts if s in page] == [] and '<script type="module" src="web/tables/friends.js">' in page
+    assert {build.FRIENDS_ZIP, *scripts} <= set(build_info(dist_dir)["later"])
 
 
 def test_stripped_wheel_runs_like_the_repository(tmp_path):
@@ -940,12 +1030,14 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     # micropip and segno (an invite's QR code) are not downloaded by a first visit: the
     # service worker keeps them when the page first asks for them.
     later = build_info(dist_dir)["later"]
-    # The no-peek deal's arithmetic (@noble/curves) comes when a friends' table opens.
+    # The no-peek deal's arithmetic (@noble/curves) comes when a friends' table opens, as does
+    # the rest of its code (its Python, its scripts).
     noble = [f for f in later if f.startswith(f"{build.NOBLE_DIR}/")]
     assert f"{build.NOBLE_DIR}/curves/ed25519.js" in noble
     assert sorted(later) == sorted([f"pyodide/{build.PINS['micropip'].filename}",
                                     f"wheels/{build.PINS['segno'].filename}", build.STDLIB_MICROPIP, build.STDLIB_REST,
-                                    f"web/lang/{PSEUDO}.js", *noble])
+                                    f"web/lang/{PSEUDO}.js", *noble, build.FRIENDS_ZIP,
+                                    *build.friends_scripts(dist_dir)])
     kept = page.evaluate("""async (later) => {
         const cache = await caches.open((await caches.keys())[0]);
         const scope = (await navigator.serviceWorker.ready).scope;

@@ -49,10 +49,11 @@ def test_the_shipped_library_holds_every_module_the_page_imports(dist_dir, tmp_p
     lock = json.loads((dist_dir / "pyodide" / build.LOCK_NAME).read_text())
     micropip = dist_dir / "pyodide" / build.PINS["micropip"].filename
     info = build_info(dist_dir)
-    # The wheel with every language's catalogs, as a page that has spoken them all holds it.
+    # The wheel with every language's catalogs and the friends' table's modules, as a page
+    # that has spoken every language and opened a friends' table holds it.
     with zipfile.ZipFile(dist_dir / info["wheels"]["pishe"]) as wheel:
         files = {n: wheel.read(n) for n in wheel.namelist() if not n.endswith("/RECORD")}
-    for path in info["languages"].values():
+    for path in [*info["languages"].values(), info["friends"]["url"]]:
         with zipfile.ZipFile(dist_dir / path) as catalogs:
             files.update({n: catalogs.read(n) for n in catalogs.namelist()})
     pishe = build.write_wheel(tmp_path / Path(info["wheels"]["pishe"]).name, files)
@@ -70,19 +71,27 @@ def test_the_shipped_library_holds_every_module_the_page_imports(dist_dir, tmp_p
 
 def test_the_page_plays_everything_without_the_rest_of_the_library(browser, dist_dir, console_errors):
     """The rest of the standard library unreachable, as offline: both games deal and play,
-    a match is restored, a friend's table opens, and the invite's QR code is drawn."""
+    a match is restored, a friend's table opens, and the invite's QR code is drawn. The
+    friends' table's modules come when its first call does (none at start-up): a download
+    that failed fails that call, and the next call downloads them again."""
     context = browser.new_context()
     try:
         with build.SiteServer(dist_dir) as server:
             page = context.new_page()
             errors = console_errors(page)
-            asked = []
+            asked, friends = [], []
             context.route(server.url + build.STDLIB_REST,
                           lambda route: (asked.append(route.request.url), route.abort()))
+            # The first download of the friends' zip fails; the next goes through.
+            context.route(server.url + build.FRIENDS_ZIP, lambda route: (
+                friends.append(route.request.url), route.abort() if len(friends) == 1 else route.continue_()))
             page.goto(server.url + "?delay=0")
             expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+            assert friends == []
             out = page.evaluate("""async () => {
               const results = [];
+              const failed = await pishe.call("host_open", null, null, "pisti").then((a) => a, (e) => e.message);
+              results.push(failed.startsWith("could not load the friends' table: could not download") || failed);
               for (const game of ["pishe-pasha", "pisti"]) {
                 let answer = await pishe.call("new_match", null, 5, game);
                 for (let i = 0; i < 40 && !answer.error; i++) {
@@ -99,8 +108,9 @@ def test_the_page_plays_everything_without_the_rest_of_the_library(browser, dist
               results.push(qr.rows ? "qr" : qr);
               return results;
             }""")
-            assert out == ["pishe-pasha", "pishe-pasha", "hosting", "pisti", "pisti", "hosting", "qr"]
-            assert asked == [] and errors == []
+            assert out == [True, "pishe-pasha", "pishe-pasha", "hosting", "pisti", "pisti", "hosting", "qr"]
+            assert asked == [] and len(friends) == 2
+            assert [e for e in errors if build.FRIENDS_ZIP not in e] == []    # the aborted download's
     finally:
         context.close()
 

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 import build
 import pishe.web as local_web
-from pishe.table.words import LOADING
+from pishe.table.words import LOADING, PAGE
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
@@ -510,9 +510,22 @@ def test_a_first_visit_remembers_high_contrast_alone_and_works_offline_after_it(
             "Bilgisayar — son hamle")
         press_and_wait(page, lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
         assert_shows(read_table(page), expected["view"])
+        # A friends' table's code is fetched when one opens, never by a first visit: offline,
+        # the page says it needs the network, and the computer's match goes on.
+        page.get_by_role("button", name="Invite a friend", exact=True).click()
+        page.get_by_role("dialog").get_by_role("button", name="Invite a friend", exact=True).click()
+        expect(page.get_by_role("alert").filter(has_text="needs the network")).to_have_text(
+            PAGE["friends_unreachable"])
+        assert page.evaluate("document.body.dataset.table") == "computer"
     finally:
         site.start()
-    assert [e for e in errors if "offline support" not in e] == []
+    # Online again, Invite fetches it: the friends' table opens.
+    page.get_by_role("button", name="Invite a friend", exact=True).click()
+    page.get_by_role("dialog").get_by_role("button", name="Invite a friend", exact=True).click()
+    expect(page.get_by_role("heading", name="Playing a friend")).to_be_visible()
+    expect(page.get_by_role("alert").filter(has_text="needs the network")).to_have_count(0)
+    # The one error: the friends' table's script that did not come offline (the console names no file).
+    assert [e for e in errors if "offline support" not in e] == ["console: Failed to load resource: net::ERR_FAILED"]
 
 
 @pytest.mark.parametrize("width", [360])

@@ -401,7 +401,7 @@ def test_close_stops_listening(new_page, nostr_relay):
     assert heard(page)["answers"] == [] and heard(page)["ignored"] == []
 
 
-def test_the_computer_table_neither_loads_nor_keeps_the_nostr_library(page: Page, site, console_errors):
+def test_the_computer_table_neither_loads_nor_keeps_nostr_nor_a_friends_tables_code(page: Page, site, dist_dir, console_errors):
     errors = console_errors(page)
     requests: list[str] = []
     page.context.on("request", lambda request: requests.append(request.url))
@@ -412,7 +412,11 @@ def test_the_computer_table_neither_loads_nor_keeps_the_nostr_library(page: Page
         const cache = await caches.open((await caches.keys()).find((name) => name.startsWith("pishe-")));
         return (await cache.keys()).map((request) => new URL(request.url).pathname);
     }""")
-    assert "/web/tables/friend/relay.js" in kept  # the service worker has done its work
+    assert "/web/tables/friends.js" in kept  # the service worker has done its work
     assert not {"/vendor/nostr-tools.mjs", "/signaling.json", "/ice-servers.json"} & set(kept)
     assert [url for url in requests if "nostr" in url or "signaling.json" in url] == []
+    # Nor any of a friends' table's code: it comes when one opens (build.py's friends_scripts).
+    friends = {build.FRIENDS_ZIP, *build.friends_scripts(dist_dir)}
+    assert [path for path in kept if path[1:] in friends] == []
+    assert [url for url in requests if url.removeprefix(site.url) in friends] == []
     assert errors == []

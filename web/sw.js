@@ -5,7 +5,7 @@
 // own cache, named after the build id: install fills it with every file of the
 // build but those the build lists as online or later, activate deletes the caches
 // of older builds, fetch answers from it first and keeps a "later" file (a wheel
-// only an invite's QR code needs) the first time the page asks for it.
+// only an invite's QR code needs, a friends' table's code) the first time the page asks for it.
 
 const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, files, online, later}
 const PREFIX = "pishe-";

@@ -90,6 +90,9 @@ PAGE = {
     "reconnecting": N_("{name} is reconnecting…"),
     # Any table.
     "unknown_game": N_("This page cannot show the game {game}."),
+    # A friends' table's part of the page, fetched when one opens, did not come (offline).
+    "friends_unreachable": N_("Playing with friends needs the network, and this page could not download "
+                              "its part. Check the connection and try again."),
     # Asked before a match in progress is thrown away (the keys are what asks: new_match, invite, game).
     "leave_title": N_("Leave the match you are playing?"),
     "leave_new_match": N_("A new match starts from nothing: this one is lost."),

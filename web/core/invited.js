@@ -3,7 +3,7 @@
 // Python runs: this classic script runs in <head>, before <body> is parsed, and shows or
 // hides each [data-for-game] element as the parser adds it (a MutationObserver's
 // callback runs before the browser paints what the parser added). The friend's table
-// (web/tables/friend/table.js) takes over once the page's modules have loaded.
+// (web/tables/friend/table.js, which web/tables/friends.js imports at once) takes over once loaded.
 (() => {
   const found = location.hash.match(/^#join=[^&]*&game=([a-z][a-z0-9-]{0,30})$/);
   if (!found) return;

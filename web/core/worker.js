@@ -38,7 +38,7 @@
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
 import { attach, send } from "./channel.js";
 
-const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, stdlib, loading, downloads, languages}
+const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, stdlib, friends, loading, downloads, languages}
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
 
 // The wheel (a key of BUILD.wheels) unpacked before the table is ready, and
@@ -81,7 +81,8 @@ const storedSnapshot = self.caches
 // importlib.invalidate_caches(): it imports importlib.metadata, ~1.5 s under load).
 const PY_RESTORED = "import random\nrandom.seed()";
 
-// The standard library's modules a first visit does not download (build.py's split_stdlib):
+// The standard library's modules a first visit does not download (build.py's split_stdlib),
+// and a friends' table's (split_friends: BUILD.friends, downloaded by friendsCode below):
 // pishe.on_demand fetches the zip of one when it is first imported, by a synchronous
 // request (allowed in a worker) that Python makes through fetchNow. The finder is set
 // before the snapshot (which holds no JavaScript object), its fetch after it.
@@ -179,7 +180,8 @@ self.fetch = async (resource, options) => {
   return response;
 };
 
-// Bytes by path in the site, each downloaded once; the start-up wheel's right now.
+// Bytes by path in the site, each downloaded once (a download that failed is tried again
+// when next asked for); the start-up wheel's right now.
 const downloads = new Map();
 function download(path) {
   if (!downloads.has(path)) {
@@ -187,8 +189,10 @@ function download(path) {
     const bytes = fetch(url).then(async (response) => {
       if (!response.ok) throw Object.assign(new Error(`could not download ${url.pathname}: HTTP ${response.status}`), { download: true });
       return new Uint8Array(await response.arrayBuffer());
+    }, (err) => {
+      throw Object.assign(new Error(`could not download ${url.pathname}: ${err.message || err}`), { download: true });
     });
-    bytes.catch(() => {}); // reported when awaited, not as an unhandled rejection
+    bytes.catch(() => downloads.delete(path)); // reported when awaited, not as an unhandled rejection
     downloads.set(path, bytes);
   }
   return downloads.get(path);
@@ -243,6 +247,25 @@ function wordsOf(code) {
   return languages.get(code);
 }
 
+// A friends' table's Python (BUILD.friends: the zip of the modules only it imports), downloaded
+// as soon as the first of its calls comes, while the page waits on nothing else, and handed to
+// pishe.on_demand, whose finder imports them from it (never fetched again, synchronously). A
+// promise (dropped if it failed, to retry on the next call).
+const FRIENDS_CALLS = new Set(BUILD.friends.calls);
+let friends = null;
+function friendsCode() {
+  if (!friends) {
+    friends = Promise.all([download(BUILD.friends.url), started]).then(([bytes, dispatch]) => {
+      if (!dispatch) return;
+      const onDemand = scope.get("on_demand");
+      onDemand.keep(new URL(BUILD.friends.url, SITE).href, bytes);
+      onDemand.destroy();
+    });
+    friends.catch(() => { friends = null; });
+  }
+  return friends;
+}
+
 let snapshot = "none"; // what this start did with a snapshot (the ready message says)
 
 /** Start Pyodide with `options` besides the site's own. */
@@ -292,7 +315,8 @@ async function boot() {
   milestone("wheels", 0.97);
   if (snapshot === "restored") pyodide.runPython(PY_RESTORED);
   scope = pyodide.globals.get("dict")();
-  scope.set("stdlib_parts", JSON.stringify(BUILD.stdlib.map(({ url, names }) => ({ url: new URL(url, SITE).href, names }))));
+  const parts = [...BUILD.stdlib, BUILD.friends];
+  scope.set("stdlib_parts", JSON.stringify(parts.map(({ url, names }) => ({ url: new URL(url, SITE).href, names }))));
   pyodide.runPython(PY_ON_DEMAND, { globals: scope });
   const dispatch = pyodide.runPython(PY_DISPATCH, { globals: scope });
   if (snapshot !== "restored" && self.caches) {
@@ -356,6 +380,7 @@ const started = Promise.race([boot(), downloadFailure]).then(
  */
 async function run(name, args) {
   const words = name === "set_language" && Array.isArray(args) ? wordsOf(args[0]) : null;
+  const code = FRIENDS_CALLS.has(name) ? friendsCode() : null;
   try {
     const dispatch = await started;
     if (!dispatch) throw new Error(fatal);
@@ -370,6 +395,11 @@ async function run(name, args) {
     if (words) {
       await words.catch((err) => {
         throw new Error(`could not load the words of ${args[0]}: ${describe(err)}`);
+      });
+    }
+    if (code) {
+      await code.catch((err) => {
+        throw new Error(`could not load the friends' table: ${describe(err)}`);
       });
     }
     if (NEEDS_GROUP.has(name)) {

@@ -25,6 +25,7 @@ import { STATUS, hideInvite, setSeatState, setStatus, showFair, ui } from "./pan
 import { watchRoute } from "./route.js";
 import { backoff, retry } from "./retry.js";
 import { watchPath } from "./fallback.js";
+import { HOST_KEY } from "../friends.js";
 
 /**
  * Said when the worker gave no answer at all: Python could not run the call, so
@@ -38,7 +39,6 @@ export function noAnswer() {
 export const TOKEN_KEY = "pishe.friend.token";
 export const SAVED_KEY = "pishe.friend.saved";
 export const USED_KEY = "pishe.friend.used"; // the invite this tab has connected with
-export const HOST_KEY = "pishe.friend.host"; // the host's table (Host.save()), to come back to after a reload
 // The guest's ledger (its parts of the shuffle and the moves it asked for): kept for the
 // whole match, however the page joins again, so that no deal ever gets a second part.
 export const LEDGER_KEY = "pishe.friend.ledger";

@@ -7,8 +7,7 @@
 // writes invite links.
 
 import { Link } from "../../core/rtc.js";
-
-const JOIN = "#join=";
+import { JOIN } from "../friends.js";
 
 let iceConfigPromise = null;
 const POLICIES = ["all", "relay"];

@@ -11,6 +11,7 @@
 // sentence shown is Python's (the page's words by key, ../words.js).
 
 import { FIRST_GAME } from "../../games/registry.js";
+import { HOST_KEY } from "../friends.js";
 import { chosenSettings, noteSettings } from "../settings.js";
 import { computerTable } from "../computer.js";
 import { onLanguage } from "../../lang.js";
@@ -22,7 +23,7 @@ import {
   STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, showRelays, ui, seatInvite, wireCopyButtons,
 } from "./panel.js";
 import {
-  GUEST_KEYS, HOST_KEY, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
+  GUEST_KEYS, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
   expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark,
   noteHostSettings, openLink, openSeatLink, queue,
   setIdle, show, showChosenName, showError, state, stored, table, turns, useGame,
@@ -128,8 +129,8 @@ function makeSeats(answer) {
   });
 }
 
-/** Host: "Invite a friend" opens a table of the chosen game and settings, and invites. */
-async function openTable() {
+/** Host: "Invite a friend" opens a table of the chosen game and settings, and invites (../friends.js asks first). */
+export async function openTable() {
   const { game, length, clock, friends } = chosenSettings();
   enter("host", game);
   await useGame(game);
@@ -514,10 +515,6 @@ function wire() {
       else nextDeal(button);
     });
   }
-  // Inviting ends the computer's match: asked first while one is in progress.
-  invite.addEventListener("click", async () => {
-    if (invite.getAttribute("aria-disabled") !== "true" && await computerTable.confirmLeave("invite")) openTable();
-  });
   ui.leave.addEventListener("click", leave);
   ui.dealNow.addEventListener("click", () => {
     if (state.role === "host") hostMove("host_deal_now");
@@ -549,7 +546,11 @@ function wire() {
   });
 }
 
-function start() {
+/**
+ * Start the friends' table, once its code is loaded (../friends.js): the buttons wired, and the
+ * table the address or the tab asks for opened (an invite link joined, the host's table brought back).
+ */
+export function start() {
   if (!ui.panel || !invite || !computerTable.py) return;
   wire();
   const fragment = joinCode();
@@ -568,12 +569,6 @@ function start() {
     else if (state.role === "guest" && state.joined) queue(async () => guestAnswer(await call("guest_saved")));
     else if (state.role === "guest") show({ view: null }); // not at a table yet: its blank table
   });
-  computerTable.py.ready.then(
-    () => invite.setAttribute("aria-disabled", "false"),
-    () => {},
-  );
   // For developers and tests.
   window.pisheFriend = { state, STATUS };
 }
-
-start();
