@@ -554,6 +554,8 @@ def play_moves(page: Page, game: str, moves: int) -> dict:
         do()
         page.wait_for_function(f"document.querySelector('{root}').dataset.paints !== '{before}'", timeout=30_000)
         wait_idle(page)
+        # The last paint's cards start moving at its next frame: seen before the next move.
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
     shown = page.get_by_role("radio", name=game, exact=True).is_checked()
     ask = page.get_by_role("button", name="New match", exact=True) if shown else page.get_by_role(
