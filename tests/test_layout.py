@@ -156,6 +156,7 @@ def test_every_size_shows_your_cards_and_moves_on_arrival(page: Page, site, cons
     for name, width, height, *_ in sorted((s for s in SIZES if s[0] in ("zoom-200", "320x640", "844x390")),
                                           key=lambda s: -s[2]):                   # 844x390 last
         resize(page, width, height)
+        expect(page.locator(turned)).to_be_visible()
         piles = check_fits(page, f"{name} pishe-pasha, a card turned", "pishe-pasha", True, rows[name], OWN_PILES)
         assert len(piles) == 3, (name, piles)
     page.evaluate("window.scrollTo(0, 0)")
