@@ -27,7 +27,8 @@ dist/ layout:
     web/...               everything else under web/ (manifest.webmanifest, the app's manifest)
     web/icons/            the app's icons, drawn by the build (icon_png)
     pyodide/              Pyodide runtime, trimmed pyodide-lock.json, micropip wheel (as bytecode),
-                          python_stdlib.zip: only the modules the page imports (stripped),
+                          python_stdlib.zip: only the modules the page imports (stripped;
+                          the start-up's as bytecode, as far as STDLIB_FIRST_BYTES allows),
                           python_stdlib_micropip.zip: what micropip adds, fetched with it,
                           python_stdlib_rest.zip: the rest, fetched on first import
     wheels/               the pishe wheel (docstrings and comments stripped, as bytecode),
@@ -81,6 +82,7 @@ import tempfile
 import threading
 import tomllib
 import zipfile
+import zlib
 from dataclasses import dataclass
 from functools import partial
 from http import HTTPStatus
@@ -553,6 +555,25 @@ STDLIB_ALWAYS = ("gettext", "locale", "hashlib", "hmac", "secrets", "base64", "t
 
 _PY_TRACE = """
 import importlib, json, os, sys, traceback
+zip_path = next(p for p in sys.path if p.endswith(".zip"))
+
+def library():
+    found = set()
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None) or ""
+        # A frozen module (os, site, codecs, importlib's own...) runs from bytecode inside the
+        # interpreter: its __file__ names the zip, whose copy is never read.
+        frozen = getattr(getattr(module, "__spec__", None), "origin", None) == "frozen"
+        if file.startswith(zip_path + "/") and not frozen:
+            found.add(file[len(zip_path) + 1:])
+    return found
+
+# The page's start-up, as web/core/worker.js runs it: Pyodide's own boot, then pishe.web
+# and the first game's first deal.
+import pishe.on_demand, pishe.web
+from pishe.table.game import game_ids
+json.loads(pishe.web.new_match(None, 1, game_ids()[0], 15, None))
+boot = library()
 for name in STDLIB_ALWAYS:
     importlib.import_module(name)
 import pishe
@@ -564,7 +585,6 @@ for folder, _, files in os.walk(os.path.dirname(pishe.__file__)):
             parts = os.path.relpath(os.path.join(folder, file.rsplit(".", 1)[0]), site).split(os.sep)
             importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
 import pishe.web as web
-from pishe.table.game import game_ids
 
 def call(name, *args):
     return json.loads(getattr(web, name)(*args))
@@ -596,32 +616,43 @@ try:
     raise ValueError("a traceback, as the worker reports one")
 except ValueError:
     traceback.format_exc()
-zip_path = next(p for p in sys.path if p.endswith(".zip"))
-
-def library():
-    found = set()
-    for module in list(sys.modules.values()):
-        file = getattr(module, "__file__", None) or ""
-        # A frozen module (os, site, codecs, importlib's own...) runs from bytecode inside the
-        # interpreter: its __file__ names the zip, whose copy is never read.
-        frozen = getattr(getattr(module, "__spec__", None), "origin", None) == "frozen"
-        if file.startswith(zip_path + "/") and not frozen:
-            found.add(file[len(zip_path) + 1:])
-    return found
-
 first = library()
 # -- micropip --
 import micropip
 await micropip.install(["emfs:/tmp/wheels/SEGNO"], deps=False)
 call("qr_matrix", "https://example.org/#a-link")
 used = library()
-# Stripped here, by the Python that parses its own library's syntax (newer than the build's).
-import zipfile
-with zipfile.ZipFile(zip_path) as z:
-    result = json.dumps({"first": sorted(first), "micropip": sorted(used - first),
-                         "stripped": {name: stripped(z.read(name).decode("utf-8"), name)
-                                      for name in sorted(used)} if STRIP else {}})
-result
+# Stripped and compiled here, by the Python that parses its own library's syntax (newer than
+# the build's) and whose bytecode the page runs.
+import base64, zipfile
+import importlib._bootstrap_external as bootstrap
+import importlib.util
+
+def one_line(code):
+    # Every instruction on the line its function starts at, no columns: a location table
+    # (2 bytes per 8 instructions, all alike) that brotli all but removes, where real
+    # lines and columns would be a fifth of the bytecode on the wire. A traceback still
+    # names each function and the line it starts at.
+    consts = tuple(one_line(c) if isinstance(c, type(code)) else c for c in code.co_consts)
+    table, units = bytearray(), len(code.co_code) // 2
+    while units > 0:
+        run = min(8, units)
+        table += bytes([0x80 | 13 << 3 | run - 1, 0])   # PY_CODE_LOCATION_INFO_NO_COLUMNS, line + 0
+        units -= run
+    return code.replace(co_consts=consts, co_linetable=bytes(table))
+
+def bytecode(name, text):
+    code = one_line(compile(text, f"{zip_path}/{name}", "exec", dont_inherit=True))
+    pyc = bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(text.encode()), checked=False)
+    return base64.b64encode(pyc).decode()
+
+result = {"first": sorted(first), "micropip": sorted(used - first), "boot": sorted(boot),
+          "stripped": {}, "bytecode": {}}
+if STRIP:
+    with zipfile.ZipFile(zip_path) as z:
+        result["stripped"] = {name: stripped(z.read(name).decode("utf-8"), name) for name in sorted(used)}
+    result["bytecode"] = {name: bytecode(name, result["stripped"][name]) for name in sorted(boot)}
+json.dumps(result)
 """
 
 _NODE_TRACE = """
@@ -704,7 +735,8 @@ def _module_names(paths) -> list[str]:
 
 
 def split_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: Path) -> list[dict]:
-    """Replace `runtime`'s python_stdlib.zip by the modules a first visit imports, stripped,
+    """Replace `runtime`'s python_stdlib.zip by the modules a first visit imports, stripped
+    (those the start-up imports that fit in STDLIB_FIRST_BYTES as bytecode: first_library),
     and write beside it STDLIB_MICROPIP (what micropip adds when it runs, stripped) and
     STDLIB_REST (the rest as it is), all of stored entries. Return the two on-demand
     parts as [{"url": path in the site, "names": [their modules]}]."""
@@ -715,10 +747,52 @@ def split_stdlib(runtime: Path, lock: dict, micropip: Path, pishe: Path, segno: 
         rest = {info.filename: z.read(info) for info in z.infolist()
                 if not info.is_dir() and info.filename not in stripped}
     parts = {STDLIB_MICROPIP: {name: stripped[name] for name in traced["micropip"]}, STDLIB_REST: rest}
-    write_stored_zip(full, {name: stripped[name] for name in traced["first"]})
+    bytecode = {name: base64.b64decode(pyc) for name, pyc in traced["bytecode"].items()}
+    write_stored_zip(full, first_library({name: stripped[name] for name in traced["first"]}, bytecode))
     for site_path, files in parts.items():
         write_stored_zip(runtime / Path(site_path).name, files)
     return [{"url": site_path, "names": _module_names(files)} for site_path, files in parts.items()]
+
+
+# Python's start on a first visit is mostly CPython compiling, from source, the ~125
+# modules Pyodide's own boot imports (1.4 of 1.8 s on a 2-core machine: bench/boot.py);
+# their bytecode loads at once but is twice their stripped source on the wire. So the
+# first visit's zip holds as many of them as bytecode as fit in this many bytes of brotli
+# (the rest as source), those that save the most compiling per byte first: a first visit
+# stays within 3.5 MB on the wire (tests/test_first_visit.py adds it up).
+STDLIB_FIRST_BYTES = 398_000
+
+
+def first_library(sources: dict[str, bytes], bytecode: dict[str, bytes], budget: int = STDLIB_FIRST_BYTES,
+                  cache: Path | None = None) -> dict[str, bytes]:
+    """The first visit's zip: {path: bytes} of `sources` (the stripped modules), where the
+    most of `bytecode` (path.py -> its .pyc, the start-up's modules) that fits in `budget`
+    bytes of brotli replaces their source, as path.pyc. Modules go over in the order of
+    the compiling they save per byte they add (compiling time goes with the source's
+    length; each one's added bytes as zlib's, a fast stand-in for brotli's), and the
+    longest run of them that fits is found by halving, on the zip's own brotli size."""
+    def added(name: str) -> int:
+        return max(1, len(zlib.compress(bytecode[name], 9)) - len(zlib.compress(sources[name], 9)))
+
+    order = sorted(bytecode, key=lambda name: (-len(sources[name]) / added(name), name))
+
+    def library(count: int) -> dict[str, bytes]:
+        files = dict(sources)
+        for name in order[:count]:
+            del files[name]
+            files[name + "c"] = bytecode[name]
+        return dict(sorted(files.items()))
+
+    def fits(count: int) -> bool:
+        with tempfile.TemporaryDirectory() as scratch:
+            write_stored_zip(Path(scratch) / "library.zip", library(count))
+            return brotli_size((Path(scratch) / "library.zip").read_bytes(), cache) <= budget
+
+    low, high = 0, len(order)  # low fits (or is none at all), high + 1 does not
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle - 1)
+    return library(low)
 
 
 # -- A friends' table's code -----------------------------------------------------------
@@ -878,17 +952,38 @@ def precompress(root: Path, files: list[str], cache: Path | None = None) -> list
     (brotli at its best takes ~45 s of CPU for the wasm); each is moved there
     whole, never left half written.
     """
+    sources = [root / rel for rel in files if rel.endswith(COMPRESSIBLE) and rel not in SETTINGS_FILES]
+    copies = _compressed(sources, list(ENCODINGS), cache)
+    written = []
+    for (source, coding), cached in copies.items():
+        if cached.stat().st_size < source.stat().st_size:
+            beside = source.with_name(source.name + ENCODINGS[coding])
+            shutil.copyfile(cached, beside)
+            written.append(beside.relative_to(root).as_posix())
+    return written
+
+
+def brotli_size(data: bytes, cache: Path | None = None) -> int:
+    """The bytes of `data` on the wire as its brotli copy (precompress's), kept in the cache."""
+    cache = cache or cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache, prefix=".size-") as scratch:
+        source = Path(scratch) / "data"
+        source.write_bytes(data)
+        return _compressed([source], ["br"], cache)[source, "br"].stat().st_size
+
+
+def _compressed(sources: list[Path], codings: list[str], cache: Path | None = None) -> dict[tuple[Path, str], Path]:
+    """{(file, coding): its copy in `coding`, in the cache}, made where missing (see precompress)."""
     cache = (cache or cache_dir()) / "compressed"
     cache.mkdir(parents=True, exist_ok=True)
-    copies: list[tuple[Path, Path, Path]] = []  # (file, its copy in the cache, the copy beside it)
-    for rel in files:
-        if not rel.endswith(COMPRESSIBLE) or rel in SETTINGS_FILES:
-            continue
-        digest = sha256_file(root / rel)
-        for coding, suffix in ENCODINGS.items():
+    copies: dict[tuple[Path, str], Path] = {}
+    for source in sources:
+        digest = sha256_file(source)
+        for coding in codings:
             key = hashlib.sha256(f"{digest}\0{_RECIPES[coding]}".encode()).hexdigest()[:32]
-            copies.append((root / rel, cache / f"{key}{suffix}", root / f"{rel}{suffix}"))
-    missing = [(source, cached) for source, cached, _ in copies if not cached.exists()]
+            copies[source, coding] = cache / f"{key}{ENCODINGS[coding]}"
+    missing = [(source, cached) for (source, _), cached in copies.items() if not cached.exists()]
     if missing:
         with tempfile.TemporaryDirectory(dir=cache, prefix=".compress-") as scratch:
             scratch = Path(scratch)
@@ -905,12 +1000,7 @@ def precompress(root: Path, files: list[str], cache: Path | None = None) -> list
                           "compress with brotli", "brotli compression in Node")
             for _, cached in missing:
                 (scratch / cached.name).replace(cached)
-    written = []
-    for source, cached, beside in copies:
-        if cached.stat().st_size < source.stat().st_size:
-            shutil.copyfile(cached, beside)
-            written.append(beside.relative_to(root).as_posix())
-    return written
+    return copies
 
 
 # -- Our scripts and style sheets, minified -----------------------------------------
