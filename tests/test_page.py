@@ -524,8 +524,10 @@ def test_a_first_visit_remembers_high_contrast_alone_and_works_offline_after_it(
     page.get_by_role("dialog").get_by_role("button", name="Invite a friend", exact=True).click()
     expect(page.get_by_role("heading", name="Playing a friend")).to_be_visible()
     expect(page.get_by_role("alert").filter(has_text="needs the network")).to_have_count(0)
-    # The one error: the friends' table's script that did not come offline (the console names no file).
-    assert [e for e in errors if "offline support" not in e] == ["console: Failed to load resource: net::ERR_FAILED"]
+    # The only errors: loads that failed offline, the friends' table's script among them (the
+    # console names no file; under load the browser may report a retried load more than once).
+    failed = [e for e in errors if "offline support" not in e]
+    assert failed and set(failed) == {"console: Failed to load resource: net::ERR_FAILED"}
 
 
 @pytest.mark.parametrize("width", [360])
