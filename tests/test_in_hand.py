@@ -1,7 +1,7 @@
 """In the hand, Python's part (issue 22): the clock's last seconds in words, a timeout's
 step read as the computer's choice (computer table, host, guest), the level on the table,
 and the cards each step moves (an answer's ``moves``), which name no card a seat may not
-see. The page's part is in test_motion_page.py."""
+see, per kind of step. The page's part is in test_pisti_page.py (motion)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ import pishe.web as web
 from pishe.table import lang, said, words
 from pishe.table.game import get_game, names_card
 from pishe.table.match import Match
+from helpers import position
 from test_friend_seats import CLOCK, clocked, to_turn
+from test_pisti import C, late_deck, scripted
 
 #: The places each game's painter knows (web/games/<game>/paint.js's placeOf), by kind.
 PLACES = {"pishe-pasha": {"stock", "pile", "turned", "suit"}, "pisti": {"deck", "pile", "hand", "team"},
@@ -93,3 +95,55 @@ def test_every_move_names_a_place_of_the_painter_and_no_card_hidden_from_its_sea
                     assert {move["from"].split(":")[0], move["to"].split(":")[0]} <= PLACES[game_id]
                     assert move["sound"] in SOUNDS and isinstance(move["sweep"], bool)
                     assert move["card"] is None or set(move["card"]) >= {"code", "rank", "suit", "label"}
+
+
+def moved(game_id: str, steps, seat: int = 0) -> list:
+    """The cards ``steps`` move as ``seat`` sees them: (from, to, sweep, sound, card code)."""
+    return [(m["from"], m["to"], m["sweep"], m["sound"], m["card"] and m["card"]["code"])
+            for m in get_game(game_id).motions(steps, seat)]
+
+
+def pasha_seven_of_clubs_next():
+    """Seat 0 turns the 7♣ next: it does not fit, and it neighbours seat 1's 6♦ (give or keep)."""
+    return position(stocks=(["2H", "7C"], ["3H"]), discards=(["KD"], ["6D"]),
+                    foundations={"C": 0, "H": 1, "D": 0})
+
+
+def test_each_kind_of_step_moves_its_card_from_where_it_was_to_where_it_goes():
+    """One scripted step of each kind, from explicit positions, and the motion the page gets:
+    Pishe Pasha's turn, give, keep, discard, home (turned or forced) and recycle; Pişti's
+    play, capture and pişti (the pile swept to the capturing team), the leftover sweep and
+    a new hand's packets (face down to every seat)."""
+    deal = pasha_seven_of_clubs_next()
+    assert moved("pishe-pasha", deal.apply("turn")) == [("stock:0", "turned:0", False, "lay", "7C")]
+    # A given card moves from where the page draws it (here the turned card): the pile's place names the seat.
+    assert moved("pishe-pasha", deal.apply("give"), 1) == [("pile:0", "pile:1", False, "lay", "7C")]
+    deal = pasha_seven_of_clubs_next()
+    deal.apply("turn")
+    assert moved("pishe-pasha", deal.apply("keep")) == [("turned:0", "pile:0", False, "lay", "7C")]
+    deal = position(stocks=(["2H", "QC"], ["3H"]), discards=(["KD"], ["6D"]), foundations={"C": 0, "H": 1, "D": 0})
+    assert moved("pishe-pasha", deal.apply("turn")) == [("stock:0", "pile:0", False, "lay", "QC")]
+    deal = position(stocks=(["2H", "5C"], ["3H"]), discards=(["KD"], ["6D"]), foundations={"C": 4, "H": 1, "D": 0})
+    assert moved("pishe-pasha", deal.apply("turn")) == [("stock:0", "suit:C", False, "lay", "5C")]
+    deal = position(stocks=(["2H"], ["3H"]), discards=(["9C", "4C", "7D"], ["8H"]), foundations={"C": 3, "D": 0, "H": 1})
+    assert moved("pishe-pasha", deal.apply("give")) == [("pile:0", "pile:1", False, "lay", "7D"),
+                                                        ("pile:0", "suit:C", False, "lay", "4C")]
+    deal = position(stocks=([], ["3H"]), discards=(["9S", "5C", "QD"], ["JH"]), foundations={"C": 0, "H": 1, "D": 0, "S": 0})
+    assert moved("pishe-pasha", deal.apply("turn")) == [("pile:0", "stock:0", True, None, None),
+                                                        ("stock:0", "pile:0", False, "lay", "9S")]
+
+    deck = scripted()                                   # the 5♦ face up on three face-down cards
+    steps = deck.apply(C("5H"), 0)
+    for seat in (0, 1):                                 # either team sees the capture alike
+        assert moved("pisti", steps, seat) == [("hand:0", "pile", False, "lay", "5H"),
+                                               ("pile", "team:0", True, "capture", "5H")]
+    assert moved("pisti", deck.apply(C("7S"), 1)) == [("hand:1", "pile", False, "lay", "7S")]
+    assert moved("pisti", deck.apply(C("7D"), 2), 3) == [("hand:2", "pile", False, "lay", "7D"),
+                                                         ("pile", "team:0", True, "pishti", "7D")]
+    while deck.played < 16:                             # the first hands played out: a new hand
+        steps = deck.apply(deck.legal_actions()[0], deck.turn)
+    assert moved("pisti", steps, 1)[1:] == [("deck", f"hand:{s}", False, None, None) for s in range(4)]
+    deck = late_deck(pile=["4C", "5C"], hands=[[], [], ["7S"], ["9H"]], last_capture=1)
+    deck.apply(C("7S"), 2)
+    assert moved("pisti", deck.apply(C("9H"), 3)) == [("hand:3", "pile", False, "lay", "9H"),
+                                                      ("pile", "team:1", True, None, None)]

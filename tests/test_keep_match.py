@@ -19,6 +19,8 @@ from test_page import (  # noqa: F401  (returning_visitor, site and page are fix
     returning_visitor, settle, site,
 )
 
+from test_pisti_page import READ_TABLE as PISTI_TABLE, press_and_wait as pisti_press
+
 KEY = "pishe-computer-match"
 
 
@@ -93,14 +95,19 @@ def test_a_save_that_is_not_one_is_refused_and_changes_nothing(saved):
 # ---- the page ----------------------------------------------------------------------
 
 
-def table_and_match(page) -> tuple[dict, dict]:
-    """The table as it shows (but the live region, which a restored page adds to: its lines
-    said come back, checked below) and the match kept (but those lines)."""
-    table = read_table(page)
-    del table["announced"]
+def kept_match(page) -> dict:
+    """The match the tab keeps, but the lines said (a restored page adds to them)."""
     kept = json.loads(page.evaluate(f"sessionStorage.getItem({KEY!r})"))
     del kept["said"]
-    return table, kept
+    return kept
+
+
+def table_and_match(page) -> tuple[dict, dict]:
+    """The table as it shows (but the live region, which a restored page adds to: its lines
+    said come back, checked below) and the match kept (:func:`kept_match`)."""
+    table = read_table(page)
+    del table["announced"]
+    return table, kept_match(page)
 
 
 def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, console_errors):
@@ -160,6 +167,16 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
     try:
         open_table(fresh, site, "delay=0&seed=390")
         assert_shows(read_table(fresh), settle(local("new_match", "one-deal", 390))[0]["view"])
+        # A Pişti match comes back too, mid-deck: its game chosen, the same table.
+        pisti_press(fresh, fresh.get_by_role("radio", name="Pişti", exact=True).check)
+        pisti_press(fresh, fresh.locator('[data-game="pisti"] [data-hand] button[aria-disabled="false"]').first.click)
+        mid_deck = fresh.evaluate(PISTI_TABLE), kept_match(fresh)
+        assert len(mid_deck[0]["hand"]) == 3
+        fresh.reload()
+        expect(fresh.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+        fresh.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
+        expect(fresh.get_by_role("radio", name="Pişti", exact=True)).to_be_checked()
+        assert (fresh.evaluate(PISTI_TABLE), kept_match(fresh)) == mid_deck
     finally:
         fresh.close()
     assert errors == []

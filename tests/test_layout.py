@@ -2,7 +2,10 @@
 emulated), a tablet, a desktop and 200% zoom, each game's table on arrival has your cards
 and its move controls on the first screen, nothing wider than the window, a top bar of one
 row (two at 320 px and at 200% zoom), and on touch every control a finger's size; each size
-is compared with a screenshot in tests/baselines/ (test_look's `shot`).
+is compared with a screenshot in tests/baselines/ (test_look's `shot`). On touch, the open
+menu's contents are a finger's size too; and at a Pishe Pasha moment to give or keep, your
+own stock, turned card and pile are on the first screen at 320x640, 200% zoom and 844x390
+(with its baseline), as are the buttons of the question that leaving a match asks.
 
 Cheap on purpose: one tab of the session's returning visitor (Pyodide from its cache), one
 boot, every size and game in it; the games are switched by their radios, which deals each
@@ -34,18 +37,22 @@ SIZES = (
     ("320x640", 320, 640, True, 2),
 )
 FINGER = 44  # CSS px, each way, of anything a finger presses
+#: Your cards and move controls: what must be on the first screen.
+MOVES = ".hand-card, .actions .btn, .pile[data-click] .slot"
+#: Pishe Pasha's own stock, turned card and discard pile.
+OWN_PILES = '[data-place="bottom"] .pile .slot'
 LONGEST = {"pishe-pasha": "First to 100", "pisti": "151", "pisti-2": "151"}  # each game's last length
 
-# What a size shows of a game's table on arrival, read in one go: your cards and move
-# controls (boxes), every control of the page that shows (boxes), the page's width, the
+# What a size shows of a game's table, read in one go: your cards and move controls, or
+# what `moves` selects (boxes), every control of the page that shows (boxes), the page's width, the
 # top bar's rows (its items grouped by line).
-MEASURE = """(game) => {
+MEASURE = """([game, moves]) => {
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
   const box = (el) => { const r = el.getBoundingClientRect();
     return { what: `${el.className || el.tagName} "${(el.getAttribute("aria-label") || el.textContent).trim().slice(0, 30)}"`,
              left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height }; };
   const root = document.querySelector(`[data-game="${game}"]`);
-  const moves = [...root.querySelectorAll(".hand-card, .actions .btn, .pile[data-click] .slot")].filter(shown).map(box);
+  const shownMoves = [...root.querySelectorAll(moves)].filter(shown).map(box);
   const controls = [...document.querySelectorAll("button, select, summary, .segmented label, .switch")]
     .filter((el) => shown(el) && !el.closest(".sr-only")).map(box);
   const items = [...document.querySelector(".topbar").children]
@@ -53,7 +60,7 @@ MEASURE = """(game) => {
     .map((el) => el.getBoundingClientRect()).sort((a, b) => a.top - b.top);
   let rows = 0, bottom = -Infinity;
   for (const r of items) if (r.top >= bottom - 1) { rows += 1; bottom = r.bottom; } else bottom = Math.max(bottom, r.bottom);
-  return { moves, controls, rows, scrollWidth: document.documentElement.scrollWidth, width: innerWidth, height: innerHeight };
+  return { moves: shownMoves, controls, rows, scrollWidth: document.documentElement.scrollWidth, width: innerWidth, height: innerHeight };
 }"""
 
 
@@ -67,8 +74,10 @@ def choose_game(page: Page, game: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")
 
 
-def check_fits(page: Page, where: str, game: str, touch: bool, most_rows: int) -> None:
-    found = page.evaluate(MEASURE, game)
+def check_fits(page: Page, where: str, game: str, touch: bool, most_rows: int, moves: str = MOVES) -> list:
+    """Your ``moves`` (:data:`MOVES`) on the first screen, every control a finger's size on
+    touch, nothing sideways, the top bar's rows; the boxes of ``moves``."""
+    found = page.evaluate(MEASURE, [game, moves])
     width, height = found["width"], found["height"]
     off = [m["what"] for m in found["moves"]
            if m["top"] < -0.5 or m["left"] < -0.5 or m["bottom"] > height + 0.5 or m["right"] > width + 0.5]
@@ -77,6 +86,7 @@ def check_fits(page: Page, where: str, game: str, touch: bool, most_rows: int) -
     assert found["moves"] and off == [] and small == [], (where, "off the first screen", off, "small", small)
     assert found["scrollWidth"] <= width, (where, "sideways", found["scrollWidth"])
     assert 1 <= found["rows"] <= most_rows, (where, "top bar rows", found["rows"])
+    return found["moves"]
 
 
 def test_every_size_shows_your_cards_and_moves_on_arrival(page: Page, site, console_errors):
@@ -119,6 +129,7 @@ def test_every_size_shows_your_cards_and_moves_on_arrival(page: Page, site, cons
             expect(page.get_by_role("switch", name="High contrast", exact=True)).to_be_visible()
             expect(page.get_by_role("combobox", name="Language", exact=True)).to_be_visible()
             expect(page.get_by_role("switch", name="Single-key shortcuts", exact=True)).to_be_hidden()
+            check_fits(page, f"{name} menu open", GAMES[-1], touch, most_rows)  # the menu's contents too
             page.keyboard.press("Escape")
             expect(menu).to_have_attribute("aria-expanded", "false")
             expect(page.get_by_role("switch", name="High contrast", exact=True)).to_be_hidden()
@@ -127,6 +138,35 @@ def test_every_size_shows_your_cards_and_moves_on_arrival(page: Page, site, cons
             assert page.evaluate("scrollY") > 0
             press_and_wait(page, "pisti-2", page.get_by_role("button", name="New match", exact=True).click)
             assert page.evaluate("scrollY") == 0
+    # Pishe Pasha's own stock, turned card and pile, at a moment to give or keep, at the
+    # narrowest and lowest sizes (touch on): on the first screen, each a finger's size.
+    choose_game(page, "pishe-pasha")
+    turned, turn = (f'{table("pishe-pasha")} {where}' for where in ('[data-place="bottom"] [data-pile="turned"]',
+                                                                    '[data-action="turn"]'))
+    for _ in range(12):
+        # Your turn again (Turn a card enabled), or a card turned to give or keep.
+        page.wait_for_function("""([turned, turn]) => !document.querySelector(turned).hidden
+            || document.querySelector(turn).getAttribute("aria-disabled") === "false" """, arg=[turned, turn])
+        if page.locator(turned).evaluate("(pile) => !pile.hidden"):
+            break
+        press_and_wait(page, "pishe-pasha", page.locator(turn).click)
+    else:
+        raise AssertionError(page.locator(f'{table("pishe-pasha")} [data-status]').text_content())
+    rows = {name: most_rows for name, *_, most_rows in SIZES}
+    for name, width, height, *_ in sorted((s for s in SIZES if s[0] in ("zoom-200", "320x640", "844x390")),
+                                          key=lambda s: -s[2]):                   # 844x390 last
+        resize(page, width, height)
+        expect(page.locator(turned)).to_be_visible()
+        piles = check_fits(page, f"{name} pishe-pasha, a card turned", "pishe-pasha", True, rows[name], OWN_PILES)
+        assert len(piles) == 3, (name, piles)
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "layout-844x390-pishe-pasha-turned")
+    # Leaving the match asks first: the question's buttons are a finger's size too.
+    page.locator('input[name="game"][value="pisti"]').check(force=True)
+    expect(page.get_by_role("dialog")).to_be_visible()
+    check_fits(page, "844x390 leaving the match", "pishe-pasha", True, 1)
+    page.get_by_role("dialog").get_by_role("button", name="Keep playing", exact=True).click()
+    expect(page.get_by_role("dialog")).to_be_hidden()
     assert errors == []
 
 

@@ -235,6 +235,11 @@ def test_game_choice_settings_and_rules(pisti_page: Page):
     expect(rules).to_contain_text("Pişti")
     for variant in ("three players", "every player for themselves", "bluffing", "bottom card shown"):
         expect(rules).to_contain_text(variant)
+    # What the browser keeps, truthfully: the match and a friend's seat in the tab, high
+    # contrast, the site's files and Python's memory; nothing about you.
+    for kept in ("This tab keeps the match you are playing (and, at a friend's table, what lets it take its seat back)",
+                 "keeps the high contrast switch, and the site's files and Python's memory", "nothing about you"):
+        expect(rules).to_contain_text(kept)
     rules.locator("summary").click()
     assert page.errors == []
 
@@ -310,7 +315,10 @@ def test_keyboard_plays_a_card(pisti_page: Page):
         if first.evaluate("b => b === document.activeElement"):
             break
     assert first.evaluate("b => b === document.activeElement && b.matches(':focus-visible')")
-    assert first.evaluate("b => getComputedStyle(b).outlineStyle !== 'none'")
+    # Its ring is white, off the card's gold edge (not gold on gold).
+    ring = first.evaluate("""(b) => { const s = getComputedStyle(b), card = getComputedStyle(b.querySelector('.card') || b);
+      return [s.outlineStyle, s.outlineColor, parseFloat(s.outlineOffset), card.borderTopColor]; }""")
+    assert ring[:2] == ["solid", "rgb(255, 255, 255)"] and ring[2] >= 3 and ring[3] != ring[1], ring
     assert hand.evaluate("h => [...h.children].map((b) => b.tabIndex)") == [0, -1, -1, -1]
     focused = "document.activeElement.getAttribute('aria-label')"
     labels = [f"Play {c['label']}" for c in expected["view"]["hand"]]
@@ -329,6 +337,19 @@ def test_keyboard_plays_a_card(pisti_page: Page):
         press_and_wait(page, lambda: page.keyboard.press("Enter"))
         assert page.evaluate("document.activeElement.closest('[data-hand], [data-result]') !== null")
     expect(page.get_by_role("button", name="Next deck", exact=True)).to_be_focused()
+    # On a touch phone the deck's result banner's buttons are a finger's size.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.wait_for_function("matchMedia('(pointer: coarse)').matches && innerWidth === 390")
+        sizes = page.locator(f"{PISTI} [data-result] button:visible").evaluate_all(
+            "bs => bs.map((b) => { const r = b.getBoundingClientRect(); return [b.textContent.trim(), r.width, r.height]; })")
+        assert sizes and all(w >= 44 and h >= 44 for _, w, h in sizes), sizes
+    finally:
+        cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        cdp.detach()
+        page.set_viewport_size({"width": 1280, "height": 900})
     assert page.errors == []
 
 
@@ -458,10 +479,41 @@ def test_levels_easy_plays_a_whole_deck(pisti_page: Page):
 # A table's DOM as text, its attributes in name order (their order in the markup is history,
 # not state), without the count of paints and the newcomer's hints (this visit's memory,
 # shown once, not the move's).
+# Each card's move as it starts (Element.animate, wrapped): its duration and the places
+# (the painters' names: "hand:1", "pile", "team:0", "turned:0", "suit:C") under its start and
+# end points, the smallest place holding each.
 WATCH_PAINTS = """() => {
-  window.watched = { doms: [], flights: 0, moving: 0 };
+  window.watched = { doms: [], flights: 0, moving: 0, travels: [] };
   if (window.watching) return;
   window.watching = true;
+  const placeAt = (x, y) => {
+    const named = [];
+    for (const el of document.querySelectorAll("[data-pishe-table] :is([data-team], [data-pile], [data-deck], .pile-suit, [data-place])")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || x < r.left || x > r.right || y < r.top || y > r.bottom) continue;
+      const seat = el.closest("[data-seat]")?.dataset.seat;
+      const name = el.dataset.team !== undefined ? `team:${el.dataset.team}`
+        : el.dataset.suit ? `suit:${el.dataset.suit}`
+        : el.dataset.pile ? `${el.dataset.pile === "discard" ? "pile" : el.dataset.pile}:${seat}`
+        : el.dataset.pile !== undefined ? "pile" : el.dataset.deck !== undefined ? "deck" : `hand:${seat}`;
+      named.push([r.width * r.height, name]);
+    }
+    return named.sort((a, b) => a[0] - b[0]).map((n) => n[1])[0] || null;
+  };
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, timing) {
+    // Measured before the animation shifts it: a copy starts where it is and ends shifted;
+    // a card drawn where it landed starts shifted back.
+    if (!this.closest("[data-motion-layer], [data-pishe-table]")) return animate.call(this, frames, timing);
+    const r = this.getBoundingClientRect();
+    const shift = (frame) => (/translate\\(([-\\d.e]+)px, ([-\\d.e]+)px\\)/.exec(frame.transform) || [0, 0, 0]).slice(1).map(Number);
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const copy = this.closest("[data-motion-layer]") !== null;
+    const [dx, dy] = shift(copy ? frames[frames.length - 1] : frames[0]);
+    window.watched.travels.push({ duration: timing.duration, copy,
+      from: copy ? placeAt(x, y) : placeAt(x + dx, y + dy), to: copy ? placeAt(x + dx, y + dy) : placeAt(x, y) });
+    return animate.call(this, frames, timing);
+  };
   const dom = (node) => {
     if (node.nodeType === Node.TEXT_NODE) return node.data;
     if (node.nodeType !== Node.ELEMENT_NODE || node.hasAttribute("data-hint")) return "";
@@ -502,6 +554,8 @@ def play_moves(page: Page, game: str, moves: int) -> dict:
         do()
         page.wait_for_function(f"document.querySelector('{root}').dataset.paints !== '{before}'", timeout=30_000)
         wait_idle(page)
+        # The last paint's cards start moving at its next frame: seen before the next move.
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
     shown = page.get_by_role("radio", name=game, exact=True).is_checked()
     ask = page.get_by_role("button", name="New match", exact=True) if shown else page.get_by_role(
@@ -521,6 +575,48 @@ def play_moves(page: Page, game: str, moves: int) -> dict:
     return {**page.evaluate("window.watched"), "end": end}
 
 
+def python_moves(game_id: str, moves: int) -> list:
+    """The cards Python moves in :func:`play_moves`'s match (your first legal move ``moves``
+    times, the computers answering), in order: (from, to)."""
+    moved = []
+
+    def seen(answer: dict) -> dict:
+        moved.extend((m["from"], m["to"]) for m in answer.get("moves", []))
+        return answer
+
+    answer = settle(local("new_match", None, SEED, game_id, None))
+    for _ in range(moves):
+        view = answer["view"]
+        first = (next(c["code"] for c in view["hand"] if c["code"] in view["legal"]) if game_id == "pisti"
+                 else next(a for a in ("turn", "give", "keep") if a in view["legal"]))
+        answer = seen(local("act", first))
+        while answer.get("computer_moves"):
+            answer = seen(local("computer_step"))
+    return moved
+
+
+def assert_travels(travels: list, expected: list, what: str) -> None:
+    """The cards that moved on the page (each a copy or the card where it landed), in order, are
+    Python's moves, some left out (a paint whose next came before a frame moved nothing; a
+    card you gave moves from where the page drew it: the turned card); each 150-300 ms."""
+    assert travels and all(150 <= t["duration"] <= 300 for t in travels), (what, travels)
+    rest = iter(expected)
+    for t in travels:
+        seen = (t["from"], t["to"])
+        assert any(seen == e or seen == (e[0].replace("pile:", "turned:"), e[1]) for e in rest), (
+            what, seen, "not among Python's moves, in order", expected, travels)
+
+
+def from_the_next_match(settings, note, own: str, other: str) -> None:
+    """Mid-match, choosing ``other`` in ``settings`` shows ``note`` (it applies from the next
+    match); choosing the match's ``own`` again takes it away."""
+    expect(settings.get_by_role("radio", name=own, exact=True)).to_be_checked()
+    settings.get_by_role("radio", name=other, exact=True).check()
+    expect(note).to_be_visible()
+    settings.get_by_role("radio", name=own, exact=True).check()
+    expect(note).to_be_hidden()
+
+
 def same_dom(a: str, b: str, what: str) -> None:
     """``a`` and ``b`` (a table's HTML) are the same; else where they first differ."""
     if a != b:
@@ -532,14 +628,15 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
     """Cards travel (the computers' too, a capture's pile swept to its team), each paint is
     the view's final table at once: every paint and the end are the same DOM with motion
     and with prefers-reduced-motion, which moves nothing. Sounds, switched on, play what
-    the moves did. The level is on the match line, and a setting changed mid-match says
-    it applies from the next match."""
+    the moves did. The level is on the match line, and a setting changed mid-match (clock,
+    level, length) says it applies from the next match."""
     page = pisti_page
     page.evaluate(COUNT_SOUNDS)
     sounds = page.get_by_role("switch", name="Sounds", exact=True)
     expect(sounds).not_to_be_checked()              # off by default
     sounds.check()
     moved, still = {}, {}
+    note = page.get_by_role("status").filter(has_text="Changed settings apply from the next match.")
     for game in ("Pişti", "Pishe Pasha"):
         # The same match first, so that both runs compared start from the same page
         # (what a painter keeps of earlier views: which card just arrived, the steps shown).
@@ -554,6 +651,8 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
         if game == "Pişti":
             made = page.evaluate("window.sounds")
             assert made > 0                          # the first run's, switched on
+            # Mid-match, another clock applies from the next match.
+            from_the_next_match(page.locator('[data-settings="pisti"]'), note, "No clock", "Fast 15 s")
     assert page.evaluate("window.sounds") == made    # none since it was switched off
     for game in moved:
         assert moved[game]["moving"] > 0 and still[game]["moving"] == 0 and still[game]["flights"] == 0
@@ -562,6 +661,16 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
                                                             [*still[game]["doms"], still[game]["end"]])):
             same_dom(with_motion, without, f"{game}, paint {paint}")
     assert moved["Pişti"]["flights"] > 0           # a capture: the pile flew to its team
+    # Where each card went: Python's moves, in order (a paint that the next one followed before
+    # a frame moved nothing: here the computers wait for nobody). The last paint's moves are
+    # always seen: a computer's capture goes as a copy from the pile to its team's box, then
+    # the new hand's packets.
+    for game, game_id in (("Pişti", "pisti"), ("Pishe Pasha", "pishe-pasha")):
+        assert_travels(moved[game]["travels"], python_moves(game_id, 4), game)
+    pisti = [(t["from"], t["to"]) for t in moved["Pişti"]["travels"]]
+    assert pisti[-6:] == [("hand:3", "pile"), ("pile", "team:1"), *[("deck", f"hand:{s}") for s in range(4)]], pisti
+    # In Pishe Pasha, your give: the turned card goes to the other seat's pile.
+    assert ("turned:0", "pile:1") in {(t["from"], t["to"]) for t in moved["Pishe Pasha"]["travels"]}
 
     # Pishe Pasha's moves are a row the arrow keys, Home and End move along.
     moves = page.locator('[data-game="pishe-pasha"] .actions')
@@ -573,10 +682,8 @@ def test_moves_end_in_the_same_table_with_motion_and_with_reduced_motion(pisti_p
     # The level on the table; another chosen mid-match applies from the next match.
     line = page.locator('[data-match-line="pishe-pasha"] [data-match-level]')
     expect(line).to_have_text("Level: Easy")
-    note = page.get_by_role("status").filter(has_text="Changed settings apply from the next match.")
-    page.get_by_role("radio", name="Hard", exact=True).first.check()
-    expect(note).to_be_visible()
-    page.get_by_role("radio", name="Easy", exact=True).first.check()
-    expect(note).to_be_hidden()
+    settings = page.locator('[data-settings="pishe-pasha"]')
+    from_the_next_match(settings, note, "Easy", "Hard")
+    from_the_next_match(settings, note, "One deal", "First to 100")     # so does a length (a target)
     expect(line).to_have_text("Level: Easy")
     assert page.errors == []
