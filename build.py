@@ -1182,6 +1182,8 @@ def _game_part(game, part: str, first: bool) -> str:
     if part == "styles":
         return "".join(f'<link rel="stylesheet" href="web/games/{game.package}/{css.name}">\n'
                        for css in sorted(folder.glob("*.css")))
+    if part == "preload":
+        return f'<link rel="modulepreload" href="web/games/{game.package}/paint.js">\n' if first else ""
     if part not in GAME_PARTS:
         raise BuildError(f"index.html asks for games' {part!r}: the parts are {', '.join(GAME_PARTS)}")
     text = _game_file(folder, part, game.id)
@@ -1204,9 +1206,9 @@ def _game_part(game, part: str, first: bool) -> str:
 
 def game_markup(page: str, games: list) -> str:
     """index.html with every registered game's markup in place of each <!-- games: PART -->:
-    the game choice, titles, style sheets, and each game's match line, table, settings,
-    note and rules from its files in web/games/<game>/ (written in the page, so the first
-    paint comes before any script). The first game is
+    the game choice, titles, style sheets, the first game's painter preloaded, and each
+    game's match line, table, settings, note and rules from its files in web/games/<game>/
+    (written in the page, so the first paint comes before any script). The first game is
     the one shown; the others' parts are hidden."""
     def fill(mark: re.Match) -> str:
         indent, part = (mark.group(1), mark.group(2)) if mark.group(2) else ("", mark.group(3))

@@ -88,7 +88,8 @@ def test_the_build_writes_each_games_markup_into_the_page():
         assert f'<input type="radio" name="game" value="{game.id}"' in built
         for bot, level in game.levels.items():
             assert f'name="level-{game.id}" value="{bot}" data-setting="level"' in built and level in built
-    assert "modulepreload" not in built  # the page's modules wait for Python's files (index.html)
+    assert f'<link rel="modulepreload" href="web/games/{first.package}/paint.js">' in built
+    assert built.count('/paint.js">') == 1
 
 
 def test_play_out_answers_a_deeply_nested_line_and_goes_on():
