@@ -1013,7 +1013,7 @@ ESBUILD_PIN = _npm_pin("esbuild-wasm", "0.28.2", "61594de12ce998652be2aa0ab72dda
 NO_MINIFY_ENV = "PISHE_NO_MINIFY"
 # Each file's esbuild options, by kind. A script gets no output format: esbuild keeps each
 # file's own, so a module (import/export in it) stays a module whose top-level names may be
-# shortened, and a classic script (invited.js, sw.js, first-words.js...) keeps its top-level names,
+# shortened, and a classic script (start.js, sw.js, first-words.js...) keeps its top-level names,
 # which are globals. Neither renames what another file reaches by name: exports, properties
 # (self.pisheWorker, dataset...), globals. utf8: "Türkçe", "…" and the suits stay as written
 # (ASCII escapes would be longer).

@@ -105,10 +105,9 @@ def brotli_decompress(data: bytes) -> bytes:
     return subprocess.run(["node", "-e", script], input=data, capture_output=True, check=True).stdout
 
 
-#: The harness with index.html's own first script in its <head>: Python starts before
-#: boot.js loads, and startWorker() takes that worker over.
-WORKER_START = re.search(r"<script>\n.*?</script>", (ROOT / "index.html").read_text(encoding="utf-8"), re.S).group(0)
-HARNESS_STARTED_HTML = HARNESS_HTML.replace("</title>", "</title>" + WORKER_START)
+#: The harness with web/core/start.js in its <head>, as index.html has it: Python starts
+#: before boot.js loads, and startWorker() takes that worker over.
+HARNESS_STARTED_HTML = HARNESS_HTML.replace("</title>", '</title><script async src="web/core/start.js"></script>')
 
 # Counts the workers the page starts (window.__workers), before any page script runs.
 COUNT_WORKERS = """
@@ -230,7 +229,7 @@ def test_our_scripts_and_style_sheets_ship_minified(dist_dir):
     vendored libraries (checked above and below) and the word files the build writes compact
     (test_the_catalogs_ship_compiled_and_small) are not minified."""
     ours = [rel for rel in build_info(dist_dir)["files"] if build.minified(rel)]
-    assert {"sw.js", "web/core/worker.js", "web/core/invited.js", "web/style.css"} <= set(ours)
+    assert {"sw.js", "web/core/worker.js", "web/core/start.js", "web/style.css"} <= set(ours)
     assert all(rel == "sw.js" or rel.startswith("web/") and not rel.startswith("web/lang/") for rel in ours)
     for rel in ours:
         text = (dist_dir / rel).read_text(encoding="utf-8")
@@ -725,7 +724,7 @@ def stub_dist(dist_dir, tmp_path_factory) -> Path:
     return dist
 
 
-# The first start, in a page whose <head> started the worker (index.html's): its progress, the
+# The first start, in a page whose <head> started the worker (start.js): its progress, the
 # call protocol (a call sent before ready included), a draw, then what is installed before
 # and after the first QR code. Ends once its snapshot is stored, then ends the worker.
 FIRST_START = """async (ms) => {
@@ -842,7 +841,7 @@ def stub_starts(browser, stub_dist):
 
 
 def test_worker_boots_with_progress_and_answers_calls(stub_starts):
-    """The worker that the page's <head> started (index.html's first script) is the one startWorker()
+    """The worker that start.js started from the page's <head> is the one startWorker()
     takes (its messages before then replayed): one worker, every milestone shown."""
     out = stub_starts["first"]
     assert out["workers"] == 1

@@ -27,10 +27,11 @@
  *   `worker` takes data channels to read and write (web/core/channel.js).
  */
 export function startWorker(onProgress) {
-  // The worker that index.html's <head> started (its messages so far are replayed
-  // below), taken once: another startWorker() starts its own.
-  const started = self.pisheWorker || null;
-  self.pisheWorker = null;
+  // The worker web/core/start.js started from the page's <head>, if it ran first
+  // (its messages so far are replayed below); taken once, so that start.js, if
+  // it comes later, starts none, and another startWorker() starts its own.
+  const started = self.pisheWorker && self.pisheWorker.worker ? self.pisheWorker : null;
+  self.pisheWorker = { taken: true };
   const worker = started ? started.worker : new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
@@ -59,8 +60,6 @@ export function startWorker(onProgress) {
     } else if (data.progress !== undefined) {
       if (onProgress) onProgress(data.progress, data.stage, data.until);
     } else if (data.ready) {
-      // The page's own request for the wasm (index.html) has served its turn.
-      if (started && started.wasm) started.wasm.then((response) => response && response.body && response.body.cancel()).catch(() => {});
       // The worker's milestones on this page's clock.
       const shift = data.origin - performance.timeOrigin;
       const ms = Object.fromEntries(Object.entries(data.ms).map(([key, at]) => [key, Math.round(at + shift)]));

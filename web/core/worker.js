@@ -35,19 +35,11 @@
 // and the data channels' own messages (channel.js).
 // Pyodide 314 only runs in module workers: new Worker(url, {type: "module"}).
 
+import { loadPyodide } from "../../pyodide/pyodide.mjs";
+import { attach, send } from "./channel.js";
+
 const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, stdlib, friends, loading, downloads, languages}
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
-const PYODIDE = new URL("pyodide/", SITE).href;
-
-// Pyodide's modules are imported here, not by a static import, so that the start-up's
-// downloads (below) go out as soon as this file runs, one round trip earlier than
-// Pyodide itself would ask for them once pyodide.mjs had come; pyodide.asm.mjs too,
-// which Pyodide then imports from the same address (the browser's module map).
-// The data channels' module (channel.js) likewise: a static import would hold this file
-// back until it came.
-const pyodideModule = import(PYODIDE + "pyodide.mjs");
-import(PYODIDE + "pyodide.asm.mjs").catch(() => {}); // Pyodide's own import reports it
-const channels = import("./channel.js");
 
 // The wheel (a key of BUILD.wheels) unpacked before the table is ready, and
 // those micropip installs on the first call of a pishe.web function that needs them.
@@ -170,36 +162,22 @@ const downloadFailure = new Promise((resolve, reject) => {
 });
 downloadFailure.catch(() => {}); // reported by the start
 const networkFetch = self.fetch.bind(self);
-/** A start-up download, by its address: its progress counted, its failure ending the start. */
-async function startUpFetch(name, resource, options) {
+self.fetch = async (resource, options) => {
+  const url = new URL(resource instanceof Request ? resource.url : resource, SITE).href;
+  const name = url.startsWith(SITE.href) ? url.slice(SITE.href.length) : null;
+  const startUp = Boolean(name) && Object.hasOwn(BUILD.downloads, name);
   let response;
   try {
     response = await networkFetch(resource, options);
   } catch (err) {
-    downloadFailed(`could not download ${name}: ${err}`);
+    if (startUp) downloadFailed(`could not download ${name}: ${err}`);
     throw err;
   }
-  if (!response.ok) downloadFailed(`could not download ${name}: HTTP ${response.status}`);
-  else if (response.body) count(response.clone().body).catch(() => {}); // the download's own failure is Pyodide's to report
-  return response;
-}
-// Every start-up download begins now, before Pyodide asks for it: its first request
-// (Pyodide's, or download() below) takes the response; any later one goes to the network.
-const early = new Map(Object.keys(BUILD.downloads).map((name) => {
-  const response = startUpFetch(name, new URL(name, SITE));
-  response.catch(() => {}); // reported by the start
-  return [new URL(name, SITE).href, response];
-}));
-self.fetch = (resource, options) => {
-  const url = new URL(resource instanceof Request ? resource.url : resource, SITE).href;
-  const response = early.get(url);
-  if (response) {
-    early.delete(url);
-    return response;
+  if (startUp && !response.ok) downloadFailed(`could not download ${name}: HTTP ${response.status}`);
+  if (startUp && response.ok && response.body) {
+    count(response.clone().body).catch(() => {}); // the download's own failure is Pyodide's to report
   }
-  const name = url.startsWith(SITE.href) ? url.slice(SITE.href.length) : null;
-  if (name && Object.hasOwn(BUILD.downloads, name)) return startUpFetch(name, resource, options);
-  return networkFetch(resource, options);
+  return response;
 };
 
 // Bytes by path in the site, each downloaded once (a download that failed is tried again
@@ -291,13 +269,13 @@ function friendsCode() {
 let snapshot = "none"; // what this start did with a snapshot (the ready message says)
 
 /** Start Pyodide with `options` besides the site's own. */
-async function start(options) {
-  const { loadPyodide } = await pyodideModule;
+function start(options) {
+  const indexURL = new URL("pyodide/", SITE).href;
   return loadPyodide({
-    indexURL: PYODIDE,
+    indexURL,
     // Our trimmed lock lists micropip with the sha256 of the wheel we ship, so
     // integrity checks stay on (Pyodide's own lock has a different build's hash).
-    lockFileURL: PYODIDE + "pyodide-lock.json",
+    lockFileURL: indexURL + "pyodide-lock.json",
     // Called once the wasm runtime is compiled, before the interpreter starts (or
     // the memory is restored).
     fsInit: async () => milestone("runtime", DOWNLOADED, STARTED),
@@ -351,7 +329,7 @@ async function boot() {
   }
   // A friend's table's messages go out from Python as soon as a call has made them,
   // before its answer is built. Set after the snapshot, which holds no JavaScript object.
-  scope.set("channel_send", (await channels).send);
+  scope.set("channel_send", send);
   scope.set("fetch_now", fetchNow);
   pyodide.runPython("import pishe.page\npishe.page.outbox = channel_send\non_demand.fetch = fetch_now", { globals: scope });
   ms.ready = Math.round(performance.now());
@@ -442,7 +420,7 @@ async function run(name, args) {
 
 self.onmessage = async ({ data }) => {
   if (data && (data.channel || data.port)) {
-    (await channels).attach(data, run);
+    attach(data, run);
     return;
   }
   const { id, call: name, args = [] } = data || {};

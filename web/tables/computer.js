@@ -425,10 +425,6 @@ async function startComputerTable() {
       await send("current");
     }
   });
-  // The painter of the game the first view will show, loaded while Python starts (index.html
-  // preloads only the first game's), so that the first view does not wait for it.
-  const first = keptMatch();
-  painter(first ? first.settings.game : chosenSettings().game).catch(() => {}); // its view says why
   let booted;
   try {
     booted = await py.ready;
