@@ -174,11 +174,15 @@ SETTLED = """() => new Promise((done) => {
     const r = el.getBoundingClientRect();
     return [r.left, r.top, r.width, r.height];
   }));
-  let last = boxes(), frames = 0;
+  // Unchanged over three frames in a row: a frame's ResizeObserver callbacks (which may
+  // lay the cards out anew) run after its requestAnimationFrame callbacks.
+  let last = boxes(), frames = 0, same = 0;
   const look = () => requestAnimationFrame(() => {
     const now = boxes();
-    if (now === last || ++frames >= 60) done();
-    else { last = now; look(); }
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 3 || ++frames >= 60) done();
+    else look();
   });
   look();
 })"""
