@@ -119,7 +119,10 @@ async function startComputerTable() {
   let ready = false;
   let computerMoves = false;
   let game = FIRST_GAME; // the game being played
-  let active = true; // false while another controller (a friend's table) owns the board
+  // False while another controller (a friend's table) owns the board: from the start on a page
+  // opened on an invite (web/core/invited.js), whose friends' table is imported meanwhile and
+  // may come after Python is ready: the computer must not deal first.
+  let active = !document.documentElement.dataset.invited;
   let inProgress = false; // Python's word: leaving now throws a match in progress away
   let dealOver = false; // the last painted view's deal was over (its banner took the focus)
   let playing = null; // the match's settings, as Python's last answer said them
