@@ -71,6 +71,7 @@ import email.utils
 import gzip
 import hashlib
 import html
+import io
 import json
 import os
 import re
@@ -331,8 +332,9 @@ class _Utf8ZipInfo(zipfile.ZipInfo):
 WHEEL_ENTRIES = "stored"
 
 
-def write_stored_zip(path: Path, files: dict[str, bytes]) -> None:
-    """A zip of stored (uncompressed) entries, fixed times: the server's brotli copy compresses it whole."""
+def write_stored_zip(path: Path | io.BytesIO, files: dict[str, bytes]) -> None:
+    """A zip of stored (uncompressed) entries, fixed times, at `path` (or into a file object):
+    the server's brotli copy compresses it whole."""
     with zipfile.ZipFile(path, "w") as z:
         for name, data in files.items():
             info = _Utf8ZipInfo(name, ZIP_DATE)
@@ -784,9 +786,9 @@ def first_library(sources: dict[str, bytes], bytecode: dict[str, bytes], budget:
         return dict(sorted(files.items()))
 
     def fits(count: int) -> bool:
-        with tempfile.TemporaryDirectory() as scratch:
-            write_stored_zip(Path(scratch) / "library.zip", library(count))
-            return brotli_size((Path(scratch) / "library.zip").read_bytes(), cache) <= budget
+        written = io.BytesIO()
+        write_stored_zip(written, library(count))
+        return brotli_size(written.getvalue(), cache) <= budget
 
     low, high = 0, len(order)  # low fits (or is none at all), high + 1 does not
     while low < high:
