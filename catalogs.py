@@ -206,14 +206,21 @@ def page_words(lang: str) -> dict:
         # A shortcut key stays a key.
         translated = {key: key[0] if key[1] == "key" else pseudo(key[0]) for key in wanted}
     else:
-        # The table's catalog first, then each game's.
-        found = []
+        # A game's markup words come from that game's catalog alone (the same English may mean
+        # another thing in another game); the rest from the table's catalog first, then each game's.
+        found = {}
         for domain, (folder, _) in domains().items():
             with open(po_path(folder, lang, domain), "rb") as f:
-                found.append(read_po(f, locale=lang, domain=domain))
+                found[domain] = read_po(f, locale=lang, domain=domain)
+        own = {}
+        for domain in found:
+            if domain != "table":
+                for _, _, message, context in page_messages(domain):
+                    own.setdefault((message, context), []).append(found[domain])
         translated = {}
         for message, context in wanted:
-            entry = next((e for e in (c.get(message, context=context) for c in found) if e is not None and e.string),
+            catalogs = own.get((message, context)) or found.values()
+            entry = next((e for e in (c.get(message, context=context) for c in catalogs) if e is not None and e.string),
                          None)
             if entry is not None:
                 translated[message, context] = entry.string
