@@ -67,7 +67,7 @@ def test_turkish_views_and_page_words(turkish):
     assert view["status"] == "Sıra sende: bir kart at."
     assert view["team_names"] == ["Sizin takım", "Rakip takım"]
     assert view["hand"][0]["play_label"].endswith(" at")
-    assert view["match"]["length_name"] == "101'e ilk varan"
+    assert view["match"]["length_name"] == "101’e ilk varan"
     view = json.loads(web.new_match(seed=3))["view"]
     assert view["places"][1]["name"] == "Bilgisayar"
     assert view["places"][0]["stock_label"] == "Desten: 26 kart"
@@ -156,7 +156,7 @@ def test_pisti_hard_is_said_to_read_the_others_plays_in_both_languages(turkish):
     from pishe.games.pisti import PistiGame
     from pishe.games.pisti.words import WORDS
 
-    for game, english, said in ((PistiGame(4), "the others' plays reveal", "ötekilerin oynadığı kartlardan"),
-                                (PistiGame(2), "your plays reveal", "senin oynadığın kartlardan")):
+    for game, english, said in ((PistiGame(4), "the others' plays reveal", "kartlardan ötekilerin elini"),
+                                (PistiGame(2), "your plays reveal", "senin attığın kartlardan elini")):
         assert english in game.levels_note
-        assert said in WORDS.gettext(game.levels_note) and "okur" in WORDS.gettext(game.levels_note)
+        assert said in WORDS.gettext(game.levels_note) and "tahmin eder" in WORDS.gettext(game.levels_note)

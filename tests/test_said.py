@@ -106,7 +106,7 @@ def test_a_seat_named_in_an_abort_is_named_in_the_new_language(english):
 @pytest.mark.parametrize("message, english_words, turkish", [
     ("not json", "the message is damaged, or not one of this game's.", "mesaj bozuk ya da bu oyunun mesajı değil."),
     ('{"v": 1, "game": "pisti", "type": "welcome"}', "the two pages have different versions of the game: reload both.",
-     "iki sayfada oyunun farklı sürümleri var: ikisini de yeniden yükleyin."),
+     "iki sayfada oyunun farklı sürümleri var: ikisini de yenile."),
     ("[" * 100 + "]" * 100, "the message nests too deeply.", "mesajın iç içe yapısı çok derin."),
 ])
 def test_a_technical_error_reads_in_the_players_words(message, english_words, turkish, english):
