@@ -67,7 +67,7 @@ def test_turkish_views_and_page_words(turkish):
     assert view["status"] == "Sıra sende: bir kart at."
     assert view["team_names"] == ["Sizin takım", "Rakip takım"]
     assert view["hand"][0]["play_label"].endswith(" at")
-    assert view["match"]["length_name"] == "101’e ilk varan"
+    assert view["match"]["length_name"] == "101 puana kadar"
     view = json.loads(web.new_match(seed=3))["view"]
     assert view["places"][1]["name"] == "Bilgisayar"
     assert view["places"][0]["stock_label"] == "Desten: 26 kart"

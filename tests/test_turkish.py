@@ -116,3 +116,16 @@ def test_the_settled_words_stay():
              for text in _strings(m) for pattern, why in _NOT_SAID.items()
              if re.search(pattern, text, re.IGNORECASE)]
     assert not found
+
+
+def test_a_seats_name_inside_a_sentence_is_in_small_letters():
+    from pishe.table import lang, words
+
+    lang.set_language("tr")
+    try:
+        assert words.match_score(["Sizin takım", "Rakip takım"], [5, 21], False) == \
+            "Maç skoru: sizin takım 5, rakip takım 21."
+        assert lang.named("Bilgisayar") == "bilgisayar" and lang.named("IRMAK") == "ırmak"
+    finally:
+        lang.set_language("en")
+    assert words.match_score(["You", "Computer"], [3, 0], False) == "Match score: You 3, Computer 0."

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..errors import UnknownLanguageError
 
 __all__ = ["LANGUAGES", "PSEUDO", "Catalog", "catalog", "set_language", "language", "from_environment", "upper", "lower",
-           "pseudo", "N_", "_", "ngettext", "catalog_named"]
+           "named", "pseudo", "N_", "_", "ngettext", "catalog_named"]
 
 #: The languages a page may speak, by code; the first is the code's own (English).
 LANGUAGES = ("en", "tr")
@@ -91,6 +91,13 @@ def lower(text: str) -> str:
     if _language == "tr":
         text = text.replace("I", "ı").replace("İ", "i")
     return text.lower()
+
+
+def named(name: str) -> str:
+    """A seat's or team's name ("Computer", "Your team") as said inside a sentence. Turkish
+    writes these common nouns in small letters ("El bitti: sen 1, bilgisayar 15"); English
+    capitalises them as the table's names."""
+    return lower(name) if _language == "tr" else name
 
 
 _PLACEHOLDER = re.compile(r"(\{[^{}]*\})")

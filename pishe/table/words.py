@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .lang import N_, TABLE, _, ngettext
+from .lang import N_, TABLE, _, named, ngettext
 from .said import data_of, nsay
 
 __all__ = ["PAGE", "WAITING", "clock", "clock_label", "level_line", "CLOCK_WARNINGS", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
@@ -281,5 +281,5 @@ def dealt(deal_name: str, number: int, dealer: str) -> str:
 def match_score(names: list, scores: list, over: bool) -> str:
     """The match score as the live region says it after a deal, each side by its name
     ("Match score: You 12, Computer 0."; "Match over. Final score: …" once it is over)."""
-    line = ", ".join(f"{name} {points}" for name, points in zip(names, scores))
+    line = ", ".join(f"{named(name)} {points}" for name, points in zip(names, scores))
     return (_("Match over. Final score: {scores}.") if over else _("Match score: {scores}.")).format(scores=line)

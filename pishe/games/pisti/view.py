@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from typing import NamedTuple, Optional, Sequence
 
 from ...cards import Card
-from ...table.lang import language, lower
+from ...table.lang import language, lower, named
 from .words import N_, _, ngettext
 from .deal import (
     CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, UNDER, JACK, Deck, Step,
@@ -135,7 +135,7 @@ class PistiView(NamedTuple):
             mine, theirs = self.tally[self.team]["points"], self.tally[1 - self.team]["points"]
             if self.seats == 2:
                 return _("The deck is over: you {mine}, {name} {theirs}.").format(
-                    mine=mine, name=seat_names(self.names)[1 - self.seat], theirs=theirs)
+                    mine=mine, name=named(seat_names(self.names)[1 - self.seat]), theirs=theirs)
             return _("The deck is over: your team {mine}, their team {theirs}.").format(mine=mine, theirs=theirs)
         if self.turn == self.seat:
             return _("Your turn: play a card.")
@@ -456,7 +456,7 @@ def _describe(shown: dict, seat: Optional[int], names: Optional[Sequence[str]] =
         points = shown["points"]
         if two and seat is not None:
             return _("The deck is counted: you {mine_points} points, {name} {theirs_points}").format(
-                mine_points=points[team], name=teams[1 - team], theirs_points=points[1 - team])
+                mine_points=points[team], name=named(teams[1 - team]), theirs_points=points[1 - team])
         return _("The deck is counted: {mine} {mine_points} points, {theirs} {theirs_points}").format(
             mine=lower(teams[team]), mine_points=points[team], theirs=lower(teams[1 - team]),
             theirs_points=points[1 - team])
