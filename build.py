@@ -1291,7 +1291,9 @@ def build_literal(info: dict, script: str) -> str:
 
 def _write_manifest(path: Path) -> None:
     """The app's manifest with its words (pishe/table/words.py's MANIFEST): the English, and each
-    other language's in its "translations" member, from the catalogs."""
+    other language's in its "translations" member, from the catalogs; and beside it each other
+    language's own (manifest.<code>.webmanifest, its words on top: a browser that ignores
+    "translations" installs a Turkish page under its Turkish name; web/first-words.js links it)."""
     from pishe.table import lang
     from pishe.table.words import MANIFEST
 
@@ -1306,6 +1308,11 @@ def _write_manifest(path: Path) -> None:
         lang.set_language(before)
     manifest.update(MANIFEST, translations=translations)
     path.write_text(json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    for code, words in translations.items():
+        own = {key: value for key, value in manifest.items() if key != "translations"}
+        own.update(words, lang=code)
+        path.with_name(f"{path.stem}.{code}{path.suffix}").write_text(
+            json.dumps(own, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 def _start_failed_markup() -> str:

@@ -18,6 +18,11 @@ def test_the_manifest_names_the_app_its_icons_and_its_start(dist_dir):
     # One manifest for every language: the English, and the Turkish in its "translations".
     assert manifest["lang"] == "en" and manifest["translations"]["tr"]["short_name"] == "Kart masası"
     assert set(manifest["translations"]["tr"]) == {"name", "short_name", "description"}
+    # A Turkish page links its own manifest (web/first-words.js): the Turkish words on top.
+    turkish = json.loads((dist_dir / "web" / "manifest.tr.webmanifest").read_text(encoding="utf-8"))
+    assert turkish["lang"] == "tr" and turkish["short_name"] == "Kart masası" and "translations" not in turkish
+    assert {k: v for k, v in turkish.items() if k not in ("lang", *manifest["translations"]["tr"])} == \
+        {k: v for k, v in manifest.items() if k not in ("lang", "translations", *manifest["translations"]["tr"])}
     purposes = {}
     for icon in manifest["icons"]:
         png = (dist_dir / "web" / icon["src"]).read_bytes()

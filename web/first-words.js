@@ -131,10 +131,19 @@
   /** Where `code`'s words are (web/lang/<code>.js, beside this script's folder). */
   const wordsUrl = (code, base) => new URL(`lang/${code}.js`, base).href;
 
+  /** Link the app's manifest in `code` (build.py writes web/manifest.<code>.webmanifest), so
+   *  that a page installed in Turkish carries its Turkish name. */
+  function linkManifest(code, base) {
+    const link = document.querySelector('link[rel="manifest"]');
+    const own = Object.hasOwn(LANGUAGES, code) && code !== "en";
+    if (link) link.href = new URL(own ? `manifest.${code}.webmanifest` : "manifest.webmanifest", base).href;
+  }
+
   const code = chosenLanguage();
   const root = document.documentElement;
   const base = document.currentScript ? document.currentScript.src : location.href;
   root.lang = code === PSEUDO ? "en" : code;
+  if (code !== "en") linkManifest(code, base);
   // The words come while <body> is parsed, unseen meanwhile; first() puts them in place once
   // both the words and the whole <body> are there (a missing file leaves the page English).
   let bodyParsed = false, wordsDue = false;
@@ -149,6 +158,7 @@
 
   self.pisheFirstWords = {
     LANGUAGES, PSEUDO, chosenLanguage, pageWord, applyWords, wordsUrl: (c) => wordsUrl(c, base), loaded,
+    linkManifest: (c) => linkManifest(c, base),
     /** The end of <body>: the words in place (the loading line's too) and the body shown. */
     first() {
       bodyParsed = true;

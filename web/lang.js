@@ -64,6 +64,7 @@ export async function setLanguage(code) {
   language = code; // Python's words follow it (web/tables/words.js)
   words = code === "en" ? {} : await wordsIn(code);
   document.documentElement.lang = code === PSEUDO ? "en" : code;
+  first.linkManifest(code);
   first.applyWords(words);
   const select = document.querySelector("[data-language]");
   if (select) select.value = Object.hasOwn(LANGUAGES, code) ? code : "en";
