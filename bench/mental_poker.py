@@ -20,7 +20,7 @@ own worker runs, on the 52 cards of a deck, each a ristretto255 point:
   open a card   the other seats' keys taken off one card (three multiplications);
   end check     one page's replay of every seat's two rounds from their revealed
                 keys (what "each page re-checks every shuffle and lock" costs);
-  today         today's deck: derive_deck from a seed and three parts (SHA-256 in
+  today         the commit-and-reveal deck (removed since): one shuffle from a seed and three parts (SHA-256 in
                 counter mode, Fisher-Yates), the JavaScript of docs/PROTOCOL.md in
                 the same worker, and Python's in this process for reference.
 
@@ -45,7 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
-from pishe.table.fair import derive_deck  # noqa: E402
+from pishe.cards import DECK  # noqa: E402
+from pishe.table.fair import shuffled  # noqa: E402
 
 FLAGS = build.CHROMIUM_QUIET_FLAGS + build.CHROMIUM_OFFLINE_FLAGS
 
@@ -167,7 +168,8 @@ def main() -> int:
                 if "error" in result:
                     raise SystemExit(f"the worker failed: {result['error']}")
                 started = time.perf_counter()
-                derive_deck("0" * 64, ["1" * 64, "2" * 64, "3" * 64], "pisti")
+                # The commit-and-reveal deal's deck (removed since): one SHA-256 shuffle.
+                shuffled(DECK, "pisti:deck:v1:" + "0" * 64 + ":" + "1" * 64 + ":" + "2" * 64 + ":" + "3" * 64 + ":")
                 result["python_today"] = (time.perf_counter() - started) * 1000
                 runs.append(result)
             browser.close()

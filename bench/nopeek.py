@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What the no-peek deal costs in the page's Python (Pyodide, @noble/curves) and in CPython
-(libsodium), beside today's deal.
+(libsodium).
 
     python bench/nopeek.py [--game pisti] [--deals N] [--seed S]
 
@@ -18,9 +18,7 @@ are shared: their clocks also run while others work), medians over the deals:
                  pages' work added up (<= 3 s after the last seat joins, four seats);
   a move         the work every page does for one move (the mover's keys, the keys for
                  what the move shows, taking the cards in): its largest and its median;
-  end check      one page's check of the whole deal (<= 1 s a page);
-  today          today's deck and deal: derive_deck from a seed and three parts, and the
-                 match dealt from it.
+  end check      one page's check of the whole deal (<= 1 s a page).
 
 Prints figures; no test asserts a time.
 """
@@ -42,10 +40,8 @@ import pyodide_run  # noqa: E402
 _PY_TIMING = r'''
 import json, random, statistics, time
 from pishe.table import nopeek
-from pishe.table.fair import derive_deck
 from pishe.table.game import get_game
 from pishe.table.group import group
-from pishe.table.match import Match
 from pishe.table.nopeek_seat import NoPeekSeat
 
 try:                    # the process's CPU time: these machines are shared, their clocks run for others too
@@ -99,12 +95,8 @@ def one_deal(game, rng):
         send(page.act(text))
         moves.append(ms(t))
     assert all(p.outcome == "verified" for p in pages.values()), [p.outcome for p in pages.values()]
-    t = now()
-    deck = derive_deck("0" * 64, ["1" * 64] * (game.seats - 1), game.id)
-    Match(game, None, deck=deck)
-    today = ms(t)
     return {"rounds": [p.rounds for p in pages.values()], "ready": ready, "moves": moves,
-            "check": [p.check for p in pages.values()], "today": today}
+            "check": [p.check for p in pages.values()]}
 
 def run(game_id, deals, seed):
     game = get_game(game_id)
@@ -142,8 +134,7 @@ def figures(runs: list) -> dict:
             "deck ready, every page's work added": median([run["ready"] for run in runs]),
             "a move, every page's work: median": median([m for run in runs for m in run["moves"]]),
             "a move, every page's work: largest": median([max(run["moves"]) for run in runs]),
-            "end check, one page": median([c for run in runs for c in run["check"]]),
-            "today's deck and deal": median([run["today"] for run in runs])}
+            "end check, one page": median([c for run in runs for c in run["check"]])}
 
 
 def main() -> None:
@@ -157,9 +148,6 @@ def main() -> None:
     print(f"no-peek deal, {args.game}, one page a seat, {args.deals} deals, seed {args.seed}: ms, medians")
     for name in next(iter(rows.values())):
         print(f"  {name:<38}" + "".join(f"{label} {row[name]:9.1f}   " for label, row in rows.items()))
-    today = rows["Pyodide (noble)"]["today's deck and deal"]
-    for name in ("shuffle+lock, one page", "deck ready, every page's work added", "end check, one page"):
-        print(f"  Pyodide {name} / today's deck and deal: {rows['Pyodide (noble)'][name] / today:.0f}x")
     print("  targets: shuffle+lock <= 1000 a seat, deck ready <= 3000, end check <= 1000 a page")
 
 

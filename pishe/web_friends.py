@@ -164,8 +164,7 @@ def host_open(length: Optional[str] = None, saved: Optional[str] = None, game: s
     global _host
     try:
         check_clock(clock)
-        _host = Host.restore(saved) if saved else Host(game, length, guest_seats=friends, clock=clock,
-                                                       nopeek=True)
+        _host = Host.restore(saved) if saved else Host(game, length, guest_seats=friends, clock=clock)
     except (PisheError, ValueError) as e:
         return _error(e)
     return _host_answer(Outcome([], []))
@@ -183,7 +182,7 @@ def host_act(action: str) -> str:
 
 
 def host_next_deal() -> str:
-    """Deal the next deal (the host commits to a new seed)."""
+    """Deal the next deal (every page at the table deals it, no-peek)."""
     return _hosting(lambda: _host.next_deal())
 
 
@@ -246,7 +245,7 @@ def host_current() -> str:
 def guest_open(token: Optional[str] = None, saved: Optional[str] = None, ledger: Optional[str] = None) -> str:
     """Join as guest: resume from ``saved`` (sessionStorage) or ``token`` if given; sends hello.
     ``ledger`` is the last answer's ``ledger`` as the page kept it (``None`` if none): even a
-    page that joins afresh never gives a second part of the shuffle to a deal of the match."""
+    page that joins afresh keeps its count of aborts, its warning and its secret of the try in play."""
     global _guest
     _guest = None
     try:
@@ -278,19 +277,16 @@ def guest_receive(text: str, keep: bool = True) -> str:
 
 
 def guest_intent(action: str, keep: bool = True) -> str:
-    """The guest's action, as a message for the host (the host decides). The answer's
-    ``view`` and ``status`` are null: nothing changes on the table until the host's answer
-    comes, and with a real click the page reads this answer just before that one. With
-    ``keep=False`` its ``saved`` is null too, as for :func:`guest_receive`: the page saves
-    once the host's answer is painted, and the worker is free for it sooner. At a no-peek
-    table the move is made on this page's own engine at once (with its keys): the answer
-    then carries the new ``view`` and ``status``."""
-    return _guesting(lambda: _guest.move(action), keep, board=_guest.nopeek)
+    """The guest's action, made on this page's own engine at once, with its keys: the answer
+    carries the messages for the host and the new ``view`` and ``status``. With
+    ``keep=False`` its ``saved`` is null, as for :func:`guest_receive`: the page saves once
+    it has painted, and the worker is free sooner."""
+    return _guesting(lambda: _guest.move(action), keep)
 
 
 def guest_timeout() -> str:
-    """The clock of the person to move ran out: at a no-peek table, this page plays its own
-    seat's timeout (the first legal move of its view); otherwise nothing changes."""
+    """The clock of the person to move ran out: when that person is this page's, it plays its
+    own seat's timeout (the first legal move of its view); otherwise nothing changes."""
     return _guesting(lambda: _guest.timeout())
 
 

@@ -165,7 +165,7 @@ def _search(box: list, forms, baseline: dict, mine: set) -> None:
 
     data = box.pop()
     points = card_points(group(), data["game"])
-    host = Host(data["game"], data["length"], random.Random(data["seed"]), data["guest_seats"], nopeek=True)
+    host = Host(data["game"], data["length"], random.Random(data["seed"]), data["guest_seats"])
     host.match_id = data["match_id"]
     for name, *args in data["calls"]:
         getattr(host, name)(*args)

@@ -1,10 +1,10 @@
 """The people at a friends' table and the computers that stand in for them, in memory:
-the clock's timeouts (the table plays the computer's card, marked in the log;
+the host's clock's timeouts (the table plays the computer's card, marked in the log;
 three in a row and a computer keeps the seat until Take over or a card played),
-a lost connection's hold (after it a computer plays the seat until the guest is
-back), Leave the table (a computer for good, and the next deck is not held up),
-and everyone seeing who sits where. Every guest still verifies every deck: the
-table's moves for its seat are ones its page saw coming.
+Deal now and a silent page (a computer plays the seat), Leave the table (a computer
+for good, and the next deck is not held up), and everyone seeing who sits where.
+Every guest still verifies every deck. (A guest's own timeouts and a lost page's
+hold, which abort the deal it took its keys from: ``test_nopeek_table.py``.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from pishe.errors import InvalidMatchLengthError, PisheError
 from pishe.table.protocol import HOST_SEAT, VERIFIED, Guest, Host
-from pishe.table.protocol.host import COMPUTER, TIMEOUT, NotAGuestSeatError
+from pishe.table.protocol.host import NotAGuestSeatError
 from pishe.table.protocol.wire import VERSION, WrongPhaseError
 from test_table_protocol import Table, seated
 
@@ -40,7 +40,7 @@ def clocked(guest_seats, seed: int) -> tuple:
     table = Table("pisti", guest_seats, seed)
     table.host.seating.clock = CLOCK
     for _ in guest_seats:
-        table.join(Guest(rng=random.Random(table.rng.random()), clock=time))
+        table.join(Guest(rng=random.Random(table.rng.random())))
     return table, time
 
 
@@ -52,36 +52,6 @@ def to_turn(table, seat: int) -> None:
     """Play on until it is ``seat``'s turn."""
     while table.host.match.deal.turn != seat:
         table.move()
-
-
-def test_a_timeout_plays_for_the_seat_and_three_hand_it_to_a_computer_until_take_over():
-    table, time = clocked([1, 2, 3], seed=5)
-    host = table.host
-    with pytest.raises(WrongPhaseError):
-        Host("pisti", "101").timeout()              # no deck dealt, no clock
-    page = table.page(2)
-    for n in range(1, 4):
-        to_turn(table, 2)
-        assert host.clock_seat() == 2
-        time.now += CLOCK
-        table.deliver(host.timeout().send)
-        assert host.match.deal.log and host.actions[-1][2] == TIMEOUT
-        assert seat_info(host, 2)["autopilot"] == (n == 3)
-    # A computer keeps the seat: no clock runs for it, and its moves are marked as the computer's.
-    to_turn(table, 2)
-    assert host.computer_seat() == 2 and host.clock_seat() is None
-    table.move()
-    assert host.actions[-1][2] == COMPUTER
-    # Everyone sees it: each guest's page was sent who sits where.
-    assert table.page(1).status()["seats"][2]["autopilot"] is True
-    # Take over: the person plays the seat again.
-    outcome = table.send(table.conn_of(2), page.take_over())
-    assert outcome.error is None and not seat_info(host, 2)["autopilot"]
-    to_turn(table, 2)
-    assert host.computer_seat() is None and host.clock_seat() == 2
-    table.play_deck()
-    table.assert_in_step()                          # every guest verified the deck
-    assert all(table.page(s).verification == VERIFIED for s in (1, 2, 3))
 
 
 def test_playing_a_card_takes_the_seat_back_and_the_host_times_out_too():
@@ -97,31 +67,6 @@ def test_playing_a_card_takes_the_seat_back_and_the_host_times_out_too():
     assert not seat_info(host, HOST_SEAT)["autopilot"]
     table.play_deck()
     table.assert_in_step()
-
-
-def test_a_lost_guest_is_held_then_played_by_a_computer_until_it_is_back():
-    table = seated("pisti", [1, 2], seed=11)
-    host = table.host
-    with pytest.raises(NotAGuestSeatError):
-        host.hold_over(3)
-    page = table.page(1)
-    to_turn(table, 1)
-    table.drop(table.conn_of(1))
-    assert host.computer_seat() is None                     # held: the turn waits
-    told = host.hold_over(1).send
-    assert [table.seat_of(c) for c, _ in told] == [2]        # the other guest is told
-    table.deliver(told)
-    assert seat_info(host, 1)["away"] and table.page(2).status()["seats"][1]["away"]
-    assert host.computer_seat() == 1
-    for _ in range(6):
-        if host.phase != "playing":
-            break
-        table.move()
-    table.join(page)                                        # back, by its seat token
-    assert not seat_info(host, 1)["away"] and host.computer_seat() != 1
-    table.play_deck()
-    assert table.page(2).verification == VERIFIED
-    assert page.verification is not None                    # it missed moves: said, not silent
 
 
 def test_a_guest_who_leaves_is_played_by_a_computer_for_good():
@@ -170,10 +115,10 @@ def test_fuzz_from_every_guest_changes_nothing_when_refused():
             {"type": "leave", "seq": seq + rng.choice([1, -1, 3])},
             {"type": "next-deal", "seq": seq, "deal": host.status()["deal"] + rng.choice([0, 1, -1])},
             {"type": "deal-seed", "seq": seq, "deal": host.status()["deal"], "contribution": "ab" * 32},
-            {"type": "hello", "token": rng.choice([None, "ab" * 16]), "have": None},
+            {"type": "hello", "token": rng.choice([None, "ab" * 16])},
             {"type": "name", "seq": seq, "name": rng.choice([None, "Ayşe", "x" * 21, " Ali", "<b>", 5, ""])},
         ])
-        message = {"v": 3, "game": "pisti", **message}
+        message = {"v": VERSION, "game": "pisti", **message}
         pick = rng.randrange(10)
         if pick < 5:
             text = json.dumps(breaker.mutate(message))
@@ -241,15 +186,14 @@ def test_deal_now_seats_computers_where_no_friend_came_and_a_late_friend_plays_f
     assert table.seat_of(conn) == 3 and seat_info(host, 3)["away"]
     to_turn(table, 3)
     assert host.computer_seat() == 3
-    legal = host.view(3)["legal"]
-    refused = host.receive(json.dumps({"v": VERSION, "game": "pisti", "type": "act", "seq": host.guests[3].next_seq,
-                                       "action": legal[0]}), conn)
-    assert refused.error == "A computer plays your seat until the next deal."
+    assert late.sits_out()
+    with pytest.raises(WrongPhaseError):
+        late.move("AS")                                          # it holds no cards of this deck
     table.play_deck()
     assert page1.verification == VERIFIED
     table.deliver(host.next_deal().send)
-    # The next deck: seat 3 is its friend's (it sent its part of the shuffle), seat 2 still a computer's.
-    assert host.phase == "playing" and 3 in host.dealing.contributions and 2 not in host.dealing.contributions
+    # The next deck: seat 3 is its friend's page's, seat 2 still the host page's computer's.
+    assert host.phase == "playing" and host.np_try["pages"] == [0, 1, 0, 3]
     assert [seat_info(host, s)["away"] for s in (1, 2, 3)] == [False, True, False]
     table.play_deck()
     assert late.verification == VERIFIED and page1.verification == VERIFIED
@@ -259,8 +203,8 @@ def test_a_silent_page_is_named_then_played_by_a_computer_until_it_plays_again()
     table = Table("pisti", [1, 2], seed=41)
     host = table.host
     quiet = Guest()
-    conn = table.open(quiet)
-    # Seat 1's page says hello but never sends its part of the shuffle.
+    conn = 1                     # seat 1's invite; not one of the table's pages: nothing reaches it
+    # Seat 1's page says hello but never sends its part of the dealing.
     welcome = host.receive(quiet.hello(), conn)
     for _, text in welcome.send:
         quiet.receive(text)                                      # its replies are never sent
@@ -284,8 +228,8 @@ def test_a_seat_that_left_cannot_act_again():
     assert table.send(conn, page.leave()).error is None
     to_turn(table, 2)
     before = host.save()
-    refused = host.receive(json.dumps({"v": VERSION, "game": "pisti", "type": "act", "seq": host.guests[2].next_seq,
-                                       "action": host.view(2)["legal"][0]}), conn)
+    refused = host.receive(json.dumps({"v": VERSION, "game": "pisti", "type": "take-over",
+                                       "seq": host.guests[2].next_seq}), conn)
     assert refused.error == "You left the table: a computer plays this seat for good."
     assert json.loads(refused.send[0][1])["code"] == "seat-left" and host.save() == before
 

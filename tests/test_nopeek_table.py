@@ -1,7 +1,7 @@
 """No-peek dealing at a friends' table: the real Host and Guests carrying the np-* messages.
 
 The pages are joined in memory by ``test_table_protocol``'s :class:`Table` (every message
-checked, before it is delivered, against the cards hidden from the seat it goes to). No page
+checked, before it is delivered, never to name a card but a move's). No page
 knows the deck: each guest makes its own view from its own engine, the host's page runs the
 one match on the cards opened to it, and every page checks the whole deal at its end.
 """
@@ -29,41 +29,8 @@ from test_table_protocol import Table
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class NoPeekTable(Table):
-    """The same table, dealt no-peek: a guest's move goes with its keys (``Guest.move``)."""
-
-    def __init__(self, game_id, guest_seats, seed, length=None):
-        super().__init__(game_id, guest_seats, seed, length)
-        self.host = Host(game_id, length, random.Random(seed), guest_seats, nopeek=True)
-
-    def deliver(self, pairs) -> None:
-        """As the channels do: each connection's messages in the order the host sent them (an
-        answer's consequences wait behind what was sent before it)."""
-        pairs = list(pairs)
-        for conn, text in pairs:
-            self.check(conn, text)
-        self.queue = getattr(self, "queue", [])
-        self.queue.extend(pairs)
-        if getattr(self, "delivering", False):
-            return
-        self.delivering = True
-        try:
-            while self.queue:
-                conn, text = self.queue.pop(0)
-                if conn in self.pages:
-                    self.received[conn] = self.received.get(conn, 0) + 1
-                    for reply in self.pages[conn].receive(text).send:
-                        self.send(conn, reply)
-        finally:
-            self.delivering = False
-
-    def guest_move(self, seat: int, action: str) -> None:
-        for text in self.page(seat).move(action).send:
-            assert self.send(self.conn_of(seat), text).error is None
-
-
-def seated(game_id, guest_seats, seed, length=None) -> NoPeekTable:
-    table = NoPeekTable(game_id, guest_seats, seed, length)
+def seated(game_id, guest_seats, seed, length=None) -> Table:
+    table = Table(game_id, guest_seats, seed, length)
     for _ in guest_seats:
         table.join()
     assert table.host.phase == "playing" and table.errors == [], table.errors
@@ -151,7 +118,7 @@ def test_a_friend_new_to_a_computers_seat_mid_deal_sees_its_place_and_plays_from
     table and says when it plays (in its language); the host's page says the computer has it."""
     from pishe.table import lang
 
-    table = NoPeekTable("pisti", [1, 2, 3], 12, "151")
+    table = Table("pisti", [1, 2, 3], 12, "151")
     host = table.host
     table.join()
     table.join()
@@ -276,8 +243,8 @@ def _mid_deal(game_id: str, guest_seats: list, length: str, moves: int) -> tuple
     secret (which it reads from the saves and ledgers the pages keep)."""
     from nopeek_wire import rebuilt_deck
 
-    table = NoPeekTable(game_id, guest_seats, 21, length)
-    host = table.host = Recorded(game_id, length, random.Random(21), guest_seats, nopeek=True)
+    table = Table(game_id, guest_seats, 21, length)
+    host = table.host = Recorded(game_id, length, random.Random(21), guest_seats)
     for _ in guest_seats:
         table.join()
     for _ in range(moves):
@@ -331,7 +298,7 @@ def test_mid_deal_no_open_form_of_a_hidden_card_is_in_the_host_pages_memory():
 
 
 def test_while_dealt_the_table_waits_on_the_page_whose_part_is_due():
-    table = NoPeekTable("pisti", [1, 2, 3], 2, "151")
+    table = Table("pisti", [1, 2, 3], 2, "151")
     host = table.host
     table.join()
     assert host.phase == "dealing" and host.waiting_for() == [2, 3]    # pages not come yet

@@ -5,7 +5,6 @@ new language exactly as that language would have said them at the time."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -14,7 +13,8 @@ from pishe.table import lang
 from pishe.table.protocol import Guest
 from pishe.table.protocol.wire import write
 from pishe.table.said import again
-from test_cheating_host import Crafted, revealed_undealt
+from test_cheating_host import welcome_of
+from test_table_protocol import seated
 
 
 @pytest.fixture
@@ -65,17 +65,19 @@ def test_the_live_regions_lines_are_said_again_as_the_new_language_says_them(gam
 
 
 def test_a_guests_check_of_a_deal_follows_the_language_through_its_save(english):
-    """The not-fair line is learnt in English, read in Turkish after the switch, kept as data
-    in the save and the ledger; a save of before (the line as text) still restores."""
-    _host, page = revealed_undealt()
-    aborted = "Deck 1 was aborted: the host revealed it without dealing it (aborted shuffles at this table: 1)."
+    """The abort and not-fair lines are learnt in English, read in Turkish after the switch,
+    kept as data in the save and the ledger; a save of before (the line as text) still restores."""
+    table = seated("pisti", [1, 2, 3], 6, "151")
+    page = table.page(1)
+    page.receive(write("pisti", "np-abort", deal=1, seats=[1]))       # on a live connection: the host's doing
+    aborted = "Deck 1 was aborted: the host began it again (aborted shuffles at this table: 1)."
     assert page.status()["verification"] == aborted
-    page.receive(write("pisti", "deal-commit", deal=5, commitment="ab" * 32, aborted=[]))
-    unfair = "Deck 5 is not fair: the host went from deal 1 to deal 5."
+    page.receive(json.dumps({**welcome_of(table, 1), "clock": 5}))
+    unfair = "Deck 1 is not fair: the host changed the clock in the middle of the match."
     assert page.status()["verification"] == unfair
     lang.set_language("tr")
-    turkish = "El 5 adil değil: masayı kuran 1. elden 5. ele atladı."
-    assert page.status()["verification"] == turkish
+    turkish = page.status()["verification"]
+    assert turkish.startswith("El 1 adil değil: ") and turkish != unfair
     saved, ledger = page.save(), page.ledger()
     assert Guest.restore(saved).status()["verification"] == turkish
     assert Guest(ledger=ledger).status()["verification"] == turkish
@@ -88,18 +90,15 @@ def test_a_guests_check_of_a_deal_follows_the_language_through_its_save(english)
 
 
 def test_a_seat_named_in_an_abort_is_named_in_the_new_language(english):
-    """The seats named as having withheld their part are names of this page's own side."""
-    host = Crafted("pisti", seat=1, seats=4)
-    page = Guest(rng=random.Random(6))
-    page.receive(host.welcome())
-    page._view = {"names": ["Left", "You", "Right", "Partner"]}   # a view's names, as the page has them
-    page._abort(3, [0, 2], "")
-    page._view = None
+    """The seats named as having left with their keys are names of this page's own side."""
+    table = seated("pisti", [1, 2, 3], 7, "151")
+    page = table.page(1)
+    page.receive(write("pisti", "np-abort", deal=1, seats=[0, 2]))
     english_line = page.status()["verification"]
-    assert english_line.startswith("Deck 3 was aborted: Left and Right did not reveal")
+    assert english_line.startswith("Deck 1 was aborted: Left and Right did not reveal")
     lang.set_language("tr")
     turkish_line = page.status()["verification"]
-    assert again(page.verification.data) == turkish_line and turkish_line.startswith("El 3 yarıda kaldı: ")
+    assert again(page.verification.data) == turkish_line and turkish_line.startswith("El 1 yarıda kaldı: ")
     assert "Left" not in turkish_line and "Right" not in turkish_line
 
 

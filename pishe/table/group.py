@@ -37,6 +37,11 @@ class GroupError(PisheError, ValueError):
 class Group:
     """ristretto255 on bytes: what the no-peek deal needs of a group, and nothing more."""
 
+    def __reduce__(self):
+        # The backend is this interpreter's, not data: a copy or a pickle of a page's state
+        # (tests compare them) holds the one backend, made again by :func:`group`.
+        return group, ()
+
     def card_point(self, uniform: bytes) -> bytes:
         """The point RFC 9496 derives from 64 uniform bytes (a card's public point)."""
         raise NotImplementedError

@@ -135,7 +135,6 @@ TECHNICAL = {
     "ReplayedMessageError": N_("that message came twice."),
     "OutOfOrderMessageError": N_("that message came out of order."),
     "UnknownTokenError": N_("this table does not know that seat."),
-    "PartMismatchError": N_("that part of the shuffle is not the one committed to."),
     "InvalidSecretError": N_("a part of the shuffle is damaged."),
     "InvalidCardError": N_("that is not a card."),
     "InvalidPositionError": N_("those cards cannot be a position of the game."),

@@ -6,8 +6,8 @@ the page only carries strings between them and its data channels, and tests
 connect them in memory. ``docs/PROTOCOL.md`` lists the messages.
 
 >>> host, guest = Host("pishe-pasha", "one-deal"), Guest()
->>> waiting = [text for _, text in host.receive(guest.hello()).send]   # welcome, deal-commit
->>> while waiting:                                         # deal-part, deal-parts, deal-seed, view
+>>> waiting = [text for _, text in host.receive(guest.hello()).send]   # welcome, np-deal, np…
+>>> while waiting:                                         # each page shuffles, locks, opens
 ...     for reply in guest.receive(waiting.pop(0)).send:
 ...         waiting += [text for _, text in host.receive(reply).send]
 >>> host.phase, host.view()["match"]["length_name"]

@@ -1,13 +1,11 @@
 """The host's side of a friends' table: the one engine, and what each guest is sent.
 
-The host's page runs the one authoritative match of any game in a
-:class:`Host`: it deals with a provably fair deck (it commits to its seed,
-every guest commits to its part, the list of parts is fixed and sent to all
-before any part is revealed, and the deck is derived from the seed and every
-part in seat order; a committed part never revealed aborts that shuffle, and
-the deal is shuffled anew), applies the host's own moves, the guests' intents and the
-computers' moves for the other seats, and sends each guest only what its
-seat sees (the game's view and ``show_step``), step by step.
+The host's page runs the one authoritative match of any game in a :class:`Host`. Every
+deal is dealt no-peek (docs/PROTOCOL.md, "No-peek dealing"): every page at the table
+shuffles and locks the deck, a card opens only with the keys of every page, so no page,
+the host's included, knows a card its seats may not see; the host's page relays every
+page's message to the others, keeps the deal's log, and runs the match on the cards
+opened to it (its own seat's, and those of the computers it plays).
 
 Guests reach the host over connections, which the page numbers as it likes
 (``conn``); a guest names its seat by the token the host gave it. Every call
@@ -26,8 +24,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ...errors import DealNotOverError, MatchOverError, NotYourTurnError, PisheError
-from ..fair import commitment, derive_deck, new_secret, part_commitment, replay, shown_steps
-from ..game import get_game, names_card
+from ..game import get_game
 from ..match import Match
 from ..lang import TABLE, _
 from .. import said
@@ -36,8 +33,8 @@ from ..seating import Seating
 from . import wire
 from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST_MESSAGE, VERSION,
-                   CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError, PartMismatchError,
-                   ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError)
+                   CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError,
+                   ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError, removed_deal)
 
 __all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "computers_note", "friend_names", "timeout_action"]
 
@@ -73,43 +70,16 @@ def timeout_action(view: Optional[dict]) -> Optional[str]:
 
 @dataclass
 class _HostDeal:
-    """One deal's fair-deck secrets and what happened in it, on the host's side."""
+    """One deal's try on the host's side: the host page's seat of it and what happened in it."""
 
     number: int
-    seed: str
-    commitment: str
-    committed: dict = field(default_factory=dict)       # guest seat -> its commitment to its part
-    locked: Optional[list] = None       # the seats whose parts make the deck, fixed before any is seen
-    contributions: dict = field(default_factory=dict)   # guest seat -> its part of the shuffle
-    aborted: list = field(default_factory=list)         # seats that left the last try of this deal unrevealed
-    actions: list = field(default_factory=list)         # [seat, action text]: the deal replays from them
-    steps: list = field(default_factory=list)           # the dealing's steps, then one list per action
-    np: Optional[object] = None         # no-peek dealing: the host page's NoPeekSeat of this try
-    tries: int = 0                      # no-peek: tries of this deal aborted before this one
-    log: list = field(default_factory=list)             # no-peek: every page's message, in relay order
-    told: int = 0                       # no-peek: groups of the host's shown steps already worded
-
-    @classmethod
-    def new(cls, number: int, rng: random.Random, game_id: str) -> _HostDeal:
-        seed = new_secret(rng)
-        return cls(number, seed, commitment(seed, game_id))
-
-    def parts(self) -> list:
-        """The contributions of the locked seats, in seat order: how the deck is derived
-        (none when no guest was at the table: the deck is the host's alone)."""
-        return [self.contributions[s] for s in self.locked or ()]
-
-    def fair(self) -> dict:
-        """The ``fair`` of a view: the commitment, the parts in seat order and what each
-        seat committed to first."""
-        return {"commitment": self.commitment, "contributions": self.parts(),
-                "parts": [[s, self.committed[s]] for s in self.locked or ()]}
-
-    def to_json(self) -> dict:
-        return {"number": self.number, "seed": self.seed, "locked": self.locked, "aborted": self.aborted,
-                "committed": [[s, c] for s, c in sorted(self.committed.items())],
-                "contributions": [[s, c] for s, c in sorted(self.contributions.items())],
-                "actions": self.actions}
+    np: Optional[object] = None         # the host page's NoPeekSeat of this try
+    tries: int = 0                      # tries of this deal aborted before this one
+    aborted: list = field(default_factory=list)         # seats that left the last try of this deal
+    actions: list = field(default_factory=list)         # [seat, action text, mark?]
+    steps: list = field(default_factory=list)           # the host's shown steps: the dealing's, then one list per action
+    log: list = field(default_factory=list)             # every page's message, in relay order
+    told: int = 0                       # groups of the host's shown steps already worded
 
 
 @dataclass
@@ -119,8 +89,6 @@ class _GuestSeat:
     token: Optional[str] = None
     conn: Optional[object] = None        # None: no page connected now
     next_seq: int = 0
-    sent: int = 0                        # actions of the deal in play sent to it
-    unseen: int = 0                      # moves before this one were played while it was away
     away: bool = False                   # gone (or silent) longer than the hold, or never came and the
     #                                      host dealt without it: a computer plays the seat
     left: bool = False                   # left the table: a computer plays the seat for good
@@ -143,19 +111,17 @@ class Host:
     kept for friends (every seat but the host's in a two-seat game; the rest
     are played by the game's computer). ``rng`` draws the seeds and the seat
     tokens (the system's cryptographic source unless a seeded generator is
-    given, for tests). A deal is dealt once every guest seat has a guest and
-    each has sent its part of the shuffle.
+    given, for tests). A deal is dealt no-peek once every guest seat has a page.
     """
 
     #: The seat the host plays.
     seat = HOST_SEAT
 
     def __init__(self, game_id: str = "pishe-pasha", length: Optional[str] = None,
-                 rng: Optional[random.Random] = None, guest_seats=None, clock: Optional[int] = None,
-                 nopeek: bool = False):
+                 rng: Optional[random.Random] = None, guest_seats=None, clock: Optional[int] = None):
         """Open a table for a match of ``game_id`` of ``length``, with ``clock`` seconds per
-        move for the people at it (``None``: no clock). ``nopeek``: deal so that no page, this
-        one included, knows a card its seats may not see (docs/PROTOCOL.md, "No-peek dealing")."""
+        move for the people at it (``None``: no clock), dealt no-peek: no page, this one
+        included, knows a card its seats may not see (docs/PROTOCOL.md, "No-peek dealing")."""
         self.game = get_game(game_id)
         self.length = self.game.default_length if length is None else length
         self._check_settings(self.length, clock)
@@ -165,7 +131,6 @@ class Host:
         #: This match's id in the welcome: a guest's page binds its parts of the shuffle to it.
         #: Not drawn from ``rng``, which fixes the seeds and tokens that tests replay.
         self.match_id = secrets.token_hex(16)
-        self.nopeek = nopeek
         self.rng = rng if rng is not None else random.SystemRandom()
         #: The match, once its first deal is dealt.
         self.match: Optional[Match] = None
@@ -175,12 +140,15 @@ class Host:
         #: Who plays each seat now and whose clock runs (the policy the computer table uses too).
         self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._bots: dict = {}
-        #: No-peek: the deals aborted by pages gone with their keys, ``[deal, seats]``.
+        #: The deals aborted by pages gone with their keys, ``[deal, seats]``.
         self.aborts: list = []
-        self._np_shown: dict = {}       # seat -> its last view with every card it may see opened
-        self._earlier: list = []        # no-peek, restored: the points of the deals before the one in play
+        # The host's view as it last was with every card it may see opened (kept while a card it
+        # may see now is still opening), or None while every such card is open.
+        self._np_shown: Optional[dict] = None
+        self._np_settled = False         # every card the host's page may see was open at the last step
+        self._earlier: list = []        # restored: the points of the deals before the one in play
         self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
-        self._pending: Optional[_HostDeal] = _HostDeal.new(1, self.rng, self.game.id)
+        self._pending: Optional[_HostDeal] = _HostDeal(1)
 
     def _check_settings(self, length, clock) -> None:
         """Raise unless ``length`` is one of the game's match lengths (the game's
@@ -200,10 +168,9 @@ class Host:
 
     @property
     def _deal_done(self) -> bool:
-        """Whether the deal in play is over: its last move played and, dealt no-peek, the
-        host page's end check done (the scores need every card)."""
-        np = self._played.np if self._played is not None else None
-        return self.match.deal.over and (np is None or np.outcome is not None)
+        """Whether the deal in play is over: its last move played and the host page's end
+        check done (the scores need every card)."""
+        return self.match.deal.over and self._played.np.outcome is not None
 
     @property
     def phase(self) -> str:
@@ -219,19 +186,16 @@ class Host:
         return friend_names(self.game, seat)
 
     def view(self, seat: int = HOST_SEAT) -> Optional[dict]:
-        """``seat``'s view as JSON data (``None`` until the first deal is dealt). Dealt no-peek,
-        the view of the host's page stays as it was while a card it may see now is still
-        opening (its engine holds a stand-in there: never shown), ``None`` before the first."""
+        """``seat``'s view as JSON data (``None`` until the first deal is dealt). The view
+        of the host's page stays as it was while a card it may see now is still opening
+        (its engine holds a stand-in there: never shown), ``None`` before the first; another
+        seat's is ``None`` until the host's page may see every card that seat may."""
         if self.match is None:
             return None
-        np = self._played.np if self._played is not None else None
-        if np is not None and not np.partial.settled(seat):
-            shown = self._np_shown.get(seat)
+        if not self._played.np.partial.settled(seat):
+            shown = self._np_shown if seat == HOST_SEAT else None
             return None if shown is None else {**shown, "legal": []}   # no move until it is known
-        view = self.game.view(self.match, seat, self.names(seat)).to_json()
-        if np is not None:
-            self._np_shown[seat] = view
-        return view
+        return self.game.view(self.match, seat, self.names(seat)).to_json()
 
     def status(self) -> dict:
         """The table for the host's page: phase, deal number, match length, who is connected,
@@ -241,27 +205,21 @@ class Host:
         return {"game": self.game.id, "seat": self.seat, "phase": self.phase,
                 "deal": (self._pending or self._played).number, "waiting_for": self.waiting_for(),
                 "moves": len(self._played.actions) if self._pending is None else 0, **self._table(),
-                **(self._np_status() if self.nopeek else {})}
+                **self._np_status()}
 
     def waiting_for(self) -> list:
-        """The guests' seats the table waits on, in seat order: while a deal is dealt, those
-        at the table (connected or not) whose commitment to their part of the shuffle has not
-        come, then those locked in whose part has not; in play, the guest to move, unless a
-        computer plays its seat, and dealt no-peek, the friends whose key for a card the host's
-        page may see now (or whose secret, once the deal is over) has not come. Empty when
-        nothing waits on a guest."""
+        """The guests' seats the table waits on, in seat order: while a deal is dealt, the
+        friends whose page has not come, then those whose commitment has not, then the one
+        whose shuffle or lock is due; in play, the guest to move, unless a computer plays its
+        seat, and the friends whose key for a card the host's page may see now (or whose
+        secret, once the deal is over) has not come. Empty when nothing waits on a guest."""
         pending = self._pending
         if pending is not None:
             here = [s for s, g in self.guests.items() if not (g.away or g.left)]
-            if self.nopeek:
-                return self._np_waiting_for(pending, here)
-            if pending.locked is None:
-                return [s for s in here if s not in pending.committed]
-            return [s for s in pending.locked if s in here and s not in pending.contributions]
+            return self._np_waiting_for(pending, here)
         if self._deal_done:
             return []
-        np = self._played.np
-        keys = [s for s in np.awaited() if s in self.guests] if np is not None else []
+        keys = [s for s in self._played.np.awaited() if s in self.guests]
         if self.match.deal.over:
             return keys
         turn = self.match.deal.turn
@@ -314,7 +272,7 @@ class Host:
     def np_try(self) -> Optional[dict]:
         """The no-peek deal's try in play or being dealt, as its ``np-deal`` message says it:
         ``{"deal", "tries", "pages"}`` (``pages[s]``: the page that sees for seat *s*, 0 the
-        host's), or ``None`` (dealt the old way, or no try begun)."""
+        host's), or ``None`` (no try begun)."""
         deal = self._pending or self._played
         return None if deal is None or deal.np is None else self._np_try_of(deal)
 
@@ -323,9 +281,8 @@ class Host:
 
     @property
     def dealing(self) -> Optional[_HostDeal]:
-        """The deal in play's fair-deck record (``seed``, ``commitment``, ``locked``,
-        ``contributions``, ``parts()``, ``actions``, ``steps``; ``None`` before the first deal
-        is dealt): a copy, so reading it changes nothing."""
+        """The deal in play's record (``number``, ``tries``, ``actions``, ``steps``, ``log``;
+        ``None`` before the first deal is dealt): a copy, so reading it changes nothing."""
         return copy.deepcopy(self._played)
 
     @property
@@ -339,13 +296,12 @@ class Host:
         if self._pending is not None or self._deal_done:
             return None
         seat = self.match.deal.turn
-        np = self._played.np
-        if np is not None and not np.partial.settled(seat):
+        if not self._played.np.partial.settled(seat):
             return None             # its cards are still opening (no-peek): the table waits on their keys
         return seat if self._played_by_computer(seat) else None
 
     def _played_by_computer(self, seat: int) -> bool:
-        if self.nopeek and seat != HOST_SEAT and not self._np_hosts(seat):
+        if seat != HOST_SEAT and not self._np_hosts(seat):
             return False            # a person's page plays its own seat, timeouts included
         return self.seating.by_computer(seat, self._absent(seat))
 
@@ -355,11 +311,11 @@ class Host:
 
     def clock_seat(self) -> Optional[int]:
         """The seat whose clock runs now: a person's, on their turn, at a table with a clock
-        (no-peek: the host's own only; a guest's page runs its own seat's clock)."""
+        (the host's own only: a guest's page runs its own seat's clock)."""
         if self._pending is not None or self._deal_done:
             return None
         seat = self.match.deal.turn
-        if self.nopeek and seat != HOST_SEAT:
+        if seat != HOST_SEAT:
             return None
         return seat if self.seating.clock_runs(seat, self._absent(seat)) else None
 
@@ -376,7 +332,7 @@ class Host:
         marked as the table's; after three in a row a computer keeps the seat until they
         take over or play a card themselves."""
         seat = self.clock_seat() if self.match is not None else None
-        if seat is None and self.nopeek and self.match is not None:
+        if seat is None and self.match is not None:
             return Outcome([], [])       # a friend's page plays its own seat's timeout (Guest.timeout)
         if seat is None:
             raise WrongPhaseError(_("No clock is running."))
@@ -410,7 +366,7 @@ class Host:
         same seats: of ``length`` with ``clock`` seconds per move (``None``: no clock), the
         host's settings changed during the match, or with ``length`` ``None`` the same length
         and clock. Every connected guest is welcomed to it (a new match id, the welcome
-        naming its length and clock) and asked for its part of the first deal's shuffle.
+        naming its length and clock) and the first deal is dealt with it.
         Raises :class:`~.wire.WrongPhaseError` before the match is over, and as
         :meth:`__init__` does for a length or clock that is not one; either way nothing changes."""
         if self._pending is not None or not self.match.over:
@@ -422,12 +378,12 @@ class Host:
         self.match_id = secrets.token_hex(16)
         self.match, self._played, self._bots = None, None, {}
         self.seating = Seating([HOST_SEAT, *self.guests], clock)
-        self._pending = _HostDeal.new(1, self.rng, self.game.id)
+        self._pending = _HostDeal(1)
         for guest in self.guests.values():
-            guest.sent, guest.joining = 0, False
+            guest.joining = False
             guest.away = guest.away and guest.conn is None      # who is here plays
-        welcomes = [(g.conn, m) for s, g in self.guests.items() if g.conn is not None for m in self._state(s, None)]
-        return Outcome(welcomes + (self._np_ready().send if self.nopeek else []), [])
+        welcomes = [(g.conn, m) for s, g in self.guests.items() if g.conn is not None for m in self._state(s)]
+        return Outcome(welcomes + self._np_ready().send, [])
 
     def deal_now(self) -> Outcome:
         """Deal the deal being dealt now, with a computer in every guest seat whose friend is
@@ -460,13 +416,17 @@ class Host:
         return self.game.action_text(bot.choose(self.game.view(self.match, seat)))
 
     def next_deal(self) -> Outcome:
-        """Start dealing the next deal: the guests are sent the commitment to a new seed."""
+        """Start dealing the next deal: every page at the table is sent its first try."""
         self._check_between_deals()
         return self._start_next_deal()
 
     def _start_next_deal(self) -> Outcome:
-        message = self._begin_next_deal()
-        return self._np_ready() if self.nopeek else Outcome(self._to_connected(message), [])
+        """A new deal; a friend who came while a computer played their seat takes it now."""
+        for guest in self.guests.values():
+            if guest.joining and guest.conn is not None:
+                guest.away = guest.joining = False
+        self._pending = _HostDeal(self._played.number + 1)
+        return self._np_ready()
 
     def disconnect(self, conn=1) -> None:
         """Connection ``conn`` closed: keep everything; its guest resumes by saying hello again."""
@@ -493,7 +453,7 @@ class Host:
                                           f"(game {wire.quote(game_id)})")
             if kind == "hello":
                 values = wire.fields(data, wire.GUEST_MESSAGES[kind])
-                return self._hello(conn, values["token"], values["have"])
+                return self._hello(conn, values["token"])
             seq = wire.whole(data.get("seq"), "seq")   # a replay is named as such before anything else
             seat, guest = self._guest_on(conn)
             self._check_seq(guest, seq)
@@ -502,14 +462,6 @@ class Host:
             values = wire.fields(data, wire.GUEST_MESSAGES[kind])
             if kind == "np":
                 outcome = self._np_receive(seat, values["deal"], values["message"])
-            elif kind == "act":
-                if self.nopeek:
-                    raise WrongPhaseError(_("At this table a move comes with its keys."))
-                self._check_playing()
-                if guest.joining:
-                    raise WrongPhaseError(_("A computer plays your seat until the next deal."))
-                guest.away = False            # a silent page that plays again has its seat back
-                outcome = self._play(seat, values["action"])
             elif kind == "take-over":
                 self.take_over(seat)
                 outcome = self._presence()
@@ -520,12 +472,6 @@ class Host:
                 guest.left, guest.token = True, None
                 self.take_over(seat)
                 outcome = self._seat_given_up()
-            elif kind in ("deal-part", "deal-seed") and self.nopeek:
-                raise WrongPhaseError(_("At this table every page shuffles and locks the deck."))
-            elif kind == "deal-part":
-                outcome = self._commit_part(seat, values["deal"], values["commitment"])
-            elif kind == "deal-seed":
-                outcome = self._contribute(seat, values["deal"], values["contribution"])
             else:
                 self._check_between_deals(values["deal"])
                 outcome = self._start_next_deal()
@@ -545,7 +491,7 @@ class Host:
                 return seat, guest
         raise NotConnectedError(_("Say hello first: the connection is not open."))
 
-    def _hello(self, conn, token: Optional[str], have: Optional[dict]) -> Outcome:
+    def _hello(self, conn, token: Optional[str]) -> Outcome:
         # One connection, one seat: a page seated on it cannot leave its seat for another.
         held = next((s for s, g in self.guests.items() if g.conn == conn), None)
         if token is None:
@@ -572,18 +518,18 @@ class Host:
         self.disconnect(conn)
         self.guests[seat].conn = conn
         # A friend new to a seat dealt to a computer (deal_now) takes it from the next deal; so
-        # does one back to a seat whose cards the host's page was opened (no-peek: a try dealt
-        # again after its page went, its computer in the seat).
-        joining = ((token is None or self.nopeek and self._np_hosts(seat)) and self.guests[seat].away
+        # does one back to a seat whose cards the host's page was opened (a try dealt again
+        # after its page went, its computer in the seat).
+        joining = ((token is None or self._np_hosts(seat)) and self.guests[seat].away
                    and self.phase == PLAYING)
         self.guests[seat].joining = joining
-        was_away, self.guests[seat].away = self.guests[seat].away, joining
+        self.guests[seat].away = joining
         # The others see the person come (before the first deal, whom the table still waits for) or back.
-        back = self._presence(but=seat).send if was_away or self.nopeek else []
+        back = self._presence(but=seat).send
         # A page with no seat token is a new one: it cannot hold a secret of the try in play.
-        lost = self._np_lost(seat, conn) if self.nopeek and token is None else Outcome([], [])
-        state = [(conn, m) for m in self._state(seat, have)]
-        return Outcome(lost.send + state + back + (self._np_ready().send if self.nopeek else []), lost.steps)
+        lost = self._np_lost(seat, conn) if token is None else Outcome([], [])
+        state = [(conn, m) for m in self._state(seat)]
+        return Outcome(lost.send + state + back + self._np_ready().send, lost.steps)
 
     def _check_seq(self, guest: _GuestSeat, seq: int) -> None:
         if seq < guest.next_seq:
@@ -593,8 +539,7 @@ class Host:
 
     def _check_playing(self) -> None:
         if self._pending is not None:
-            raise WrongPhaseError(_("The cards are not dealt yet: the deal waits for the guests' "
-                                    "parts of the shuffle."))
+            raise WrongPhaseError(_("The cards are not dealt yet."))
 
     def _check_between_deals(self, finished: Optional[int] = None) -> None:
         if self._pending is not None:
@@ -607,197 +552,44 @@ class Host:
             raise WrongPhaseError(_("Deal {number} is not the deal that just ended (deal {ended}).").format(
                 number=finished, ended=self._played.number))
 
-    def _begin_next_deal(self) -> str:
-        """A new seed for the next deal; returns the message committing to it. A friend who
-        came while a computer played their seat takes it now."""
-        for guest in self.guests.values():
-            if guest.joining and guest.conn is not None:
-                guest.away = guest.joining = False
-        self._pending = _HostDeal.new(self._played.number + 1, self.rng, self.game.id)
-        return self._commit_message()
-
-    def _dealing(self, number: int) -> _HostDeal:
-        pending = self._pending
-        if pending is None:
-            raise WrongPhaseError("No deal is waiting for your part of the shuffle.")
-        if number != pending.number:
-            raise WrongPhaseError(f"Deal {pending.number} is being dealt, not deal {number}.")
-        return pending
-
-    def _commit_part(self, seat: int, number: int, committed: str) -> Outcome:
-        pending = self._dealing(number)
-        if seat in pending.committed or pending.locked is not None:
-            raise WrongPhaseError(f"The parts of the shuffle of deal {number} are committed already.")
-        pending.committed[seat] = committed
-        return self._deal_when_ready()
-
-    def _contribute(self, seat: int, number: int, contribution: str) -> Outcome:
-        pending = self._dealing(number)
-        if pending.locked is None or seat not in pending.locked:
-            raise WrongPhaseError(f"Deal {number} is not waiting for your part of the shuffle.")
-        if seat in pending.contributions:
-            raise WrongPhaseError(f"Your part of the shuffle of deal {number} has come already.")
-        if part_commitment(contribution, self.game.id, self.match_id, number, seat) != pending.committed[seat]:
-            raise PartMismatchError("That part of the shuffle is not the one you committed to.")
-        pending.contributions[seat] = contribution
-        return self._deal_when_ready()
-
-    def _deal_when_ready(self) -> Outcome:
-        """Move the pending deal on: once every guest at the table has committed to its part
-        (a guest away or gone is not waited for: its seat is the computer's), lock the list
-        of parts and send it to every guest, who then reveals its part; once every locked
-        part has come, deal. A locked seat gone before revealing takes the shuffle with it:
-        this try is aborted, naming that seat, and the deal is shuffled anew."""
-        if self.nopeek:
-            return self._np_ready()
-        pending = self._pending
-        if pending is None:
-            return Outcome([], [])
-        here = {s for s, g in self.guests.items() if not (g.away or g.left)}
-        send = []
-        if pending.locked is None:
-            if not here <= set(pending.committed):
-                return Outcome([], [])
-            pending.locked = sorted(s for s in pending.committed if s in here)
-            send = self._to_connected(self._parts_message())
-        missing = [s for s in pending.locked if s not in pending.contributions]
-        gone = [s for s in missing if s not in here]
-        if gone:
-            self._pending = _HostDeal.new(pending.number, self.rng, self.game.id)
-            self._pending.aborted = gone
-            return Outcome(send + self._to_connected(self._commit_message()), [])
-        if missing:
-            return Outcome(send, [])
-        deck = derive_deck(pending.seed, pending.parts(), self.game.id)
-        if self.match is None:
-            self.match = Match(self.game, self.length, deck=deck)
-        else:
-            self.match.next_deal(deck=deck)
-        pending.steps = [list(self.game.deal_steps(self.match.deal))]
-        self._played, self._pending, self._bots = pending, None, {}
-        for guest in self.guests.values():
-            guest.sent = 0
-        return Outcome(send + self._views(), [])
-
     # -- messages to the guests -------------------------------------------------------
 
     def _play(self, seat: int, text, mark: Optional[str] = None) -> Outcome:
         """Apply and record an action (``mark``: the table's move for a person's seat, see
         :data:`TIMEOUT`); tell the guests who are here."""
-        if self.nopeek:
-            return self._np_move(seat, text, mark)
-        action = self.game.parse_action(text)
-        steps = self.match.apply(action, seat)
-        self._played.actions.append([seat, self.game.action_text(action), *([mark] if mark else [])])
-        self._played.steps.append(steps)
-        if mark is None:
-            self.seating.played(seat)     # a person who plays a card has taken their seat back
-        return Outcome(self._views(), self.game.words(steps, self.seat, mark == TIMEOUT),
-                       moves=self.game.motions(steps, self.seat))
+        return self._np_move(seat, text, mark)
 
     def _seat_given_up(self) -> Outcome:
         """A guest is away or gone: the deal it held up is dealt now (every view says who
         sits where), or else the others are told who sits where."""
-        if self.nopeek and self._pending is None and self._played is not None and not self._deal_done:
+        if self._pending is None and self._played is not None and not self._deal_done:
             gone = [s for s in self._played.np.seats if s != HOST_SEAT and self._absent(s)]
             if gone:
                 aborted = self._np_abort(gone)
                 return Outcome(self._presence().send + aborted.send, aborted.steps)
-        dealt = self._deal_when_ready()
+        dealt = self._np_ready()
         return dealt if dealt.send else self._presence()
 
     def _presence(self, but: Optional[int] = None) -> Outcome:
-        """Tell the connected guests (but ``but``) who sits where now, in a view with no new move."""
-        if self.nopeek:
-            table = wire.write(self.game.id, "table", seats=self.seats())
-            return Outcome([(g.conn, table) for s, g in self.guests.items() if g.conn is not None and s != but], [])
-        if self._played is None:
-            return Outcome([], [])
-        return Outcome([(g.conn, self._view_message(s)) for s, g in self.guests.items()
-                        if g.conn is not None and s != but], [])
+        """Tell the connected guests (but ``but``) who sits where now."""
+        table = wire.write(self.game.id, "table", seats=self.seats())
+        return Outcome([(g.conn, table) for s, g in self.guests.items() if g.conn is not None and s != but], [])
 
-    def _to_connected(self, message: str) -> list:
-        return [(g.conn, message) for g in self.guests.values() if g.conn is not None]
-
-    def _views(self) -> list:
-        """The new view for every connected guest, and the seed once the deal is over."""
-        send = []
-        for seat, guest in self.guests.items():
-            if guest.conn is not None:
-                send.append((guest.conn, self._view_message(seat)))
-                if self._deal_done:
-                    send.append((guest.conn, self._reveal_message()))
-        return send
-
-    def _state(self, seat: int, have: Optional[dict]) -> list:
+    def _state(self, seat: int) -> list:
         """Welcome, then everything the guest in ``seat`` needs to be where the table is."""
         guest = self.guests[seat]
         messages = [wire.write(self.game.id, "welcome", seat=seat, token=guest.token,
                                seq=guest.next_seq, **self._table())]
-        if self.nopeek:
-            deal = self._pending or self._played
-            if deal is not None and deal.np is not None and seat in deal.np.seats:
-                messages.append(self._np_deal_message(deal))      # the page replays it with its secret
-            else:
-                # A page back after its hold: the try it dealt in was aborted by it, as the others
-                # were told (it checks the abort against the try it holds: said once).
-                aborted = next((a for a in reversed(self.aborts) if seat in a[1]), None)
-                if aborted is not None:
-                    messages.append(wire.write(self.game.id, "np-abort", deal=aborted[0], seats=aborted[1]))
-            return messages
-        if self._played is not None:
-            guest.sent = self._resume_point(seat, have)
-            messages.append(self._view_message(seat))
-            if self._deal_done:
-                messages.append(self._reveal_message())
-        pending = self._pending
-        if pending is not None and seat not in pending.committed and pending.locked is None:
-            messages.append(self._commit_message())
-        elif pending is not None and pending.locked is not None and seat not in pending.contributions:
-            messages.append(self._parts_message())      # never asked again for a part it has sent
+        deal = self._pending or self._played
+        if deal is not None and deal.np is not None and seat in deal.np.seats:
+            messages.append(self._np_deal_message(deal))      # the page replays it with its secret
+        else:
+            # A page back after its hold: the try it dealt in was aborted by it, as the others
+            # were told (it checks the abort against the try it holds: said once).
+            aborted = next((a for a in reversed(self.aborts) if seat in a[1]), None)
+            if aborted is not None:
+                messages.append(wire.write(self.game.id, "np-abort", deal=aborted[0], seats=aborted[1]))
         return messages
-
-    def _resume_point(self, seat: int, have: Optional[dict]) -> int:
-        """From which move of the deal to resend, for the guest in ``seat`` holding ``have``:
-        the moves it lacks, every one of them (moves are public), so that it can still
-        replay and check the whole deal. The steps of those moves that name a card the seat
-        may not see now (a card back in a stock, say) go as ``null`` (see
-        :meth:`_view_message`): no message ever names a hidden card.
-        """
-        played = self._played
-        done = len(played.actions)
-        if have is None or have["deal"] != played.number or have["actions"] > done:
-            return done
-        self.guests[seat].unseen = done
-        return have["actions"]
-
-    def _commit_message(self) -> str:
-        return wire.write(self.game.id, "deal-commit", deal=self._pending.number,
-                          commitment=self._pending.commitment, aborted=self._pending.aborted)
-
-    def _parts_message(self) -> str:
-        pending = self._pending
-        return wire.write(self.game.id, "deal-parts", deal=pending.number,
-                          parts=[[s, pending.committed[s]] for s in pending.locked])
-
-    def _view_message(self, seat: int) -> str:
-        played, guest = self._played, self.guests[seat]
-        start, guest.sent = guest.sent, len(played.actions)
-        # Only the groups sent: showing every step of the deal for each message is quadratic.
-        dealt = shown_steps(self.game, played.steps[:1], seat)[0] if start == 0 else []
-        steps = shown_steps(self.game, played.steps[start + 1:], seat)
-        if guest.unseen > start:
-            hidden = {str(c) for c in self.game.hidden_cards(self.match.deal, seat)}
-            steps = [None if start + k < guest.unseen and names_card(group, hidden) else group
-                     for k, group in enumerate(steps)]
-        guest.unseen = 0
-        return wire.write(self.game.id, "view", deal=played.number, view=self.view(seat),
-                          actions=played.actions[start:], dealt=dealt, steps=steps,
-                          fair=played.fair(),
-                          seats=self.seats(), **{"from": start})
-
-    def _reveal_message(self) -> str:
-        return wire.write(self.game.id, "deal-reveal", deal=self._played.number, seed=self._played.seed)
 
     # -- no-peek dealing ----------------------------------------------------------------
 
@@ -845,8 +637,7 @@ class Host:
 
         here = {s for s, g in self.guests.items() if not (g.away or g.left)}
         pages = {s: s if s == HOST_SEAT or s in here else HOST_SEAT for s in range(self.game.seats)}
-        deal = self._pending = _HostDeal.new(number, self.rng, self.game.id)
-        deal.tries, deal.aborted = tries, list(aborted)
+        deal = self._pending = _HostDeal(number, tries=tries, aborted=list(aborted))
         deal.np = NoPeekSeat(group(), self.game, np_match_id(self.match_id, tries), number, HOST_SEAT,
                              dealer_of(self.game, number), pages, rng=self.rng)
         start = self._np_deal_message(deal)
@@ -873,7 +664,7 @@ class Host:
         """A guest page's message of the no-peek deal: the host's page takes it in as every page
         does (its own engine checks a move), relays it, and sends its own answers."""
         deal = self._pending or self._played
-        if not self.nopeek or deal is None or deal.np is None or deal.number != number:
+        if deal is None or deal.np is None or deal.number != number:
             raise WrongPhaseError(_("No deal is waiting for that message."))
         if message.get("seat") != seat or seat not in deal.np.seats:
             raise wire.MalformedMessageError("A page sends its own seat's messages only.")
@@ -908,7 +699,14 @@ class Host:
             elif self.match.deal_number != deal.number:
                 self.match.next_deal(deck=deck)
             self._played, self._pending, self._bots = deal, None, {}
+            self._np_shown, self._np_settled = None, False
         if self._played is deal:
+            settled = np.partial.settled(HOST_SEAT)
+            if not settled and self._np_shown is None and self.match.deal is not None and self._np_settled:
+                self._np_shown = self.game.view(self.match, HOST_SEAT, self.names(HOST_SEAT)).to_json()
+            elif settled:
+                self._np_shown = None
+            self._np_settled = settled
             try:
                 self.match.deal = np.partial.state
             except PisheError:
@@ -987,22 +785,18 @@ class Host:
     # -- surviving a reload -----------------------------------------------------------
 
     def save(self) -> str:
-        """The table as text for the host page's sessionStorage: the seeds, the guests'
-        parts of the shuffle and the actions, from which :meth:`restore` replays it, and
-        the seats' chosen names and which guest seats a computer plays (Deal now, a hold over).
+        """The table as text for the host page's sessionStorage: the host page's secret of the
+        deal in play and the deal's log, from which :meth:`restore` replays it, and the seats'
+        chosen names and which guest seats a computer plays (Deal now, a hold over).
 
-        It holds the host's secrets (the seeds): it stays in the host's own tab.
+        It holds the host page's secret: it stays in the host's own tab.
         """
-        match = self.match
         return json.dumps({
             "v": VERSION, "game": self.game.id, "role": "host", "length": self.length, "clock": self.clock,
             "match_id": self.match_id,
             "guests": [[s, g.token, g.next_seq, g.left, g.away, g.name] for s, g in self.guests.items()],
             "host_name": self.host_name,
-            "results": match.results[:match.deal_number - 1] if match is not None else [],
-            "played": self._played.to_json() if self._played is not None and not self.nopeek else None,
-            "pending": self._pending.to_json() if self._pending is not None and not self.nopeek else None,
-            "nopeek": self._np_save() if self.nopeek else None,
+            "nopeek": self._np_save(),
         }, separators=(",", ":"))
 
     def _np_save(self) -> dict:
@@ -1020,14 +814,22 @@ class Host:
 
     @classmethod
     def restore(cls, saved: str, rng: Optional[random.Random] = None) -> Host:
-        """The table again as :meth:`save` left it, with no guest connected: the deal
-        in play is replayed from its seed, the guests' parts and the actions.
+        """The table again as :meth:`save` left it, with no guest connected: the deal in play
+        is replayed from the host page's secret and the deal's log.
 
-        Raises :class:`~.wire.CorruptSaveError` for text that :meth:`save` did not make.
+        Raises :class:`~.wire.CorruptSaveError` for text that :meth:`save` did not make, and
+        :class:`~.wire.RemovedDealError` for a save of the old commit-and-reveal deal (one
+        with no no-peek deal), which no page plays any more: either way nothing is made.
         """
         try:
             data = json.loads(saved)
-            wire.check(data["v"] == VERSION and data["role"] == "host", "another version")
+            wire.check(isinstance(data, dict) and data.get("role") == "host", "not a host's save")
+        except (ValueError, RecursionError, wire.ProtocolError) as e:
+            raise CorruptSaveError(f"the saved table cannot be read ({e})") from None
+        if data.get("nopeek") is None:
+            raise wire.RemovedDealError(removed_deal())
+        try:
+            wire.check(data["v"] == VERSION, "another version")
             guests = wire.items(data["guests"], "guests")
             host = cls(wire.text(data["game"], "game"), wire.text(data["length"], "length"), rng,
                        [wire.whole(s, "seat") for s, *_ in guests],
@@ -1040,22 +842,7 @@ class Host:
                 host.guests[s].left = left is True
                 host.guests[s].away = away is True
                 host.guests[s].name = wire.optional(wire.player_name)(name, "name")
-            played, pending = data["played"], data["pending"]
-            if data.get("nopeek") is not None:
-                host._np_restore(data["nopeek"])
-                return host
-            host._pending = host._deal_from_json(pending) if pending is not None else None
-            if played is not None:
-                deal = host._deal_from_json(played)
-                deck = derive_deck(deal.seed, deal.parts(), host.game.id)
-                host.match = Match.resume(host.game, host.length, wire.items(data["results"], "results"), deck)
-                wire.check(host.match.deal_number == deal.number, "the deal numbers disagree")
-                host.match.deal, deal.steps = replay(host.game, deck, host.match.dealer,
-                                                     [a[:2] for a in deal.actions])
-                for guest in host.guests.values():
-                    guest.sent = len(deal.actions)
-                host._played = deal
-            wire.check(host._played is not None or host._pending is not None, "no deal")
+            host._np_restore(wire.obj(data["nopeek"], "nopeek"))
         except (PisheError, ValueError, TypeError, KeyError, RecursionError) as e:
             raise CorruptSaveError(f"the saved table cannot be read ({e})") from None
         return host
@@ -1065,12 +852,11 @@ class Host:
         from ..group import group
         from ..nopeek_seat import NoPeekSeat
 
-        self.nopeek = True
         self.aborts = [[wire.deal_number(n, "deal"), wire.seats(who, "seats")] for n, who in wire.items(saved["aborts"], "aborts")]
         kept = saved["deal"]
         number = wire.deal_number(saved["number"], "deal")
         self._earlier = wire.items(saved["results"], "results")
-        self._pending = _HostDeal.new(number, self.rng, self.game.id)
+        self._pending = _HostDeal(number)
         if kept is None:
             return
         wire.check(wire.deal_number(kept["deal"], "deal") == number, "the deal numbers disagree")
@@ -1095,20 +881,3 @@ class Host:
     def _mark(mark: list) -> list:
         wire.check(mark in ([], [TIMEOUT], [COMPUTER]), "a move's mark must be timeout or computer")
         return mark
-
-    def _deal_from_json(self, data: dict) -> _HostDeal:
-        seed = wire.secret(data["seed"], "seed")
-        deal = _HostDeal(wire.deal_number(data["number"], "deal"), seed, commitment(seed, self.game.id))
-        for s, c in wire.items(data["committed"], "committed"):
-            wire.check(s in self.guests, "a commitment from a seat that is not a guest's")
-            deal.committed[s] = wire.secret(c, "commitment")
-        for s, c in wire.items(data["contributions"], "contributions"):
-            wire.check(s in deal.committed, "a contribution from a seat that did not commit")
-            deal.contributions[s] = wire.secret(c, "contribution")
-        locked = wire.optional(wire.seats)(data["locked"], "locked")
-        wire.check(locked is None or set(locked) <= set(deal.committed), "a locked seat that did not commit")
-        deal.locked, deal.aborted = locked, wire.seats(data["aborted"], "aborted")
-        deal.actions = [[wire.whole(s, "seat"), wire.action_text(a, "action"), *self._mark(mark)]
-                        for s, a, *mark in wire.items(data["actions"], "actions")]
-        return deal
-

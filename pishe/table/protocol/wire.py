@@ -1,6 +1,6 @@
 """The messages between pages: their envelope, their fields, and the errors that refuse them.
 
-Every message is a JSON object ``{"v": 3, "game": <game id>, "type": …}``
+Every message is a JSON object ``{"v": 4, "game": <game id>, "type": …}``
 plus the fields of its type; ``docs/PROTOCOL.md`` lists them all. This
 module reads and writes them for any game; :mod:`.host` and :mod:`.guest`
 decide what they mean.
@@ -15,7 +15,7 @@ from typing import Callable, NamedTuple, Optional
 
 from ...errors import PisheError
 from ..fair import InvalidSecretError, check_secret
-from ..lang import upper
+from ..lang import _, upper
 
 __all__ = [
     "VERSION", "MAX_GUEST_MESSAGE", "MAX_HOST_MESSAGE", "MAX_DEPTH", "HOST_SEAT",
@@ -24,11 +24,11 @@ __all__ = [
     "ProtocolError", "MessageTooLongError", "MessageTooDeepError", "MalformedMessageError", "UnsupportedVersionError",
     "WrongGameError", "UnknownMessageTypeError", "ReplayedMessageError", "OutOfOrderMessageError",
     "NotConnectedError", "SeatTakenError", "UnknownTokenError", "WrongPhaseError",
-    "PartMismatchError", "CorruptSaveError",
+    "RemovedDealError", "CorruptSaveError", "REMOVED_MESSAGES",
 ]
 
 #: The protocol version every message carries as ``"v"``.
-VERSION = 3
+VERSION = 4
 #: The longest message a guest may send, in bytes of UTF-8 (checked before parsing).
 MAX_GUEST_MESSAGE = 4096
 #: The longest message a host may send (a whole deal's steps fit many times over).
@@ -40,7 +40,7 @@ MAX_DEPTH = 16
 #: The host's seat; guests sit in the others.
 HOST_SEAT = 0
 
-#: Phases of a table. ``dealing``: the next deal waits for the guests' parts of the shuffle.
+#: Phases of a table. ``dealing``: the next deal is being dealt by the pages.
 DEALING = "dealing"
 PLAYING = "playing"
 DEAL_OVER = "deal-over"
@@ -116,8 +116,9 @@ class WrongPhaseError(ProtocolError):
     """A message that does not fit what the table is doing (dealing, playing, between deals)."""
 
 
-class PartMismatchError(ProtocolError):
-    """A guest's part of the shuffle that is not the one it committed to."""
+class RemovedDealError(ProtocolError):
+    """A message or save of the commit-and-reveal deal, which no page deals any more: every
+    table deals no-peek, and a second way to deal would be a way back to the weaker one."""
 
 
 class CorruptSaveError(ProtocolError, ValueError):
@@ -212,15 +213,6 @@ def secret(value, name: str) -> str:
         raise MalformedMessageError(str(e)) from None
 
 
-def have(value, name: str) -> Optional[dict]:
-    """How far a resuming guest got: ``{"deal": n, "actions": k}`` (moves of deal n it holds)."""
-    if value is None:
-        return None
-    check(isinstance(value, dict) and set(value) == {"deal", "actions"},
-          f"{name} must be null or an object with deal and actions")
-    return {"deal": deal_number(value["deal"], "deal"), "actions": whole(value["actions"], "actions")}
-
-
 def obj(value, name: str) -> dict:
     """A JSON object."""
     check(isinstance(value, dict), f"{name} must be an object")
@@ -277,15 +269,6 @@ def seats(value, name: str) -> list:
     return value
 
 
-def part_list(value, name: str) -> list:
-    """The guests' commitments to their parts of a shuffle: ``[[seat, commitment], …]``,
-    seats strictly increasing (the one canonical order)."""
-    check(isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 and type(p[0]) is int
-                                          for p in value), f"{name} must be [seat, commitment] pairs")
-    check(all(a[0] < b[0] for a, b in zip(value, value[1:])), f"{name} must be in seat order")
-    return [[whole(s, "seat"), secret(c, "commitment")] for s, c in value]
-
-
 def optional(checker: Callable) -> Callable:
     """``checker``, letting ``None`` through."""
     return lambda value, name: None if value is None else checker(value, name)
@@ -337,6 +320,8 @@ def parse(message, limit: int, types: dict, game_id: Optional[str]) -> dict:
     if game_id is not None and data.get("game") != game_id:
         raise WrongGameError(f"the message is not about {game_id} (game {quote(data.get('game'))})")
     kind = data.get("type")
+    if kind in REMOVED_MESSAGES:
+        raise RemovedDealError(removed_deal())
     if not isinstance(kind, str) or kind not in types:
         raise UnknownMessageTypeError(
             f"unknown message type {quote(kind)}: expected one of {', '.join(types)}")
@@ -366,14 +351,20 @@ def action_text(value, name: str) -> str:
     return value
 
 
+#: The messages of the commit-and-reveal deal that no page deals any more (version 3 and
+#: before): refused by name, changing nothing (:class:`RemovedDealError`).
+REMOVED_MESSAGES = ("act", "deal-part", "deal-seed", "deal-commit", "deal-parts", "view", "deal-reveal")
+
+
+def removed_deal() -> str:
+    """The sentence that refuses a message, link or save of the removed commit-and-reveal deal."""
+    return _("This table deals no-peek only: the old way to deal (commit and reveal), in which "
+             "the host's page saw every card, is no longer played. Nothing changed.")
+
+
 # Guest -> host.
 GUEST_MESSAGES = {
-    "hello": {"token": token, "have": have},
-    "act": {"seq": whole, "action": action_text},
-    # This guest's commitment to its part of the shuffle (answering deal-commit)...
-    "deal-part": {"seq": whole, "deal": deal_number, "commitment": secret},
-    # ...and the part itself, once every seat's commitment is fixed (answering deal-parts).
-    "deal-seed": {"seq": whole, "deal": deal_number, "contribution": secret},
+    "hello": {"token": token},
     "next-deal": {"seq": whole, "deal": deal_number},
     # The person is back at a seat a computer was playing for them.
     "take-over": {"seq": whole},
@@ -389,11 +380,6 @@ GUEST_MESSAGES = {
 HOST_MESSAGES = {
     "welcome": {"seat": whole, "token": token, "seq": whole, "seats": seat_list,
                 "length": text, "length_name": text, "target": optional(whole), "clock": optional(whole), "match_id": match_id},
-    "deal-commit": {"deal": deal_number, "commitment": secret, "aborted": seats},
-    "deal-parts": {"deal": deal_number, "parts": part_list},
-    "view": {"deal": deal_number, "view": obj, "from": whole, "actions": items, "dealt": items,
-             "steps": items, "fair": obj, "seats": seat_list},
-    "deal-reveal": {"deal": deal_number, "seed": secret},
     # No-peek dealing: a deal (or a new try of it) begins, with the page that sees for each
     # seat and every page's message so far (to a page coming back); every page's message, relayed; a deal aborted by pages gone with their keys;
     # who sits where (a guest makes its own views: the host cannot, it does not know them).
