@@ -133,7 +133,7 @@ def test_a_friend_new_to_a_computers_seat_mid_deal_sees_its_place_and_plays_from
     assert view["status"] == "A computer plays your seat for now: you play when the next deck is dealt."
     lang.set_language("tr")
     try:
-        assert page.view()["status"] == ("Koltuğunu şimdilik bilgisayar oynuyor: bir sonraki el dağıtılınca "
+        assert page.view()["status"] == ("Şimdilik senin yerine bilgisayar oynuyor; sonraki el dağıtılınca "
                                          "sen oynarsın.")
     finally:
         lang.set_language("en")
