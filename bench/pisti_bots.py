@@ -46,7 +46,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from pishe.cards import DECK  # noqa: E402
 from pishe.games.pisti.bots import BOTS, SamplerBot  # noqa: E402
-from pishe.games.pisti.cli import interval, tournament  # noqa: E402
+from pishe.games.pisti.cli import tournament  # noqa: E402
+from pishe.table.cli import interval  # noqa: E402
 from pishe.games.pisti.deal import Deck  # noqa: E402
 from pishe.games.pisti.view import seat_view  # noqa: E402
 

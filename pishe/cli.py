@@ -3,9 +3,11 @@
 The command line names no game: it plays the games the registry finds
 (:func:`pishe.table.game.games`), through what each one offers
 (:meth:`~pishe.table.game.Game.tournament`, :meth:`~pishe.table.game.Game.play_out`).
-A game is named by its id or its family's, with the variant's parameters
-(``--game pisti --seats 2``; ``{"game": "pisti", "seats": 2}``); without a
-name, the first registered game (Pishe Pasha).
+A game is named by its id or its family's, and a variant by its name in the
+family (``--game pisti --variant 2``; ``{"game": "pisti", "variant": "2"}``) or by
+its parameters (``--seats 2``; ``{"seats": 2}``); without a name, the first
+registered game (Pishe Pasha). A game without a tournament or play-out of its own
+gets the table's (:mod:`pishe.table.cli`).
 
 ``tournament [--game G] A B --deals N [--seed S] [--json]`` plays bot A
 against bot B and reports the result (``--decks`` is the same option, in
@@ -60,7 +62,10 @@ def play_out_line(line: str) -> dict:
     if not isinstance(name, str):
         raise UnknownGameError(f"unknown game {name!r}")
     params = {key: data.pop(key) for key in _params(name) if key in data}
-    return find_game(name, params).play_out(data)
+    variant = data.pop("variant", None)
+    if variant is not None and not isinstance(variant, str):
+        raise UnknownGameError(f"the variant must be a name, not {str(variant)[:40]!r}")
+    return find_game(name, params, variant).play_out(data)
 
 
 def play_out(stdin, stdout) -> int:
@@ -90,6 +95,8 @@ def _parser() -> argparse.ArgumentParser:
     t = sub.add_parser("tournament", help=_("bot A against bot B over many deals"))
     t.add_argument("--game", choices=families, default=known[0].family_id,
                    help=_("the game (default {game})").format(game=known[0].family_id))
+    variants = "; ".join(f"{g.family_id} {g.variant}" for g in known if g.variant)
+    t.add_argument("--variant", help=_("the game's variant, by its name ({variants})").format(variants=variants))
     t.add_argument("--seats", type=int, help=_("the number of seats, for a game played by more than one number"))
     first = {}                                                     # each family's first variant
     for game in known:
@@ -128,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
         set_language("en")          # data for programs: the same in every environment
         return play_out(sys.stdin, sys.stdout)
     try:
-        game = find_game(args.game, {} if args.seats is None else {"seats": args.seats})
+        game = find_game(args.game, {} if args.seats is None else {"seats": args.seats}, args.variant)
     except UnknownGameError as e:
         return _refuse(str(e))
     option = f"--{game.deal_name.lower()}s"       # --deals, or Pişti's --decks: the same option

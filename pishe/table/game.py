@@ -26,11 +26,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
-from . import said
+from . import cli, said
 from .lang import N_, TABLE, Catalog, _
 
 __all__ = ["Game", "Length", "State", "View", "Bot", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
@@ -130,6 +130,9 @@ class Game:
     #: The variant's parameters, by name (``{"seats": 2}``): what picks this variant of its
     #: family on the command line (``{"game": "pisti", "seats": 2}``).
     params: dict = {}
+    #: The variant's name in its family, what ``--variant`` and a play-out line's ``"variant"``
+    #: pick it by ("2" for Pişti for two; its id picks it too); "": the family's only variant.
+    variant: str = ""
     #: The name players read ("Pishe Pasha", "Pişti").
     name: str
     #: What players call one deal of a match ("Deal"; Pişti's players say "Deck"), in English:
@@ -310,19 +313,24 @@ class Game:
 
     # -- the command line (``python -m pishe``) ------------------------------------------
 
-    def tournament(self, a: str, b: str, deals: int, seed: Optional[int] = None, progress=None) -> dict:
+    def tournament(self, a: str, b: str, deals: int, seed: Optional[int] = None,
+                   progress: Optional[Callable[[int], None]] = None) -> dict:
         """Bot ``a`` against bot ``b`` over ``deals`` deals, as JSON data; raises
-        :class:`UnknownBotError` or ``ValueError`` for arguments it cannot play."""
-        raise NotImplementedError
+        :class:`UnknownBotError` or ``ValueError`` for arguments it cannot play. By default
+        each shuffle twice, the sides swapping seats, A's gain with its 95% interval
+        (:func:`pishe.table.cli.tournament`)."""
+        return cli.tournament(self, a, b, deals, seed, progress)
 
     def tournament_lines(self, result: dict) -> list:
         """A :meth:`tournament` result in lines of text, a line per bot first."""
-        raise NotImplementedError
+        return cli.tournament_lines(result)
 
     def play_out(self, data: dict) -> dict:
-        """Answer one ``play-out`` line, ``data`` without its ``game`` and :attr:`params`
-        keys; raises a :class:`~pishe.errors.PisheError` or ``ValueError`` saying what is wrong."""
-        raise NotImplementedError
+        """Answer one ``play-out`` line, ``data`` without its ``game``, ``variant`` and
+        :attr:`params` keys; raises a :class:`~pishe.errors.PisheError` or ``ValueError`` saying
+        what is wrong. By default a deal from a deck, played by actions or by bots
+        (:func:`pishe.table.cli.play_out`)."""
+        return cli.play_out(self, data)
 
 
 # -- The registry: every package under pishe/games/ that exposes GAMES ----------------
@@ -382,14 +390,20 @@ def game_ids() -> tuple:
     return tuple(game.id for game in games())
 
 
-def find_game(name: str, params: dict) -> Game:
+def find_game(name: str, params: dict, variant: Optional[str] = None) -> Game:
     """The game the command line names: ``name`` is a game's id or its family's
-    (``"pisti"``), ``params`` the variant's parameters given with it (``{"seats": 2}``;
-    none: the variant whose id is ``name``)."""
+    (``"pisti"``); ``variant`` a variant's name in that family or its id (``"2"``,
+    ``"pisti-2"``); ``params`` the variant's parameters given with it (``{"seats": 2}``).
+    Neither: the variant whose id is ``name``, else the family's first."""
     family = [g for g in games() if g.family_id == name] if isinstance(name, str) else []
     if not family:
         raise UnknownGameError(f"unknown game {str(name)[:40]!r}: choose one of "
                                f"{', '.join(dict.fromkeys(g.family_id for g in games()))}")
+    if variant is not None:
+        family = [g for g in family if variant in (g.variant, g.id)]
+        if not family:
+            offered = ", ".join(g.variant or g.id for g in games() if g.family_id == name)
+            raise UnknownGameError(f"{name} has no variant {str(variant)[:40]!r}: choose one of {offered}")
     if not params:
         return next((g for g in family if g.id == name), family[0])
     for game in family:

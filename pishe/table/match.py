@@ -4,12 +4,14 @@ one seat on after each deal, the length's target and cap."""
 from __future__ import annotations
 
 import random
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import DealNotOverError, InvalidMatchLengthError, MatchOverError
 from .lang import _
-from .game import Game
+
+if TYPE_CHECKING:           # the game's default command line (.cli) plays matches: no import back
+    from .game import Game
 
 __all__ = ["Match", "shuffled_deck"]
 

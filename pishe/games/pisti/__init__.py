@@ -49,6 +49,7 @@ class PistiGame(Game):
         self.id = GAME_IDS[seats]
         self.name = "Pişti" if seats == 4 else N_("Pişti for two")
         self.params = {"seats": seats}
+        self.variant = str(seats)
         if seats == 2:
             self.levels_note = N_("The computer plays at this level. Easy forgets the cards played and sometimes "
                                   "throws a jack away; Medium takes whenever it can; Hard also reads what your "

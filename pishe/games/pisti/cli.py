@@ -9,17 +9,17 @@ deck with four bots).
 from __future__ import annotations
 
 import random
-from math import sqrt
 from typing import Optional
 
 from ...cards import DECK, Card
 from ...errors import DealOverError, IllegalActionError, InvalidCardError, PisheError, UnknownBotError
+from ...table.cli import interval
 from .bots import BOTS
 from .deal import Deck, InvalidDeckError
 from .view import GAME_IDS, describe, seat_view, show_step
 from .words import _, ngettext
 
-__all__ = ["play_deck", "tournament", "report", "interval", "play_out_line", "PlayOutError"]
+__all__ = ["play_deck", "tournament", "report", "play_out_line", "PlayOutError"]
 
 
 class PlayOutError(PisheError, ValueError):
@@ -47,20 +47,6 @@ def play_deck(deck: Deck, bots) -> list:
         seat = deck.turn
         steps += deck.apply(bots[seat].choose(seat_view(deck, seat)), seat)
     return steps
-
-
-def interval(pairs) -> tuple:
-    """Mean gain per deck and its 95% interval from per-shuffle pair differences
-    (each the A − B points summed over the shuffle's two decks)."""
-    n = len(pairs)
-    if n == 0:
-        return 0.0, [0.0, 0.0]
-    mean = sum(pairs) / n
-    if n < 2:
-        return mean / 2, [mean / 2, mean / 2]
-    var = sum((d - mean) ** 2 for d in pairs) / (n - 1)
-    half = 1.96 * sqrt(var / n)
-    return mean / 2, [(mean - half) / 2, (mean + half) / 2]
 
 
 def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=None,
