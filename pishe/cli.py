@@ -1,13 +1,12 @@
 """Command line: ``python -m pishe tournament …`` and ``python -m pishe play-out``.
 
 The command line names no game: it plays the games the registry finds
-(:func:`pishe.table.game.games`), through what each one offers
-(:meth:`~pishe.table.game.Game.tournament`, :meth:`~pishe.table.game.Game.play_out`).
+(:func:`pishe.table.game.games`), through its own tournament and play-out or the
+table's (:class:`pishe.table.cli.CommandLine`).
 A game is named by its id or its family's, and a variant by its name in the
 family (``--game pisti --variant 2``; ``{"game": "pisti", "variant": "2"}``) or by
 its parameters (``--seats 2``; ``{"seats": 2}``); without a name, the first
-registered game (Pishe Pasha). A game without a tournament or play-out of its own
-gets the table's (:mod:`pishe.table.cli`).
+registered game (Pishe Pasha).
 
 ``tournament [--game G] A B --deals N [--seed S] [--json]`` plays bot A
 against bot B and reports the result (``--decks`` is the same option, in
@@ -37,6 +36,7 @@ import time
 from typing import Optional, Sequence
 
 from .errors import PisheError, UnknownGameError
+from .table.cli import CommandLine
 from .table.game import find_game, games
 from .table.lang import LANGUAGES, _, from_environment, language, set_language
 
@@ -65,7 +65,7 @@ def play_out_line(line: str) -> dict:
     variant = data.pop("variant", None)
     if variant is not None and not isinstance(variant, str):
         raise UnknownGameError(f"the variant must be a name, not {str(variant)[:40]!r}")
-    return find_game(name, params, variant).play_out(data)
+    return CommandLine(find_game(name, params, variant)).play_out(data)
 
 
 def play_out(stdin, stdout) -> int:
@@ -151,7 +151,7 @@ def _run(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     try:
-        result = game.tournament(args.a, args.b, args.deals, args.seed, progress if show else None)
+        result = CommandLine(game).tournament(args.a, args.b, args.deals, args.seed, progress if show else None)
     except (PisheError, ValueError) as e:
         return _refuse(str(e))
     if show:
@@ -162,7 +162,7 @@ def _run(args: argparse.Namespace) -> int:
     seconds = max(time.perf_counter() - start, 1e-9)
     print(_("{deal} × {count} ({rate} a second), seed {seed}").format(
         deal=game.deal_word(), count=args.deals, rate=f"{args.deals / seconds:.0f}", seed=args.seed))
-    for line in game.tournament_lines(result):
+    for line in CommandLine(game).tournament_lines(result):
         print(line)
     return 0
 

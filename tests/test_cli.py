@@ -267,11 +267,10 @@ def test_a_variant_is_picked_by_its_name_as_by_its_parameters(here):
 @pytest.fixture
 def plain_pisti(monkeypatch):
     """Pişti with no command line of its own: what a new game has before it words one."""
-    from pishe.games.pisti import PistiGame
-    from pishe.table.game import Game
+    from pishe.games.pisti import cli as own
 
     for name in ("tournament", "tournament_lines", "play_out"):
-        monkeypatch.setattr(PistiGame, name, getattr(Game, name))
+        monkeypatch.delattr(own, name)
 
 
 def test_a_game_without_a_command_line_of_its_own_gets_the_tables(here, plain_pisti):

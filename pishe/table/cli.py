@@ -1,16 +1,21 @@
-"""The command line's defaults, which every game gets without a line of its own.
+"""What the command line does with a game: its own tournament and play-out, or the table's.
 
-:meth:`~pishe.table.game.Game.tournament`, :meth:`~pishe.table.game.Game.tournament_lines`
-and :meth:`~pishe.table.game.Game.play_out` call these unless a game words its own
-(Pishe Pasha and Pişti do, to report their own counts). They use only the
-:class:`~pishe.table.game.Game` contract: deals of a :class:`~pishe.table.match.Match`,
-each seat's bot choosing from its own view, watchers shown the steps they see.
+A game's package may word its own in a ``cli.py`` (``pishe/games/<package>/cli.py``) with
+any of ``tournament(game, a, b, deals, seed, progress) -> dict``, ``tournament_lines(result)
+-> list`` and ``play_out(game, data) -> dict``; :class:`CommandLine` takes those it finds
+and this module's for the rest, so every game has both without a line of its own. The
+page never imports a game's ``cli.py`` (the build leaves it out of the page's wheel).
+The table's use only the :class:`~pishe.table.game.Game` contract: deals of a
+:class:`~pishe.table.match.Match`, each seat's bot choosing from its own view, watchers
+shown the steps they see.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from math import sqrt
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from ..cards import DECK, Card
@@ -21,7 +26,7 @@ from .match import Match
 if TYPE_CHECKING:
     from .game import Bot, Game
 
-__all__ = ["interval", "play_deal", "tournament", "tournament_lines", "play_out"]
+__all__ = ["CommandLine", "interval", "play_deal", "tournament", "tournament_lines", "play_out"]
 
 
 def interval(pairs: Sequence[float]) -> tuple[float, list[float]]:
@@ -166,3 +171,34 @@ def play_out(game: Game, data: dict) -> dict:
         "points": list(deal.team_points()) if deal.over else None,
         "actions": taken,
     }
+
+
+class CommandLine:
+    """The command line's tournament and play-out of ``game``: its package's ``cli.py``'s
+    functions where it words them, else the table's (see the module docs)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        name = f"pishe.games.{game.package}.cli"
+        self.own: Optional[ModuleType] = None
+        try:
+            self.own = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:          # the module is there but imports something missing
+                raise
+
+    def tournament(self, a: str, b: str, deals: int, seed: Optional[int] = None,
+                   progress: Optional[Callable[[int], None]] = None) -> dict:
+        """Bot ``a`` against bot ``b`` over ``deals`` deals, as JSON data; raises
+        :class:`~pishe.errors.UnknownBotError` or ``ValueError`` for arguments it cannot play."""
+        return getattr(self.own, "tournament", tournament)(self.game, a, b, deals, seed, progress)
+
+    def tournament_lines(self, result: dict) -> list:
+        """A :meth:`tournament` result in lines of text, a line per bot first."""
+        return getattr(self.own, "tournament_lines", tournament_lines)(result)
+
+    def play_out(self, data: dict) -> dict:
+        """Answer one ``play-out`` line, ``data`` without its ``game``, ``variant`` and
+        :attr:`~pishe.table.game.Game.params` keys; raises a :class:`~pishe.errors.PisheError`
+        or ``ValueError`` saying what is wrong."""
+        return getattr(self.own, "play_out", play_out)(self.game, data)

@@ -26,11 +26,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from typing import Any, Callable, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
+from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
-from . import cli, said
+from . import said
 from .lang import N_, TABLE, Catalog, _
 
 __all__ = ["Game", "Length", "State", "View", "Bot", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
@@ -310,27 +310,6 @@ class Game:
         except (KeyError, TypeError):
             raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(self.bots)}") from None
         return factory(seat, rng if rng is not None else random.Random())
-
-    # -- the command line (``python -m pishe``) ------------------------------------------
-
-    def tournament(self, a: str, b: str, deals: int, seed: Optional[int] = None,
-                   progress: Optional[Callable[[int], None]] = None) -> dict:
-        """Bot ``a`` against bot ``b`` over ``deals`` deals, as JSON data; raises
-        :class:`UnknownBotError` or ``ValueError`` for arguments it cannot play. By default
-        each shuffle twice, the sides swapping seats, A's gain with its 95% interval
-        (:func:`pishe.table.cli.tournament`)."""
-        return cli.tournament(self, a, b, deals, seed, progress)
-
-    def tournament_lines(self, result: dict) -> list:
-        """A :meth:`tournament` result in lines of text, a line per bot first."""
-        return cli.tournament_lines(result)
-
-    def play_out(self, data: dict) -> dict:
-        """Answer one ``play-out`` line, ``data`` without its ``game``, ``variant`` and
-        :attr:`params` keys; raises a :class:`~pishe.errors.PisheError` or ``ValueError`` saying
-        what is wrong. By default a deal from a deck, played by actions or by bots
-        (:func:`pishe.table.cli.play_out`)."""
-        return cli.play_out(self, data)
 
 
 # -- The registry: every package under pishe/games/ that exposes GAMES ----------------

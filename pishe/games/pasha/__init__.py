@@ -96,21 +96,6 @@ class PishePasha(Game):
         """Every stock card, the seat's own included: nobody sees a stock card."""
         return set(state.stocks[0]) | set(state.stocks[1])
 
-    def tournament(self, a: str, b: str, deals: int, seed=None, progress=None) -> dict:
-        """Bot ``a`` against bot ``b``, alternating as leader (see :func:`.cli.tournament`)."""
-        from .cli import tournament
-        return tournament(a, b, deals, seed, progress)
-
-    def tournament_lines(self, result: dict) -> list:
-        """Each bot's wins and points (see :func:`.cli.report`)."""
-        from .cli import report
-        return report(result)
-
-    def play_out(self, data: dict) -> dict:
-        """A deal from stocks or a position, played on (see :func:`.cli.play_out_line`)."""
-        from .cli import play_out_line
-        return play_out_line(data)
-
 
 GAME = PishePasha()
 #: The variants the table's registry finds (:func:`pishe.table.game.games`).

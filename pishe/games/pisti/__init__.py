@@ -3,7 +3,8 @@
 
 Modules: :mod:`.deal` (one deck's state and its rules), :mod:`.view` (what a
 seat sees and the words for it), :mod:`.bots` (computer players),
-:mod:`.cli` (tournaments and play-out lines for the command line).
+:mod:`.cli` (tournaments and play-out lines for the command line alone, found by
+:class:`pishe.table.cli.CommandLine`).
 """
 
 from __future__ import annotations
@@ -107,21 +108,6 @@ class PistiGame(Game):
     def hidden_cards(self, state: Deck, seat: int) -> set:
         """The cards ``seat`` may not see now (see :func:`.view.hidden_cards`)."""
         return hidden_cards(state, seat)
-
-    def tournament(self, a: str, b: str, deals: int, seed=None, progress=None) -> dict:
-        """Bot ``a``'s team against bot ``b``'s, each shuffle twice (see :func:`.cli.tournament`)."""
-        from .cli import tournament
-        return tournament(a, b, deals, seed, progress, seats=self.seats)
-
-    def tournament_lines(self, result: dict) -> list:
-        """Each team's points and piştis, and A's gain a deck (see :func:`.cli.report`)."""
-        from .cli import report
-        return report(result)
-
-    def play_out(self, data: dict) -> dict:
-        """A deck with its plays or its bots (see :func:`.cli.play_out_line`)."""
-        from .cli import play_out_line
-        return play_out_line(data, self.seats)
 
 
 #: The game for four, as :func:`pishe.table.game.get_game` finds it by ``"pisti"``.
