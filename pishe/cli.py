@@ -22,7 +22,7 @@ is a Pişti deck with its plays or its bots. A bad line gets
 
 The command line speaks the language its environment asks for (``LANGUAGE``,
 ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: "tr_TR.UTF-8" is Turkish; see
-:func:`pishe.table.lang.from_environment`), or ``--lang``'s: its help, its errors and
+:func:`pishe.lang.from_environment`), or ``--lang``'s: its help, its errors and
 a tournament's report (argparse's own few words, "usage:", stay English).
 ``play-out``'s answers are data for programs: English in every environment.
 """
@@ -38,7 +38,7 @@ from typing import Optional, Sequence
 from .errors import PisheError, UnknownGameError
 from .table.cli import CommandLine
 from .table.game import find_game, games
-from .table.lang import LANGUAGES, _, from_environment, language, set_language
+from .lang import LANGUAGES, _, from_environment, language, set_language
 
 __all__ = ["main", "play_out_line"]
 
@@ -112,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _language_asked(argv: Sequence[str]) -> str:
-    """``--lang``'s language, else the environment's (:func:`~pishe.table.lang.from_environment`)."""
+    """``--lang``'s language, else the environment's (:func:`~pishe.lang.from_environment`)."""
     asked = argparse.ArgumentParser(add_help=False)
     asked.add_argument("--lang")
     known, _rest = asked.parse_known_args(argv)

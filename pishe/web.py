@@ -54,8 +54,9 @@ from .errors import NotYourTurnError, PisheError, UnknownBotError
 from .table.game import get_game
 from .table.match import Match
 from .table.seating import Seating
-from .table import lang, words
-from .table.lang import TABLE, _
+from . import lang
+from .lang import TABLE, _
+from .table import words
 from .table.said import about, again, data_of, names_data, say
 from .page import check_clock, error as _error, run as _run
 
@@ -354,7 +355,7 @@ def page_words() -> str:
 
 
 def set_language(code: str) -> str:
-    """Speak ``code`` (one of :data:`pishe.table.lang.LANGUAGES`) from now on: every answer's
+    """Speak ``code`` (one of :data:`pishe.lang.LANGUAGES`) from now on: every answer's
     words, this page's alone (a friend's page words its own views). Answers :func:`page_words`
     in that language, or ``{"error"}`` with nothing changed. The table's views are worded
     anew when the page asks for them (:func:`current`, ``host_current``, …)."""

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from pishe import DECK, Card, cli
-from pishe.table.lang import from_environment, language
+from pishe.lang import from_environment, language
 
 #: What says which language a program speaks (GNU gettext's variables).
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")

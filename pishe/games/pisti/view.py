@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from typing import NamedTuple, Optional, Sequence
 
 from ...cards import Card
-from ...table.lang import language, lower
+from ...lang import language, lower
 from .words import N_, _, ngettext
 from .deal import (
     CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, UNDER, JACK, Deck, Step,
