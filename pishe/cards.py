@@ -37,6 +37,7 @@ class Card:
     """
 
     __slots__ = ("rank", "suit", "_text")
+    _text: str
     _interned: dict[str, Card] = {}
 
     rank: int

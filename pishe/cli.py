@@ -37,7 +37,7 @@ from typing import Optional, Sequence
 
 from .errors import PisheError, UnknownGameError
 from .table.cli import CommandLine
-from .table.game import find_game, games
+from .table.game import Game, find_game, games
 from .lang import LANGUAGES, _, from_environment, language, set_language
 
 __all__ = ["main", "play_out_line"]
@@ -98,7 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     variants = "; ".join(f"{g.family_id} {g.variant}" for g in known if g.variant)
     t.add_argument("--variant", help=_("the game's variant, by its name ({variants})").format(variants=variants))
     t.add_argument("--seats", type=int, help=_("the number of seats, for a game played by more than one number"))
-    first = {}                                                     # each family's first variant
+    first: dict[str, Game] = {}                                    # each family's first variant
     for game in known:
         first.setdefault(game.family_id, game)
     bots = "; ".join(f"{g.name}: {', '.join(g.bots)}" for g in first.values())
@@ -143,7 +143,8 @@ def _run(args: argparse.Namespace) -> int:
         return _refuse(_("{option} is required").format(option=option))
     for name in (args.a, args.b):
         if name not in game.bots:
-            return _refuse(_("unknown bot {name}: choose one of {bots}").format(name=repr(name), bots=", ".join(game.bots)))
+            return _refuse(_("unknown bot {name}: choose one of {bots}").format(name=repr(name),
+                                                                                 bots=", ".join(game.bots)))
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int) -> None:

@@ -11,8 +11,8 @@ source tree with no ``.mo`` (tests, the command line) Babel reads the ``.po`` it
 
 The language is the page's own (:func:`set_language`): each page of a friends'
 table words everything for its own player, so nothing on the wire depends on it.
-The command line speaks its environment's (:func:`from_environment`) or ``--lang``'s. :data:`PSEUDO` is a made-up
-language for layout tests: every sentence about 40% longer and accented.
+The command line speaks its environment's (:func:`from_environment`) or ``--lang``'s.
+:data:`PSEUDO` is a made-up language for layout tests: every sentence about 40% longer and accented.
 
 This module is the package's, not the table's, so that the cards (:mod:`pishe.cards`) word
 themselves without depending on the table; :mod:`pishe.table.lang` gives the table's modules
@@ -32,8 +32,8 @@ from pathlib import Path
 
 from .errors import UnknownLanguageError
 
-__all__ = ["LANGUAGES", "PSEUDO", "TABLE", "Catalog", "catalog", "set_language", "language", "from_environment", "upper", "lower",
-           "pseudo", "N_", "_", "ngettext", "catalog_named"]
+__all__ = ["LANGUAGES", "PSEUDO", "TABLE", "Catalog", "catalog", "set_language", "language", "from_environment",
+           "upper", "lower", "pseudo", "N_", "_", "ngettext", "catalog_named"]
 
 #: The languages a page may speak, by code; the first is the code's own (English).
 LANGUAGES = ("en", "tr")

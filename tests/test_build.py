@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import email.message
 import gzip
 import hashlib
 import io

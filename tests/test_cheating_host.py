@@ -901,12 +901,12 @@ def test_an_honest_host_is_never_called_unfair(game_id, guest_seats, seed):
             table.join(page)
         elif host.phase == "deal-over":
             if away:
-                for seat, page in list(away.items()):
+                for _seat, page in list(away.items()):
                     table.join(page)
                 away.clear()
             table.deliver(host.next_deal().send)
         elif host.phase != "playing":
-            for seat, page in list(away.items()):
+            for _seat, page in list(away.items()):
                 table.join(page)
             away.clear()
         elif host.clock_seat() is not None and host.clock_seat() != 0 and event < 0.15 \

@@ -194,7 +194,7 @@ def test_pisti_play_out_plays_a_whole_deck_and_part_of_one(here):
 def test_pisti_play_out_reports_a_bad_line_and_goes_on(here, line, message):
     good = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "plays": []}
     status, out, _ = here("play-out", stdin=json.dumps(line) + "\n" + json.dumps(good) + "\n")
-    first, second = (json.loads(l) for l in out.splitlines())
+    first, second = (json.loads(line) for line in out.splitlines())
     assert status == 1 and message in first["error"] and "error" not in second
 
 

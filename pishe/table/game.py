@@ -13,8 +13,8 @@ the page's markup from ``web/games/<package>/``.
 
 The contracts are typed: :class:`Game` is the base class a game subclasses;
 :class:`State` (a deal's state, what ``new_deal`` returns), :class:`View` (what
-``view`` returns), :class:`Bot` (with :class:`Rememberer` and :class:`Watcher`, what some bots add) are ``typing.Protocol``
-classes a game's own types satisfy by their shape. Steps are the game's own values;
+``view`` returns), :class:`Bot` (with :class:`Rememberer` and :class:`Watcher`, what some bots
+add) are ``typing.Protocol`` classes a game's own types satisfy by their shape. Steps are the game's own values;
 :meth:`Game.show_step` says how each one reads to each seat (or that a seat does not
 see it at all). :data:`VIEW_KEYS` and :data:`MATCH_KEYS` are the keys of a view's JSON
 that the table and the page read, whatever the game (the conformance tests check
@@ -26,24 +26,29 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
 from . import said
 from .lang import N_, TABLE, Catalog, _
 
-__all__ = ["Game", "Length", "State", "View", "Bot", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
+__all__ = ["Game", "Length", "State", "View", "Bot", "BotFactory", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game",
+           "is_game", "games", "game_ids", "find_game", "names_card"]
 
 
 @runtime_checkable
 class State(Protocol):
     """A deal's state, as :meth:`Game.new_deal` makes it: the one place its rules live."""
 
-    #: The seat to move (meaningless once ``over``).
-    turn: int
-    #: Whether the deal (a deck, in Pişti) has ended.
-    over: bool
+    # Read-only to the table: a plain attribute or a property satisfies them.
+    @property
+    def turn(self) -> int:
+        """The seat to move (meaningless once ``over``)."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal (a deck, in Pişti) has ended."""
 
     def legal_actions(self) -> tuple:
         """The actions the seat to move may take now: the one source of legality."""
@@ -73,6 +78,10 @@ class Bot(Protocol):
 
     def choose(self, view: Any) -> Any:
         """The action to take, from ``view`` (the game's view object for its seat, never the state)."""
+
+
+#: What makes a bot: ``factory(seat, rng) -> bot`` (:attr:`Game.bots`).
+BotFactory = Callable[[int, random.Random], Bot]
 
 
 @runtime_checkable
@@ -149,7 +158,7 @@ class Game:
     #: The bot the page's computer plays.
     computer: str
     #: Bot factories by name: ``factory(seat, rng) -> bot``.
-    bots: dict
+    bots: dict[str, BotFactory]
     #: The computer's levels a page offers, in the order shown: bot name -> the level's name
     #: there (``computer``'s is chosen at first, or else the first); none: the computer
     #: plays ``computer``.

@@ -11,7 +11,7 @@ from ..errors import DealNotOverError, InvalidMatchLengthError, MatchOverError
 from .lang import _
 
 if TYPE_CHECKING:           # the game's default command line (.cli) plays matches: no import back
-    from .game import Game
+    from .game import Game, State
 
 __all__ = ["Match", "shuffled_deck"]
 
@@ -47,7 +47,7 @@ class Match:
         self.rng = rng if rng is not None else random.Random()
         self._finished: list[list[int]] = []     # each earlier deal's points, by team
         self.deal_number = 0
-        self.deal = None
+        self.deal: State            # the current deal's, dealt now
         self._moved = False                      # whether any move was made in this match
         self._start_deal(deck)
 

@@ -41,9 +41,11 @@ def tournament(game: Game, a: str, b: str, deals: int, seed: Optional[int] = Non
         seated = [bots[0][0], bots[1][1]] if a_seat == 0 else [bots[1][0], bots[0][1]]
         deal = Deal.shuffled(rng, leader=0)
         play_deal(deal, seated)
-        player = 0 if deal.winner == a_seat else 1
+        winner = deal.winner
+        assert winner is not None, "a deal played out has a winner"
+        player = 0 if winner == a_seat else 1
         wins[player] += 1
-        points[player] += deal.points(1 - deal.winner)
+        points[player] += deal.points(1 - winner)
         if progress is not None and n % 500 == 499:
             progress(n + 1)
     return {"a": a, "b": b, "deals": deals, "wins": wins, "points": points}
@@ -111,7 +113,7 @@ def play_out(game: Game, data: dict) -> dict:
         raise PisheError('a line needs "stocks" (a new deal) or "position"')
     return {
         "winner": deal.winner,
-        "score": deal.points(1 - deal.winner) if deal.over else None,
+        "score": None if deal.winner is None else deal.points(1 - deal.winner),
         "position": format_position(deal),
         "steps": [s.describe() for s in steps],
     }

@@ -9,7 +9,7 @@ seat sees and the words for it), :mod:`.bots` (computer players),
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ...cards import Card
 from ...errors import InvalidCardError, UnknownActionError
@@ -19,6 +19,15 @@ from .bots import BOTS, COMPUTER, LEVELS
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
 from .view import (GAME_IDS, PistiView, blank_view, describe, describe_timeout, hidden_cards, match_info, motion,
                    seat_view, show_step, view_from_json)
+
+if TYPE_CHECKING:
+    # The game's types are the table's contracts: mypy checks each against its protocol.
+    from ...table.game import Rememberer, State, View
+    from .greedy import GreedyBot
+
+    _STATE: type[State] = Deck
+    _VIEW: type[View] = PistiView
+    _REMEMBERING_BOT: type[Rememberer] = GreedyBot
 
 __all__ = ["GAME", "GAMES", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
 

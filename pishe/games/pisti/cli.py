@@ -165,5 +165,5 @@ def play_out(game: Game, data: dict) -> dict:
         "cards": [len(deck.taken[0]), len(deck.taken[1])],
         "pishti": [len(deck.pishti[0]), len(deck.pishti[1])],
         "jack_pishti": [len(deck.jack_pishti[0]), len(deck.jack_pishti[1])],
-        "steps": [describe(show_step(s, None), None, None, seats) for s in steps],
+        "steps": [describe(shown, None, None, seats) for shown in (show_step(s, None) for s in steps) if shown],
     }
