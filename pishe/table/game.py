@@ -33,8 +33,8 @@ from ..errors import UnknownBotError, UnknownGameError
 from . import said
 from .lang import N_, TABLE, Catalog, _
 
-__all__ = ["Game", "Length", "State", "View", "Bot", "BotFactory", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game",
-           "is_game", "games", "game_ids", "find_game", "names_card"]
+__all__ = ["Game", "Length", "State", "View", "Bot", "BotFactory", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS",
+           "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
 
 
 @runtime_checkable
