@@ -186,7 +186,8 @@ def main() -> int:
                     context.close()
 
     if args.first:
-        print(f"First visit, ms from navigation to ready, {args.first} pairs (alternating, a new profile each), medians:")
+        print(f"First visit, ms from navigation to ready, {args.first} pairs (alternating, a new profile each), "
+              "medians:")
         for net, by_page in first.items():
             line = "   ".join(f"{name} {median(page_runs, 'ready'):6.0f}" for name, page_runs in by_page.items())
             if "table" in by_page:

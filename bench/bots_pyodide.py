@@ -47,7 +47,8 @@ def timings(game_id, bot_name, deals, seed):
     times = []
     for n in range(deals):
         match = Match(game, None, random.Random(rng.getrandbits(64)))
-        bots = [game.new_bot(bot_name or game.computer, s, random.Random(rng.getrandbits(64))) for s in range(game.seats)]
+        bots = [game.new_bot(bot_name or game.computer, s, random.Random(rng.getrandbits(64)))
+                for s in range(game.seats)]
         seated = list(enumerate(bots))
         deal = match.deal
         game.show_steps(seated, game.deal_steps(deal), new_deal=True)

@@ -41,8 +41,8 @@ host ~21 ms from the answer, accept to open ~10 ms. Through coturn: connect p50
 197 ms, p95 211 ms (4.9 times direct). A move's round trip: p50 2.4 ms, p95 5.4 ms
 on the data channel; p50 33 ms, p95 43 ms through the relay (target p95 <= 500 ms).
 A playable table from opening the link, medians of 3: 1.56 s direct, 1.95 s
-through TURN, 2.91 s by the relay fallback (channel open at 0.38, 0.57, 0.74 s). The invite link: 169 characters with IP addresses
-as candidates, 199 with a browser's default mDNS host names (rtc.js writes each
+through TURN, 2.91 s by the relay fallback (channel open at 0.38, 0.57, 0.74 s). The invite
+link: 169 characters with IP addresses as candidates, 199 with a browser's default mDNS host names (rtc.js writes each
 "<uuid>.local" in 23 characters; 237 before it did); 23 fewer each since the link
 key is made from the offer code instead of travelling in the link (146 and 176).
 
@@ -345,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         browser.close()
 
         # The same offer from a browser with its default mDNS host names.
-        plain = pw.chromium.launch(executable_path=args.chromium, args=FLAGS + ["--disable-features=" + ",".join(features)])
+        plain = pw.chromium.launch(executable_path=args.chromium,
+                                   args=FLAGS + ["--disable-features=" + ",".join(features)])
         page = plain.new_page()
         page.goto(server.url)
         mdns_offer = page.evaluate(MDNS_OFFER)

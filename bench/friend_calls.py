@@ -10,9 +10,9 @@ page's group arithmetic (@noble/curves, web/core/group.js), or with --cpython in
 process (libsodium). Only the deal's moves are timed (not its dealing, the join, nor the
 reveals and end checks once it is over: bench/nopeek.py times those).
 
-Times are CPU times (the process's: this machine is shared). Printed: each call's time (the host's page: host_act, host_receive; the guest's:
-guest_intent, guest_receive, guest_saved), then the parts inside them, each counted
-wherever it runs (so parts overlap): the protocol's own receive (Host.receive,
+Times are CPU times (the process's: this machine is shared). Printed: each call's time (the
+host's page: host_act, host_receive; the guest's: guest_intent, guest_receive, guest_saved), then
+the parts inside them, each counted wherever it runs (so parts overlap): the protocol's own receive (Host.receive,
 Guest.receive), the no-peek seat (NoPeekSeat._progress: keys sent and cards opened;
 nopeek._open: one card opened, its ristretto255 product inverted and multiplied, the
 library's work), the engine on the cards known (PartialDeal._play: a replay of the deal,
@@ -23,7 +23,6 @@ JSON. bench/friend_moves.py puts these calls on the real pages' clock.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -71,7 +70,8 @@ def run(deals):
             (Guest, "receive", "Guest.receive"), (Guest, "move", "Guest.move"), (Guest, "save", "Guest.save"),
             (nopeek_seat.NoPeekSeat, "_progress", "NoPeekSeat._progress"),
             (nopeek_seat.NoPeekSeat, "_show", "NoPeekSeat._show"), (nopeek, "_open", "nopeek._open (a card)"),
-            (partial.PartialDeal, "_play", "PartialDeal._play"), (partial.PartialDeal, "openable", "PartialDeal.openable"),
+            (partial.PartialDeal, "_play", "PartialDeal._play"),
+            (partial.PartialDeal, "openable", "PartialDeal.openable"),
             (friends, "_friend_status", "web_friends._friend_status"), (json, "dumps", "json.dumps"),
             (json, "loads", "json.loads")]:
         timed(owner, name, label)

@@ -150,7 +150,8 @@ def split_moves(events: list) -> list:
         painted_first = first(mover, "page", "painted", after=answered or t0)
         got = first(other, "worker", "received", lambda d: d[1] == "np-act")
         other_sent = last(other, "worker", "sent", lambda d: d[0] == "np")
-        key_in = first(mover, "worker", "received", lambda d: d[1] == "np-keys", other_sent or t0) if other_sent else None
+        key_in = (first(mover, "worker", "received", lambda d: d[1] == "np-keys", other_sent or t0)
+                  if other_sent else None)
         painted = [last(s, "page", "painted") for s in (0, 1)]
         idle = [last(s, "page", "idle", lambda d: d == "true") for s in (0, 1)]
         settled = max(t for t in painted + idle if t is not None)
@@ -197,14 +198,14 @@ def hops(events: list) -> tuple:
     and the part of it the receiving worker spent busy with an earlier call (ms lists)."""
     busy = {0: [], 1: []}           # (start, end) of each worker's calls
     starts = {0: [], 1: []}
-    for t, side, src, kind, detail in events:
+    for t, side, src, kind, _detail in events:
         if src == "worker" and kind in ("call", "received"):
             starts[side].append(t)
         elif src == "worker" and kind == "answer" and starts[side]:
             busy[side].append((starts[side].pop(0), t))
     ways, waits = [], []
     pending = {0: [], 1: []}        # sent, not yet received, by the receiving side
-    for t, side, src, kind, detail in events:
+    for t, side, src, kind, _detail in events:
         if src == "worker" and kind == "sent":
             pending[1 - side].append(t)
         elif src == "worker" and kind == "received" and pending[side]:

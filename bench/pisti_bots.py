@@ -46,9 +46,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from pishe.cards import DECK  # noqa: E402
 from pishe.games.pisti.bots import BOTS, SamplerBot  # noqa: E402
-from pishe.games.pisti.cli import interval, tournament  # noqa: E402
+from pishe.games.pisti.cli import tournament  # noqa: E402
 from pishe.games.pisti.deal import Deck  # noqa: E402
-from pishe.games.pisti.view import seat_view  # noqa: E402
+from pishe.games.pisti.view import GAME_IDS, seat_view  # noqa: E402
+from pishe.table.cli import interval  # noqa: E402
+from pishe.table.game import get_game  # noqa: E402
 
 #: The README's rows: (A, B).
 LEVEL_ROWS = (("sampler", "greedy"), ("easy", "greedy"), ("sampler", "skipper"), ("greedy", "skipper"),
@@ -159,10 +161,11 @@ def report_levels(decks: int, seed: int, chunk: int, rows=LEVEL_ROWS, seats: int
           f"{f', the first {skip} chunks skipped' if skip else ''}:", flush=True)
     results = {row: [] for row in rows}
     seconds = dict.fromkeys(rows, 0.0)
+    game = get_game(GAME_IDS[seats])
     for k in range(skip, decks // chunk):
         for a, b in rows:
             start = time.perf_counter()
-            results[a, b].append(tournament(a, b, chunk, seed * 100_000 + k, bots=FACTORIES, seats=seats))
+            results[a, b].append(tournament(game, a, b, chunk, seed * 100_000 + k, bots=FACTORIES))
             seconds[a, b] += time.perf_counter() - start
         print(f"after {(k + 1 - skip) * chunk} decks a row{f' (chunks {skip + 1} to {k + 1})' if skip else ''}:")
         print("| A | B | decks | gain of A a deck | 95% interval | decks/s |")

@@ -36,7 +36,6 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "tests"))  # machinery.py
 sys.path.insert(0, str(HERE))
 
-import build  # noqa: E402
 import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 from connect import relay_page, site_with_relay  # noqa: E402
 from friend import PROBE, line  # noqa: E402

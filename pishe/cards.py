@@ -8,7 +8,7 @@ uses suit symbols (``"A♠"``).
 from __future__ import annotations
 
 from .errors import InvalidCardError
-from .table.lang import N_, _
+from .lang import N_, _
 
 __all__ = ["Card", "RANKS", "SUITS", "SUIT_SYMBOLS", "RANK_NAMES", "DECK", "parse_cards"]
 
@@ -37,6 +37,7 @@ class Card:
     """
 
     __slots__ = ("rank", "suit", "_text")
+    _text: str
     _interned: dict[str, Card] = {}
 
     rank: int

@@ -1,11 +1,12 @@
 """Command line: ``python -m pishe tournament …`` and ``python -m pishe play-out``.
 
 The command line names no game: it plays the games the registry finds
-(:func:`pishe.table.game.games`), through what each one offers
-(:meth:`~pishe.table.game.Game.tournament`, :meth:`~pishe.table.game.Game.play_out`).
-A game is named by its id or its family's, with the variant's parameters
-(``--game pisti --seats 2``; ``{"game": "pisti", "seats": 2}``); without a
-name, the first registered game (Pishe Pasha).
+(:func:`pishe.table.game.games`), through its own tournament and play-out or the
+table's (:class:`pishe.table.cli.CommandLine`).
+A game is named by its id or its family's, and a variant by its name in the
+family (``--game pisti --variant 2``; ``{"game": "pisti", "variant": "2"}``) or by
+its parameters (``--seats 2``; ``{"seats": 2}``); without a name, the first
+registered game (Pishe Pasha).
 
 ``tournament [--game G] A B --deals N [--seed S] [--json]`` plays bot A
 against bot B and reports the result (``--decks`` is the same option, in
@@ -21,7 +22,7 @@ is a Pişti deck with its plays or its bots. A bad line gets
 
 The command line speaks the language its environment asks for (``LANGUAGE``,
 ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: "tr_TR.UTF-8" is Turkish; see
-:func:`pishe.table.lang.from_environment`), or ``--lang``'s: its help, its errors and
+:func:`pishe.lang.from_environment`), or ``--lang``'s: its help, its errors and
 a tournament's report (argparse's own few words, "usage:", stay English).
 ``play-out``'s answers are data for programs: English in every environment.
 """
@@ -35,8 +36,9 @@ import time
 from typing import Optional, Sequence
 
 from .errors import PisheError, UnknownGameError
-from .table.game import find_game, games
-from .table.lang import LANGUAGES, _, from_environment, language, set_language
+from .table.cli import CommandLine
+from .table.game import Game, find_game, games
+from .lang import LANGUAGES, _, from_environment, language, set_language
 
 __all__ = ["main", "play_out_line"]
 
@@ -60,7 +62,10 @@ def play_out_line(line: str) -> dict:
     if not isinstance(name, str):
         raise UnknownGameError(f"unknown game {name!r}")
     params = {key: data.pop(key) for key in _params(name) if key in data}
-    return find_game(name, params).play_out(data)
+    variant = data.pop("variant", None)
+    if variant is not None and not isinstance(variant, str):
+        raise UnknownGameError(f"the variant must be a name, not {str(variant)[:40]!r}")
+    return CommandLine(find_game(name, params, variant)).play_out(data)
 
 
 def play_out(stdin, stdout) -> int:
@@ -90,8 +95,10 @@ def _parser() -> argparse.ArgumentParser:
     t = sub.add_parser("tournament", help=_("bot A against bot B over many deals"))
     t.add_argument("--game", choices=families, default=known[0].family_id,
                    help=_("the game (default {game})").format(game=known[0].family_id))
+    variants = "; ".join(f"{g.family_id} {g.variant}" for g in known if g.variant)
+    t.add_argument("--variant", help=_("the game's variant, by its name ({variants})").format(variants=variants))
     t.add_argument("--seats", type=int, help=_("the number of seats, for a game played by more than one number"))
-    first = {}                                                     # each family's first variant
+    first: dict[str, Game] = {}                                    # each family's first variant
     for game in known:
         first.setdefault(game.family_id, game)
     bots = "; ".join(f"{g.name}: {', '.join(g.bots)}" for g in first.values())
@@ -105,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _language_asked(argv: Sequence[str]) -> str:
-    """``--lang``'s language, else the environment's (:func:`~pishe.table.lang.from_environment`)."""
+    """``--lang``'s language, else the environment's (:func:`~pishe.lang.from_environment`)."""
     asked = argparse.ArgumentParser(add_help=False)
     asked.add_argument("--lang")
     known, _rest = asked.parse_known_args(argv)
@@ -128,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
         set_language("en")          # data for programs: the same in every environment
         return play_out(sys.stdin, sys.stdout)
     try:
-        game = find_game(args.game, {} if args.seats is None else {"seats": args.seats})
+        game = find_game(args.game, {} if args.seats is None else {"seats": args.seats}, args.variant)
     except UnknownGameError as e:
         return _refuse(str(e))
     option = f"--{game.deal_name.lower()}s"       # --deals, or Pişti's --decks: the same option
@@ -136,7 +143,8 @@ def _run(args: argparse.Namespace) -> int:
         return _refuse(_("{option} is required").format(option=option))
     for name in (args.a, args.b):
         if name not in game.bots:
-            return _refuse(_("unknown bot {name}: choose one of {bots}").format(name=repr(name), bots=", ".join(game.bots)))
+            return _refuse(_("unknown bot {name}: choose one of {bots}").format(name=repr(name),
+                                                                                 bots=", ".join(game.bots)))
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int) -> None:
@@ -144,7 +152,7 @@ def _run(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     try:
-        result = game.tournament(args.a, args.b, args.deals, args.seed, progress if show else None)
+        result = CommandLine(game).tournament(args.a, args.b, args.deals, args.seed, progress if show else None)
     except (PisheError, ValueError) as e:
         return _refuse(str(e))
     if show:
@@ -155,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
     seconds = max(time.perf_counter() - start, 1e-9)
     print(_("{deal} × {count} ({rate} a second), seed {seed}").format(
         deal=game.deal_word(), count=args.deals, rate=f"{args.deals / seconds:.0f}", seed=args.seed))
-    for line in game.tournament_lines(result):
+    for line in CommandLine(game).tournament_lines(result):
         print(line)
     return 0
 

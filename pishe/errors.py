@@ -86,4 +86,4 @@ class MatchOverError(IllegalActionError):
 
 
 class UnknownLanguageError(PisheError, ValueError):
-    """A language code the page does not speak (see :mod:`pishe.table.lang`)."""
+    """A language code the page does not speak (see :mod:`pishe.lang`)."""

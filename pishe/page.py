@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from .errors import PisheError
-from .table.lang import _
+from .lang import _
 from .table.said import of_error
 
 __all__ = ["CLOCKS", "check_clock", "outbox", "error", "run"]

@@ -48,14 +48,15 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from .errors import NotYourTurnError, PisheError, UnknownBotError
 from .table.game import get_game
 from .table.match import Match
 from .table.seating import Seating
-from .table import lang, words
-from .table.lang import TABLE, _
+from . import lang
+from .lang import TABLE, _
+from .table import words
 from .table.said import about, again, data_of, names_data, say
 from .page import check_clock, error as _error, run as _run
 
@@ -227,7 +228,8 @@ class _ComputerTable:
             "said_names": names_data(names),
             "in_progress": self.match.in_progress,
             "computer_moves": computer,
-            "clock": words.clock(deal.turn, clock) if playing and self.seating.clock_runs(deal.turn) else None,
+            "clock": (words.clock(deal.turn, clock)
+                      if playing and clock is not None and self.seating.clock_runs(deal.turn) else None),
             "autopilot": self.seating.autopilot(YOU),
             "settings": {"game": game.id, "length": self.match.length, "clock": clock, "level": self.level,
                          "level_line": (words.level_line(game.word(game.levels[self.level]))
@@ -268,8 +270,12 @@ class _ComputerTable:
 _table: Optional[_ComputerTable] = None
 
 
-def _playing(call) -> str:
-    return _run(_table, _("No match is being played."), lambda steps: _table.answer(steps), call)
+def _playing(call: Callable[[_ComputerTable], Any], timed_out: bool = False) -> str:
+    """``call(table)`` on the match being played, answered (see :func:`pishe.page.run`)."""
+    table = _table
+    if table is None:
+        return _error(PisheError(_("No match is being played.")))
+    return _run(table, "", lambda steps: table.answer(steps, timed_out=timed_out), lambda: call(table))
 
 
 def new_match(length: Optional[str] = None, seed: Optional[int] = None, game: str = FIRST_GAME,
@@ -298,39 +304,38 @@ def restore_match(saved: str) -> str:
 
 def act(action: str) -> str:
     """Your action in seat 0, in its text form (``give``, ``turn``, ``keep``; ``7H``)."""
-    return _playing(lambda: _table.act(action))
+    return _playing(lambda table: table.act(action))
 
 
 def computer_step() -> str:
     """One move of the computer whose turn it is (one flip or one give; one card); on your
     turn too while a computer plays your seat after timeouts."""
-    return _playing(lambda: _table.computer_step(
-        yours=_table.match.deal.turn == YOU and _table.seating.autopilot(YOU)))
+    return _playing(lambda table: table.computer_step(
+        yours=table.match.deal.turn == YOU and table.seating.autopilot(YOU)))
 
 
 def timeout() -> str:
     """Your clock ran out: the table plays the computer's choice for you (three in a row
     and a computer keeps playing your seat until :func:`take_over`)."""
-    return _run(_table, _("No match is being played."), lambda steps: _table.answer(steps, timed_out=True),
-                lambda: _table.timeout())
+    return _playing(lambda table: table.timeout(), timed_out=True)
 
 
 def take_over() -> str:
     """Play your seat yourself again after timeouts."""
-    def call():
-        _table.seating.take_over(YOU)
+    def call(table: _ComputerTable) -> tuple:
+        table.seating.take_over(YOU)
         return ()
     return _playing(call)
 
 
 def next_deal() -> str:
     """Deal the next deal of the match."""
-    return _playing(lambda: _table.next_deal())
+    return _playing(lambda table: table.next_deal())
 
 
 def current() -> str:
     """The table as it is now (nothing changes)."""
-    return _playing(lambda: ())
+    return _playing(lambda table: ())
 
 
 # -- a friend's table ----------------------------------------------------------------
@@ -354,7 +359,7 @@ def page_words() -> str:
 
 
 def set_language(code: str) -> str:
-    """Speak ``code`` (one of :data:`pishe.table.lang.LANGUAGES`) from now on: every answer's
+    """Speak ``code`` (one of :data:`pishe.lang.LANGUAGES`) from now on: every answer's
     words, this page's alone (a friend's page words its own views). Answers :func:`page_words`
     in that language, or ``{"error"}`` with nothing changed. The table's views are worded
     anew when the page asks for them (:func:`current`, ``host_current``, …)."""
@@ -371,7 +376,7 @@ def say_again(lines: list) -> str:
     that is no line (the page keeps what it showed)."""
     if not isinstance(lines, list):
         return _error(PisheError(_("Nothing to say again.")))
-    texts = []
+    texts: list[Optional[str]] = []
     for line in lines:
         try:
             texts.append(again(line))

@@ -12,7 +12,7 @@ from typing import Optional
 from .errors import PisheError
 from .table import words
 from .table.game import get_game
-from .table.lang import _
+from .lang import _
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
 from .table.protocol.host import friend_names
 from .table.protocol.wire import DEALING, VERIFIED

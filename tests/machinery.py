@@ -80,7 +80,7 @@ class LocalServer:
             except OSError:
                 if time.monotonic() > deadline:
                     self.stop()
-                    raise self.error(f"{self.name} took no connection in {timeout:.0f} s:\n{self.log()}")
+                    raise self.error(f"{self.name} took no connection in {timeout:.0f} s:\n{self.log()}") from None
                 time.sleep(0.2)
 
     def stop(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import email.message
 import gzip
 import hashlib
 import io
@@ -30,7 +31,7 @@ import pytest
 import build
 import catalogs
 from pishe.table.game import game_ids
-from pishe.table.lang import PSEUDO
+from pishe.lang import PSEUDO
 from pishe.table.words import LOADING, START_FAILED
 from pishe.web import FRIENDS_CALLS
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from pishe import DECK, Card, cli
-from pishe.table.lang import from_environment, language
+from pishe.lang import from_environment, language
 
 #: What says which language a program speaks (GNU gettext's variables).
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -194,7 +194,7 @@ def test_pisti_play_out_plays_a_whole_deck_and_part_of_one(here):
 def test_pisti_play_out_reports_a_bad_line_and_goes_on(here, line, message):
     good = {"game": "pisti", "deck": PISTI_DECK, "dealer": 3, "plays": []}
     status, out, _ = here("play-out", stdin=json.dumps(line) + "\n" + json.dumps(good) + "\n")
-    first, second = (json.loads(l) for l in out.splitlines())
+    first, second = (json.loads(line) for line in out.splitlines())
     assert status == 1 and message in first["error"] and "error" not in second
 
 
@@ -247,3 +247,50 @@ def test_the_command_line_speaks_its_environments_language(here):
                           env={"LC_ALL": "tr_TR.UTF-8"})
     assert json.loads(out)["steps"] == ["Seat 0: You turn the 7♣; you may give it or keep it"]
     assert language() == "en"                     # as it was: the command line's language is its own
+
+
+def test_a_variant_is_picked_by_its_name_as_by_its_parameters(here):
+    bout = ("easy", "greedy", "--decks", "4", "--seed", "2", "--json")
+    by_seats = here("tournament", "--game", "pisti", "--seats", "2", *bout)
+    assert json.loads(by_seats[1])["game"] == "pisti-2"
+    assert here("tournament", "--game", "pisti", "--variant", "2", *bout) == by_seats
+    line = {"game": "pisti", "deck": PISTI_DECK, "plays": []}
+    _, two, _ = here("play-out", stdin=json.dumps({**line, "seats": 2}) + "\n")
+    assert here("play-out", stdin=json.dumps({**line, "variant": "2"}) + "\n")[1] == two
+    assert here("play-out", stdin=json.dumps({**line, "variant": "pisti-2"}) + "\n")[1] == two
+    status, out, _ = here("play-out", stdin=json.dumps({**line, "variant": "3"}) + "\n")
+    assert status == 1 and "no variant '3'" in json.loads(out)["error"]
+    status, _, err = here("tournament", "--game", "pisti", "--variant", "3", "easy", "greedy", "--decks", "4")
+    assert status == 2 and "no variant '3'" in err
+
+
+@pytest.fixture
+def plain_pisti(monkeypatch):
+    """Pişti with no command line of its own: what a new game has before it words one."""
+    from pishe.games.pisti import cli as own
+
+    for name in ("tournament", "tournament_lines", "play_out"):
+        monkeypatch.delattr(own, name)
+
+
+def test_a_game_without_a_command_line_of_its_own_gets_the_tables(here, plain_pisti):
+    status, out, err = here("tournament", "--game", "pisti", "--variant", "2", "easy", "greedy", "--decks", "20",
+                            "--seed", "5", "--json")
+    assert status == 0, err
+    result = json.loads(out)
+    assert set(result) == {"game", "a", "b", "deals", "points", "gain", "ci95"} and result["game"] == "pisti-2"
+    assert result["ci95"][0] <= result["gain"] <= result["ci95"][1]
+    assert result["gain"] == pytest.approx((result["points"][0] - result["points"][1]) / 20, abs=1e-3)
+    status, out, _ = here("tournament", "--game", "pisti", "easy", "greedy", "--decks", "4", "--seed", "5")
+    assert status == 0 and "95% interval" in out and out.count("easy") >= 2
+    assert here("tournament", "--game", "pisti", "easy", "greedy", "--decks", "3")[0] == 2
+
+    lines = [{"game": "pisti", "variant": "2", "deck": PISTI_DECK, "bots": ["easy", "greedy"]},
+             {"game": "pisti", "deck": PISTI_DECK, "actions": ["6S", "KS"]},
+             {"game": "pisti", "deck": PISTI_DECK, "actions": ["6S"]}]
+    status, out, _ = here("play-out", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    whole, bad, part = (json.loads(answer) for answer in out.splitlines())
+    assert status == 1 and whole["over"] and sum(whole["points"]) > 0 and len(whole["actions"]) == 48
+    assert "action 2 ('KS') by seat 1" in bad["error"]
+    assert part == {"over": False, "turn": 1, "legal": part["legal"], "points": None, "actions": ["6S"]}
+    assert len(part["legal"]) == 4            # seat 1's first packet

@@ -47,7 +47,7 @@ def test_random_deals_keep_every_invariant():
             bots = [BOTS[rng.choice(names)], BOTS[rng.choice(names)]]
         foundations = dict(deal.foundations)
         thorough = n % 20 == 0          # full card sets and JSON views: slower, so on every 20th deal
-        for actions in range(MAX_ACTIONS):
+        for _ in range(MAX_ACTIONS):
             if deal.over:
                 break
             bot_step(deal, bots[deal.turn])

@@ -13,7 +13,7 @@ from pishe.errors import (
     DealOverError, IllegalActionError, NotYourTurnError, PisheError, UnknownActionError, UnknownBotError,
 )
 from pishe.games.pisti import GAME, CardNotInHandError, Deck, InvalidDeckError
-from pishe.games.pisti.cli import play_deck, play_out_line, tournament
+from pishe.games.pisti.cli import play_deck, play_out, tournament
 from pishe.games.pisti.deal import (
     CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, UNDER, sort_cards,
 )
@@ -597,27 +597,27 @@ def test_play_out_plays_and_errors():
         plays.append(str(card))
         deck.apply(card)
     texts = [str(c) for c in shuffled]
-    answer = play_out_line({"deck": texts, "dealer": 1, "plays": plays})
+    answer = play_out(GAME, {"deck": texts, "dealer": 1, "plays": plays})
     assert answer["over"] and answer["points"] == deck.team_points()
     assert answer["cards"] == [len(t) for t in deck.taken]
     assert answer["pishti"] == [len(p) for p in deck.pishti]
     assert answer["jack_pishti"] == [len(p) for p in deck.jack_pishti]
     assert len(answer["steps"]) == len(deck.log)
     assert any(s.startswith("Seat 2: plays the ") for s in answer["steps"])
-    part = play_out_line({"deck": texts, "dealer": 1, "plays": plays[:5]})
+    part = play_out(GAME, {"deck": texts, "dealer": 1, "plays": plays[:5]})
     assert part["over"] is False and part["turn"] == (1 + 1 + 5) % 4 and part["points"] is None
     with pytest.raises(DealOverError):
-        play_out_line({"deck": texts, "dealer": 1, "plays": plays + plays[:1]})
+        play_out(GAME, {"deck": texts, "dealer": 1, "plays": plays + plays[:1]})
     wrong = [c for c in texts if C(c) not in deck_hand(shuffled, 1)][0]
     with pytest.raises(CardNotInHandError, match="play 1"):
-        play_out_line({"deck": texts, "dealer": 1, "plays": [wrong]})
+        play_out(GAME, {"deck": texts, "dealer": 1, "plays": [wrong]})
     for bad in (texts[:51], texts[:51] + texts[:1], texts[:51] + ["XX"]):
         with pytest.raises(InvalidDeckError):
-            play_out_line({"deck": bad, "dealer": 1, "plays": []})
+            play_out(GAME, {"deck": bad, "dealer": 1, "plays": []})
     with pytest.raises(UnknownBotError):
-        play_out_line({"deck": texts, "dealer": 1, "bots": ["greedy", "x", "random", "greedy"]})
+        play_out(GAME, {"deck": texts, "dealer": 1, "bots": ["greedy", "x", "random", "greedy"]})
     with pytest.raises(PisheError):
-        play_out_line({"deck": texts, "dealer": 1})
+        play_out(GAME, {"deck": texts, "dealer": 1})
 
 
 def deck_hand(shuffled, dealer):
@@ -626,26 +626,26 @@ def deck_hand(shuffled, dealer):
 
 def test_play_out_with_bots():
     texts = [str(c) for c in random_deck(random.Random(14))]
-    answer = play_out_line({"deck": texts, "dealer": 3,
+    answer = play_out(GAME, {"deck": texts, "dealer": 3,
                             "bots": ["greedy", "random", "sampler", "greedy"]})
     assert answer["over"] and sum(answer["cards"]) == 52 and answer["turn"] is None
-    again = play_out_line({"deck": texts, "dealer": 3,
+    again = play_out(GAME, {"deck": texts, "dealer": 3,
                            "bots": ["greedy", "random", "sampler", "greedy"]})
     assert again == answer
 
 
 def test_tournament_smoke():
-    result = tournament("greedy", "random", 20, seed=1)
+    result = tournament(GAME, "greedy", "random", 20, seed=1)
     assert set(result) >= {"game", "a", "b", "decks", "points", "pishti", "gain", "ci95"}
     assert result["game"] == "pisti" and result["decks"] == 20
     assert result["ci95"][0] <= result["gain"] <= result["ci95"][1]
-    assert result == tournament("greedy", "random", 20, seed=1)
-    small = tournament("sampler", "greedy", 2, seed=2)
+    assert result == tournament(GAME, "greedy", "random", 20, seed=1)
+    small = tournament(GAME, "sampler", "greedy", 2, seed=2)
     assert small["decks"] == 2 and sum(small["points"]) >= 26
     with pytest.raises(ValueError):
-        tournament("greedy", "random", 3)
+        tournament(GAME, "greedy", "random", 3)
     with pytest.raises(UnknownBotError):
-        tournament("greedy", "nobody", 2)
+        tournament(GAME, "greedy", "nobody", 2)
 
 
 def test_play_deck_with_views():

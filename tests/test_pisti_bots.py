@@ -202,7 +202,7 @@ def test_four_greedy_seats_are_deterministic():
 
 def test_greedy_beats_random_clearly():
     from pishe.games.pisti.cli import tournament
-    result = tournament("greedy", "random", 200, seed=3)
+    result = tournament(GAME, "greedy", "random", 200, seed=3)
     assert result["ci95"][0] > 8
 
 

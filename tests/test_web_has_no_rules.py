@@ -33,11 +33,11 @@ FORBIDDEN = {
     "rank or suit in a comparison or arithmetic": [
         re.compile(rf"{FIELD}\s*{OPERATOR}(?!=)"),
         re.compile(rf"{OPERATOR}\s*[\w$.\[\]()]*{FIELD}"),
-        re.compile(rf"\b(?:rank|suit)\s*(?:===?|!==?|<=?|(?<!=)>=?)"),
-        re.compile(rf"(?:===?|!==?|<=?|(?<!=)>=?)\s*(?:rank|suit)\b"),
+        re.compile(r"\b(?:rank|suit)\s*(?:===?|!==?|<=?|(?<!=)>=?)"),
+        re.compile(r"(?:===?|!==?|<=?|(?<!=)>=?)\s*(?:rank|suit)\b"),
     ],
     "a rank or suit literal compared": [
-        re.compile(rf"(?:===?|!==?)\s*{LITERAL}"),
+        re.compile(r"(?:===?|!==?)\s*{LITERAL}"),
         re.compile(rf"{LITERAL}\s*(?:===?|!==?)"),
         re.compile(rf"\bcase\s+{LITERAL}\s*:"),
     ],

@@ -13,8 +13,8 @@ the page's markup from ``web/games/<package>/``.
 
 The contracts are typed: :class:`Game` is the base class a game subclasses;
 :class:`State` (a deal's state, what ``new_deal`` returns), :class:`View` (what
-``view`` returns), :class:`Bot` (with :class:`Rememberer` and :class:`Watcher`, what some bots add) are ``typing.Protocol``
-classes a game's own types satisfy by their shape. Steps are the game's own values;
+``view`` returns), :class:`Bot` (with :class:`Rememberer` and :class:`Watcher`, what some bots
+add) are ``typing.Protocol`` classes a game's own types satisfy by their shape. Steps are the game's own values;
 :meth:`Game.show_step` says how each one reads to each seat (or that a seat does not
 see it at all). :data:`VIEW_KEYS` and :data:`MATCH_KEYS` are the keys of a view's JSON
 that the table and the page read, whatever the game (the conformance tests check
@@ -26,24 +26,29 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from typing import Any, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
 
 from ..cards import Card
 from ..errors import UnknownBotError, UnknownGameError
 from . import said
 from .lang import N_, TABLE, Catalog, _
 
-__all__ = ["Game", "Length", "State", "View", "Bot", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS", "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
+__all__ = ["Game", "Length", "State", "View", "Bot", "BotFactory", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS",
+           "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
 
 
 @runtime_checkable
 class State(Protocol):
     """A deal's state, as :meth:`Game.new_deal` makes it: the one place its rules live."""
 
-    #: The seat to move (meaningless once ``over``).
-    turn: int
-    #: Whether the deal (a deck, in Pişti) has ended.
-    over: bool
+    # Read-only to the table: a plain attribute or a property satisfies them.
+    @property
+    def turn(self) -> int:
+        """The seat to move (meaningless once ``over``)."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal (a deck, in Pişti) has ended."""
 
     def legal_actions(self) -> tuple:
         """The actions the seat to move may take now: the one source of legality."""
@@ -73,6 +78,10 @@ class Bot(Protocol):
 
     def choose(self, view: Any) -> Any:
         """The action to take, from ``view`` (the game's view object for its seat, never the state)."""
+
+
+#: What makes a bot: ``factory(seat, rng) -> bot`` (:attr:`Game.bots`).
+BotFactory = Callable[[int, random.Random], Bot]
 
 
 @runtime_checkable
@@ -130,6 +139,9 @@ class Game:
     #: The variant's parameters, by name (``{"seats": 2}``): what picks this variant of its
     #: family on the command line (``{"game": "pisti", "seats": 2}``).
     params: dict = {}
+    #: The variant's name in its family, what ``--variant`` and a play-out line's ``"variant"``
+    #: pick it by ("2" for Pişti for two; its id picks it too); "": the family's only variant.
+    variant: str = ""
     #: The name players read ("Pishe Pasha", "Pişti").
     name: str
     #: What players call one deal of a match ("Deal"; Pişti's players say "Deck"), in English:
@@ -146,7 +158,7 @@ class Game:
     #: The bot the page's computer plays.
     computer: str
     #: Bot factories by name: ``factory(seat, rng) -> bot``.
-    bots: dict
+    bots: dict[str, BotFactory]
     #: The computer's levels a page offers, in the order shown: bot name -> the level's name
     #: there (``computer``'s is chosen at first, or else the first); none: the computer
     #: plays ``computer``.
@@ -308,22 +320,6 @@ class Game:
             raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(self.bots)}") from None
         return factory(seat, rng if rng is not None else random.Random())
 
-    # -- the command line (``python -m pishe``) ------------------------------------------
-
-    def tournament(self, a: str, b: str, deals: int, seed: Optional[int] = None, progress=None) -> dict:
-        """Bot ``a`` against bot ``b`` over ``deals`` deals, as JSON data; raises
-        :class:`UnknownBotError` or ``ValueError`` for arguments it cannot play."""
-        raise NotImplementedError
-
-    def tournament_lines(self, result: dict) -> list:
-        """A :meth:`tournament` result in lines of text, a line per bot first."""
-        raise NotImplementedError
-
-    def play_out(self, data: dict) -> dict:
-        """Answer one ``play-out`` line, ``data`` without its ``game`` and :attr:`params`
-        keys; raises a :class:`~pishe.errors.PisheError` or ``ValueError`` saying what is wrong."""
-        raise NotImplementedError
-
 
 # -- The registry: every package under pishe/games/ that exposes GAMES ----------------
 
@@ -382,14 +378,20 @@ def game_ids() -> tuple:
     return tuple(game.id for game in games())
 
 
-def find_game(name: str, params: dict) -> Game:
+def find_game(name: str, params: dict, variant: Optional[str] = None) -> Game:
     """The game the command line names: ``name`` is a game's id or its family's
-    (``"pisti"``), ``params`` the variant's parameters given with it (``{"seats": 2}``;
-    none: the variant whose id is ``name``)."""
+    (``"pisti"``); ``variant`` a variant's name in that family or its id (``"2"``,
+    ``"pisti-2"``); ``params`` the variant's parameters given with it (``{"seats": 2}``).
+    Neither: the variant whose id is ``name``, else the family's first."""
     family = [g for g in games() if g.family_id == name] if isinstance(name, str) else []
     if not family:
         raise UnknownGameError(f"unknown game {str(name)[:40]!r}: choose one of "
                                f"{', '.join(dict.fromkeys(g.family_id for g in games()))}")
+    if variant is not None:
+        family = [g for g in family if variant in (g.variant, g.id)]
+        if not family:
+            offered = ", ".join(g.variant or g.id for g in games() if g.family_id == name)
+            raise UnknownGameError(f"{name} has no variant {str(variant)[:40]!r}: choose one of {offered}")
     if not params:
         return next((g for g in family if g.id == name), family[0])
     for game in family:

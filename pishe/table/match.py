@@ -4,12 +4,14 @@ one seat on after each deal, the length's target and cap."""
 from __future__ import annotations
 
 import random
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..cards import DECK, Card
 from ..errors import DealNotOverError, InvalidMatchLengthError, MatchOverError
 from .lang import _
-from .game import Game
+
+if TYPE_CHECKING:           # the game's default command line (.cli) plays matches: no import back
+    from .game import Game, State
 
 __all__ = ["Match", "shuffled_deck"]
 
@@ -45,7 +47,7 @@ class Match:
         self.rng = rng if rng is not None else random.Random()
         self._finished: list[list[int]] = []     # each earlier deal's points, by team
         self.deal_number = 0
-        self.deal = None
+        self.deal: State            # the current deal's, dealt now
         self._moved = False                      # whether any move was made in this match
         self._start_deal(deck)
 

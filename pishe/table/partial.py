@@ -40,8 +40,8 @@ class PartialDeal:
         self.known: dict = {}
         self.actions: list = []
         self._state = None
-        self._deck = None
-        self._openable = None        # openable()'s answer until a card is learnt or a move made
+        self._deck: Optional[list[Card]] = None
+        self._openable: Optional[tuple] = None        # openable()'s answer until a card is learnt or a move made
 
     def learn(self, position: int, card: Card) -> bool:
         """Take in that ``position`` holds ``card``; whether it was new. Raises ``ValueError``

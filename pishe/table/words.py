@@ -29,8 +29,9 @@ from typing import Optional
 from .lang import N_, TABLE, _, named, ngettext
 from .said import data_of, nsay
 
-__all__ = ["PAGE", "WAITING", "clock", "clock_label", "level_line", "CLOCK_WARNINGS", "dealing_lines", "fairness", "presence", "waiting_for", "sides", "dealt",
-           "match_score", "LOADING", "START_FAILED", "MANIFEST", "page", "waiting"]
+__all__ = ["PAGE", "WAITING", "clock", "clock_label", "level_line", "CLOCK_WARNINGS", "dealing_lines", "fairness",
+           "presence", "waiting_for", "sides", "dealt", "match_score", "LOADING", "START_FAILED", "MANIFEST", "page",
+           "waiting"]
 
 #: The page's sentences, by key.
 PAGE = {

@@ -8,7 +8,7 @@ computer players in :mod:`.bots`; :data:`GAME` is what the table
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from ...errors import InvalidStepError, UnknownActionError
 from ...table.game import Game, Length
@@ -16,7 +16,18 @@ from .words import N_, WORDS
 from .bots import FACTORIES
 from .deal import ACTIONS, Deal
 from .memory import Memory
-from .view import GAME_ID, blank_view, motion, seat_view, seen_json, step_from_json, step_to_json, view_from_json
+from .view import (GAME_ID, SeatView, blank_view, motion, seat_view, seen_json, step_from_json, step_to_json,
+                   view_from_json)
+
+if TYPE_CHECKING:
+    # The game's types are the table's contracts: mypy checks each against its protocol.
+    from ...table.game import State, View, Watcher
+    from .bots import MemoryBot
+
+    _STATE: type[State] = Deal
+    _VIEW: type[View] = SeatView
+    _MEMORY: type[Watcher] = Memory
+    _REMEMBERING_BOT: type[Watcher] = MemoryBot
 
 __all__ = ["GAME", "GAMES", "PishePasha"]
 
@@ -57,7 +68,7 @@ class PishePasha(Game):
             raise UnknownActionError(f"unknown action {str(text)[:40]!r}: the actions are give, turn and keep")
         return text
 
-    def view(self, match, seat: int, names: Optional[Sequence[str]] = None):
+    def view(self, match, seat: int, names: Optional[Sequence[str]] = None) -> SeatView:
         """The seat's :class:`~.view.SeatView` (names default to "You" and "Opponent")."""
         return seat_view(match, seat, names)
 
@@ -95,21 +106,6 @@ class PishePasha(Game):
     def hidden_cards(self, state: Deal, seat: int) -> set:
         """Every stock card, the seat's own included: nobody sees a stock card."""
         return set(state.stocks[0]) | set(state.stocks[1])
-
-    def tournament(self, a: str, b: str, deals: int, seed=None, progress=None) -> dict:
-        """Bot ``a`` against bot ``b``, alternating as leader (see :func:`.cli.tournament`)."""
-        from .cli import tournament
-        return tournament(a, b, deals, seed, progress)
-
-    def tournament_lines(self, result: dict) -> list:
-        """Each bot's wins and points (see :func:`.cli.report`)."""
-        from .cli import report
-        return report(result)
-
-    def play_out(self, data: dict) -> dict:
-        """A deal from stocks or a position, played on (see :func:`.cli.play_out_line`)."""
-        from .cli import play_out_line
-        return play_out_line(data)
 
 
 GAME = PishePasha()

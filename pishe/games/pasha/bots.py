@@ -17,9 +17,10 @@ can show its turn on a timer. :data:`FACTORIES` makes every bot by name,
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 from typing import Callable, Optional
 
+from ...cards import Card
+from ...table.game import BotFactory
 from .deal import GIVE, KEEP, KEPT, TO_PILE, TURN, TURNED, Deal
 from .memory import Memory
 from .view import SeatView
@@ -29,11 +30,12 @@ __all__ = ["BOTS", "FACTORIES", "LookAhead", "MemoryBot", "always_give", "hold_k
 Bot = Callable[[SeatView], str]
 
 
-def _give_unless(refuse: Callable[[SeatView], bool]) -> Bot:
-    """A bot that gives whenever it may, except when ``refuse(view)`` says not to."""
+def _give_unless(refuse: Callable[[SeatView, Card], bool]) -> Bot:
+    """A bot that gives whenever it may, except when ``refuse(view, card)`` says not to give ``card``."""
     def choose(view: SeatView) -> str:
         legal = view.legal
-        if GIVE in legal and not refuse(view):
+        card = view.give_card
+        if GIVE in legal and card is not None and not refuse(view, card):
             return GIVE
         return KEEP if KEEP in legal else TURN
     return choose
@@ -41,20 +43,20 @@ def _give_unless(refuse: Callable[[SeatView], bool]) -> Bot:
 
 #: The computer: gives whenever allowed. Giving before turning chains a run
 #: from its discard top, and a turned card that can be given is given.
-always_give = _give_unless(lambda view: False)
+always_give = _give_unless(lambda view, card: False)
 always_give.__doc__ = "Give whenever allowed (the computer on the page)."
 
 #: Never gives a king.
-hold_king = _give_unless(lambda view: view.give_card.rank == 13)
+hold_king = _give_unless(lambda view, card: card.rank == 13)
 hold_king.__doc__ = "Give whenever allowed, but never a king."
 
 #: Never gives a card exactly two above the top of its own suit pile (empty = 0).
 no_give_two_above = _give_unless(
-    lambda view: view.give_card.rank == view.foundations[view.give_card.suit] + 2)
+    lambda view, card: card.rank == view.foundations[card.suit] + 2)
 no_give_two_above.__doc__ = "Give whenever allowed, but never a card two above its suit pile's top."
 
 #: Never gives at all.
-never_give = _give_unless(lambda view: True)
+never_give = _give_unless(lambda view, card: True)
 never_give.__doc__ = "Never give: always turn, and keep a turned card."
 
 #: The rule bots, functions of a view, by name (every bot by name: :data:`FACTORIES`).
@@ -66,9 +68,18 @@ BOTS: dict[str, Bot] = {
 }
 
 
-def _passes_one_in_ten(seat: int, rng: random.Random):
+class _RuleBot:
+    """A bot that plays a rule (:data:`BOTS`), remembering nothing."""
+
+    __slots__ = ("choose",)
+
+    def __init__(self, choose: Bot):
+        self.choose = choose
+
+
+def _passes_one_in_ten(seat: int, rng: random.Random) -> _RuleBot:
     """``always-give`` that passes up one give in ten, drawn from ``rng``."""
-    return SimpleNamespace(choose=_give_unless(lambda view: rng.random() < 0.1))
+    return _RuleBot(_give_unless(lambda view, card: rng.random() < 0.1))
 
 
 # -- looking ahead with the one engine ---------------------------------------------------
@@ -111,7 +122,7 @@ class LookAhead:
         """``(action, score)``: the action for ``me``, to move in each of ``deals`` (the
         positions it may be in), whose play-outs with ``depth - 1`` score best in all of
         them together; giving wins ties (it is what always-give does)."""
-        best = None
+        best: tuple = ()
         for action in deals[0].legal_actions():
             score = 0
             for deal in deals:
@@ -120,7 +131,7 @@ class LookAhead:
                 steps = trial.apply(action)
                 left = None if turns is None else turns - _turns_ended(steps)
                 score += self.play_on(trial, depth - 1, left)
-            if best is None or score > best[1]:
+            if not best or score > best[1]:
                 best = (action, score)
         return best
 
@@ -193,13 +204,13 @@ class MemoryBot:
         return LookAhead(self.seat, self.turns, _BUDGET).best(deals, depth, self.turns)[0]
 
 
-def _rule(choose: Bot):
+def _rule(choose: Bot) -> BotFactory:
     """The factory of a rule bot: every seat shares the rule, which remembers nothing."""
-    return lambda seat, rng: SimpleNamespace(choose=choose)
+    return lambda seat, rng: _RuleBot(choose)
 
 
 #: Every bot by name, as ``factory(seat, rng) -> bot``: the command line's names and the page's levels.
-FACTORIES: dict = {
+FACTORIES: dict[str, BotFactory] = {
     **{name: _rule(choose) for name, choose in BOTS.items()},
     "pass-one-in-ten": _passes_one_in_ten,
     "memory-4": lambda seat, rng: MemoryBot(seat, depth=1, turns=4),

@@ -1,10 +1,10 @@
 """Command-line parts for Pishe Pasha: bot tournaments and play-out lines.
 
-The table's command line (:mod:`pishe.cli`) reaches these through the game
-(:meth:`~pishe.table.game.Game.tournament`, :meth:`~pishe.table.game.Game.play_out`):
-:func:`tournament` plays bot A against bot B, the two alternating as leader;
-:func:`play_out_line` answers one play-out request (a new deal from stocks played
-out by bots, actions applied to a position, or a position played on by bots).
+The table's command line (:mod:`pishe.cli`) finds these by their names
+(:class:`pishe.table.cli.CommandLine`): :func:`tournament` plays bot A against bot B,
+the two alternating as leader, :func:`tournament_lines` reports it; :func:`play_out`
+answers one play-out request (a new deal from stocks played out by bots, actions applied
+to a position, or a position played on by bots).
 """
 
 from __future__ import annotations
@@ -14,21 +14,18 @@ from typing import Optional
 
 from ...cards import parse_cards
 from ...errors import IllegalActionError, InvalidCardError, InvalidPositionError, PisheError
+from ...table.game import Game
 from .deal import Deal
 from .play import play_deal
 from .position import format_position, parse_position
 from .words import ngettext
 
-__all__ = ["tournament", "report", "play_out_line"]
+__all__ = ["tournament", "tournament_lines", "play_out"]
 
 
-def _bot(name: str, seat: int, rng: random.Random):
-    from . import GAME
-    return GAME.new_bot(name, seat, rng)
-
-
-def tournament(a: str, b: str, deals: int, seed: Optional[int] = None, progress=None) -> dict:
-    """Play ``deals`` deals of bot ``a`` against bot ``b``; ``a`` leads the even-numbered ones.
+def tournament(game: Game, a: str, b: str, deals: int, seed: Optional[int] = None, progress=None) -> dict:
+    """Play ``deals`` deals of ``game`` (Pishe Pasha's), bot ``a`` against bot ``b``; ``a`` leads
+    the even-numbered ones.
 
     Returns ``{"a", "b", "deals", "wins": [a, b], "points": [a, b]}``.
     ``progress(done)`` is called now and then for long runs.
@@ -37,22 +34,24 @@ def tournament(a: str, b: str, deals: int, seed: Optional[int] = None, progress=
         raise ValueError("the number of deals cannot be negative")
     rng = random.Random(seed)
     # Each bot sits in both seats in turn: one bot object per bot and seat, with its own generator.
-    bots = [[_bot(name, seat, random.Random(rng.getrandbits(64))) for seat in (0, 1)] for name in (a, b)]
+    bots = [[game.new_bot(name, seat, random.Random(rng.getrandbits(64))) for seat in (0, 1)] for name in (a, b)]
     wins, points = [0, 0], [0, 0]
     for n in range(deals):
         a_seat = n % 2                 # seat 0 leads every fresh deal: A and B take turns there
         seated = [bots[0][0], bots[1][1]] if a_seat == 0 else [bots[1][0], bots[0][1]]
         deal = Deal.shuffled(rng, leader=0)
         play_deal(deal, seated)
-        player = 0 if deal.winner == a_seat else 1
+        winner = deal.winner
+        assert winner is not None, "a deal played out has a winner"
+        player = 0 if winner == a_seat else 1
         wins[player] += 1
-        points[player] += deal.points(1 - deal.winner)
+        points[player] += deal.points(1 - winner)
         if progress is not None and n % 500 == 499:
             progress(n + 1)
     return {"a": a, "b": b, "deals": deals, "wins": wins, "points": points}
 
 
-def report(result: dict) -> list:
+def tournament_lines(result: dict) -> list:
     """A tournament's result in lines: wins and points, a line per bot."""
     width = max(len(result["a"]), len(result["b"]))
     return [f"  {name:<{width}}  " + "  ".join((
@@ -68,14 +67,15 @@ def _check_keys(line: dict, allowed: set, kind: str) -> None:
         raise InvalidPositionError(f"unexpected keys for {kind}: {', '.join(sorted(extra))}")
 
 
-def _bots(names) -> list:
+def _bots(game: Game, names) -> list:
     if not isinstance(names, list) or len(names) != 2:
         raise PisheError("bots must be a list of two bot names")
-    return [_bot(name, seat, random.Random(seat)) for seat, name in enumerate(names)]
+    return [game.new_bot(name, seat, random.Random(seat)) for seat, name in enumerate(names)]
 
 
-def play_out_line(data: dict) -> dict:
-    """Answer one play-out request (see :mod:`pishe.cli`); raises PisheError/ValueError."""
+def play_out(game: Game, data: dict) -> dict:
+    """Answer one play-out request of ``game`` (Pishe Pasha's; see :mod:`pishe.cli`); raises
+    PisheError/ValueError."""
     steps = []
     if "stocks" in data:
         _check_keys(data, {"stocks", "leader", "bots"}, "a new deal")
@@ -84,7 +84,7 @@ def play_out_line(data: dict) -> dict:
         leader = data.get("leader", 0)
         if isinstance(leader, bool) or leader not in (0, 1):
             raise InvalidPositionError(f"leader must be seat 0 or 1, not {leader!r}")
-        bots = _bots(data.get("bots"))
+        bots = _bots(game, data.get("bots"))
         try:
             stocks = [parse_cards(s) for s in data["stocks"]]
         except InvalidCardError as e:
@@ -108,12 +108,12 @@ def play_out_line(data: dict) -> dict:
                     raise IllegalActionError(f"action {i + 1} is not an action: {action!r}") from None
         else:
             _check_keys(data, {"position", "bots"}, "bots from a position")
-            steps += play_deal(deal, _bots(data.get("bots")))
+            steps += play_deal(deal, _bots(game, data.get("bots")))
     else:
         raise PisheError('a line needs "stocks" (a new deal) or "position"')
     return {
         "winner": deal.winner,
-        "score": deal.points(1 - deal.winner) if deal.over else None,
+        "score": None if deal.winner is None else deal.points(1 - deal.winner),
         "position": format_position(deal),
         "steps": [s.describe() for s in steps],
     }

@@ -65,7 +65,7 @@ class Step(NamedTuple):
     card: Optional[Card] = None
     onto: Optional[Card] = None
     outcome: Optional[str] = None
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count, which no step calls
 
     def describe(self, viewer: Optional[int] = None) -> str:
         """Plain words, from the viewer's side of the table, as what happened.
@@ -85,7 +85,8 @@ _WORDS = {
     (GIVE_STEP, None): (N_("You give the {card} onto their {onto}"), N_("They give you the {card}, onto your {onto}")),
     (TURNED, TO_HOME): (N_("You turn the {card}; it goes to its suit pile"),
               N_("They turn the {card}; it goes to its suit pile")),
-    (TURNED, TO_PILE): (N_("You turn the {card}; it goes on your pile"), N_("They turn the {card}; it goes on their pile")),
+    (TURNED, TO_PILE): (N_("You turn the {card}; it goes on your pile"),
+                        N_("They turn the {card}; it goes on their pile")),
     (TURNED, TO_CHOICE): (N_("You turn the {card}; you may give it or keep it"),
                 N_("They turn the {card}; they may give it or keep it")),
     (KEPT, None): (N_("You keep the {card} on your pile"), N_("They keep the {card} on their pile")),
@@ -106,6 +107,7 @@ def _describe(step: Step, mine: bool) -> str:
                 ngettext("They win the deal: {count} point", "They win the deal: {count} points", count)
                 ).format(count=count)
     words = _WORDS[kind, step.outcome]
+    assert step.card is not None, kind          # every other kind of step moves a card
     return _(words[0 if mine else 1]).format(card=step.card.display(),
                                              onto=step.onto.display() if step.onto else "")
 
@@ -220,7 +222,8 @@ class Deal:
             raise InvalidPositionError(f"the seat to move must be 0 or 1, not {self.turn!r}")
         ranks = self.foundations.values()
         # Whole numbers (no bools, no floats), tested without a Python-level loop: every deal is checked.
-        if set(self.foundations) != _SUIT_SET or set(map(type, ranks)) != _INT or not 0 <= min(ranks) <= max(ranks) <= 13:
+        if (set(self.foundations) != _SUIT_SET or set(map(type, ranks)) != _INT
+                or not 0 <= min(ranks) <= max(ranks) <= 13):
             raise InvalidPositionError("suit piles must give a top rank from 0 to 13 for each of C, D, H, S")
         foundations = self.foundations
         cards = [c for pile in (*self.stocks, *self.discards) for c in pile]
@@ -275,7 +278,8 @@ class Deal:
         if not recycled or recycled[-1][0] < end:
             return turn
         # Only the recycles since the turn ended hide anything: the latest first.
-        hidden, n = set(), len(recycled)
+        hidden: set[Card] = set()
+        n = len(recycled)
         while n and recycled[n - 1][0] >= end:
             n -= 1
             hidden.update(recycled[n][1])
@@ -374,7 +378,9 @@ class Deal:
             raise GiveNotAllowedError(self.give_problem())
         if action == KEEP:
             raise KeepNotAllowedError(_("There is no turned card to keep."))
-        raise TurnNotAllowedError(_("The turned {card} waits: give it or keep it.").format(card=self.turned.display()))
+        turned = self.turned
+        assert turned is not None, "turning is refused only while a turned card waits"
+        raise TurnNotAllowedError(_("The turned {card} waits: give it or keep it.").format(card=turned.display()))
 
     def _play(self, action: Optional[str], choose: Optional[Callable[[int], str]] = None) -> None:
         """The one loop that moves a deal. Take ``action`` (legal: the caller checked it) and

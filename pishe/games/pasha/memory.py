@@ -8,15 +8,15 @@ pile over, the seat knows where every card is, and :meth:`Memory.position`
 builds the deal as it must be: a hypothetical position for the one engine to
 look ahead from. Once one seat has turned its pile over, the other's stock
 holds just the cards seen nowhere else, in an unknown order:
-:meth:`Memory.positions` builds one deal for each order, when they are few. The memory takes in steps as :func:`~.view.step_to_json`
-shows them to its seat; it never sees the engine's state.
+:meth:`Memory.positions` builds one deal for each order, when they are few. The memory takes
+in steps as :func:`~.view.step_to_json` shows them to its seat; it never sees the engine's state.
 """
 
 from __future__ import annotations
 
 from itertools import permutations
 from math import factorial
-from typing import Optional
+from typing import Optional, Sequence
 
 from ...cards import DECK, Card
 from .deal import GIVE_STEP, HOME, KEPT, RECYCLE, SEATS, TO_CHOICE, TO_PILE, TURNED, Deal
@@ -42,7 +42,7 @@ class Memory:
     def reset(self, complete: bool = True) -> None:
         """Forget everything: a new deal, seen from its start."""
         self.discards: list[list[Card]] = [[] for _ in SEATS]
-        self.stocks: list[Optional[list[Card]]] = [None for _ in SEATS]
+        self.stocks: list[Optional[Sequence[Card]]] = [None for _ in SEATS]
         self.turned: Optional[Card] = None      # a turned card waiting for give or keep
         self.complete = complete
 
@@ -115,7 +115,7 @@ class Memory:
             return []
         # The cards seen nowhere: the unseen stock, in some order.
         foundations = view.foundations
-        placed = {*self.stocks[1 - unseen], *self.discards[0], *self.discards[1], view.turned}
+        placed = {*(self.stocks[1 - unseen] or ()), *self.discards[0], *self.discards[1], view.turned}
         cards = [c for c in DECK if c.rank > foundations[c.suit] and c not in placed]
         if len(cards) != count or len(self.discards[unseen]) != view.discard_counts[unseen]:
             return []
@@ -129,5 +129,5 @@ class Memory:
     def _agrees(self, view, seat: int) -> bool:
         """Whether the memory's piles of ``seat`` agree with ``view``'s counts and top."""
         pile = self.discards[seat]
-        return (len(self.stocks[seat]) == view.stock_counts[seat] and len(pile) == view.discard_counts[seat]
+        return (len(self.stocks[seat] or ()) == view.stock_counts[seat] and len(pile) == view.discard_counts[seat]
                 and (pile[-1] if pile else None) == view.discard_tops[seat])

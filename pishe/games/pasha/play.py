@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from . import GAME
 from .deal import Deal, Step
-from .view import seat_view
+from .view import seat_view, step_to_json
 
-__all__ = ["bot_step", "play_deal"]
+__all__ = ["bot_step", "show_steps", "play_deal"]
 
 
 def bot_step(game, bot) -> list[Step]:
@@ -27,6 +26,14 @@ def bot_step(game, bot) -> list[Step]:
     legal = deal.legal_actions()
     action = legal[0] if len(legal) == 1 else getattr(bot, "choose", bot)(seat_view(game, seat))
     return game.apply(action, seat)
+
+
+def show_steps(watchers: Sequence, steps: Sequence[Step], new_deal: bool = False) -> None:
+    """Show ``steps`` to each ``(seat, bot)`` of ``watchers``: every step of Pishe Pasha is
+    public, so each seat sees it as :meth:`~.PishePasha.show_step` shows it to any."""
+    shown = [step_to_json(step) for step in steps]
+    for _seat, bot in watchers:
+        bot.observe(shown, new_deal)
 
 
 def play_deal(game, bots: Sequence) -> list[Step]:
@@ -46,7 +53,6 @@ def play_deal(game, bots: Sequence) -> list[Step]:
     if not watchers:
         deal.play(lambda seat: choose[seat](seat_view(game, seat)))
         return steps[start:]
-    show_steps = GAME.show_steps
     show_steps(watchers, deal.this_turn, new_deal=True)
     shown = start
 

@@ -18,7 +18,8 @@ from .words import N_, _, ngettext
 from .deal import ACTIONS, GIVE, GIVE_STEP, HOME, KEEP, KEPT, RECYCLE, TO_CHOICE, TO_HOME, TO_PILE, \
     TURN, TURNED, WIN, Deal, Step, give_problem_words
 
-__all__ = ["SeatView", "seat_view", "view_from_json", "blank_view", "seen_json", "GAME_ID", "DEFAULT_NAMES", "step_to_json",
+__all__ = ["SeatView", "seat_view", "view_from_json", "blank_view", "seen_json", "GAME_ID", "DEFAULT_NAMES",
+           "step_to_json",
            "step_from_json", "motion", "GOAL", "HINTS"]
 
 #: The game's id in views and messages.
@@ -114,7 +115,7 @@ class SeatView(NamedTuple):
             "status": self._status(),
             "why": ({"text": _("You may give your {card} onto their {onto}.").format(
                         card=self.give_card.display(), onto=self.discard_tops[1 - seat].display()), "kind": "hint"}
-                    if GIVE in self.legal else {"text": problem, "kind": "problem"}),
+                    if GIVE in self.legal and self.give_card is not None else {"text": problem, "kind": "problem"}),
             "goal": _(GOAL),
             "hint": self._hint(),
             "this_turn": {"seat": this_seat, "title": _("This turn"),
@@ -132,7 +133,7 @@ class SeatView(NamedTuple):
     def _status(self) -> str:
         names, winner = self.seat_names, self.deal_winner
         if winner is not None:
-            points = self.deal_points
+            points = self.deal_points or 0          # a deal won has its points
             if winner == self.seat:
                 return ngettext("You win the deal: {points} point.", "You win the deal: {points} points.",
                                 points).format(points=points)
@@ -226,7 +227,7 @@ class SeatView(NamedTuple):
                 line = _("Match over. Final score: {scores}").format(scores=scores)
             elif match["next_deal"]:
                 line = _("Match score: {scores}. {length}.").format(scores=scores, length=match["length_name"])
-        points = self.deal_points
+        points = self.deal_points or 0
         return {"title": (_("You win the deal!") if winner == self.seat else
                           _("{name} wins the deal").format(name=names[winner])),
                 "points": ngettext("{points} point", "{points} points", points).format(points=points),
@@ -431,13 +432,14 @@ def motion(shown: dict) -> list:
     def move(start, end, sweep=False):
         return {"card": _card_json(card), "from": start, "to": end, "sweep": sweep, "sound": None if sweep else "lay"}
 
+    home = None if card is None else f"suit:{card.suit}"      # a home step's card is named
     if kind == HOME:
-        return [move(f"pile:{seat}", f"suit:{card.suit}")]
+        return [move(f"pile:{seat}", home)]
     if kind == GIVE_STEP:
         return [move(f"pile:{seat}", f"pile:{1 - seat}")]
     if kind == TURNED:
         place = _TURNED_TO[shown["outcome"]]
-        return [move(f"stock:{seat}", f"{place}:{seat}" if place else f"suit:{card.suit}")]
+        return [move(f"stock:{seat}", f"{place}:{seat}" if place else home)]
     if kind == KEPT:
         return [move(f"turned:{seat}", f"pile:{seat}")]
     if kind == RECYCLE:

@@ -3,12 +3,13 @@
 
 Modules: :mod:`.deal` (one deck's state and its rules), :mod:`.view` (what a
 seat sees and the words for it), :mod:`.bots` (computer players),
-:mod:`.cli` (tournaments and play-out lines for the command line).
+:mod:`.cli` (tournaments and play-out lines for the command line alone, found by
+:class:`pishe.table.cli.CommandLine`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ...cards import Card
 from ...errors import InvalidCardError, UnknownActionError
@@ -18,6 +19,15 @@ from .bots import BOTS, COMPUTER, LEVELS
 from .deal import CardNotInHandError, Deck, InvalidDeckError, Step
 from .view import (GAME_IDS, PistiView, blank_view, describe, describe_timeout, hidden_cards, match_info, motion,
                    seat_view, show_step, view_from_json)
+
+if TYPE_CHECKING:
+    # The game's types are the table's contracts: mypy checks each against its protocol.
+    from ...table.game import Rememberer, State, View
+    from .greedy import GreedyBot
+
+    _STATE: type[State] = Deck
+    _VIEW: type[View] = PistiView
+    _REMEMBERING_BOT: type[Rememberer] = GreedyBot
 
 __all__ = ["GAME", "GAMES", "PistiGame", "Deck", "Step", "PistiView", "CardNotInHandError", "InvalidDeckError"]
 
@@ -49,6 +59,7 @@ class PistiGame(Game):
         self.id = GAME_IDS[seats]
         self.name = "Pişti" if seats == 4 else N_("Pişti for two")
         self.params = {"seats": seats}
+        self.variant = str(seats)
         if seats == 2:
             self.levels_note = N_("The computer plays at this level. Easy forgets the cards played and sometimes "
                                   "throws a jack away; Medium takes whenever it can; Hard also reads what your "
@@ -106,21 +117,6 @@ class PistiGame(Game):
     def hidden_cards(self, state: Deck, seat: int) -> set:
         """The cards ``seat`` may not see now (see :func:`.view.hidden_cards`)."""
         return hidden_cards(state, seat)
-
-    def tournament(self, a: str, b: str, deals: int, seed=None, progress=None) -> dict:
-        """Bot ``a``'s team against bot ``b``'s, each shuffle twice (see :func:`.cli.tournament`)."""
-        from .cli import tournament
-        return tournament(a, b, deals, seed, progress, seats=self.seats)
-
-    def tournament_lines(self, result: dict) -> list:
-        """Each team's points and piştis, and A's gain a deck (see :func:`.cli.report`)."""
-        from .cli import report
-        return report(result)
-
-    def play_out(self, data: dict) -> dict:
-        """A deck with its plays or its bots (see :func:`.cli.play_out_line`)."""
-        from .cli import play_out_line
-        return play_out_line(data, self.seats)
 
 
 #: The game for four, as :func:`pishe.table.game.get_game` finds it by ``"pisti"``.

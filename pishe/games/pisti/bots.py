@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 from ...cards import Card
+from ...table.game import BotFactory
 from .words import N_
 from .deal import JACK
 from .greedy import GreedyBot, greedy_card, shed_card
@@ -97,7 +98,7 @@ class SkipperBot(GreedyBot):
 
 
 #: Bot factories by name: ``factory(seat, rng) -> bot``.
-BOTS = {
+BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "easy": EasyBot,
     "greedy": GreedyBot,

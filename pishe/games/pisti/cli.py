@@ -1,25 +1,26 @@
 """Command-line parts for Pişti: bot tournaments and play-out lines.
 
-The table's command line wires these in: :func:`tournament` plays bot A's
-team against bot B's, every shuffle twice with the teams swapping seats;
-:func:`play_out_line` answers one play-out request (a deck with plays, or a
-deck with four bots).
+The table's command line finds these by their names (:class:`pishe.table.cli.CommandLine`):
+:func:`tournament` plays bot A's team against bot B's, every shuffle twice with the teams
+swapping seats, :func:`tournament_lines` reports it; :func:`play_out` answers one play-out
+request (a deck with plays, or a deck with its bots).
 """
 
 from __future__ import annotations
 
 import random
-from math import sqrt
 from typing import Optional
 
 from ...cards import DECK, Card
 from ...errors import DealOverError, IllegalActionError, InvalidCardError, PisheError, UnknownBotError
+from ...table.cli import interval
+from ...table.game import Game
 from .bots import BOTS
 from .deal import Deck, InvalidDeckError
-from .view import GAME_IDS, describe, seat_view, show_step
+from .view import describe, seat_view, show_step
 from .words import _, ngettext
 
-__all__ = ["play_deck", "tournament", "report", "interval", "play_out_line", "PlayOutError"]
+__all__ = ["play_deck", "tournament", "tournament_lines", "play_out", "PlayOutError"]
 
 
 class PlayOutError(PisheError, ValueError):
@@ -49,23 +50,9 @@ def play_deck(deck: Deck, bots) -> list:
     return steps
 
 
-def interval(pairs) -> tuple:
-    """Mean gain per deck and its 95% interval from per-shuffle pair differences
-    (each the A − B points summed over the shuffle's two decks)."""
-    n = len(pairs)
-    if n == 0:
-        return 0.0, [0.0, 0.0]
-    mean = sum(pairs) / n
-    if n < 2:
-        return mean / 2, [mean / 2, mean / 2]
-    var = sum((d - mean) ** 2 for d in pairs) / (n - 1)
-    half = 1.96 * sqrt(var / n)
-    return mean / 2, [(mean - half) / 2, (mean + half) / 2]
-
-
-def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=None,
-               bots: Optional[dict] = None, seats: int = 4) -> dict:
-    """Play bot ``a``'s team against bot ``b``'s over ``decks`` decks of ``seats`` players.
+def tournament(game: Game, a: str, b: str, decks: int, seed: Optional[int] = None, progress=None,
+               bots: Optional[dict] = None) -> dict:
+    """Play bot ``a``'s team against bot ``b``'s over ``decks`` decks of ``game`` (a Pişti variant).
 
     Each of ``decks // 2`` shuffles is played twice: once with A in seats 0
     and 2 (two players: seat 0), once with the sides swapped (the dealer moves on
@@ -76,6 +63,7 @@ def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=
     """
     if not isinstance(decks, int) or decks < 0 or decks % 2:
         raise ValueError("the number of decks must be even and not negative (each shuffle is played twice)")
+    seats = game.seats
     rng = random.Random(seed)
     bot_rng = random.Random(rng.getrandbits(64))
     seatings = [new_bots([a, b, a, b][:seats], bot_rng, bots), new_bots([b, a, b, a][:seats], bot_rng, bots)]
@@ -99,11 +87,11 @@ def tournament(a: str, b: str, decks: int, seed: Optional[int] = None, progress=
         if progress is not None and (2 * n + 2) % 100 == 0:
             progress(2 * n + 2)
     gain, ci = interval(pairs)
-    return {"game": GAME_IDS[seats], "a": a, "b": b, "decks": decks, "points": points, "pishti": pishti,
+    return {"game": game.id, "a": a, "b": b, "decks": decks, "points": points, "pishti": pishti,
             "gain": round(gain, 3), "ci95": [round(ci[0], 3), round(ci[1], 3)]}
 
 
-def report(result: dict) -> list:
+def tournament_lines(result: dict) -> list:
     """A tournament's result in lines: each team's points and piştis, then A's gain a deck."""
     width = max(len(result["a"]), len(result["b"]))
     low, high = result["ci95"]
@@ -128,9 +116,9 @@ def _deck_of(data: dict) -> list:
     return cards
 
 
-def play_out_line(data: dict, seats: int = 4) -> dict:
-    """Answer one play-out request for ``seats`` players (the table's command line has
-    taken its ``game`` and ``seats`` keys away).
+def play_out(game: Game, data: dict) -> dict:
+    """Answer one play-out request of ``game`` (a Pişti variant; the table's command line
+    has taken its ``game``, ``variant`` and ``seats`` keys away).
 
     ``{"deck": [52 cards, bottom to top], "dealer": d, "plays": [cards]}``
     applies the plays in order; with ``"bots": [B0, B1, B2, B3]`` (two players:
@@ -141,6 +129,7 @@ def play_out_line(data: dict, seats: int = 4) -> dict:
     """
     if not isinstance(data, dict):
         raise PlayOutError("a play-out request must be a JSON object")
+    seats = game.seats
     extra = set(data) - {"deck", "dealer", "plays", "bots", "seed"}
     if extra:
         raise PlayOutError(f"unexpected keys: {', '.join(sorted(extra))}")
@@ -176,5 +165,5 @@ def play_out_line(data: dict, seats: int = 4) -> dict:
         "cards": [len(deck.taken[0]), len(deck.taken[1])],
         "pishti": [len(deck.pishti[0]), len(deck.pishti[1])],
         "jack_pishti": [len(deck.jack_pishti[0]), len(deck.jack_pishti[1])],
-        "steps": [describe(show_step(s, None), None, None, seats) for s in steps],
+        "steps": [describe(shown, None, None, seats) for shown in (show_step(s, None) for s in steps) if shown],
     }

@@ -86,7 +86,7 @@ class Step(NamedTuple):
     seat: Optional[int] = None
     team: Optional[int] = None
     card: Optional[Card] = None
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count, which no step calls
     points: object = 0
     cards: tuple = ()
 
@@ -123,6 +123,26 @@ class Deck:
     __slots__ = ("seats", "dealer", "turn", "over", "hands", "stock", "pile", "face_down", "up",
                  "sent_under", "taken", "pishti", "jack_pishti", "opening_team", "last_capture",
                  "played", "seen", "log", "marks", "_points")
+    seats: int
+    dealer: int
+    turn: int
+    over: bool
+    hands: list[list[Card]]
+    stock: list[Card]
+    pile: list[Card]
+    face_down: tuple[Card, ...]
+    up: Card
+    sent_under: list[Card]
+    taken: list[list[Card]]
+    pishti: list[list[Card]]
+    jack_pishti: list[list[Card]]
+    opening_team: Optional[int]
+    last_capture: Optional[int]
+    played: int
+    seen: list[int]
+    log: list[Step]
+    marks: list[Optional[int]]
+    _points: Optional[tuple[int, ...]]
 
     # -- construction -----------------------------------------------------------------
 
@@ -254,7 +274,7 @@ class Deck:
         """Each team's points from this deck, by team (only once it is over)."""
         if not self.over:
             raise DealNotOverError(_("The deck is still being played."))
-        return list(self._points)
+        return list(self._points or ())
 
     def tally(self) -> list:
         """Each team's count so far, by team: a dict of cards, aces, jacks, two_clubs,
@@ -309,7 +329,7 @@ class Deck:
         A bot's play-out: :meth:`apply`'s rules in one loop, with no step logged.
         """
         self._play(card, choose)
-        return self._points
+        return self._points or ()
 
     def _play(self, card: Card, choose: Optional[Callable]) -> None:
         """The rules: ``card`` played by the seat to move; with ``choose``, the next cards
@@ -390,6 +410,7 @@ class Deck:
         pile = self.pile
         if pile:
             team = self.last_capture
+            assert team is not None, "a leftover follows a capture: 48 cards cannot all lay"
             if record:
                 record(_new_step(Step, (LEFTOVER, None, team, None, len(pile), 0, ())))
             self.taken[team] += pile

@@ -19,7 +19,7 @@ def greedy_card(hand, top: Optional[Card], count: int, seen) -> Card:
     cards topped by ``top``, ``seen[rank]`` copies of each rank having shown face up
     this deck (the cards played and the opening card turned up)."""
     value = _value
-    if count:
+    if count and top is not None:          # a pile of count cards has a top
         rank = top.rank
         best = None
         for c in hand:
@@ -40,7 +40,7 @@ def shed_card(hand, seen, avoid: int = JACK) -> Card:
     the first card of ``hand`` when every card is a jack or of rank ``avoid``."""
     value = _value
     best = None
-    best_key = None
+    best_key = (5, 0)                      # above every key: 4 - seen - mine is at most 4
     for c in hand:
         rank = c.rank
         if rank == JACK or rank == avoid:
@@ -50,7 +50,7 @@ def shed_card(hand, seen, avoid: int = JACK) -> Card:
             if d.rank == rank:
                 mine += 1
         key = (4 - seen[rank] - mine, value[c])
-        if best is None or key < best_key:
+        if key < best_key:
             best, best_key = c, key
     return hand[0] if best is None else best
 

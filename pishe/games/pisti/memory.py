@@ -6,6 +6,8 @@ seats are the view's ``hand_counts``, a seat's team is its number's parity.
 
 from __future__ import annotations
 
+from typing import Callable, Optional
+
 from ...cards import Card
 from .deal import CAPTURE, OPENING, PACKET, PISHTI, PLAY, sort_cards
 
@@ -41,10 +43,30 @@ class Memory:
     __slots__ = ("next_step", "complete", "seen", "known", "up", "pile", "taken",
                  "last_capture", "opening_team", "lacks", "skips", "takes", "since", "agree", "differ",
                  "rule")
+    next_step: int
+    complete: bool
+    seen: list[int]
+    known: set[Card]
+    up: Optional[Card]
+    pile: list[Optional[Card]]
+    taken: list[list[Optional[Card]]]
+    last_capture: Optional[int]
+    opening_team: Optional[int]
+    lacks: list[dict[int, int]]
+    since: list[list[tuple]]
+    skips: list[int]
+    takes: list[int]
+    agree: list[int]
+    differ: list[int]
+    rule: Optional[Callable]
 
     def __init__(self, rule=None):
         self.rule = rule
-        self.skips = self.takes = self.agree = self.differ = None
+        # By seat; empty until the first view says how many seats there are.
+        self.skips = []
+        self.takes = []
+        self.agree = []
+        self.differ = []
         self.reset(complete=False)
 
     def reset(self, complete: bool = True) -> None:
@@ -58,8 +80,8 @@ class Memory:
         self.taken = [[], []]
         self.last_capture = None
         self.opening_team = None
-        self.lacks = None
-        self.since = None
+        self.lacks = []
+        self.since = []
 
     def update(self, view) -> None:
         """Take in the steps of ``view`` not taken in yet."""
@@ -69,10 +91,10 @@ class Memory:
         elif first > self.next_step:
             self.complete = False
         seats = len(view.hand_counts)
-        if self.lacks is None or len(self.lacks) != seats:
+        if len(self.lacks) != seats:
             self.lacks = [{} for _ in range(seats)]
             self.since = [[] for _ in range(seats)]
-        if self.skips is None or len(self.skips) != seats:
+        if len(self.skips) != seats:
             self.skips, self.takes = [0] * seats, [0] * seats
             self.agree, self.differ = [0] * seats, [0] * seats
         steps = view.steps
@@ -97,7 +119,7 @@ class Memory:
             since = self.since[seat]
             since.append((card, top, len(pile), tuple(self.seen)))
             if len(since) == 4 and self.rule:
-                self._judge(seat, since)
+                self._judge(seat, since, self.rule)
             if top is not None:
                 if top.rank == card.rank:
                     self.takes[seat] += 1
@@ -127,10 +149,9 @@ class Memory:
             self.known.add(up)
             self.pile = [None, None, None, up]
 
-    def _judge(self, seat: int, plays: list) -> None:
-        """``seat`` has played its whole packet (``plays``): count how often it played greedy's card."""
-        hand = []
-        rule = self.rule
+    def _judge(self, seat: int, plays: list, rule: Callable) -> None:
+        """``seat`` has played its whole packet (``plays``): count how often it played ``rule``'s card."""
+        hand: list[Card] = []
         for card, top, count, seen in reversed(plays):
             hand = sort_cards(hand + [card])
             if len(hand) > 1:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from ...cards import DECK
+from ...cards import DECK, Card
 from .deal import VALUE, Deck, sort_cards
 from .greedy import GreedyBot, greedy_card
 
@@ -107,7 +107,7 @@ class SamplerBot(GreedyBot):
         self.max_samples = max_samples
         self.certain = certain
 
-    def choose(self, view) -> object:
+    def choose(self, view) -> Card:
         """The sampler's card for ``view``."""
         greedy = self.greedy(view)
         hand = view.hand
@@ -180,7 +180,7 @@ class SamplerBot(GreedyBot):
         deck_count = view.deck_count
         # The jacks sent under lie at the bottom of the deck; the dealer's last packet takes them.
         under = list(reversed(view.sent_under)) if deck_count else []
-        fixed = [[] for _ in range(seats)]
+        fixed: list[list[Card]] = [[] for _ in range(seats)]
         if not deck_count and dealer != seat:
             fixed[dealer] = [j for j in view.sent_under if j not in memory.known]
         hidden_down = 0 if memory.opening_team == (seat & 1) else 3
@@ -221,6 +221,7 @@ class SamplerBot(GreedyBot):
                 if random_() < weight:
                     break
             else:
+                assert best is not None, "tries is at least 1"
                 _, hands, cards = best
             down = cards[:hidden_down]
             stock = under + cards[hidden_down:]
@@ -253,7 +254,8 @@ class SamplerBot(GreedyBot):
                 lacks = lacking[s]
                 n = need[s]
                 if lacks:
-                    mine, rest = [], []
+                    mine: list[Card] = []
+                    rest: list[Card] = []
                     for c in cards:
                         if len(mine) < n and c.rank not in lacks:
                             mine.append(c)

@@ -9,17 +9,18 @@ the page and the protocol only ever get these.
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence, overload
 
 from ...cards import Card
-from ...table.lang import language, lower, named
+from ...lang import language, lower, named
 from .words import N_, _, ngettext
 from .deal import (
     CAPTURE, COUNT, LEFTOVER, OPENING, PACKET, PISHTI, PLAY, UNDER, JACK, Deck, Step,
 )
 
 __all__ = ["PistiView", "seat_view", "view_from_json", "match_info", "show_step", "describe",
-           "describe_timeout", "motion", "hidden_cards", "SEAT_WORDS", "GAME_ID", "GAME_IDS", "GOAL", "HINTS", "GOAL_TWO", "HINTS_TWO"]
+           "describe_timeout", "motion", "hidden_cards", "SEAT_WORDS", "GAME_ID", "GAME_IDS", "GOAL", "HINTS",
+           "GOAL_TWO", "HINTS_TWO"]
 
 #: The game's id by number of seats: Pişti for four, and pagat's Pişti for two.
 GAME_IDS = {4: "pisti", 2: "pisti-2"}
@@ -40,9 +41,13 @@ HINTS = {_PLAY: N_("Your turn: click a card of your hand to play it onto the pil
 HINTS_TWO = {_PLAY: N_("Your turn: click a card of your hand to play it onto the pile. The same rank, or a jack, "
                         "takes the whole pile.")}
 
-_CARD_JSON = {}
+_CARD_JSON: dict[tuple[Card, str], dict] = {}
 
 
+@overload
+def _card_json(card: Card) -> dict: ...
+@overload
+def _card_json(card: None) -> None: ...
 def _card_json(card: Optional[Card]) -> Optional[dict]:
     """``card.to_json()``, made once per card and language and copied (a view is built at every turn)."""
     if card is None:
@@ -132,7 +137,8 @@ class PistiView(NamedTuple):
             match = self.match
             if match is not None and match["over"]:
                 return match["result"] + "."
-            mine, theirs = self.tally[self.team]["points"], self.tally[1 - self.team]["points"]
+            tally = self.tally or []         # a deck over has its tally
+            mine, theirs = tally[self.team]["points"], tally[1 - self.team]["points"]
             if self.seats == 2:
                 return _("The deck is over: you {mine}, {name} {theirs}.").format(
                     mine=mine, name=named(seat_names(self.names)[1 - self.seat]), theirs=theirs)
@@ -341,6 +347,7 @@ def show_step(step: Step, seat: Optional[int]) -> Optional[dict]:
     everything else is public. Every step is seen by every seat.
     """
     kind = step[0]
+    shown: dict[str, Any]
     if kind == PLAY:
         return {"kind": kind, "seat": step.seat, "card": str(step.card), "pile": step.count}
     if kind == CAPTURE:
@@ -367,7 +374,7 @@ def show_step(step: Step, seat: Optional[int]) -> Optional[dict]:
     if kind == LEFTOVER:
         return {"kind": kind, "team": step.team, "count": step.count}
     if kind == COUNT:
-        return {"kind": kind, "points": list(step.points)}
+        return {"kind": kind, "points": list(step.points)}  # type: ignore[call-overload]  # a count's points: a tuple
     raise AssertionError(kind)
 
 
@@ -468,9 +475,10 @@ def describe_timeout(shown: dict, seat: Optional[int], names: Optional[Sequence[
     """Plain words for the card the computer played for a seat whose clock ran out: from
     that seat's side "Time ran out: the computer plays your K♣" (and what it took); from
     another's, the step's words with the table's note that the computer chose it."""
-    kind, card = shown["kind"], shown.get("card")
+    kind = shown["kind"]
     if seat is None or shown.get("seat") != seat or kind not in (PLAY, CAPTURE, PISHTI):
         return _("{step} (time ran out: the computer's choice)").format(step=_describe(shown, seat, names, seats))
+    card = shown["card"]
     label = _label(card)
     if kind == PLAY:
         return _("Time ran out: the computer plays your {card}").format(card=label)

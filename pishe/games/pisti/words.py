@@ -1,6 +1,6 @@
 """The game's own catalog (its package's locale folder): ``_`` and ``ngettext`` for its modules."""
 
-from ...table.lang import N_, catalog
+from ...lang import N_, catalog
 
 __all__ = ["WORDS", "N_", "_", "ngettext"]
 
