@@ -20,6 +20,8 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+from sitebuild.markup import game_markup, registered_games
+
 ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "pishe"
 #: Languages with a catalog (English is the code's own).
@@ -60,7 +62,8 @@ PAGE_KEYWORDS = {"pageWord": None}
 
 class _Element:
     def __init__(self, tag: str, attrs: dict, line: int):
-        self.tag, self.attrs, self.line, self.children = tag, attrs, line, []
+        self.tag, self.attrs, self.line = tag, attrs, line
+        self.children: list[str | _Element] = []
 
     def text(self) -> str:
         return "".join(c if isinstance(c, str) else c.text() for c in self.children)
@@ -155,17 +158,13 @@ def page_messages(domain: str | None = None) -> list:
     a game's (its web/games/<game>/*.html), or every one the page shows (``domain`` None)."""
     from babel.messages.extract import extract
 
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    import build
-
-    games = {name: [] for name in domains() if name != "table"}
+    games: dict[str, list] = {name: [] for name in domains() if name != "table"}
     for name in games:
         for path in sorted((ROOT / "web" / "games" / name).glob("*.html")):
             games[name] += _markup_messages(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())
     if domain in games:
         return games[domain]
-    page = build.game_markup((ROOT / "index.html").read_text(encoding="utf-8"), build._registered_games())
+    page = game_markup((ROOT / "index.html").read_text(encoding="utf-8"), registered_games())
     found = _markup_messages(page, "index.html")
     for path in sorted((ROOT / PAGE_SCRIPTS).rglob("*.js")):
         with open(path, "rb") as f:
@@ -212,7 +211,7 @@ def page_words(lang: str) -> dict:
         for domain, (folder, _) in domains().items():
             with open(po_path(folder, lang, domain), "rb") as f:
                 found[domain] = read_po(f, locale=lang, domain=domain)
-        own = {}
+        own: dict[tuple[str, str | None], list] = {}
         for domain in found:
             if domain != "table":
                 for _, _, message, context in page_messages(domain):

@@ -14,7 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402
+from sitebuild.common import LOCK_NAME, RUNTIME_FILES  # noqa: E402
+from sitebuild.compress import precompress  # noqa: E402
+from sitebuild.pins import PINS, copy_runtime, fetch_pinned  # noqa: E402
 
 #: The yardstick's page, relative to the served folder.
 BARE_PAGE = "bench/boot_bare.html"
@@ -28,7 +30,7 @@ def served_folder(tmp: Path, dist: Path) -> Path:
     for entry in [*dist.iterdir(), ROOT / "bench"]:
         (served / entry.name).symlink_to(entry)
     bare = served / "bare-pyodide"
-    build._copy_runtime(build.fetch_pinned(build.PINS["pyodide"]), bare)
-    shutil.copyfile(dist / "pyodide" / build.LOCK_NAME, bare / build.LOCK_NAME)
-    build.precompress(bare, list(build.RUNTIME_FILES))
+    copy_runtime(fetch_pinned(PINS["pyodide"]), bare)
+    shutil.copyfile(dist / "pyodide" / LOCK_NAME, bare / LOCK_NAME)
+    precompress(bare, list(RUNTIME_FILES))
     return served

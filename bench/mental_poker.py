@@ -43,12 +43,14 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 
 import build  # noqa: E402
+import machinery  # noqa: E402  (tests/machinery.py: the Chromium the tests use)
 from pishe.cards import DECK  # noqa: E402
 from pishe.table.fair import shuffled  # noqa: E402
 
-FLAGS = build.CHROMIUM_QUIET_FLAGS + build.CHROMIUM_OFFLINE_FLAGS
+FLAGS = machinery.CHROMIUM_QUIET_FLAGS + machinery.CHROMIUM_OFFLINE_FLAGS
 
 WORKER = r"""
 import { ristretto255, ristretto255_hasher } from "./curves/ed25519.js";
@@ -151,7 +153,7 @@ window.run = () => new Promise((resolve) => {
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--chromium", default=build.CHROMIUM)
+    parser.add_argument("--chromium", default=machinery.CHROMIUM)
     args = parser.parse_args()
     runs = []
     with tempfile.TemporaryDirectory() as folder:

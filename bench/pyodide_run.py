@@ -9,7 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Optional
 
-import build
+from sitebuild.common import LOCK_NAME
+from sitebuild.pins import PINS, copy_runtime, fetch_pinned
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,11 +34,11 @@ def in_pyodide(code: str, call: str, setup: Optional[Callable[[Path], str]] = No
     """Run ``code`` in Pyodide, then evaluate ``call`` (an expression giving JSON text); its
     value. ``setup(scratch)``, if given, returns a JavaScript module's source that runs
     before Pyodide starts (to set globals its Python reads), files it needs under ``scratch``."""
-    tgz = build.fetch_pinned(build.PINS["pyodide"])
-    with tempfile.TemporaryDirectory() as scratch:
-        scratch = Path(scratch)
-        lock = build._copy_runtime(tgz, scratch / "runtime")
-        (scratch / "runtime" / build.LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
+    tgz = fetch_pinned(PINS["pyodide"])
+    with tempfile.TemporaryDirectory() as folder:
+        scratch = Path(folder)
+        lock = copy_runtime(tgz, scratch / "runtime")
+        (scratch / "runtime" / LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
         files = {p.relative_to(ROOT).as_posix(): p.read_text() for p in (ROOT / "pishe").rglob("*.py")}
         (scratch / "files.json").write_text(json.dumps(files))
         (scratch / "code.py").write_text(code)

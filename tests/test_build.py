@@ -28,14 +28,23 @@ from pathlib import Path
 
 import pytest
 
-import build
 import catalogs
 from pishe.table.game import game_ids
 from pishe.lang import PSEUDO
 from pishe.table.words import LOADING, START_FAILED
 from pishe.web import FRIENDS_CALLS
+from sitebuild.common import BuildError, ROOT, RUNTIME_FILES, SETTINGS_FILES, cache_dir
+from sitebuild.compress import COMPRESSIBLE, ENCODINGS, precompress
+from sitebuild.friends import FRIENDS_ZIP, friends_scripts
+from sitebuild.icons import ICON_SIZES
+from sitebuild.minify import minified, minify
+from sitebuild.pins import (ESBUILD_PIN, NOBLE_DIR, NOBLE_PINS, NOSTR_BUNDLE, NOSTR_MODULE, PINS, Pin, copy_runtime,
+                            fetch_pinned)
+from sitebuild.serve import SiteServer
+from sitebuild.site import BUILD_TOKEN, LOADING_TOKEN
+from sitebuild.stdlib import STDLIB_FIRST, STDLIB_MICROPIP, STDLIB_REST, module_names
+from sitebuild.wheel import NOT_IN_PAGE_WHEEL, build_pishe_wheel, compile_wheel, strip_source, write_wheel
 
-ROOT = build.ROOT
 BOOT_TIMEOUT_MS = 90_000  # a cold Pyodide boot takes ~5 s here; CI machines can be slower
 
 # A page that only loads boot.js. It is not part of the site: the tests hand it
@@ -90,7 +99,7 @@ def build_info(dist: Path) -> dict:
 
 
 #: The suffixes of the precompressed copies, which the build info does not list.
-COPIES = tuple(build.ENCODINGS.values())
+COPIES = tuple(ENCODINGS.values())
 
 
 def shipped(dist: Path) -> list[str]:
@@ -131,7 +140,7 @@ def open_harness(page, server, html: str = HARNESS_HTML) -> None:
 
 def test_trimmed_lock_lists_exactly_the_shipped_packages_with_their_true_hashes(dist_dir):
     lock = json.loads((dist_dir / "pyodide" / "pyodide-lock.json").read_text())
-    with tarfile.open(build.fetch_pinned(build.PINS["pyodide"])) as tar:
+    with tarfile.open(fetch_pinned(PINS["pyodide"])) as tar:
         upstream = json.load(tar.extractfile("package/pyodide-lock.json"))
     needed, todo = set(), ["micropip"]
     while todo:
@@ -161,15 +170,15 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         "pyodide/pyodide.asm.mjs",
         "pyodide/pyodide.asm.wasm",
         "pyodide/python_stdlib.zip",
-        build.STDLIB_MICROPIP,
-        build.STDLIB_REST,
+        STDLIB_MICROPIP,
+        STDLIB_REST,
         "pyodide/pyodide-lock.json",
-        f"pyodide/{build.PINS['micropip'].filename}",
-        f"wheels/{build.PINS['segno'].filename}",
-        build.NOSTR_MODULE,
+        f"pyodide/{PINS['micropip'].filename}",
+        f"wheels/{PINS['segno'].filename}",
+        NOSTR_MODULE,
         pishe_wheel,
-        build.FRIENDS_ZIP,
-        *(f"web/icons/icon-{size}.png" for size in build.ICON_SIZES),
+        FRIENDS_ZIP,
+        *(f"web/icons/icon-{size}.png" for size in ICON_SIZES),
         # The page's static words in each language but English, and the pseudo-language's;
         # each such language's catalogs, for Python.
         *(f"web/lang/{code}.js" for code in (*catalogs.LANGUAGES, PSEUDO)),
@@ -178,13 +187,13 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         # links it on a page in that language).
         *(f"web/manifest.{code}.webmanifest" for code in catalogs.LANGUAGES),
     }
-    for name in ("index.html", *build.SETTINGS_FILES):
+    for name in ("index.html", *SETTINGS_FILES):
         if (ROOT / name).exists():
             expected.add(name)
     found = {rel for rel in shipped(dist_dir) if not rel.endswith(COPIES)}
     # @noble/curves, as many of its modules as ed25519.js imports (a friends' table loads them).
-    noble = {rel for rel in found if rel.startswith(f"{build.NOBLE_DIR}/")}
-    assert f"{build.NOBLE_DIR}/curves/ed25519.js" in noble and all(rel.endswith(".js") for rel in noble)
+    noble = {rel for rel in found if rel.startswith(f"{NOBLE_DIR}/")}
+    assert f"{NOBLE_DIR}/curves/ed25519.js" in noble and all(rel.endswith(".js") for rel in noble)
     assert noble <= set(build_info(dist_dir)["later"])
     assert found == expected | noble
     assert re.fullmatch(r"wheels/pishe-[^-]+-py3-none-any\.whl", pishe_wheel)
@@ -201,26 +210,26 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "friends", "loading", "downloads",
                          "games", "languages"}
     for path in ["sw.js", *(f for f in info["files"] if f.startswith("web/") and f.endswith(".js"))]:
-        assert build.BUILD_TOKEN not in (dist_dir / path).read_text(), path
+        assert BUILD_TOKEN not in (dist_dir / path).read_text(), path
     # The loading line is worded in Python, before Python runs in the page: by the build.
     assert info["loading"] == LOADING
     assert info["downloads"] == {rel: (dist_dir / rel).stat().st_size for rel in
                                  ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", info["wheels"]["pishe"])}
     if (dist_dir / "index.html").exists():
         page = (dist_dir / "index.html").read_text()
-        assert build.LOADING_TOKEN not in page and f"data-loader-stage>{LOADING['start']}…<" in page
+        assert LOADING_TOKEN not in page and f"data-loader-stage>{LOADING['start']}…<" in page
     # Pyodide's own files are shipped untouched, but its standard library, split in three
     # (tests/test_first_visit.py): every module of it in one of them, the same or stripped
     # (or, at the first visit's, compiled: NAME.pyc for NAME.py).
-    with tarfile.open(build.fetch_pinned(build.PINS["pyodide"])) as tar:
-        for name in build.RUNTIME_FILES:
+    with tarfile.open(fetch_pinned(PINS["pyodide"])) as tar:
+        for name in RUNTIME_FILES:
             upstream = tar.extractfile(f"package/{name}").read()
             if name != "python_stdlib.zip":
                 assert sha256(dist_dir / "pyodide" / name) == hashlib.sha256(upstream).hexdigest(), name
                 continue
             with zipfile.ZipFile(io.BytesIO(upstream)) as whole:
                 files = {i.filename for i in whole.infolist() if not i.is_dir()}
-            parts = [build.STDLIB_FIRST, build.STDLIB_MICROPIP, build.STDLIB_REST]
+            parts = [STDLIB_FIRST, STDLIB_MICROPIP, STDLIB_REST]
             shipped_files = [{name[:-1] if name.endswith(".pyc") else name
                               for name in zipfile.ZipFile(dist_dir / part).namelist()}
                              for part in parts]
@@ -232,14 +241,14 @@ def test_our_scripts_and_style_sheets_ship_minified(dist_dir):
     each at most 3/4 of its source's bytes (the build info, written in after, not counted). The
     vendored libraries (checked above and below) and the word files the build writes compact
     (test_the_catalogs_ship_compiled_and_small) are not minified."""
-    ours = [rel for rel in build_info(dist_dir)["files"] if build.minified(rel)]
+    ours = [rel for rel in build_info(dist_dir)["files"] if minified(rel)]
     assert {"sw.js", "web/core/worker.js", "web/core/start.js", "web/style.css"} <= set(ours)
     assert all(rel == "sw.js" or rel.startswith("web/") and not rel.startswith("web/lang/") for rel in ours)
     for rel in ours:
         text = (dist_dir / rel).read_text(encoding="utf-8")
         if rel in INFO_SCRIPTS:
             start, end = info_literal(text)
-            text = text[:start] + build.BUILD_TOKEN + text[end:]
+            text = text[:start] + BUILD_TOKEN + text[end:]
         assert len(text.encode()) <= 0.75 * source_of(rel).stat().st_size, rel
         assert not re.search(r"/\*|^\s*//", text, re.M), rel
 
@@ -266,7 +275,7 @@ def test_minify_keeps_what_other_files_reach_by_name_and_caches_its_results(tmp_
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text, encoding="utf-8")
-    build.minify(tmp_path, list(files))
+    minify(tmp_path, list(files))
     out = {rel: (tmp_path / rel).read_text(encoding="utf-8") for rel in files}
     assert "comment" not in out["web/module.js"] and "helperWithALongName" not in out["web/module.js"]
     for kept in ('from"./far.js"', "farAway", "__PISHE_BUILD__", ".id", "self.pisheGlobal",
@@ -279,45 +288,45 @@ def test_minify_keeps_what_other_files_reach_by_name_and_caches_its_results(tmp_
 
     for rel, text in files.items():
         (tmp_path / rel).write_text(text, encoding="utf-8")
-    monkeypatch.setattr(build, "_run_node", lambda *args: pytest.fail("minified again, not taken from the cache"))
-    build.minify(tmp_path, list(files))
+    monkeypatch.setattr("sitebuild.minify.run_node", lambda *args: pytest.fail("minified again, not taken from the cache"))
+    minify(tmp_path, list(files))
     assert {rel: (tmp_path / rel).read_text(encoding="utf-8") for rel in files} == out
 
 
 def test_the_nostr_library_is_the_pinned_bundle_as_a_module_left_to_the_network(dist_dir):
     """vendor/nostr-tools.mjs is nostr-tools' browser bundle, byte for byte, with one
     export added; the service worker keeps neither it nor the files a host edits."""
-    with tarfile.open(build.fetch_pinned(build.PINS["nostr-tools"])) as tar:
-        bundle = tar.extractfile(build.NOSTR_BUNDLE).read()
-    assert (dist_dir / build.NOSTR_MODULE).read_bytes() == bundle + b"\nexport default NostrTools;\n"
-    assert build_info(dist_dir)["online"] == sorted({build.NOSTR_MODULE, *build.SETTINGS_FILES}
+    with tarfile.open(fetch_pinned(PINS["nostr-tools"])) as tar:
+        bundle = tar.extractfile(NOSTR_BUNDLE).read()
+    assert (dist_dir / NOSTR_MODULE).read_bytes() == bundle + b"\nexport default NostrTools;\n"
+    assert build_info(dist_dir)["online"] == sorted({NOSTR_MODULE, *SETTINGS_FILES}
                                                     & set(build_info(dist_dir)["files"]))
 
 
 def test_every_pin_matches_its_cached_file():
-    for name, pin in {**build.PINS, **build.NOBLE_PINS, "esbuild-wasm": build.ESBUILD_PIN}.items():
-        assert sha256(build.fetch_pinned(pin)) == pin.sha256, name
+    for name, pin in {**PINS, **NOBLE_PINS, "esbuild-wasm": ESBUILD_PIN}.items():
+        assert sha256(fetch_pinned(pin)) == pin.sha256, name
 
 
 def test_a_corrupted_cached_download_is_fetched_again(tmp_path, monkeypatch):
-    pin = build.PINS["micropip"]
+    pin = PINS["micropip"]
     cache = tmp_path / "cache"
     cache.mkdir()
-    corrupted = bytearray(build.fetch_pinned(pin).read_bytes())
+    corrupted = bytearray(fetch_pinned(pin).read_bytes())
     corrupted[100] ^= 0xFF
     (cache / pin.filename).write_bytes(corrupted)
     monkeypatch.setenv("PISHE_CACHE", str(cache))
-    fetched = build.fetch_pinned(pin)
+    fetched = fetch_pinned(pin)
     assert fetched == cache / pin.filename
     assert sha256(fetched) == pin.sha256
 
 
 def test_a_download_with_the_wrong_hash_is_refused(tmp_path):
     # A "download" that writes the wrong bytes, as a tampered mirror would.
-    pin = build.Pin("thing-1.0-py3-none-any.whl", hashlib.sha256(b"expected").hexdigest(),
+    pin = Pin("thing-1.0-py3-none-any.whl", hashlib.sha256(b"expected").hexdigest(),
                     (sys.executable, "-c", "open('thing-1.0-py3-none-any.whl', 'wb').write(b'tampered')"))
-    with pytest.raises(build.BuildError, match="refusing thing-1.0-py3-none-any.whl"):
-        build.fetch_pinned(pin, tmp_path)
+    with pytest.raises(BuildError, match="refusing thing-1.0-py3-none-any.whl"):
+        fetch_pinned(pin, tmp_path)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -346,18 +355,18 @@ def without_docstrings(source: str) -> str:
 
 
 def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
-    path = build.build_pishe_wheel(tmp_path)
+    path = build_pishe_wheel(tmp_path)
     with zipfile.ZipFile(path) as wheel:
         record_of(wheel)
         modules = {n for n in wheel.namelist() if not n.startswith("pishe-") and not n.endswith(".mo")}
         sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pishe").rglob("*.py")
                    if "__pycache__" not in p.parts}
         # The package but its command line; no tests, docs, caches or stray files.
-        assert modules == sources - build.NOT_IN_PAGE_WHEEL
+        assert modules == sources - NOT_IN_PAGE_WHEEL
         # And its catalogs, compiled: one .mo beside each .po.
         assert {n for n in wheel.namelist() if n.endswith(".mo")} == {
             p.relative_to(ROOT).with_suffix(".mo").as_posix() for p in (ROOT / "pishe").rglob("*.po")}
-        assert not [n for n in build.NOT_IN_PAGE_WHEEL if "web" in n or "__init__" in n]
+        assert not [n for n in NOT_IN_PAGE_WHEEL if "web" in n or "__init__" in n]
         dist_info = {n.split("/", 1)[1] for n in wheel.namelist() if n.startswith("pishe-")}
         assert dist_info == {"METADATA", "WHEEL", "RECORD"}
         metadata = wheel.read(next(n for n in wheel.namelist() if n.endswith("METADATA"))).decode()
@@ -371,16 +380,16 @@ def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
             assert without_docstrings(stripped) == without_docstrings((ROOT / name).read_text()), name
             tokens = tokenize.generate_tokens(io.StringIO(stripped).readline)
             assert not [t for t in tokens if t.type == tokenize.COMMENT], name
-    assert build.build_pishe_wheel(tmp_path / "again").read_bytes() == path.read_bytes()
+    assert build_pishe_wheel(tmp_path / "again").read_bytes() == path.read_bytes()
 
 
 def test_the_page_gets_the_stripped_pishe_as_bytecode(dist_dir, tmp_path):
     """The shipped wheel, with the friends' table's zip beside it, is the stripped one compiled
     for Pyodide's CPython, module for module, so the page compiles none of our Python on start-up."""
-    stripped = build.build_pishe_wheel(tmp_path)
+    stripped = build_pishe_wheel(tmp_path)
     with zipfile.ZipFile(stripped) as source, \
             zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped, \
-            zipfile.ZipFile(dist_dir / build.FRIENDS_ZIP) as friends:
+            zipfile.ZipFile(dist_dir / FRIENDS_ZIP) as friends:
         record_of(shipped)
         expected = {n + "c" if n.endswith(".py") else n for n in source.namelist()
                     if not n.endswith(("/RECORD", ".mo"))}  # the catalogs: test_the_catalogs_ship_compiled_and_small
@@ -389,7 +398,7 @@ def test_the_page_gets_the_stripped_pishe_as_bytecode(dist_dir, tmp_path):
         assert all(info.compress_type == zipfile.ZIP_STORED for info in friends.infolist())
         magics = {shipped.read(n)[:4] for n in shipped.namelist() if n.endswith(".pyc")}
         assert {friends.read(n)[:4] for n in friends.namelist()} == magics
-        micropip = dist_dir / "pyodide" / build.PINS["micropip"].filename
+        micropip = dist_dir / "pyodide" / PINS["micropip"].filename
         with zipfile.ZipFile(micropip) as compiled:  # Pyodide's CPython 3.14 (checked below)
             assert magics == {compiled.read(n)[:4] for n in compiled.namelist() if n.endswith(".pyc")}
         assert all(info.flag_bits & 0x800 for info in shipped.infolist())
@@ -459,28 +468,28 @@ def test_only_a_friends_tables_modules_leave_the_wheel(dist_dir):
     module a friends' table imports and the computer's table does not, and none the
     computer's table imports: a first visit has all the computer's table needs."""
     info = build_info(dist_dir)
-    with zipfile.ZipFile(dist_dir / build.FRIENDS_ZIP) as friends:
-        moved = set(build._module_names(n.removesuffix("c") for n in friends.namelist()))
+    with zipfile.ZipFile(dist_dir / FRIENDS_ZIP) as friends:
+        moved = set(module_names(n.removesuffix("c") for n in friends.namelist()))
     computer, friends_table = table_runs("computer", "friends")
     assert not moved & computer, "the computer's table imports these: keep them in the wheel"
     assert friends_table - computer == moved, "only a friends' table imports these: into the friends' zip"
-    assert info["friends"] == {"url": build.FRIENDS_ZIP, "names": sorted(moved), "calls": list(FRIENDS_CALLS)}
+    assert info["friends"] == {"url": FRIENDS_ZIP, "names": sorted(moved), "calls": list(FRIENDS_CALLS)}
 
 
 def test_a_friends_tables_scripts_are_imported_when_one_opens(dist_dir):
     """Its JavaScript (what web/tables/friends.js imports when a friends' table opens) is
     neither loaded nor preloaded by the page, nor kept by the service worker's install:
     it keeps them, and the Python zip, once fetched (test_the_site_works_offline_after_one_visit)."""
-    scripts = build.friends_scripts(dist_dir)
+    scripts = friends_scripts(dist_dir)
     assert set(scripts) == {f"web/tables/friend/{p.name}" for p in (ROOT / "web" / "tables" / "friend").glob("*.js")} \
         | {"web/core/rtc.js", "web/core/group.js"}
     page = (dist_dir / "index.html").read_text()
     assert [s for s in scripts if s in page] == [] and '<script type="module" src="web/tables/friends.js">' in page
-    assert {build.FRIENDS_ZIP, *scripts} <= set(build_info(dist_dir)["later"])
+    assert {FRIENDS_ZIP, *scripts} <= set(build_info(dist_dir)["later"])
 
 
 def test_stripped_wheel_runs_like_the_repository(tmp_path):
-    with zipfile.ZipFile(build.build_pishe_wheel(tmp_path / "wheel")) as wheel:
+    with zipfile.ZipFile(build_pishe_wheel(tmp_path / "wheel")) as wheel:
         wheel.extractall(tmp_path)
     script = ("import json, pishe, pishe.web; print(pishe.__file__); "
               "print(pishe.web.new_match('one-deal', 7)); print(pishe.web.act('turn'))")
@@ -504,7 +513,7 @@ def test_strip_source_keeps_code_and_drops_docstrings_and_comments():
             s = "# not a comment"
             return f"{a!r:>4} {s}"
         ''')
-    stripped = build.strip_source(source)
+    stripped = strip_source(source)
     assert "Module." not in stripped and "Doc." not in stripped and "# comment" not in stripped
     assert "# not a comment" in stripped
     scope = {}
@@ -515,12 +524,12 @@ def test_strip_source_keeps_code_and_drops_docstrings_and_comments():
 def test_micropip_ships_precompiled_for_pyodide(dist_dir):
     """micropip's modules as .pyc for Pyodide's CPython (as Pyodide's own build does):
     the browser does not compile them on every start-up."""
-    shipped = dist_dir / "pyodide" / build.PINS["micropip"].filename
-    with zipfile.ZipFile(build.fetch_pinned(build.PINS["micropip"])) as pypi, zipfile.ZipFile(shipped) as ours:
+    shipped = dist_dir / "pyodide" / PINS["micropip"].filename
+    with zipfile.ZipFile(fetch_pinned(PINS["micropip"])) as pypi, zipfile.ZipFile(shipped) as ours:
         record_of(ours)
         expected = {n + "c" if n.endswith(".py") else n for n in pypi.namelist() if not n.endswith("/RECORD")}
         assert set(ours.namelist()) - {n for n in ours.namelist() if n.endswith("/RECORD")} == expected
-        with tarfile.open(build.fetch_pinned(build.PINS["pyodide"])) as tar:
+        with tarfile.open(fetch_pinned(PINS["pyodide"])) as tar:
             # Pyodide 314 is CPython 3.14: its bytecode's magic number is the one in the .pyc files.
             assert json.load(tar.extractfile("package/pyodide-lock.json"))["info"]["python"].startswith("3.14")
         magics = {ours.read(n)[:4] for n in ours.namelist() if n.endswith(".pyc")}
@@ -532,17 +541,17 @@ def test_a_corrupted_compiled_wheel_is_compiled_again(dist_dir, tmp_path):
     """A cached compiled wheel that is not a sound zip is compiled again, to the very bytes
     shipped (the compile is reproducible). The cache's layout is the one the build's own
     cache has: its copy (made by the session's build) tells where the corrupted one goes."""
-    micropip = build.fetch_pinned(build.PINS["micropip"])
+    micropip = fetch_pinned(PINS["micropip"])
     # The runtime as the build compiled with it: Pyodide's, its whole standard library.
     runtime = tmp_path / "runtime"
-    lock = build._copy_runtime(build.fetch_pinned(build.PINS["pyodide"]), runtime)
+    lock = copy_runtime(fetch_pinned(PINS["pyodide"]), runtime)
     good = (dist_dir / "pyodide" / micropip.name).read_bytes()
-    kept = build.compile_wheel(micropip, runtime, lock)  # the build's cache: no compile
+    kept = compile_wheel(micropip, runtime, lock)  # the build's cache: no compile
     assert kept.read_bytes() == good
-    corrupted = tmp_path / kept.relative_to(build.cache_dir())
+    corrupted = tmp_path / kept.relative_to(cache_dir())
     corrupted.parent.mkdir(parents=True)
     corrupted.write_bytes(good[: len(good) // 2])
-    compiled = build.compile_wheel(micropip, runtime, lock, tmp_path)
+    compiled = compile_wheel(micropip, runtime, lock, tmp_path)
     assert compiled == corrupted and compiled.name == micropip.name
     assert compiled.read_bytes() == good  # compiled again, reproducibly
     assert sorted(p.name for p in tmp_path.iterdir()) == ["compiled", "runtime"]  # no scratch folder left behind
@@ -568,7 +577,7 @@ def test_text_and_wasm_have_precompressed_copies_that_decompress_to_them(dist_di
     copies = {rel for rel in files if rel.endswith(COPIES)}
     for rel in sorted(files - copies):
         has = {suffix for suffix in COPIES if rel + suffix in files}
-        if rel in build.SETTINGS_FILES or not rel.endswith(build.COMPRESSIBLE):
+        if rel in SETTINGS_FILES or not rel.endswith(COMPRESSIBLE):
             assert has == set(), rel
             continue
         original = (dist_dir / rel).read_bytes()
@@ -636,11 +645,11 @@ def test_server_sends_a_precompressed_copy_when_accepted(site, dist_dir):
 def test_a_file_edited_after_the_build_is_sent_as_it_is_now(tmp_path):
     """A copy older than its file is not sent: an edit in dist/ is never hidden by it."""
     (tmp_path / "a.js").write_text("old")
-    build.precompress(tmp_path, ["a.js"], tmp_path / "cache")  # too small: no copies
+    precompress(tmp_path, ["a.js"], tmp_path / "cache")  # too small: no copies
     assert not (tmp_path / "a.js.gz").exists()
     (tmp_path / "a.js").write_text("let x = 1;\n" * 200)
-    assert build.precompress(tmp_path, ["a.js"], tmp_path / "cache") == ["a.js.br", "a.js.gz"]
-    with build.SiteServer(tmp_path) as server:
+    assert precompress(tmp_path, ["a.js"], tmp_path / "cache") == ["a.js.br", "a.js.gz"]
+    with SiteServer(tmp_path) as server:
         assert gzip.decompress(fetch(server.url + "a.js", **{"Accept-Encoding": "gzip"})[2]) == b"let x = 1;\n" * 200
         time.sleep(0.01)  # a later modification time than the copies'
         (tmp_path / "a.js").write_text("edited")
@@ -717,7 +726,7 @@ def stub_dist(dist_dir, tmp_path_factory) -> Path:
     wheel = dist / build_info(dist)["wheels"]["pishe"]
     version = wheel.name.split("-")[1]
     wheel.unlink()  # a hard link: writing through it would change dist/'s own wheel
-    build.write_wheel(wheel, {
+    write_wheel(wheel, {
         "pishe/__init__.py": b"",
         "pishe/web.py": STUB_WEB.encode(),
         "pishe/on_demand.py": (ROOT / "pishe" / "on_demand.py").read_bytes(),
@@ -814,7 +823,7 @@ def stub_starts(browser, stub_dist):
     """
     context = browser.new_context()
     try:
-        with build.SiteServer(stub_dist) as server:
+        with SiteServer(stub_dist) as server:
             broken = context.new_page()
             broken.route(server.url + build_info(stub_dist)["wheels"]["pishe"],
                          lambda route: route.fulfill(status=404, body="not found"))
@@ -1039,12 +1048,12 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     later = build_info(dist_dir)["later"]
     # The no-peek deal's arithmetic (@noble/curves) comes when a friends' table opens, as does
     # the rest of its code (its Python, its scripts).
-    noble = [f for f in later if f.startswith(f"{build.NOBLE_DIR}/")]
-    assert f"{build.NOBLE_DIR}/curves/ed25519.js" in noble
-    assert sorted(later) == sorted([f"pyodide/{build.PINS['micropip'].filename}",
-                                    f"wheels/{build.PINS['segno'].filename}", build.STDLIB_MICROPIP, build.STDLIB_REST,
-                                    f"web/lang/{PSEUDO}.js", *noble, build.FRIENDS_ZIP,
-                                    *build.friends_scripts(dist_dir)])
+    noble = [f for f in later if f.startswith(f"{NOBLE_DIR}/")]
+    assert f"{NOBLE_DIR}/curves/ed25519.js" in noble
+    assert sorted(later) == sorted([f"pyodide/{PINS['micropip'].filename}",
+                                    f"wheels/{PINS['segno'].filename}", STDLIB_MICROPIP, STDLIB_REST,
+                                    f"web/lang/{PSEUDO}.js", *noble, FRIENDS_ZIP,
+                                    *friends_scripts(dist_dir)])
     kept = page.evaluate("""async (later) => {
         const cache = await caches.open((await caches.keys())[0]);
         const scope = (await navigator.serviceWorker.ready).scope;

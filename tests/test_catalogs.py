@@ -136,9 +136,9 @@ def test_switching_language_imports_nothing_start_up_did_not(tmp_path):
     import sys
     import zipfile
 
-    import build
+    from sitebuild.wheel import build_pishe_wheel
 
-    with zipfile.ZipFile(build.build_pishe_wheel(tmp_path / "wheel")) as wheel:
+    with zipfile.ZipFile(build_pishe_wheel(tmp_path / "wheel")) as wheel:
         wheel.extractall(tmp_path / "site")
     script = (
         "import sys; sys.path.insert(0, sys.argv[1]); import pishe.web as w; before = set(sys.modules)\n"

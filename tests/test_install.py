@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import struct
 
-import build
+from sitebuild.icons import ICON_FELT, ICON_SIZES, icon_paint
+from sitebuild.serve import SiteServer
 
 
 def test_the_manifest_names_the_app_its_icons_and_its_start(dist_dir):
@@ -30,7 +31,7 @@ def test_the_manifest_names_the_app_its_icons_and_its_start(dist_dir):
         width, height = struct.unpack(">II", png[16:24])
         assert icon["sizes"] == f"{width}x{height}" and icon["type"] == "image/png"
         purposes.setdefault(icon["purpose"], set()).add(width)
-    assert purposes == {"any": set(build.ICON_SIZES), "maskable": set(build.ICON_SIZES)}
+    assert purposes == {"any": set(ICON_SIZES), "maskable": set(ICON_SIZES)}
     assert 'rel="manifest" href="web/manifest.webmanifest"' in (dist_dir / "index.html").read_text(encoding="utf-8")
 
 
@@ -42,13 +43,13 @@ def test_a_maskable_icon_keeps_its_drawing_inside_the_safe_circle():
         for j in range(n):
             x, y = (i + 0.5) / n, (j + 0.5) / n
             if (x - 0.5) ** 2 + (y - 0.5) ** 2 > 0.4 ** 2:
-                assert build._icon_paint(x, y) == build.ICON_FELT, (x, y)
+                assert icon_paint(x, y) == ICON_FELT, (x, y)
 
 
 def test_chromium_finds_the_site_installable_and_the_service_worker_keeps_the_manifest(
         browser_type, browser_type_launch_args, dist_dir, tmp_path):
     # A profile on disk: Chromium never offers to install from an incognito one (a plain context).
-    with build.SiteServer(dist_dir) as server, browser_type.launch_persistent_context(
+    with SiteServer(dist_dir) as server, browser_type.launch_persistent_context(
             tmp_path / "profile", **browser_type_launch_args) as context:
         page = context.new_page()
         page.goto(server.url + "?delay=0")
