@@ -51,7 +51,7 @@ import random
 from typing import Any, Callable, Optional
 
 from .errors import NotYourTurnError, PisheError, UnknownBotError
-from .table.game import get_game
+from .table.game import game_ids, get_game
 from .table.match import Match
 from .table.seating import Seating
 from . import lang
@@ -60,11 +60,12 @@ from .table import words
 from .table.said import about, again, data_of, names_data, say
 from .page import check_clock, error as _error, run as _run
 
-#: The game the page deals first, imported with this module: its first match imports
-#: nothing more, and a returning visitor's page restores it with the rest of Python's
-#: memory (the snapshot web/core/worker.js keeps), so its table is dealt at once.
-FIRST_GAME = "pishe-pasha"
-get_game(FIRST_GAME)
+#: The game the page deals first: the first in the games' declared order (Game.order), as the
+#: page's own first game is (web/games/registry.js: the build writes the games in that order).
+#: Finding it imports every game with this module: a first match imports nothing more, and a
+#: returning visitor's page restores them with the rest of Python's memory (the snapshot
+#: web/core/worker.js keeps), so any game's table is dealt at once.
+FIRST_GAME = game_ids()[0]
 
 
 #: The friend's table's calls, made in :mod:`pishe.web_friends` and imported on their

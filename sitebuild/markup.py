@@ -58,9 +58,9 @@ def _game_part(game: Any, part: str, first: bool) -> str:
     if part == "title":
         return f'<span data-for-game="{game.id}"{"" if first else " hidden"} data-i18n>{html.escape(game.name)}</span>'
     if part == "choice":
-        title = html.escape(f"{game.name}: play the computer")
-        # A friends' table's title (web/tables/friend/table.js), from an invite's first paint on.
-        friends = html.escape(f"{game.name}: play a friend" if game.seats == 2 else f"{game.name}: play with friends")
+        # The titles, worded in the game's catalog; a friends' table's (web/tables/friend/table.js)
+        # from an invite's first paint on.
+        title, friends = html.escape(game.computer_title), html.escape(game.friends_title)
         return (f'<label><input type="radio" name="game" value="{game.id}" autocomplete="off"'
                 f'{" checked" if first else ""} data-i18n-attr="data-title data-friend-title" data-title="{title}"'
                 f' data-friend-title="{friends}"><span data-i18n>{html.escape(game.name)}</span></label>')

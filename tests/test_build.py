@@ -32,7 +32,7 @@ import catalogs
 from pishe.table.game import game_ids
 from pishe.lang import PSEUDO
 from pishe.table.words import LOADING, START_FAILED
-from pishe.web import FRIENDS_CALLS
+from pishe.web import FIRST_GAME, FRIENDS_CALLS
 from sitebuild.common import BuildError, ROOT, RUNTIME_FILES, SETTINGS_FILES, cache_dir
 from sitebuild.compress import COMPRESSIBLE, ENCODINGS, precompress
 from sitebuild.friends import FRIENDS_ZIP, friends_scripts
@@ -213,6 +213,9 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
         assert BUILD_TOKEN not in (dist_dir / path).read_text(), path
     # The loading line is worded in Python, before Python runs in the page: by the build.
     assert info["loading"] == LOADING
+    # The games in their declared order (Game.order): the page's first game (web/games/registry.js)
+    # is Python's (pishe.web.FIRST_GAME).
+    assert list(info["games"]) == list(game_ids()) and list(info["games"])[0] == FIRST_GAME
     assert info["downloads"] == {rel: (dist_dir / rel).stat().st_size for rel in
                                  ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", info["wheels"]["pishe"])}
     if (dist_dir / "index.html").exists():

@@ -26,6 +26,13 @@ def test_every_package_under_pishe_games_is_registered():
         assert get_game(game.id) is game and find_game(game.family_id, dict(game.params)) is game
 
 
+def test_games_come_in_their_declared_order_and_the_page_deals_the_first():
+    from pishe.web import FIRST_GAME
+
+    assert [(g.order, g.id) for g in games()] == [(10, "pishe-pasha"), (20, "pisti"), (20, "pisti-2")]
+    assert FIRST_GAME == game_ids()[0]
+
+
 def test_unknown_games_and_variants_are_refused_by_name():
     for bad in ("rummy", "", None, 7, ["pisti"]):
         with pytest.raises(UnknownGameError):

@@ -142,8 +142,18 @@ class Game:
     #: The variant's name in its family, what ``--variant`` and a play-out line's ``"variant"``
     #: pick it by ("2" for Pişti for two; its id picks it too); "": the family's only variant.
     variant: str = ""
-    #: The name players read ("Pishe Pasha", "Pişti").
+    #: Where the game stands among the games, smallest first: the page's game choice and the
+    #: command line list them so, and the first is the one a page deals first and the command
+    #: line plays by default (Pishe Pasha 10, Pişti 20; a new game picks a number of its own).
+    #: A package's variants may share one: they keep their order in its ``GAMES``.
+    order: int
+    #: The name players read ("Pishe Pasha", "Pişti"), in English, marked for the game's own
+    #: catalog (:attr:`catalog`), as are its titles:
     name: str
+    #: the page's title at the computer's table ("Pişti: play the computer"),
+    computer_title: str
+    #: and at a friends' table ("Pişti: play with friends").
+    friends_title: str
     #: What players call one deal of a match ("Deal"; Pişti's players say "Deck"), in English:
     #: :meth:`deal_word` says it in the page's language.
     deal_name: str = N_("Deal")
@@ -364,13 +374,14 @@ def is_game(game_id) -> bool:
 
 
 def games() -> tuple:
-    """Every registered game and variant: by package name, then in its package's order.
-    The first is the one a page and the command line play by default."""
+    """Every registered game and variant, in the games' declared order (:attr:`Game.order`;
+    a package's variants in its ``GAMES`` order). The first is the one a page and the
+    command line play by default."""
     for package in _packages():
         if package not in _imported:
             _import(package)
-    order = {package: n for n, package in enumerate(_packages())}
-    return tuple(sorted(_found.values(), key=lambda g: order[g.package]))
+    packages = {package: n for n, package in enumerate(_packages())}
+    return tuple(sorted(_found.values(), key=lambda g: (g.order, packages[g.package])))
 
 
 def game_ids() -> tuple:

@@ -36,7 +36,10 @@ class PishePasha(Game):
     """Pishe Pasha for the table: two seats, each its own team; seat 1 deals deal 1."""
 
     id = GAME_ID
-    name = "Pishe Pasha"
+    order = 10
+    name = N_("Pishe Pasha")
+    computer_title = N_("Pishe Pasha: play the computer")
+    friends_title = N_("Pishe Pasha: play a friend")
     seats = 2
     teams = ((0,), (1,))
     first_dealer = 1

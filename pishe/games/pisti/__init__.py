@@ -39,6 +39,7 @@ class PistiGame(Game):
     seat before seat 0 deals deck 1, so that seat 0 leads it."""
 
     family = "pisti"
+    order = 20
     deal_name = N_("Deck")
     lengths = {
         "101": Length(N_("First to 101"), 101, 99),
@@ -57,7 +58,13 @@ class PistiGame(Game):
     def __init__(self, seats: int = 4):
         self.seats = seats
         self.id = GAME_IDS[seats]
-        self.name = "Pişti" if seats == 4 else N_("Pişti for two")
+        if seats == 4:
+            self.name = N_("Pişti")
+            self.computer_title, self.friends_title = N_("Pişti: play the computer"), N_("Pişti: play with friends")
+        else:
+            self.name = N_("Pişti for two")
+            self.computer_title = N_("Pişti for two: play the computer")
+            self.friends_title = N_("Pişti for two: play a friend")
         self.params = {"seats": seats}
         self.variant = str(seats)
         if seats == 2:
