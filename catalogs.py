@@ -7,7 +7,7 @@ One catalog for the table (``pishe/table/locale/<lang>/LC_MESSAGES/table.po``: t
 sentences of ``pishe/*.py`` and ``pishe/table/``) and one inside each game's package
 (``pishe/games/<game>/locale/<lang>/LC_MESSAGES/<game>.po``: its own sentences), so a
 new game brings its own words. The English is the code's own text (the message ids);
-a .po file exists for every other language. build.py compiles them into the wheel
+a .po file exists for every other language. The build compiles them into the wheel
 (:func:`compiled`); a source tree's Python reads the .po files through Babel itself.
 The page's static words (index.html, pishe/table/page_text.py) are the table's.
 """
@@ -50,8 +50,8 @@ def po_path(folder: Path, lang: str, domain: str) -> Path:
 
 
 #: The page's static words: its markup (index.html with every game's markup written in by
-#: build.py; a game's own words are those of its web/games/<game>/*.html) and the lines its
-#: JavaScript words when Python cannot run.
+#: the build, sitebuild/markup.py; a game's own words are those of its web/games/<game>/*.html)
+#: and the lines its JavaScript words when Python cannot run.
 PAGE_SCRIPTS = "web"
 #: How Python marks a sentence besides gettext's own names: pishe.table.said's ``say(catalog,
 #: message, …)`` and ``nsay(catalog, singular, plural, n, …)``, which keep it as data.
@@ -192,7 +192,7 @@ def template(domain: str, sources: list):
 def page_words(lang: str) -> dict:
     """The page's static words in ``lang`` (``{message: translation}``, a message with a
     context keyed ``context\x04message``, as gettext does): web/lang/<lang>.js, made by
-    build.py. The pseudo-language's are made from the English."""
+    the build (sitebuild/words.py). The pseudo-language's are made from the English."""
     from babel.messages.pofile import read_po
 
     sys.path.insert(0, str(ROOT))
