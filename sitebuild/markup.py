@@ -7,9 +7,13 @@ from __future__ import annotations
 import html
 import re
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitebuild.common import ROOT, BuildError
+
+if TYPE_CHECKING:
+    from pishe.table.game import Game
 
 #: A place in index.html where the build writes every game's markup: <!-- games: PART -->.
 GAMES_MARK = re.compile(r"^([ \t]*)<!-- games: (\w+) -->[ \t]*$|<!-- games: (\w+) -->", re.M)
@@ -20,7 +24,7 @@ GAMES_MARK = re.compile(r"^([ \t]*)<!-- games: (\w+) -->[ \t]*$|<!-- games: (\w+
 GAME_PARTS = ("match", "table", "settings", "note", "rules")
 
 
-def registered_games() -> list[Any]:
+def registered_games() -> list[Game]:
     """The registered games (pishe.table.game.games), this repository's."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # this repository's pishe, as a script sees it
@@ -28,7 +32,7 @@ def registered_games() -> list[Any]:
     return list(games())
 
 
-def _levels_markup(game: Any) -> str:
+def _levels_markup(game: Game) -> str:
     """The computer's level radios of ``game`` (its ``levels``, in their order; none: no
     fieldset), its ``computer``'s chosen (else the first)."""
     if not game.levels:
@@ -38,21 +42,21 @@ def _levels_markup(game: Any) -> str:
         f'\n    <label><input type="radio" name="level-{game.id}" value="{html.escape(bot)}" data-setting="level"'
         f'{" checked" if bot == chosen else ""}><span data-i18n>{html.escape(name)}</span></label>'
         for bot, name in game.levels.items())
-    note = getattr(game, "levels_note", "")
+    note = game.levels_note
     described = f' aria-describedby="{game.id}-level-note"' if note else ""
     hint = f'\n  <p class="hint" id="{game.id}-level-note" data-i18n>{html.escape(note)}</p>' if note else ""
     return (f'<fieldset class="lengths"{described}>\n  <legend data-i18n>Computer</legend>\n'
             f'  <div class="segmented">{radios}\n  </div>{hint}\n</fieldset>')
 
 
-def _game_file(folder, name: str, game_id: str) -> str:
+def _game_file(folder: Path, name: str, game_id: str) -> str:
     """The markup in ``folder``'s name.<game_id>.html, else name.html ("" if neither)."""
     source = folder / f"{name}.{game_id}.html"
     source = source if source.exists() else folder / f"{name}.html"
     return source.read_text(encoding="utf-8").strip("\n") if source.exists() else ""
 
 
-def _game_part(game: Any, part: str, first: bool) -> str:
+def _game_part(game: Game, part: str, first: bool) -> str:
     """``game``'s markup for ``part`` (from web/games/<package>/), hidden unless ``first``."""
     folder = ROOT / "web" / "games" / game.package
     if part == "title":
@@ -90,7 +94,7 @@ def _game_part(game: Any, part: str, first: bool) -> str:
     return "\n".join(lines).replace("__GAME__", game.id)
 
 
-def game_markup(page: str, games: list[Any]) -> str:
+def game_markup(page: str, games: list[Game]) -> str:
     """index.html with every registered game's markup in place of each <!-- games: PART -->:
     the game choice, titles, style sheets, the first game's painter preloaded, and each
     game's match line, table, settings, note and rules from its files in web/games/<game>/
