@@ -46,6 +46,7 @@ def domains() -> dict:
 
 
 def po_path(folder: Path, lang: str, domain: str) -> Path:
+    """The .po file of ``domain`` in ``lang`` under the locale ``folder``."""
     return folder / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
@@ -66,6 +67,7 @@ class _Element:
         self.children: list[str | _Element] = []
 
     def text(self) -> str:
+        """Its text, its children's included."""
         return "".join(c if isinstance(c, str) else c.text() for c in self.children)
 
     def kept(self) -> bool:
@@ -280,6 +282,7 @@ def compiled() -> dict:
 
 
 def main(argv: list) -> int:
+    """The command line (``python catalogs.py update``): 0 once the .po files are written, 2 for anything else."""
     if argv != ["update"]:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2

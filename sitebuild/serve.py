@@ -59,6 +59,8 @@ class SiteHandler(SimpleHTTPRequestHandler):
     }
 
     def send_head(self):
+        """Open what a GET or HEAD sends and send its headers: the file's precompressed copy in
+        the best encoding the browser accepts, else what the base class sends."""
         path = self._file_path()
         copies = self._copies(path) if path else {}
         self._vary = bool(copies)  # the body depends on Accept-Encoding, whichever is sent
@@ -85,6 +87,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         return body
 
     def end_headers(self):
+        """End the headers, saying that the body depends on Accept-Encoding where it does."""
         if getattr(self, "_vary", False):
             self.send_header("Vary", "Accept-Encoding")
         super().end_headers()
@@ -126,6 +129,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         return since.tzinfo is not None and int(mtime) <= since.timestamp()
 
     def log_request(self, code="-", size="-"):
+        """Log a failed request only."""
         # Successful requests are noise (a boot makes a dozen); failures are worth seeing.
         if isinstance(code, int) and code >= 400:
             super().log_request(code, size)
@@ -133,6 +137,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
 
 class _SiteHTTPServer(ThreadingHTTPServer):
     def handle_error(self, request, client_address):
+        """Report a request's error, but a connection the page reset."""
         # A page that navigates away mid-download resets its connection: nothing went wrong here.
         if isinstance(sys.exc_info()[1], ConnectionError):
             return
