@@ -346,6 +346,8 @@ def _import(package: str) -> None:
     for game in importlib.import_module(f"pishe.games.{package}").GAMES:
         if game.id in _found:
             raise RuntimeError(f"two games have the id {game.id!r}")
+        if not isinstance(getattr(game, "order", None), int):
+            raise RuntimeError(f"the game {game.id!r} declares no order (Game.order: where it stands among the games)")
         _found[game.id] = game
     _imported.append(package)
 
