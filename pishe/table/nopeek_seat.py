@@ -62,7 +62,7 @@ class NoPeekSeat:
         #: What this page was shown: the dealing's steps, then one list per move (its own seat's).
         self.shown: list = []
         #: ``None`` while the deal goes on; then ``"verified"``, or the error that says why not.
-        self.outcome = None
+        self.outcome: Optional[str | PisheError] = None
         self._sent: set = set()          # (position, receiver) this page has sent its key for
         self._secrets: dict = {}
         self._revealed = False

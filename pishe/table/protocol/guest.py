@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ...errors import PisheError
 from ..lang import N_, TABLE, _, lower
@@ -29,6 +29,10 @@ from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
                    VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
                    UnknownTokenError, WrongPhaseError)
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..nopeek_seat import NoPeekSeat
 
 __all__ = ["Guest", "REFUSALS"]
 
@@ -84,7 +88,7 @@ class Guest:
         self.token: Optional[str] = wire.token(token, "the seat token")
         self.rng = rng if rng is not None else random.SystemRandom()
         #: The game, once the host's welcome has named it.
-        self.game = None
+        self.game: Optional[Game] = None
         #: The seat the host gave this page (``None`` until welcomed).
         self.seat: Optional[int] = None
         #: Seats, match length, target and clock as the host announced them (the seats
@@ -107,12 +111,40 @@ class Guest:
         # This page's NoPeekSeat of the deal in play, [deal, try, secret, done] (kept in its
         # ledger: with the host's log it rebuilds the deal after a reload), each finished
         # deal's points by team from its own engine, and the groups of steps worded.
-        self._np = None
+        self._np: Optional[NoPeekSeat] = None
         self._np_key: Optional[list] = None
         self._np_results: dict = {}
         self._np_told = 0
         if ledger is not None:
             self._read_ledger(ledger)
+
+    @property
+    def _game(self) -> Game:
+        """The game the host's welcome named."""
+        if self.game is None:
+            raise NotConnectedError(_("Wait for the host's welcome."))
+        return self.game
+
+    @property
+    def _seat(self) -> int:
+        """The seat the host's welcome gave this page."""
+        if self.seat is None:
+            raise NotConnectedError(_("Wait for the host's welcome."))
+        return self.seat
+
+    @property
+    def _seat_np(self) -> NoPeekSeat:
+        """This page's seat of the try in play."""
+        if self._np is None or self._np_key is None:
+            raise WrongPhaseError(_("The cards are not dealt yet."))
+        return self._np
+
+    @property
+    def _key(self) -> list:
+        """``[deal, try, secret, done]`` of the try this page holds."""
+        if self._np_key is None:
+            raise WrongPhaseError(_("The cards are not dealt yet."))
+        return self._np_key
 
     # -- what the page shows ----------------------------------------------------------
 
@@ -122,7 +154,7 @@ class Guest:
         the table, saying that it plays from the next deal."""
         if self.sits_out():
             deal = said.lowered(self._deal_word())
-            return self.game.blank_view(self.seat, friend_names(self.game, self.seat), say(
+            return self._game.blank_view(self._seat, friend_names(self._game, self._seat), say(
                 TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal))
         return self._view
 
@@ -156,7 +188,7 @@ class Guest:
         if self.sits_out():
             return PLAYING              # the others play the deal: this page's seat is the computer's
         if self._np is not None and (not self._np.dealt or self._view is None
-                                     or self._view_deal() != self._np_key[0]):
+                                     or self._view_deal() != self._key[0]):
             return DEALING
         if self._view is None:
             return DEALING
@@ -181,7 +213,7 @@ class Guest:
 
         seats = (self.table or {}).get("seats") or []
         computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") for s in seats)
-        computers = computers or any(s != page for s, page in self._np.pages.items() if page == 0)
+        computers = computers or any(s != page for s, page in self._seat_np.pages.items() if page == 0)
         return computers_note() if computers else None
 
     def ledger(self) -> str:
@@ -225,7 +257,7 @@ class Guest:
             self.verification_deal, self.verification = warning
 
     def _view_deal(self) -> int:
-        return self._view["match"]["deal"]
+        return self._view["match"]["deal"] if self._view is not None else 0
 
     def _deal_in_play(self) -> int:
         """The number of the deal this page holds a try of (1 before any)."""
@@ -274,7 +306,7 @@ class Guest:
 
     def _numbered(self, kind: str, **values) -> str:
         message = self._write(kind, seq=self._seq, **values)
-        self._seq += 1
+        self._seq = (self._seq or 0) + 1
         return message
 
     # -- the host's messages ----------------------------------------------------------
@@ -302,7 +334,7 @@ class Guest:
             return self._np_take(values["deal"], values["message"])
         if kind == "np-abort":
             return self._np_aborted(values["deal"], values["seats"])
-        wire.check(len(values["seats"]) == self.game.seats, "the table must list every seat")
+        wire.check(len(values["seats"]) == self._game.seats, "the table must list every seat")
         self.table = {**(self.table or {}), "seats": values["seats"]}
         return Outcome([], [])
 
@@ -313,8 +345,8 @@ class Guest:
         wire.check(0 < values["seat"] < game.seats, "the welcome gives no guest seat")
         wire.check(len(values["seats"]) == game.seats, "the welcome must list every seat")
         length = game.lengths.get(values["length"])
-        wire.check(length is not None and values["target"] == length.target,
-                   f"the welcome names no match length of {game.name}")
+        if length is None or values["target"] != length.target:
+            raise MalformedMessageError(f"the welcome names no match length of {game.name}")
         if values["match_id"] != self._match_id or (self.game is not None and self.game.id != game_id):
             self._new_match(values["match_id"])
         if self._clock is not None and self._clock[0] == values["match_id"] and self._clock[1] != values["clock"]:
@@ -362,7 +394,8 @@ class Guest:
         """A try this page dealt in was never finished: counted for good, and shown.
         ``reason`` is what the host did, said when no ``seats`` are named as having left."""
         self._aborts.append([number, seats])
-        self._record(number, said.deal_aborted(self.game, number, [self._seat_name(s) for s in seats or [] if s != self.seat],
+        named = [self._seat_name(s) for s in seats or [] if s != self.seat]
+        self._record(number, said.deal_aborted(self.game, number, named,
                                                len(self._aborts), reason, self.seat in (seats or [])))
 
     def _seat_name(self, seat: int) -> str:
@@ -370,13 +403,13 @@ class Guest:
         names = self._view.get("names") if self._view is not None else None
         name = names[seat] if isinstance(names, list) and seat < len(names) else None
         if isinstance(name, str) and name:
-            return said.seat_name(self.game, seat, self.seat, name)
+            return said.seat_name(self._game, seat, self._seat, name)
         return say(TABLE, "seat {seat}", seat=seat)
 
     def _words(self, start: int) -> list:
         """The words of the steps this page was shown from group ``start`` on."""
         try:
-            return self._np.words(start)
+            return self._seat_np.words(start)
         except _UNREADABLE as e:
             raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
 
@@ -384,7 +417,7 @@ class Guest:
         """The cards the steps in ``groups`` moved (read already by :meth:`_words`)."""
         try:
             return [move for group in groups if group is not None for shown in group
-                    for move in self.game.motion(shown, self.seat)]
+                    for move in self._game.motion(shown, self._seat)]
         except _UNREADABLE as e:
             raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
 
@@ -396,7 +429,7 @@ class Guest:
         cards are dealt, changing nothing."""
         if self._np is None or not self._np.dealt:
             raise WrongPhaseError(_("The cards are not dealt yet."))
-        return self._np_out(self._np.act(self.game.action_text(self.game.parse_action(action))))
+        return self._np_out(self._seat_np.act(self._game.action_text(self._game.parse_action(action))))
 
     def timeout(self) -> Outcome:
         """The clock of the person to move ran out on this page. Only this page knows its
@@ -415,27 +448,27 @@ class Guest:
         from ..nopeek_seat import NoPeekSeat
 
         self._resuming = False
-        game, number, tries = self.game, values["deal"], values["tries"]
+        game, seat, number, tries = self._game, self._seat, values["deal"], values["tries"]
         pages = values["pages"]
         wire.check(len(pages) == game.seats and all(type(p) is int for p in pages)
-                   and all(p in (s, 0) for s, p in enumerate(pages)) and pages[self.seat] == self.seat,
+                   and all(p in (s, 0) for s, p in enumerate(pages)) and pages[seat] == seat,
                    "each seat's page must be its own or the host's, this seat this page's")
         log = [wire.obj(m, "message") for m in values["log"]]
         key = self._np_key
         same = key is not None and key[:2] == [number, tries]
-        if same and key[3]:
+        if key is not None and same and key[3]:
             return Outcome([], [])             # checked already: nothing of it is left to do
         if self._np is not None and not same and self._np.outcome is None:
             self._np.abort([])             # begun again before its end: the host's doing
             self._np_end()
-        if not same and any(m.get("seat") == self.seat for m in log):
+        if not same and any(m.get("seat") == seat for m in log):
             raise WrongPhaseError(_("This page lost its keys to deal {number}.").format(number=number))
-        self._np = NoPeekSeat(group(), game, np_match_id(self._match_id, tries), number, self.seat,
-                              dealer_of(game, number), dict(enumerate(pages)),
-                              secret=key[2] if same else None, rng=self.rng)
-        self._np_key = [number, tries, self._np.dealing.reveal(), None]
+        np = self._np = NoPeekSeat(group(), game, np_match_id(self._match_id or "", tries), number, seat,
+                                   dealer_of(game, number), dict(enumerate(pages)),
+                                   secret=key[2] if key is not None and same else None, rng=self.rng)
+        self._np_key = [number, tries, np.dealing.reveal(), None]
         self._np_told = 0
-        return self._np_out(replay_seat(self._np, log))
+        return self._np_out(replay_seat(np, log))
 
     def _np_aborted(self, number: int, seats: list) -> Outcome:
         """Pages ``seats`` left the try this page holds of deal ``number`` with their keys: it ends
@@ -458,7 +491,7 @@ class Guest:
 
     def _np_take(self, number: int, message: dict) -> Outcome:
         self._resuming = False
-        if self._np is None or number != self._np_key[0]:
+        if self._np is None or number != self._key[0]:
             return Outcome([], [])             # of a try this page is not in: nothing to do
         return self._np_out(self._np.receive(message))
 
@@ -474,27 +507,28 @@ class Guest:
             if message["type"] == "np-keys":
                 shares = message["shares"]
                 parts = [{**message, "shares": shares[i:i + self._SHARES]} for i in range(0, len(shares), self._SHARES)]
-            send += [self._numbered("np", deal=self._np_key[0], message=part) for part in parts]
+            send += [self._numbered("np", deal=self._key[0], message=part) for part in parts]
         words, moves = self._np_end()
         return Outcome(send, words, moves=moves)
 
     def _np_end(self) -> tuple[list, list]:
         """This page's view from its own engine, the words for the steps it was newly shown and
         the cards they moved, and its check once the deal is over."""
-        np, number = self._np, self._np_key[0]
+        np, key, game, seat = self._seat_np, self._key, self._game, self._seat
+        number = key[0]
         try:
             state = np.partial.state if np.dealt else None
         except PisheError:
             state = None
-        teams = len(self.game.teams)
+        teams = len(game.teams)
         if state is not None:
             from ..match import Match
 
             results = [self._np_results.get(n, [0] * teams) for n in range(1, number)]
-            match = Match.resume(self.game, self.table["length"], results, np.partial.deck())
+            match = Match.resume(game, (self.table or {})["length"], results, np.partial.deck())
             match.deal = state
-            if np.partial.settled(self.seat):
-                self._view = self.game.view(match, self.seat, friend_names(self.game, self.seat)).to_json()
+            if np.partial.settled(seat):
+                self._view = game.view(match, seat, friend_names(game, seat)).to_json()
             elif self._view is not None:
                 # A card it may see is still opening (its engine holds a stand-in there: never
                 # shown): the view stays as it was, with no move until the card is known.
@@ -503,8 +537,8 @@ class Guest:
                 self._np_results[number] = list(state.team_points())
         words, moves = self._words(self._np_told), self._motions(np.shown[self._np_told:])
         self._np_told = len(np.shown)
-        if np.outcome is not None and self._np_key[3] is None:
-            self._np_key[3] = True              # checked: said once
+        if np.outcome is not None and key[3] is None:
+            key[3] = True              # checked: said once
             self._np_record(number, np.outcome)
         return words, moves
 
