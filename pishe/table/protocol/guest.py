@@ -25,7 +25,8 @@ from ..said import lowered, of_error, say
 from ..game import get_game, is_game
 from . import wire
 from .host import TIMEOUT, friend_names, timeout_action
-from .nopeek_deal import dealer_of, np_match_id, replay_seat
+from .nopeek_deal import dealer_of, np_match_id, rebuild
+from .record import Record, RecordRewrittenError
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
                    VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
                    UnknownTokenError, WrongPhaseError)
@@ -46,6 +47,7 @@ REFUSALS = {
     "deal-not-over": N_("The deal is still being played."),
     "match-over": N_("The match is over."),
     "wrong-phase": N_("The table is not ready for that yet."),
+    "log-full": N_("The host refused a message of yours: this deal's record is full."),
     "removed-deal": N_("The host's page refused a message of the old way to deal: this page deals no-peek only."),
     "replayed-message": N_("The host had that message already."),
     "out-of-order-message": N_("A message of yours reached the host out of order."),
@@ -113,6 +115,8 @@ class Guest:
         # deal's points by team from its own engine, and the groups of steps worded.
         self._np: Optional[NoPeekSeat] = None
         self._np_key: Optional[list] = None
+        self._np_rec: Optional[Record] = None     # this page's own record of the try it holds
+        self._over = False                   # the match was over on this page's own engine
         self._np_results: dict = {}
         self._np_told = 0
         if ledger is not None:
@@ -226,6 +230,8 @@ class Guest:
         warning = [self.verification_deal, said.data_of([self.verification])[0]] if self._unfair else None
         return json.dumps({"v": VERSION, "match_id": self._match_id, "warning": warning,
                            "aborts": self._aborts, "clock": self._clock, "np": self._np_key,
+                           "np_record": self._np_rec.data() if self._np_rec is not None else None,
+                           "over": self._over,
                            "np_results": sorted(self._np_results.items())}, separators=(",", ":"))
 
     def _read_ledger(self, text: str) -> None:
@@ -248,9 +254,12 @@ class Guest:
                           wire.secret(np_key[2], "secret"), np_key[3] is True or None]
             np_results = {wire.deal_number(n, "deal"): wire.items(points, "points")
                           for n, points in wire.items(data["np_results"], "np_results")}
+            record = data.get("np_record")
+            record = None if record is None or np_key is None else Record.of(record)
         except (PisheError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
             raise CorruptSaveError(_("the page's ledger cannot be read ({error})").format(error=e)) from None
-        self._np_key, self._np_results = np_key, np_results
+        self._np_key, self._np_results, self._np_rec = np_key, np_results, record
+        self._over = data.get("over") is True
         self._match_id, self._aborts, self._clock = match_id, aborts, clock
         if warning is not None:
             self._unfair = True
@@ -361,14 +370,15 @@ class Guest:
         return Outcome([], [])
 
     def _new_match(self, match_id: str) -> None:
-        """Another match at the table: its deals are another's. A try of the old one that this
-        page dealt in and that never ended is an abort by the host (counted for good: a new
-        match wipes nothing of it)."""
+        """Another match at the table: its deals are another's. The match id is fixed for a
+        match: before the old one is over on this page (Play again draws a new one once it
+        is), a new one ends the deal in play, or the next, as aborted by the host (counted
+        for good: a new match wipes nothing of it)."""
         key = self._np_key
-        if key is not None and key[3] is None and self._match_id is not None and self.game is not None:
-            self._abort(key[0], None, say(TABLE, "the host started another match"))
+        if key is not None and self._match_id is not None and self.game is not None and not self._over:
+            self._abort(key[0] if key[3] is None else key[0] + 1, None, say(TABLE, "the host started another match"))
         self._match_id, self._view = match_id, None
-        self._np, self._np_key, self._np_results = None, None, {}
+        self._np, self._np_key, self._np_results, self._np_rec, self._over = None, None, {}, None, False
 
     def _error(self, values: dict) -> Outcome:
         send = []
@@ -458,17 +468,48 @@ class Guest:
         same = key is not None and key[:2] == [number, tries]
         if key is not None and same and key[3]:
             return Outcome([], [])             # checked already: nothing of it is left to do
+        if key is not None and not same and (number < key[0] or number == key[0] and tries < key[1]
+                                             or number in self._np_results):
+            # Deals go 1, 2, 3… and tries only up: a deal that ended is never dealt again.
+            self._warn(number, say(TABLE, "the host dealt again a {deal} that had ended.",
+                                   deal=lowered(self._deal_word())))
+            return Outcome([], [])
         if self._np is not None and not same and self._np.outcome is None:
             self._np.abort([])             # begun again before its end: the host's doing
             self._np_end()
         if not same and any(m.get("seat") == seat for m in log):
             raise WrongPhaseError(_("This page lost its keys to deal {number}.").format(number=number))
-        np = self._np = NoPeekSeat(group(), game, np_match_id(self._match_id or "", tries), number, seat,
-                                   dealer_of(game, number), dict(enumerate(pages)),
-                                   secret=key[2] if key is not None and same else None, rng=self.rng)
-        self._np_key = [number, tries, np.dealing.reveal(), None]
-        self._np_told = 0
-        return self._np_out(replay_seat(np, log))
+        record = self._np_rec if same and self._np_rec is not None else Record(seat)
+        try:
+            others, missing = record.extends(log)
+        except RecordRewrittenError as e:
+            return self._np_host_unfair(number, same, e)
+        said = []
+        np = self._np if same else None
+        if np is None:
+            np = self._np = NoPeekSeat(group(), game, np_match_id(self._match_id or "", tries), number, seat,
+                                       dealer_of(game, number), dict(enumerate(pages)),
+                                       secret=key[2] if key is not None and same else None, rng=self.rng)
+            self._np_key, self._np_rec, self._np_told = [number, tries, np.dealing.reveal(), None], record, 0
+            said = rebuild(np, others[:record.count], record.mine)
+        for message in others[record.count:]:
+            record.took(message)
+            said += np.receive(message)
+        return self._np_out(said, again=missing)
+
+    def _np_host_unfair(self, number: int, same: bool, error: RecordRewrittenError) -> Outcome:
+        """The host sent a log that does not extend this page's record: the deal ends at once,
+        not fair, naming the host (a new try is refused: this page keeps its record)."""
+        from ..nopeek import NotFairError
+
+        unfair = NotFairError(of_error(error))
+        if same and self._np is not None:
+            self._np.outcome = unfair
+            return self._np_out([])
+        if same and self._np_key is not None:
+            self._np_key[3] = True
+        self._np_record(number, unfair)
+        return Outcome([], [])
 
     def _np_aborted(self, number: int, seats: list) -> Outcome:
         """Pages ``seats`` left the try this page holds of deal ``number`` with their keys: it ends
@@ -479,6 +520,7 @@ class Guest:
         from ..nopeek import DealAbortedError
 
         key = self._np_key
+        wire.check(all(s < self._game.seats for s in seats), "an abort must name seats of the table")
         if key is None or number != key[0] or key[3]:
             return Outcome([], [])
         seats = [s for s in seats if s != self.seat or self._resuming]
@@ -491,23 +533,29 @@ class Guest:
 
     def _np_take(self, number: int, message: dict) -> Outcome:
         self._resuming = False
-        if self._np is None or number != self._key[0]:
+        if self._np is None or self._np_rec is None or number != self._key[0]:
             return Outcome([], [])             # of a try this page is not in: nothing to do
+        self._np_rec.took(message)
         return self._np_out(self._np.receive(message))
 
     #: Key shares a message at most: a guest's message stays under the host's size limit.
     _SHARES = 24
 
-    def _np_out(self, messages: list) -> Outcome:
-        """Send this page's messages (key shares in parts that fit a guest's message), and bring
+    def _np_out(self, messages: list, again: Optional[list] = None) -> Outcome:
+        """Send this page's messages (key shares in parts that fit a guest's message), each kept
+        in its record, after ``again``, those it sent that the host lost on the way; and bring
         its own view, words and check to what it knows now."""
-        send = []
+        send = [self._numbered("np", deal=self._key[0], message=part) for part in again or []]
         for message in messages:
             parts = [message]
             if message["type"] == "np-keys":
                 shares = message["shares"]
-                parts = [{**message, "shares": shares[i:i + self._SHARES]} for i in range(0, len(shares), self._SHARES)]
-            send += [self._numbered("np", deal=self._key[0], message=part) for part in parts]
+                parts = [{**message, "shares": shares[i:i + self._SHARES]}
+                         for i in range(0, len(shares), self._SHARES)]
+            for part in parts:
+                if self._np_rec is not None:
+                    self._np_rec.sent(part)
+                send.append(self._numbered("np", deal=self._key[0], message=part))
         words, moves = self._np_end()
         return Outcome(send, words, moves=moves)
 
@@ -535,6 +583,7 @@ class Guest:
                 self._view = {**self._view, "legal": []}
             if state.over and np.outcome == VERIFIED:
                 self._np_results[number] = list(state.team_points())
+                self._over = match.over
         words, moves = self._words(self._np_told), self._motions(np.shown[self._np_told:])
         self._np_told = len(np.shown)
         if np.outcome is not None and key[3] is None:

@@ -250,8 +250,8 @@ class Host:
         if pending is not None:
             here = [s for s, g in self.guests.items() if not (g.away or g.left)]
             return self._np_waiting_for(pending, here)
-        if self._deal_done:
-            return []
+        if self._deal_done or self._in_play.np.outcome is not None:
+            return []               # a deal found not fair mid-deal waits on nobody: no seat is blamed
         keys = [s for s in self._in_play.np.awaited() if s in self.guests]
         if self._match.deal.over:
             return keys
@@ -703,10 +703,27 @@ class Host:
             raise WrongPhaseError(_("No deal is waiting for that message."))
         if message.get("seat") != seat or seat not in deal.np.seats:
             raise wire.MalformedMessageError("A page sends its own seat's messages only.")
+        if deal.np.outcome is not None:
+            raise WrongPhaseError(_("The deal is over."))
+        self._np_check_cap(deal, seat, message)
         self.guests[seat].away = False        # a silent page that answers has its seat back
         send = self._np_relay([message])
         send += self._np_relay(deal.np.receive(message))
         return self._np_after(send)
+
+    def _np_check_cap(self, deal: _HostDeal, seat: int, message: dict) -> None:
+        """Raise :class:`~.wire.LogFullError` when ``message`` would take page ``seat`` past its
+        cap of the try's log, from the game's size: each page's key for each of the 52
+        positions, once for all or once for each other page, and with the moves (twice that
+        many shares), its commitment, two rounds and secret, one message per move and one per
+        share at most."""
+        from ..nopeek import POSITIONS
+
+        shares = 2 * POSITIONS * len(deal.np.seats)
+        sent = [m for m in deal.log if m.get("seat") == seat] + [message]
+        count = sum(len(m["shares"]) for m in sent if isinstance(m.get("shares"), list))
+        if count > shares or len(sent) > 4 + shares + len(deal.actions) + 1:
+            raise wire.LogFullError(_("Your page sent more of this deal's messages than the deal has."))
 
     def _np_move(self, seat: int, text, mark: Optional[str]) -> Outcome:
         """A move the host's page makes (its own seat's, or a computer's at a seat it sees for)."""

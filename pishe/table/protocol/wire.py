@@ -24,7 +24,7 @@ __all__ = [
     "ProtocolError", "MessageTooLongError", "MessageTooDeepError", "MalformedMessageError", "UnsupportedVersionError",
     "WrongGameError", "UnknownMessageTypeError", "ReplayedMessageError", "OutOfOrderMessageError",
     "NotConnectedError", "SeatTakenError", "UnknownTokenError", "WrongPhaseError",
-    "RemovedDealError", "CorruptSaveError", "REMOVED_MESSAGES",
+    "RemovedDealError", "LogFullError", "CorruptSaveError", "REMOVED_MESSAGES",
 ]
 
 #: The protocol version every message carries as ``"v"``.
@@ -119,6 +119,10 @@ class WrongPhaseError(ProtocolError):
 class RemovedDealError(ProtocolError):
     """A message or save of the commit-and-reveal deal, which no page deals any more: every
     table deals no-peek, and a second way to deal would be a way back to the weaker one."""
+
+
+class LogFullError(ProtocolError):
+    """A page sent more of a try's messages than the game's size allows (its record's cap)."""
 
 
 class CorruptSaveError(ProtocolError, ValueError):
