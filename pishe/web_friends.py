@@ -305,6 +305,12 @@ def guest_timeout() -> str:
     return _guesting(lambda guest: guest.timeout())
 
 
+def guest_reveal_overdue() -> str:
+    """The hold ran out while the guest's page waited for the secrets at a deal's end (its
+    status's ``awaiting_reveal``): the deal ends aborted, naming who did not reveal."""
+    return _guesting(lambda guest: guest.reveal_overdue())
+
+
 def guest_saved() -> str:
     """The guest's answer with nothing changed: its ``token`` and ``saved`` are what the page
     keeps in sessionStorage to resume the seat."""

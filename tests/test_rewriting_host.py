@@ -17,7 +17,7 @@ import pytest
 
 from pishe.table.protocol import VERIFIED, Guest
 from pishe.table.protocol.wire import MalformedMessageError, write
-from test_cheating_host import not_fair, welcome_of
+from test_cheating_host import Tampering, not_fair, welcome_of
 from test_table_protocol import Table, seated
 
 #: The tables attacked: Pishe Pasha with its one guest, Pişti with three.
@@ -268,3 +268,28 @@ def test_grinding_40_deals_a_host_that_cheats_when_losing_wins_nothing_verified(
     assert verified + cheated == 40
     assert cheated == not_fair_deals + aborts
     assert (not_fair_deals == cheated) if kind == "take-back" else (aborts == cheated)
+
+
+@pytest.mark.parametrize("game_id,guest_seats,length", TABLES)
+def test_a_reveal_that_never_comes_ends_the_last_deal_aborted_naming_the_host(game_id, guest_seats, length):
+    """The host withholds its secret at the end of the match's last deal: every friend's page
+    waits for it (``awaiting_reveal``), and when its hold runs out the deal ends with a line,
+    aborted: the host did not reveal its part, counted."""
+    table = Tampering(game_id, guest_seats, 17, length)
+
+    def withhold(conn, data):
+        message = data.get("message") if data["type"] == "np" else None
+        return not (message and message["type"] == "np-reveal" and message["seat"] == 0)
+
+    table.tamper = withhold
+    for _ in guest_seats:
+        table.join()
+    table.play_deck()
+    for seat in guest_seats:
+        page = table.page(seat)
+        assert page.status()["awaiting_reveal"] and page.verification is None
+        page.reveal_overdue()
+        status = page.status()
+        assert not status["awaiting_reveal"] and status["aborts"] == 1
+        assert "the host did not reveal its part" in status["verification"]
+        assert page.reveal_overdue().send == [] and page.status()["aborts"] == 1

@@ -104,6 +104,13 @@ class NoPeekSeat:
             out += said.steps(self.game, self.shown[g], self.seat, {0} if action[2:] == ["timeout"] else ())
         return out
 
+    def unrevealed(self) -> list:
+        """The pages whose secret this page waits for at the deal's end, having revealed its
+        own (empty before then, and once the deal is checked)."""
+        if not self._revealed or self.outcome is not None:
+            return []
+        return [s for s in self.seats if s not in self._secrets]
+
     # -- what this page sends ----------------------------------------------------------
 
     def start(self) -> list:

@@ -208,6 +208,7 @@ class Guest:
                 "deal": self._np_key[0] if self._np_key else None, **(self.table or {}),
                 "verification": said.now(self.verification), "verification_deal": self.verification_deal,
                 "aborts": len(self._aborts),
+                "awaiting_reveal": bool(self._np is not None and self._np.unrevealed()),
                 "computers_note": self._computers_note() if self._np is not None else None}
 
     def _computers_note(self) -> Optional[str]:
@@ -450,6 +451,23 @@ class Guest:
         if self._np is None or action is None or not self._np.dealt:
             return Outcome([], [])
         return self._np_out(self._np.act(action, TIMEOUT))
+
+    def reveal_overdue(self) -> Outcome:
+        """The hold ran out while this page waited, at the deal's end, for secrets that never
+        came (``status()["awaiting_reveal"]``): the deal ends aborted, on the last deal of a
+        match too, naming the host ("the host did not reveal its part") or the seats whose
+        secret is missing. Nothing changes when no secret is awaited."""
+        from ..nopeek import DealAbortedError
+
+        np, key = self._np, self._np_key
+        missing = np.unrevealed() if np is not None else []
+        if np is None or key is None or key[3] or not missing:
+            return Outcome([], [])
+        seats = [] if 0 in missing else missing
+        np.outcome = DealAbortedError(seats)
+        key[3] = True
+        self._abort(key[0], seats or None, say(TABLE, "the host did not reveal its part"))
+        return Outcome([], [])
 
     def _np_deal(self, values: dict) -> Outcome:
         """A no-peek deal (or a new try of it) begins, or comes again with its log to a page
