@@ -14,7 +14,7 @@ from .table import words
 from .table.game import get_game
 from .lang import _
 from .table.protocol import CorruptSaveError, Guest, Host, Outcome
-from .table.protocol.host import friend_names
+from .table.protocol.common import friend_names
 from .table.protocol.wire import DEALING, VERIFIED
 from .table.said import data_of, names_data
 from . import page

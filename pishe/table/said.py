@@ -94,7 +94,7 @@ def seat_name(game, seat: int, own: int, text: str) -> Said:
 
 
 def _seat_name(game, seat: int, own: int) -> str:
-    from .protocol.host import friend_names
+    from .protocol.common import friend_names
 
     return game.blank_view(own, friend_names(game, own), "")["names"][seat]
 

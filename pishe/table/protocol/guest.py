@@ -24,7 +24,7 @@ from .. import said
 from ..said import lowered, of_error, say
 from ..game import get_game, is_game
 from . import wire
-from .host import TIMEOUT, friend_names, timeout_action
+from .common import TIMEOUT, computers_note, friend_names, timeout_action
 from .nopeek_deal import dealer_of, np_match_id, rebuild
 from .record import Record, RecordRewrittenError
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
@@ -214,8 +214,6 @@ class Guest:
     def _computers_note(self) -> Optional[str]:
         """The table's sentence when computers sit with friends (their cards are the host
         page's: the deal's try says which seats' page is the host's), or ``None``."""
-        from .host import computers_note
-
         seats = (self.table or {}).get("seats") or []
         computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") for s in seats)
         computers = computers or any(s != page for s, page in self._seat_np.pages.items() if page == 0)

@@ -31,6 +31,7 @@ from .. import said
 from ..said import of_error, say
 from ..seating import Seating
 from . import wire
+from .common import COMPUTER, TIMEOUT, computers_note, friend_names, timeout_action
 from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST_MESSAGE, VERSION,
                    CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError,
@@ -39,7 +40,7 @@ from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST
 if TYPE_CHECKING:
     from ..nopeek_seat import NoPeekSeat
 
-__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "computers_note", "friend_names", "timeout_action"]
+__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError"]
 
 
 class NotAGuestSeatError(wire.ProtocolError):
@@ -48,27 +49,6 @@ class NotAGuestSeatError(wire.ProtocolError):
 
 class SeatLeftError(wire.ProtocolError):
     """A page that left its seat sent a message about it: a seat that left cannot act again."""
-
-
-def friend_names(game, seat: int) -> Optional[list]:
-    """The seats' names from ``seat``'s side at a friends' table: in a two-seat game "You"
-    and "Friend"; in a larger one ``None``, the game's own (where each seat sits)."""
-    if game.seats != 2:
-        return None
-    return [say(TABLE, "You") if s == seat else say(TABLE, "Friend") for s in range(2)]
-
-
-def computers_note() -> str:
-    """What a no-peek table says when computers sit with friends."""
-    return _("The computers' cards are known to the host's page: it plays them. "
-             "No page knows a card of a person's seat before that seat may show it.")
-
-
-def timeout_action(view: Optional[dict]) -> Optional[str]:
-    """The move the table makes for a person whose clock ran out: the first of the legal
-    actions in that seat's own view, so that the seat's page can redo it and check it."""
-    legal = view.get("legal") if isinstance(view, dict) else None
-    return legal[0] if isinstance(legal, list) and legal and isinstance(legal[0], str) else None
 
 
 @dataclass
@@ -106,9 +86,6 @@ class _GuestSeat:
     name: Optional[str] = None           # the name its person chose (wire.player_name)
 
 
-#: How the action log marks a move the table made for a person's seat (the guest's page
-#: checks that every unmarked move of its seat is one it sent).
-TIMEOUT, COMPUTER = "timeout", "computer"
 #: The longest clock a table may run, in seconds per move.
 LONGEST_CLOCK = 600
 
