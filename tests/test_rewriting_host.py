@@ -293,3 +293,68 @@ def test_a_reveal_that_never_comes_ends_the_last_deal_aborted_naming_the_host(ga
         assert not status["awaiting_reveal"] and status["aborts"] == 1
         assert "the host did not reveal its part" in status["verification"]
         assert page.reveal_overdue().send == [] and page.status()["aborts"] == 1
+
+
+def _mutations(rng: random.Random, value):
+    """``value`` (JSON data) with one part changed at random: a field dropped, retyped or
+    swapped for junk, at any depth."""
+    junk = [None, True, 1.0, -1, 15, "", "x" * 70, [], {}, [[0, 1, None, "00" * 32, None]], {"seat": 1}]
+    if isinstance(value, dict) and value and rng.random() < 0.7:
+        key = rng.choice(sorted(value))
+        if rng.random() < 0.2:
+            return {k: v for k, v in value.items() if k != key}
+        return {**value, key: _mutations(rng, value[key])}
+    if isinstance(value, list) and value and rng.random() < 0.7:
+        at = rng.randrange(len(value))
+        return value[:at] + [_mutations(rng, value[at])] + value[at + 1:]
+    return rng.choice(junk)
+
+
+def test_fuzzed_no_peek_messages_and_logs_crash_no_guest_page():
+    """400 mutated ``np-deal`` logs, ``np`` messages and ``np-abort`` messages sent to a guest's
+    page mid-deal: each is refused by name (a ProtocolError) or taken as the host's doing;
+    nothing else is raised, and the page's status and save still read."""
+    from pishe.errors import PisheError
+
+    rng = random.Random(28)
+    table = seated("pisti", [1, 2, 3], 18, "151")
+    host_moved(table, 1)
+    base = [json.loads(resent(table, table.host.dealing.log)),
+            json.loads(write("pisti", "np", deal=1, message=table.host.dealing.log[-1])),
+            json.loads(write("pisti", "np-abort", deal=1, seats=[2]))]
+    saved = table.page(1).save(), table.page(1).ledger()
+    for n in range(400):
+        page = Guest.restore(saved[0], random.Random(n), saved[1]) if n % 2 else table.page(1)
+        message = _mutations(rng, rng.choice(base))
+        try:
+            page.receive(json.dumps(message))
+        except PisheError:
+            pass
+        page.status()
+        Guest.restore(page.save(), random.Random(0), page.ledger())
+
+
+def test_fuzzed_ledgers_are_refused_by_name_or_read():
+    """200 mutated ledgers (the record of the try included): each is read, or refused as a
+    CorruptSaveError; a page made from one that is read takes the host's welcome and the
+    deal's log again, ending the deal not fair at worst, never crashing."""
+    from pishe.errors import PisheError
+    from pishe.table.protocol.wire import CorruptSaveError
+
+    rng = random.Random(29)
+    table = seated("pishe-pasha", [1], 19, "one-deal")
+    host_moved(table, 1)
+    ledger = json.loads(table.page(1).ledger())
+    assert ledger["np_record"]["mine"]
+    for n in range(200):
+        try:
+            page = Guest(rng=random.Random(n), ledger=json.dumps(_mutations(rng, ledger)))
+        except CorruptSaveError:
+            continue
+        page.hello()
+        try:
+            page.receive(json.dumps(welcome_of(table, 1)))
+            page.receive(resent(table, table.host.dealing.log))
+        except PisheError:
+            pass
+        page.status()

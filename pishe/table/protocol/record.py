@@ -28,6 +28,7 @@ from ...errors import PisheError
 from ..lang import TABLE
 from ..said import say
 from . import wire
+from .common import COMPUTER, TIMEOUT
 
 __all__ = ["Record", "RecordRewrittenError", "EMPTY"]
 
@@ -109,6 +110,10 @@ class Record:
         digest = data["digest"]
         wire.check(isinstance(digest, str) and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest),
                    "the record's hash")
-        count = wire.whole(data["count"], "count")
+        count, seat = wire.whole(data["count"], "count"), wire.whole(data["seat"], "seat")
         wire.check(all(before <= count for before, _message in mine), "the record's order")
-        return cls(wire.whole(data["seat"], "seat"), mine, count, digest)
+        wire.check(all(m.get("seat") == seat and type(m.get("seat")) is int and isinstance(m.get("type"), str)
+                       and (m["type"] != "np-act" or isinstance(m.get("action"), str)
+                            and m.get("mark") in (None, TIMEOUT, COMPUTER)) for _b, m in mine),
+                   "the record's messages must be this page's own")
+        return cls(seat, mine, count, digest)
