@@ -75,7 +75,7 @@ FRIENDS_CALLS = ("blank_view", "host_open", "host_receive", "host_act", "host_ne
             "host_timeout", "host_take_over", "host_hold_over", "host_name", "host_play_again", "host_deal_now",
             "host_silent", "host_disconnect", "host_current",
             "guest_open", "guest_hello", "guest_receive", "guest_intent", "guest_next_deal",
-            "guest_take_over", "guest_name", "guest_leave", "guest_saved", "guest_timeout")
+            "guest_take_over", "guest_name", "guest_leave", "guest_saved", "guest_timeout", "guest_reveal_overdue")
 
 
 __all__ = ["new_match", "restore_match", "act", "computer_step", "timeout", "take_over", "next_deal", "current",

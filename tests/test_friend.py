@@ -36,6 +36,7 @@ from playwright.sync_api import Page, expect
 from nopeek_wire import check_carried, match_id_of, np_messages, rebuilt_deck
 from pishe.table.game import get_game
 from pishe.table.match import Match
+from pishe.table.protocol.wire import VERSION
 
 GAME = get_game("pishe-pasha")
 
@@ -905,11 +906,12 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
 
     # The guest's page sends junk straight down its data channel, as a tampered page could.
     send = "(messages) => messages.forEach((m) => window.__wire.send(m))"
-    junk = [EVIL, "{}", "x" * 5000, json.dumps({"v": 3, "game": "pishe-pasha", "type": "act", "seq": 0,
-                                                "action": "give"}),
-            json.dumps({"v": 4, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
-            json.dumps({"v": 3, "game": "pisti", "type": "act", "seq": 1, "action": "turn"}),
-            json.dumps({"v": 3, "game": "pishe-pasha", "type": "fly", "seq": 1})]
+    v = VERSION
+    junk = [EVIL, "{}", "x" * 5000,
+            json.dumps({"v": v, "game": "pishe-pasha", "type": "np", "seq": 0, "deal": 1, "message": {}}),
+            json.dumps({"v": v - 1, "game": "pishe-pasha", "type": "act", "seq": 1, "action": "turn"}),
+            json.dumps({"v": v, "game": "pisti", "type": "take-over", "seq": 1}),
+            json.dumps({"v": v, "game": "pishe-pasha", "type": "fly", "seq": 1})]
     table.guest.evaluate(send, junk)
     table.guest.wait_for_function(
         "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length >= n", arg=len(junk))
@@ -917,20 +919,22 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     assert [e["code"] for e in errors] == ["malformed-message", "malformed-message", "message-too-long",
                                            "replayed-message", "unsupported-version", "wrong-game",
                                            "unknown-message-type"]
-    # An intent with the right number: a no-peek table takes moves with their keys only (np-act).
-    table.guest.evaluate(send, [json.dumps({"v": 3, "game": "pishe-pasha", "type": "act",
+    # A move of the removed deal with the right number: a no-peek table takes moves with their
+    # keys only (np-act); it is refused with a sentence and changes nothing.
+    table.guest.evaluate(send, [json.dumps({"v": v, "game": "pishe-pasha", "type": "act",
                                             "seq": errors[-1]["next_seq"], "action": "turn"})])
     table.guest.wait_for_function(
         "(n) => window.__wire.received.filter((m) => JSON.parse(m).type === 'error').length > n", arg=len(junk))
     refused = json.loads(table.guest.evaluate("window.__wire.received.at(-1)"))
-    assert refused["code"] == "wrong-phase" and refused["next_seq"] == errors[-1]["next_seq"]
+    assert refused["code"] == "removed-deal" and refused["next_seq"] == errors[-1]["next_seq"]
     # The guest's page words a refusal by its code, never in the host's text.
-    expect(table.guest.locator(PASHA + " [data-error]")).to_have_text("The table is not ready for that yet.")
+    expect(table.guest.locator(PASHA + " [data-error]")).to_have_text(
+        "The host's page refused a message of the old way to deal: this page deals no-peek only.")
     h2, g2 = table.sync()
     assert shared(h2) == shared(h) and h2["error"] == ""   # nothing changed on the host's table
 
     # The host's page sends the guest an error whose reason is HTML, then junk.
-    table.host.evaluate(send, [json.dumps({"v": 3, "game": "pishe-pasha", "type": "error", "reason": EVIL,
+    table.host.evaluate(send, [json.dumps({"v": v, "game": "pishe-pasha", "type": "error", "reason": EVIL,
                                            "code": "x", "ref": None, "next_seq": None})])
     # The guest's page words the refusal itself: the host's text is never shown.
     expect(table.guest.locator(PASHA + " [data-error]")).to_have_text("The host refused a message of yours.")

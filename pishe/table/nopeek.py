@@ -165,6 +165,8 @@ def key_share(group: Group, game_id: str, match_id: str, deal: int, keys: SeatKe
     key = keys.keys[position]
     if receiver is None:
         return key.hex()
+    if receiver_public is None:
+        raise ValueError("a key masked for a page needs that page's public key")
     pad = _pad(group, game_id, match_id, deal, keys.private, receiver_public, keys.seat, receiver, position)
     return bytes(a ^ b for a, b in zip(key, pad)).hex()
 
@@ -315,9 +317,10 @@ class Dealer:
         held = self._received.get(position, {})
         mine = held.get(self.seat) or self._keys.keys[position]
         held = {**held, self.seat: mine}
-        if any(s not in held for s in self.seats):
+        deck = self.record.deck(self.seats)
+        if deck is None or any(s not in held for s in self.seats):
             return None
-        card = _open(self.group, self.game_id, self.record.deck(self.seats)[position], [held[s] for s in self.seats])
+        card = _open(self.group, self.game_id, deck[position], [held[s] for s in self.seats])
         if card is None:
             raise NotFairError(_("The keys sent to open a card of yours do not open any card: a seat sent a "
                                  "wrong key, or the host changed one on the way."))

@@ -62,7 +62,7 @@ class NoPeekSeat:
         #: What this page was shown: the dealing's steps, then one list per move (its own seat's).
         self.shown: list = []
         #: ``None`` while the deal goes on; then ``"verified"``, or the error that says why not.
-        self.outcome = None
+        self.outcome: Optional[str | PisheError] = None
         self._sent: set = set()          # (position, receiver) this page has sent its key for
         self._secrets: dict = {}
         self._revealed = False
@@ -103,6 +103,13 @@ class NoPeekSeat:
             action = self.partial.actions[g - 1] if 0 < g <= len(self.partial.actions) else []
             out += said.steps(self.game, self.shown[g], self.seat, {0} if action[2:] == ["timeout"] else ())
         return out
+
+    def unrevealed(self) -> list:
+        """The pages whose secret this page waits for at the deal's end, having revealed its
+        own (empty before then, and once the deal is checked)."""
+        if not self._revealed or self.outcome is not None:
+            return []
+        return [s for s in self.seats if s not in self._secrets]
 
     # -- what this page sends ----------------------------------------------------------
 

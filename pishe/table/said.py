@@ -28,7 +28,8 @@ from typing import Any, Optional, Sequence
 
 from .lang import N_, TABLE, Catalog, catalog_named, lower
 
-__all__ = ["Said", "say", "nsay", "lowered", "cat", "steps", "seat_name", "about", "names_data", "of_error", "kept", "now", "again", "data_of"]
+__all__ = ["Said", "say", "nsay", "lowered", "cat", "steps", "seat_name", "about", "names_data", "of_error", "kept",
+           "now", "again", "data_of"]
 
 #: What a view line can say of its view (:func:`about`).
 ABOUT = ("status", "dealt", "score")
@@ -93,7 +94,7 @@ def seat_name(game, seat: int, own: int, text: str) -> Said:
 
 
 def _seat_name(game, seat: int, own: int) -> str:
-    from .protocol.host import friend_names
+    from .protocol.common import friend_names
 
     return game.blank_view(own, friend_names(game, own), "")["names"][seat]
 

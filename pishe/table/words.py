@@ -229,7 +229,7 @@ def fairness(verification: Optional[str], deal: Optional[int], verified: str,
     return {"ok": False, "line": verification}
 
 
-def presence(seats: list, seat: int) -> list:
+def presence(seats: list, seat: Optional[int]) -> list:
     """Who plays each seat, as ``seat``'s page flags it beside the seat's name ("" for
     none): "Computer", "Friend", "Host", and who is away or has left. ``seats`` is a
     table's list of ``{"seat", "role", "connected", "autopilot", "away", "left"}``."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ...errors import PisheError
 from ..lang import N_, TABLE, _, lower
@@ -24,11 +24,16 @@ from .. import said
 from ..said import lowered, of_error, say
 from ..game import get_game, is_game
 from . import wire
-from .host import TIMEOUT, friend_names, timeout_action
-from .nopeek_deal import dealer_of, np_match_id, replay_seat
+from .common import TIMEOUT, computers_note, friend_names, timeout_action
+from .nopeek_deal import dealer_of, np_match_id, rebuild
+from .record import Record, RecordRewrittenError
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
                    VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
                    UnknownTokenError, WrongPhaseError)
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..nopeek_seat import NoPeekSeat
 
 __all__ = ["Guest", "REFUSALS"]
 
@@ -42,6 +47,7 @@ REFUSALS = {
     "deal-not-over": N_("The deal is still being played."),
     "match-over": N_("The match is over."),
     "wrong-phase": N_("The table is not ready for that yet."),
+    "log-full": N_("The host refused a message of yours: this deal's record is full."),
     "removed-deal": N_("The host's page refused a message of the old way to deal: this page deals no-peek only."),
     "replayed-message": N_("The host had that message already."),
     "out-of-order-message": N_("A message of yours reached the host out of order."),
@@ -84,7 +90,7 @@ class Guest:
         self.token: Optional[str] = wire.token(token, "the seat token")
         self.rng = rng if rng is not None else random.SystemRandom()
         #: The game, once the host's welcome has named it.
-        self.game = None
+        self.game: Optional[Game] = None
         #: The seat the host gave this page (``None`` until welcomed).
         self.seat: Optional[int] = None
         #: Seats, match length, target and clock as the host announced them (the seats
@@ -107,12 +113,42 @@ class Guest:
         # This page's NoPeekSeat of the deal in play, [deal, try, secret, done] (kept in its
         # ledger: with the host's log it rebuilds the deal after a reload), each finished
         # deal's points by team from its own engine, and the groups of steps worded.
-        self._np = None
+        self._np: Optional[NoPeekSeat] = None
         self._np_key: Optional[list] = None
+        self._np_rec: Optional[Record] = None     # this page's own record of the try it holds
+        self._over = False                   # the match was over on this page's own engine
         self._np_results: dict = {}
         self._np_told = 0
         if ledger is not None:
             self._read_ledger(ledger)
+
+    @property
+    def _game(self) -> Game:
+        """The game the host's welcome named."""
+        if self.game is None:
+            raise NotConnectedError(_("Wait for the host's welcome."))
+        return self.game
+
+    @property
+    def _seat(self) -> int:
+        """The seat the host's welcome gave this page."""
+        if self.seat is None:
+            raise NotConnectedError(_("Wait for the host's welcome."))
+        return self.seat
+
+    @property
+    def _seat_np(self) -> NoPeekSeat:
+        """This page's seat of the try in play."""
+        if self._np is None or self._np_key is None:
+            raise WrongPhaseError(_("The cards are not dealt yet."))
+        return self._np
+
+    @property
+    def _key(self) -> list:
+        """``[deal, try, secret, done]`` of the try this page holds."""
+        if self._np_key is None:
+            raise WrongPhaseError(_("The cards are not dealt yet."))
+        return self._np_key
 
     # -- what the page shows ----------------------------------------------------------
 
@@ -122,7 +158,7 @@ class Guest:
         the table, saying that it plays from the next deal."""
         if self.sits_out():
             deal = said.lowered(self._deal_word())
-            return self.game.blank_view(self.seat, friend_names(self.game, self.seat), say(
+            return self._game.blank_view(self._seat, friend_names(self._game, self._seat), say(
                 TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal))
         return self._view
 
@@ -156,7 +192,7 @@ class Guest:
         if self.sits_out():
             return PLAYING              # the others play the deal: this page's seat is the computer's
         if self._np is not None and (not self._np.dealt or self._view is None
-                                     or self._view_deal() != self._np_key[0]):
+                                     or self._view_deal() != self._key[0]):
             return DEALING
         if self._view is None:
             return DEALING
@@ -172,16 +208,15 @@ class Guest:
                 "deal": self._np_key[0] if self._np_key else None, **(self.table or {}),
                 "verification": said.now(self.verification), "verification_deal": self.verification_deal,
                 "aborts": len(self._aborts),
+                "awaiting_reveal": bool(self._np is not None and self._np.unrevealed()),
                 "computers_note": self._computers_note() if self._np is not None else None}
 
     def _computers_note(self) -> Optional[str]:
         """The table's sentence when computers sit with friends (their cards are the host
         page's: the deal's try says which seats' page is the host's), or ``None``."""
-        from .host import computers_note
-
         seats = (self.table or {}).get("seats") or []
         computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") for s in seats)
-        computers = computers or any(s != page for s, page in self._np.pages.items() if page == 0)
+        computers = computers or any(s != page for s, page in self._seat_np.pages.items() if page == 0)
         return computers_note() if computers else None
 
     def ledger(self) -> str:
@@ -194,6 +229,8 @@ class Guest:
         warning = [self.verification_deal, said.data_of([self.verification])[0]] if self._unfair else None
         return json.dumps({"v": VERSION, "match_id": self._match_id, "warning": warning,
                            "aborts": self._aborts, "clock": self._clock, "np": self._np_key,
+                           "np_record": self._np_rec.data() if self._np_rec is not None else None,
+                           "over": self._over,
                            "np_results": sorted(self._np_results.items())}, separators=(",", ":"))
 
     def _read_ledger(self, text: str) -> None:
@@ -216,16 +253,19 @@ class Guest:
                           wire.secret(np_key[2], "secret"), np_key[3] is True or None]
             np_results = {wire.deal_number(n, "deal"): wire.items(points, "points")
                           for n, points in wire.items(data["np_results"], "np_results")}
+            record = data.get("np_record")
+            record = None if record is None or np_key is None else Record.of(record)
         except (PisheError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
             raise CorruptSaveError(_("the page's ledger cannot be read ({error})").format(error=e)) from None
-        self._np_key, self._np_results = np_key, np_results
+        self._np_key, self._np_results, self._np_rec = np_key, np_results, record
+        self._over = data.get("over") is True
         self._match_id, self._aborts, self._clock = match_id, aborts, clock
         if warning is not None:
             self._unfair = True
             self.verification_deal, self.verification = warning
 
     def _view_deal(self) -> int:
-        return self._view["match"]["deal"]
+        return self._view["match"]["deal"] if self._view is not None else 0
 
     def _deal_in_play(self) -> int:
         """The number of the deal this page holds a try of (1 before any)."""
@@ -274,7 +314,7 @@ class Guest:
 
     def _numbered(self, kind: str, **values) -> str:
         message = self._write(kind, seq=self._seq, **values)
-        self._seq += 1
+        self._seq = (self._seq or 0) + 1
         return message
 
     # -- the host's messages ----------------------------------------------------------
@@ -302,7 +342,7 @@ class Guest:
             return self._np_take(values["deal"], values["message"])
         if kind == "np-abort":
             return self._np_aborted(values["deal"], values["seats"])
-        wire.check(len(values["seats"]) == self.game.seats, "the table must list every seat")
+        wire.check(len(values["seats"]) == self._game.seats, "the table must list every seat")
         self.table = {**(self.table or {}), "seats": values["seats"]}
         return Outcome([], [])
 
@@ -313,8 +353,8 @@ class Guest:
         wire.check(0 < values["seat"] < game.seats, "the welcome gives no guest seat")
         wire.check(len(values["seats"]) == game.seats, "the welcome must list every seat")
         length = game.lengths.get(values["length"])
-        wire.check(length is not None and values["target"] == length.target,
-                   f"the welcome names no match length of {game.name}")
+        if length is None or values["target"] != length.target:
+            raise MalformedMessageError(f"the welcome names no match length of {game.name}")
         if values["match_id"] != self._match_id or (self.game is not None and self.game.id != game_id):
             self._new_match(values["match_id"])
         if self._clock is not None and self._clock[0] == values["match_id"] and self._clock[1] != values["clock"]:
@@ -329,14 +369,15 @@ class Guest:
         return Outcome([], [])
 
     def _new_match(self, match_id: str) -> None:
-        """Another match at the table: its deals are another's. A try of the old one that this
-        page dealt in and that never ended is an abort by the host (counted for good: a new
-        match wipes nothing of it)."""
+        """Another match at the table: its deals are another's. The match id is fixed for a
+        match: before the old one is over on this page (Play again draws a new one once it
+        is), a new one ends the deal in play, or the next, as aborted by the host (counted
+        for good: a new match wipes nothing of it)."""
         key = self._np_key
-        if key is not None and key[3] is None and self._match_id is not None and self.game is not None:
-            self._abort(key[0], None, say(TABLE, "the host started another match"))
+        if key is not None and self._match_id is not None and self.game is not None and not self._over:
+            self._abort(key[0] if key[3] is None else key[0] + 1, None, say(TABLE, "the host started another match"))
         self._match_id, self._view = match_id, None
-        self._np, self._np_key, self._np_results = None, None, {}
+        self._np, self._np_key, self._np_results, self._np_rec, self._over = None, None, {}, None, False
 
     def _error(self, values: dict) -> Outcome:
         send = []
@@ -362,7 +403,8 @@ class Guest:
         """A try this page dealt in was never finished: counted for good, and shown.
         ``reason`` is what the host did, said when no ``seats`` are named as having left."""
         self._aborts.append([number, seats])
-        self._record(number, said.deal_aborted(self.game, number, [self._seat_name(s) for s in seats or [] if s != self.seat],
+        named = [self._seat_name(s) for s in seats or [] if s != self.seat]
+        self._record(number, said.deal_aborted(self.game, number, named,
                                                len(self._aborts), reason, self.seat in (seats or [])))
 
     def _seat_name(self, seat: int) -> str:
@@ -370,13 +412,13 @@ class Guest:
         names = self._view.get("names") if self._view is not None else None
         name = names[seat] if isinstance(names, list) and seat < len(names) else None
         if isinstance(name, str) and name:
-            return said.seat_name(self.game, seat, self.seat, name)
+            return said.seat_name(self._game, seat, self._seat, name)
         return say(TABLE, "seat {seat}", seat=seat)
 
     def _words(self, start: int) -> list:
         """The words of the steps this page was shown from group ``start`` on."""
         try:
-            return self._np.words(start)
+            return self._seat_np.words(start)
         except _UNREADABLE as e:
             raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
 
@@ -384,7 +426,7 @@ class Guest:
         """The cards the steps in ``groups`` moved (read already by :meth:`_words`)."""
         try:
             return [move for group in groups if group is not None for shown in group
-                    for move in self.game.motion(shown, self.seat)]
+                    for move in self._game.motion(shown, self._seat)]
         except _UNREADABLE as e:
             raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
 
@@ -396,7 +438,7 @@ class Guest:
         cards are dealt, changing nothing."""
         if self._np is None or not self._np.dealt:
             raise WrongPhaseError(_("The cards are not dealt yet."))
-        return self._np_out(self._np.act(self.game.action_text(self.game.parse_action(action))))
+        return self._np_out(self._seat_np.act(self._game.action_text(self._game.parse_action(action))))
 
     def timeout(self) -> Outcome:
         """The clock of the person to move ran out on this page. Only this page knows its
@@ -408,6 +450,23 @@ class Guest:
             return Outcome([], [])
         return self._np_out(self._np.act(action, TIMEOUT))
 
+    def reveal_overdue(self) -> Outcome:
+        """The hold ran out while this page waited, at the deal's end, for secrets that never
+        came (``status()["awaiting_reveal"]``): the deal ends aborted, on the last deal of a
+        match too, naming the host ("the host did not reveal its part") or the seats whose
+        secret is missing. Nothing changes when no secret is awaited."""
+        from ..nopeek import DealAbortedError
+
+        np, key = self._np, self._np_key
+        missing = np.unrevealed() if np is not None else []
+        if np is None or key is None or key[3] or not missing:
+            return Outcome([], [])
+        seats = [] if 0 in missing else missing
+        np.outcome = DealAbortedError(seats)
+        key[3] = True
+        self._abort(key[0], seats or None, say(TABLE, "the host did not reveal its part"))
+        return Outcome([], [])
+
     def _np_deal(self, values: dict) -> Outcome:
         """A no-peek deal (or a new try of it) begins, or comes again with its log to a page
         coming back: this page deals its part, or rebuilds its seat from its kept secret."""
@@ -415,27 +474,58 @@ class Guest:
         from ..nopeek_seat import NoPeekSeat
 
         self._resuming = False
-        game, number, tries = self.game, values["deal"], values["tries"]
+        game, seat, number, tries = self._game, self._seat, values["deal"], values["tries"]
         pages = values["pages"]
         wire.check(len(pages) == game.seats and all(type(p) is int for p in pages)
-                   and all(p in (s, 0) for s, p in enumerate(pages)) and pages[self.seat] == self.seat,
+                   and all(p in (s, 0) for s, p in enumerate(pages)) and pages[seat] == seat,
                    "each seat's page must be its own or the host's, this seat this page's")
         log = [wire.obj(m, "message") for m in values["log"]]
         key = self._np_key
         same = key is not None and key[:2] == [number, tries]
-        if same and key[3]:
+        if key is not None and same and key[3]:
             return Outcome([], [])             # checked already: nothing of it is left to do
+        if key is not None and not same and (number < key[0] or number == key[0] and tries < key[1]
+                                             or number in self._np_results):
+            # Deals go 1, 2, 3… and tries only up: a deal that ended is never dealt again.
+            self._warn(number, say(TABLE, "the host dealt again a {deal} that had ended.",
+                                   deal=lowered(self._deal_word())))
+            return Outcome([], [])
         if self._np is not None and not same and self._np.outcome is None:
             self._np.abort([])             # begun again before its end: the host's doing
             self._np_end()
-        if not same and any(m.get("seat") == self.seat for m in log):
+        if not same and any(m.get("seat") == seat for m in log):
             raise WrongPhaseError(_("This page lost its keys to deal {number}.").format(number=number))
-        self._np = NoPeekSeat(group(), game, np_match_id(self._match_id, tries), number, self.seat,
-                              dealer_of(game, number), dict(enumerate(pages)),
-                              secret=key[2] if same else None, rng=self.rng)
-        self._np_key = [number, tries, self._np.dealing.reveal(), None]
-        self._np_told = 0
-        return self._np_out(replay_seat(self._np, log))
+        record = self._np_rec if same and self._np_rec is not None else Record(seat)
+        try:
+            others, missing = record.extends(log)
+        except RecordRewrittenError as e:
+            return self._np_host_unfair(number, same, e)
+        said = []
+        np = self._np if same else None
+        if np is None:
+            np = self._np = NoPeekSeat(group(), game, np_match_id(self._match_id or "", tries), number, seat,
+                                       dealer_of(game, number), dict(enumerate(pages)),
+                                       secret=key[2] if key is not None and same else None, rng=self.rng)
+            self._np_key, self._np_rec, self._np_told = [number, tries, np.dealing.reveal(), None], record, 0
+            said = rebuild(np, others[:record.count], record.mine)
+        for message in others[record.count:]:
+            record.took(message)
+            said += np.receive(message)
+        return self._np_out(said, again=missing)
+
+    def _np_host_unfair(self, number: int, same: bool, error: RecordRewrittenError) -> Outcome:
+        """The host sent a log that does not extend this page's record: the deal ends at once,
+        not fair, naming the host (a new try is refused: this page keeps its record)."""
+        from ..nopeek import NotFairError
+
+        unfair = NotFairError(of_error(error))
+        if same and self._np is not None:
+            self._np.outcome = unfair
+            return self._np_out([])
+        if same and self._np_key is not None:
+            self._np_key[3] = True
+        self._np_record(number, unfair)
+        return Outcome([], [])
 
     def _np_aborted(self, number: int, seats: list) -> Outcome:
         """Pages ``seats`` left the try this page holds of deal ``number`` with their keys: it ends
@@ -446,6 +536,7 @@ class Guest:
         from ..nopeek import DealAbortedError
 
         key = self._np_key
+        wire.check(all(s < self._game.seats for s in seats), "an abort must name seats of the table")
         if key is None or number != key[0] or key[3]:
             return Outcome([], [])
         seats = [s for s in seats if s != self.seat or self._resuming]
@@ -458,53 +549,61 @@ class Guest:
 
     def _np_take(self, number: int, message: dict) -> Outcome:
         self._resuming = False
-        if self._np is None or number != self._np_key[0]:
+        if self._np is None or self._np_rec is None or number != self._key[0]:
             return Outcome([], [])             # of a try this page is not in: nothing to do
+        self._np_rec.took(message)
         return self._np_out(self._np.receive(message))
 
     #: Key shares a message at most: a guest's message stays under the host's size limit.
     _SHARES = 24
 
-    def _np_out(self, messages: list) -> Outcome:
-        """Send this page's messages (key shares in parts that fit a guest's message), and bring
+    def _np_out(self, messages: list, again: Optional[list] = None) -> Outcome:
+        """Send this page's messages (key shares in parts that fit a guest's message), each kept
+        in its record, after ``again``, those it sent that the host lost on the way; and bring
         its own view, words and check to what it knows now."""
-        send = []
+        send = [self._numbered("np", deal=self._key[0], message=part) for part in again or []]
         for message in messages:
             parts = [message]
             if message["type"] == "np-keys":
                 shares = message["shares"]
-                parts = [{**message, "shares": shares[i:i + self._SHARES]} for i in range(0, len(shares), self._SHARES)]
-            send += [self._numbered("np", deal=self._np_key[0], message=part) for part in parts]
+                parts = [{**message, "shares": shares[i:i + self._SHARES]}
+                         for i in range(0, len(shares), self._SHARES)]
+            for part in parts:
+                if self._np_rec is not None:
+                    self._np_rec.sent(part)
+                send.append(self._numbered("np", deal=self._key[0], message=part))
         words, moves = self._np_end()
         return Outcome(send, words, moves=moves)
 
     def _np_end(self) -> tuple[list, list]:
         """This page's view from its own engine, the words for the steps it was newly shown and
         the cards they moved, and its check once the deal is over."""
-        np, number = self._np, self._np_key[0]
+        np, key, game, seat = self._seat_np, self._key, self._game, self._seat
+        number = key[0]
         try:
             state = np.partial.state if np.dealt else None
         except PisheError:
             state = None
-        teams = len(self.game.teams)
+        teams = len(game.teams)
         if state is not None:
             from ..match import Match
 
             results = [self._np_results.get(n, [0] * teams) for n in range(1, number)]
-            match = Match.resume(self.game, self.table["length"], results, np.partial.deck())
+            match = Match.resume(game, (self.table or {})["length"], results, np.partial.deck())
             match.deal = state
-            if np.partial.settled(self.seat):
-                self._view = self.game.view(match, self.seat, friend_names(self.game, self.seat)).to_json()
+            if np.partial.settled(seat):
+                self._view = game.view(match, seat, friend_names(game, seat)).to_json()
             elif self._view is not None:
                 # A card it may see is still opening (its engine holds a stand-in there: never
                 # shown): the view stays as it was, with no move until the card is known.
                 self._view = {**self._view, "legal": []}
             if state.over and np.outcome == VERIFIED:
                 self._np_results[number] = list(state.team_points())
+                self._over = match.over
         words, moves = self._words(self._np_told), self._motions(np.shown[self._np_told:])
         self._np_told = len(np.shown)
-        if np.outcome is not None and self._np_key[3] is None:
-            self._np_key[3] = True              # checked: said once
+        if np.outcome is not None and key[3] is None:
+            key[3] = True              # checked: said once
             self._np_record(number, np.outcome)
         return words, moves
 

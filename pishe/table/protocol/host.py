@@ -21,7 +21,7 @@ import json
 import random
 import secrets
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ...errors import DealNotOverError, MatchOverError, NotYourTurnError, PisheError
 from ..game import get_game
@@ -31,12 +31,16 @@ from .. import said
 from ..said import of_error, say
 from ..seating import Seating
 from . import wire
+from .common import COMPUTER, TIMEOUT, computers_note, friend_names, timeout_action
 from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, MAX_GUEST_MESSAGE, VERSION,
                    CorruptSaveError, NotConnectedError, Outcome, OutOfOrderMessageError,
                    ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError, removed_deal)
 
-__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError", "computers_note", "friend_names", "timeout_action"]
+if TYPE_CHECKING:
+    from ..nopeek_seat import NoPeekSeat
+
+__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError"]
 
 
 class NotAGuestSeatError(wire.ProtocolError):
@@ -47,39 +51,25 @@ class SeatLeftError(wire.ProtocolError):
     """A page that left its seat sent a message about it: a seat that left cannot act again."""
 
 
-def friend_names(game, seat: int) -> Optional[list]:
-    """The seats' names from ``seat``'s side at a friends' table: in a two-seat game "You"
-    and "Friend"; in a larger one ``None``, the game's own (where each seat sits)."""
-    if game.seats != 2:
-        return None
-    return [say(TABLE, "You") if s == seat else say(TABLE, "Friend") for s in range(2)]
-
-
-def computers_note() -> str:
-    """What a no-peek table says when computers sit with friends."""
-    return _("The computers' cards are known to the host's page: it plays them. "
-             "No page knows a card of a person's seat before that seat may show it.")
-
-
-def timeout_action(view: Optional[dict]) -> Optional[str]:
-    """The move the table makes for a person whose clock ran out: the first of the legal
-    actions in that seat's own view, so that the seat's page can redo it and check it."""
-    legal = view.get("legal") if isinstance(view, dict) else None
-    return legal[0] if isinstance(legal, list) and legal and isinstance(legal[0], str) else None
-
-
 @dataclass
 class _HostDeal:
     """One deal's try on the host's side: the host page's seat of it and what happened in it."""
 
     number: int
-    np: Optional[object] = None         # the host page's NoPeekSeat of this try
+    np_seat: Optional[NoPeekSeat] = None    # the host page's seat of this try, once begun
     tries: int = 0                      # tries of this deal aborted before this one
     aborted: list = field(default_factory=list)         # seats that left the last try of this deal
     actions: list = field(default_factory=list)         # [seat, action text, mark?]
-    steps: list = field(default_factory=list)           # the host's shown steps: the dealing's, then one list per action
+    steps: list = field(default_factory=list)           # the host's shown steps: the dealing's, then one per action
     log: list = field(default_factory=list)             # every page's message, in relay order
     told: int = 0                       # groups of the host's shown steps already worded
+
+    @property
+    def np(self) -> NoPeekSeat:
+        """The host page's seat of this try (:class:`WrongPhaseError` before it begins)."""
+        if self.np_seat is None:
+            raise WrongPhaseError(_("No deal is waiting for that message."))
+        return self.np_seat
 
 
 @dataclass
@@ -96,9 +86,6 @@ class _GuestSeat:
     name: Optional[str] = None           # the name its person chose (wire.player_name)
 
 
-#: How the action log marks a move the table made for a person's seat (the guest's page
-#: checks that every unmarked move of its seat is one it sent).
-TIMEOUT, COMPUTER = "timeout", "computer"
 #: The longest clock a table may run, in seconds per move.
 LONGEST_CLOCK = 600
 
@@ -148,7 +135,7 @@ class Host:
         self._np_shown: Optional[dict] = None
         self._np_shown_at: Optional[tuple] = None
         self._earlier: list = []        # restored: the points of the deals before the one in play
-        self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
+        self._played: Optional[_HostDeal] = None                 # the deal in self._match.deal
         self._pending: Optional[_HostDeal] = _HostDeal(1)
 
     def _check_settings(self, length, clock) -> None:
@@ -159,6 +146,28 @@ class Host:
             Match(self.game, length)      # raises InvalidMatchLengthError, naming the lengths
         if clock is not None and (type(clock) is not int or not 0 < clock <= LONGEST_CLOCK):
             raise ValueError(f"the clock must be 1 to {LONGEST_CLOCK} seconds per move, or none")
+
+    @property
+    def _deal(self) -> _HostDeal:
+        """The deal being dealt, or else the deal in play."""
+        deal = self._pending or self._played
+        if deal is None:
+            raise WrongPhaseError(_("No deal is being dealt."))
+        return deal
+
+    @property
+    def _in_play(self) -> _HostDeal:
+        """The deal in play (dealt: its match is :attr:`_match`'s deal)."""
+        if self._played is None:
+            raise WrongPhaseError(_("The cards are not dealt yet."))
+        return self._played
+
+    @property
+    def _match(self) -> Match:
+        """The match, once its first deal is dealt."""
+        if self.match is None:
+            raise WrongPhaseError(_("The cards are not dealt yet."))
+        return self.match
 
     # -- what the page shows ----------------------------------------------------------
 
@@ -171,7 +180,7 @@ class Host:
     def _deal_done(self) -> bool:
         """Whether the deal in play is over: its last move played and the host page's end
         check done (the scores need every card)."""
-        return self.match.deal.over and self._played.np.outcome is not None
+        return self._match.deal.over and self._in_play.np.outcome is not None
 
     @property
     def phase(self) -> str:
@@ -180,7 +189,7 @@ class Host:
             return DEALING
         if not self._deal_done:
             return PLAYING
-        return MATCH_OVER if self.match.over else DEAL_OVER
+        return MATCH_OVER if self._match.over else DEAL_OVER
 
     def names(self, seat: int) -> Optional[list]:
         """The seats' names from ``seat``'s side (see :func:`friend_names`)."""
@@ -193,7 +202,7 @@ class Host:
         seat's is ``None`` until the host's page may see every card that seat may."""
         if self.match is None:
             return None
-        if not self._played.np.partial.settled(seat):
+        if not self._in_play.np.partial.settled(seat):
             shown = self._np_shown if seat == HOST_SEAT else None
             return None if shown is None else {**shown, "legal": []}   # no move until it is known
         return self.game.view(self.match, seat, self.names(seat)).to_json()
@@ -204,8 +213,8 @@ class Host:
         and ``moves``, how many moves the deal in play has had (the page's silence hold
         starts again on each)."""
         return {"game": self.game.id, "seat": self.seat, "phase": self.phase,
-                "deal": (self._pending or self._played).number, "waiting_for": self.waiting_for(),
-                "moves": len(self._played.actions) if self._pending is None else 0, **self._table(),
+                "deal": self._deal.number, "waiting_for": self.waiting_for(),
+                "moves": len(self._in_play.actions) if self._pending is None else 0, **self._table(),
                 **self._np_status()}
 
     def waiting_for(self) -> list:
@@ -218,12 +227,12 @@ class Host:
         if pending is not None:
             here = [s for s, g in self.guests.items() if not (g.away or g.left)]
             return self._np_waiting_for(pending, here)
-        if self._deal_done:
-            return []
-        keys = [s for s in self._played.np.awaited() if s in self.guests]
-        if self.match.deal.over:
+        if self._deal_done or self._in_play.np.outcome is not None:
+            return []               # a deal found not fair mid-deal waits on nobody: no seat is blamed
+        keys = [s for s in self._in_play.np.awaited() if s in self.guests]
+        if self._match.deal.over:
             return keys
-        turn = self.match.deal.turn
+        turn = self._match.deal.turn
         mover = [turn] if turn in self.guests and not self._played_by_computer(turn) else []
         return sorted(set(mover + keys))
 
@@ -262,12 +271,12 @@ class Host:
     def actions(self) -> list:
         """The deal in play's actions so far, each ``[seat, action text]`` and the mark of a
         move the table made for a person's seat (a copy: read only)."""
-        return [list(a) for a in self._played.actions] if self._played is not None else []
+        return [list(a) for a in self._in_play.actions] if self._played is not None else []
 
     @property
     def deal_steps(self) -> list:
         """The deal in play's steps: the dealing's, then one list per action (a copy)."""
-        return [list(group) for group in self._played.steps] if self._played is not None else []
+        return [list(group) for group in self._in_play.steps] if self._played is not None else []
 
     @property
     def np_try(self) -> Optional[dict]:
@@ -275,7 +284,7 @@ class Host:
         ``{"deal", "tries", "pages"}`` (``pages[s]``: the page that sees for seat *s*, 0 the
         host's), or ``None`` (no try begun)."""
         deal = self._pending or self._played
-        return None if deal is None or deal.np is None else self._np_try_of(deal)
+        return None if deal is None or deal.np_seat is None else self._np_try_of(deal)
 
     def _np_try_of(self, deal: _HostDeal) -> dict:
         return {"deal": deal.number, "tries": deal.tries, "pages": [deal.np.pages[s] for s in range(self.game.seats)]}
@@ -296,8 +305,8 @@ class Host:
         is on autopilot, away or gone), else ``None``."""
         if self._pending is not None or self._deal_done:
             return None
-        seat = self.match.deal.turn
-        if not self._played.np.partial.settled(seat):
+        seat = self._match.deal.turn
+        if not self._in_play.np.partial.settled(seat):
             return None             # its cards are still opening (no-peek): the table waits on their keys
         return seat if self._played_by_computer(seat) else None
 
@@ -315,7 +324,7 @@ class Host:
         (the host's own only: a guest's page runs its own seat's clock)."""
         if self._pending is not None or self._deal_done:
             return None
-        seat = self.match.deal.turn
+        seat = self._match.deal.turn
         if seat != HOST_SEAT:
             return None
         return seat if self.seating.clock_runs(seat, self._absent(seat)) else None
@@ -370,7 +379,7 @@ class Host:
         naming its length and clock) and the first deal is dealt with it.
         Raises :class:`~.wire.WrongPhaseError` before the match is over, and as
         :meth:`__init__` does for a length or clock that is not one; either way nothing changes."""
-        if self._pending is not None or not self.match.over:
+        if self._pending is not None or not self._match.over:
             raise WrongPhaseError(_("The match is not over."))
         if length is None:
             length, clock = self.length, self.seating.clock
@@ -413,7 +422,8 @@ class Host:
     def _computer_action(self, seat: int) -> str:
         bot = self._bots.get(seat)
         if bot is None:
-            bot = self._bots[seat] = self.game.new_bot(self.game.computer, seat, random.Random(self.rng.getrandbits(64)))
+            rng = random.Random(self.rng.getrandbits(64))
+            bot = self._bots[seat] = self.game.new_bot(self.game.computer, seat, rng)
         return self.game.action_text(bot.choose(self.game.view(self.match, seat)))
 
     def next_deal(self) -> Outcome:
@@ -426,7 +436,7 @@ class Host:
         for guest in self.guests.values():
             if guest.joining and guest.conn is not None:
                 guest.away = guest.joining = False
-        self._pending = _HostDeal(self._played.number + 1)
+        self._pending = _HostDeal(self._in_play.number + 1)
         return self._np_ready()
 
     def disconnect(self, conn=1) -> None:
@@ -547,11 +557,11 @@ class Host:
             raise WrongPhaseError(_("Deal {number} is already being dealt.").format(number=self._pending.number))
         if not self._deal_done:
             raise DealNotOverError(_("The deal is still being played."))
-        if self.match.over:
+        if self._match.over:
             raise MatchOverError(_("The match is over."))
-        if finished is not None and finished != self._played.number:
+        if finished is not None and finished != self._in_play.number:
             raise WrongPhaseError(_("Deal {number} is not the deal that just ended (deal {ended}).").format(
-                number=finished, ended=self._played.number))
+                number=finished, ended=self._in_play.number))
 
     # -- messages to the guests -------------------------------------------------------
 
@@ -564,7 +574,7 @@ class Host:
         """A guest is away or gone: the deal it held up is dealt now (every view says who
         sits where), or else the others are told who sits where."""
         if self._pending is None and self._played is not None and not self._deal_done:
-            gone = [s for s in self._played.np.seats if s != HOST_SEAT and self._absent(s)]
+            gone = [s for s in self._in_play.np.seats if s != HOST_SEAT and self._absent(s)]
             if gone:
                 aborted = self._np_abort(gone)
                 return Outcome(self._presence().send + aborted.send, aborted.steps)
@@ -582,7 +592,7 @@ class Host:
         messages = [wire.write(self.game.id, "welcome", seat=seat, token=guest.token,
                                seq=guest.next_seq, **self._table())]
         deal = self._pending or self._played
-        if deal is not None and deal.np is not None and seat in deal.np.seats:
+        if deal is not None and deal.np_seat is not None and seat in deal.np.seats:
             messages.append(self._np_deal_message(deal))      # the page replays it with its secret
         else:
             # A page back after its hold: the try it dealt in was aborted by it, as the others
@@ -597,7 +607,7 @@ class Host:
     def _np_waiting_for(self, pending: _HostDeal, here: list) -> list:
         """While a no-peek deal is dealt: the friends whose page has not come, then those whose
         commitment has not, then the one whose shuffle or lock is due."""
-        np = pending.np
+        np = pending.np_seat
         if np is None:
             return [s for s in here if self.guests[s].conn is None]
         record = np.dealing.record
@@ -611,7 +621,7 @@ class Host:
 
     def _np_hosts(self, seat: int) -> bool:
         """Whether the host's page sees for ``seat`` in the deal in play (no-peek)."""
-        np = self._played.np if self._played is not None else None
+        np = self._in_play.np_seat if self._played is not None else None
         return np is not None and np.pages.get(seat) == HOST_SEAT
 
     def _np_ready(self) -> Outcome:
@@ -622,7 +632,7 @@ class Host:
         if pending is None:
             return Outcome([], [])
         here = [s for s, g in self.guests.items() if not (g.away or g.left)]
-        if pending.np is not None:
+        if pending.np_seat is not None:
             gone = [s for s in pending.np.seats if s != HOST_SEAT and s not in here]
             return self._np_begin(pending.number, pending.tries + 1, gone) if gone else Outcome([], [])
         if any(self.guests[s].conn is None for s in here):
@@ -639,10 +649,11 @@ class Host:
         here = {s for s, g in self.guests.items() if not (g.away or g.left)}
         pages = {s: s if s == HOST_SEAT or s in here else HOST_SEAT for s in range(self.game.seats)}
         deal = self._pending = _HostDeal(number, tries=tries, aborted=list(aborted))
-        deal.np = NoPeekSeat(group(), self.game, np_match_id(self.match_id, tries), number, HOST_SEAT,
+        deal.np_seat = NoPeekSeat(group(), self.game, np_match_id(self.match_id, tries), number, HOST_SEAT,
                              dealer_of(self.game, number), pages, rng=self.rng)
         start = self._np_deal_message(deal)
-        send = [(self.guests[s].conn, start) for s in deal.np.seats if s != HOST_SEAT and self.guests[s].conn is not None]
+        send = [(self.guests[s].conn, start) for s in deal.np.seats
+                if s != HOST_SEAT and self.guests[s].conn is not None]
         return self._np_after(send + self._np_relay(deal.np.start()))
 
     def _np_deal_message(self, deal: _HostDeal) -> str:
@@ -652,7 +663,7 @@ class Host:
         """Each page's message to every other page of the deal (masked keys too: only their
         receiver can read them), kept in the deal's log; this page's answers are taken in by
         the caller."""
-        deal = self._pending or self._played
+        deal = self._deal
         send = []
         for message in messages:
             deal.log.append(message)
@@ -665,19 +676,36 @@ class Host:
         """A guest page's message of the no-peek deal: the host's page takes it in as every page
         does (its own engine checks a move), relays it, and sends its own answers."""
         deal = self._pending or self._played
-        if deal is None or deal.np is None or deal.number != number:
+        if deal is None or deal.np_seat is None or deal.number != number:
             raise WrongPhaseError(_("No deal is waiting for that message."))
         if message.get("seat") != seat or seat not in deal.np.seats:
             raise wire.MalformedMessageError("A page sends its own seat's messages only.")
+        if deal.np.outcome is not None:
+            raise WrongPhaseError(_("The deal is over."))
+        self._np_check_cap(deal, seat, message)
         self.guests[seat].away = False        # a silent page that answers has its seat back
         send = self._np_relay([message])
         send += self._np_relay(deal.np.receive(message))
         return self._np_after(send)
 
+    def _np_check_cap(self, deal: _HostDeal, seat: int, message: dict) -> None:
+        """Raise :class:`~.wire.LogFullError` when ``message`` would take page ``seat`` past its
+        cap of the try's log, from the game's size: each page's key for each of the 52
+        positions, once for all or once for each other page, and with the moves (twice that
+        many shares), its commitment, two rounds and secret, one message per move and one per
+        share at most."""
+        from ..nopeek import POSITIONS
+
+        shares = 2 * POSITIONS * len(deal.np.seats)
+        sent = [m for m in deal.log if m.get("seat") == seat] + [message]
+        count = sum(len(m["shares"]) for m in sent if isinstance(m.get("shares"), list))
+        if count > shares or len(sent) > 4 + shares + len(deal.actions) + 1:
+            raise wire.LogFullError(_("Your page sent more of this deal's messages than the deal has."))
+
     def _np_move(self, seat: int, text, mark: Optional[str]) -> Outcome:
         """A move the host's page makes (its own seat's, or a computer's at a seat it sees for)."""
-        deal = self._played
-        if self.match.deal.turn != seat or not self._np_hosts(seat) and seat != HOST_SEAT:
+        deal = self._in_play
+        if self._match.deal.turn != seat or not self._np_hosts(seat) and seat != HOST_SEAT:
             raise NotYourTurnError(_("It is not your turn."))
         send = self._np_relay(deal.np.act(self.game.action_text(self.game.parse_action(text)), mark))
         if mark is None:
@@ -688,7 +716,7 @@ class Host:
         """Bring the host's match to what its page knows now: the deck dealt, the moves made
         (with their marks), the cards opened; the host's words for the steps it was newly
         shown, and the cards they moved."""
-        deal = self._pending or self._played
+        deal = self._deal
         np = deal.np
         if self._pending is not None and np.dealt and np.outcome is None:
             deck = np.partial.deck()
@@ -698,12 +726,12 @@ class Host:
                 if self.match.deal_number != deal.number:
                     raise CorruptSaveError("the deal numbers disagree")
             elif self.match.deal_number != deal.number:
-                self.match.next_deal(deck=deck)
+                self._match.next_deal(deck=deck)
             self._played, self._pending, self._bots = deal, None, {}
             self._np_shown = self._np_shown_at = None
         if self._played is deal:
             try:
-                self.match.deal = np.partial.state
+                self._match.deal = np.partial.state
                 at = (len(np.partial.actions), len(np.partial.known))
                 if at != self._np_shown_at and np.partial.settled(HOST_SEAT):
                     self._np_shown = self.game.view(self.match, HOST_SEAT, self.names(HOST_SEAT)).to_json()
@@ -723,8 +751,8 @@ class Host:
         dealt the try in play with: that try is aborted by it at once, named, and dealt again
         with the new page (which is sent the new try after its welcome)."""
         deal = self._pending or self._played
-        np = deal.np if deal is not None else None
-        if (np is None or np.outcome is not None or seat not in np.seats
+        np = deal.np_seat if deal is not None else None
+        if (deal is None or np is None or np.outcome is not None or seat not in np.seats
                 or not any(m.get("seat") == seat for m in deal.log)):
             return Outcome([], [])
         if deal is self._played:
@@ -736,7 +764,7 @@ class Host:
     def _np_abort(self, gone: list) -> Outcome:
         """Pages ``gone`` for good mid-deal took their keys: the deal ends aborted by them, named,
         on every page, and is dealt again with the host page's computer in their seats."""
-        deal = self._played
+        deal = self._in_play
         deal.np.abort(gone)
         message = wire.write(self.game.id, "np-abort", deal=deal.number, seats=sorted(gone))
         send = [(g.conn, message) for s, g in self.guests.items()
@@ -751,13 +779,13 @@ class Host:
         friends (their cards are this page's)."""
         from ..nopeek import DealAbortedError
 
-        np = self._played.np if self._played is not None else None
+        np = self._in_play.np_seat if self._played is not None else None
         outcome = np.outcome if np is not None else None
-        if outcome is None and self.aborts and self._played is not None and self.aborts[-1][0] == self._played.number:
+        if outcome is None and self.aborts and self._played is not None and self.aborts[-1][0] == self._in_play.number:
             outcome = DealAbortedError(self.aborts[-1][1])
         computers = any(s != HOST_SEAT and (s not in self.guests or self._absent(s)) for s in range(self.game.seats))
         return {"verification": None if outcome is None else self._np_verdict(outcome),
-                "verification_deal": self._played.number if outcome is not None else None,
+                "verification_deal": self._in_play.number if outcome is not None else None,
                 "aborts": len(self.aborts),
                 "computers_note": computers_note() if computers else None}
 
@@ -767,13 +795,16 @@ class Host:
 
         if isinstance(outcome, str):
             return outcome
-        names = self.view(HOST_SEAT)["names"]
+        # The seats' names as a view names them, from the game alone (the host's view is None
+        # while its first cards are still opening).
+        names = self.game.blank_view(HOST_SEAT, self.names(HOST_SEAT), "")["names"]
 
         def name(seat: int):
             return said.seat_name(self.game, seat, HOST_SEAT, names[seat])
 
         if isinstance(outcome, DealAbortedError):
-            return said.deal_aborted(self.game, self._played.number, [name(s) for s in outcome.seats], len(self.aborts))
+            named = [name(s) for s in outcome.seats]
+            return said.deal_aborted(self.game, self._in_play.number, named, len(self.aborts))
         reason = of_error(outcome)
         if getattr(outcome, "seat", None) is not None:
             reason = say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."), seat=name(outcome.seat))
@@ -802,11 +833,11 @@ class Host:
         the table's moves), the deals aborted."""
         deal = self._pending or self._played
         kept = None
-        if deal is not None and deal.np is not None:
+        if deal is not None and deal.np_seat is not None:
             kept = {"deal": deal.number, "tries": deal.tries, "secret": deal.np.dealing.reveal(), "log": deal.log,
                     "pages": [deal.np.pages[s] for s in range(self.game.seats)], "aborted": deal.aborted}
         return {"deal": kept, "aborts": self.aborts, "number": deal.number if deal is not None else 1,
-                "results": self.match.results[:deal.number - 1] if self.match is not None and deal is not None else []}
+                "results": self._match.results[:deal.number - 1] if self.match is not None and deal is not None else []}
 
     @classmethod
     def restore(cls, saved: str, rng: Optional[random.Random] = None) -> Host:
@@ -848,7 +879,8 @@ class Host:
         from ..group import group
         from ..nopeek_seat import NoPeekSeat
 
-        self.aborts = [[wire.deal_number(n, "deal"), wire.seats(who, "seats")] for n, who in wire.items(saved["aborts"], "aborts")]
+        self.aborts = [[wire.deal_number(n, "deal"), wire.seats(who, "seats")]
+                       for n, who in wire.items(saved["aborts"], "aborts")]
         kept = saved["deal"]
         number = wire.deal_number(saved["number"], "deal")
         self._earlier = wire.items(saved["results"], "results")
@@ -862,7 +894,7 @@ class Host:
         deal = self._pending
         deal.tries, deal.aborted = wire.whole(kept["tries"], "tries"), wire.seats(kept["aborted"], "aborted")
         deal.log = [wire.obj(m, "message") for m in wire.items(kept["log"], "log")]
-        deal.np = NoPeekSeat(group(), self.game, np_match_id(self.match_id, deal.tries), number, HOST_SEAT,
+        deal.np_seat = NoPeekSeat(group(), self.game, np_match_id(self.match_id, deal.tries), number, HOST_SEAT,
                              dealer_of(self.game, number), dict(enumerate(pages)),
                              secret=wire.secret(kept["secret"], "secret"))
         replay_seat(deal.np, deal.log)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-__all__ = ["dealer_of", "np_match_id", "replay_seat"]
+__all__ = ["dealer_of", "np_match_id", "rebuild", "replay_seat", "unsent"]
 
 
 def dealer_of(game, number: int) -> int:
@@ -26,24 +26,54 @@ def np_match_id(match_id: str, tries: int) -> str:
 
 
 def replay_seat(seat, log: list) -> list:
-    """Bring ``seat`` (a NoPeekSeat just made from its page's kept secret) through ``log``:
-    its own moves are played again, its own other messages made again, the others' taken in.
-    Returns what it says that is not in the log (lost on the way: to send now)."""
-    said = seat.start()
+    """Bring ``seat`` (a NoPeekSeat just made from its page's kept secret) through ``log``, the
+    deal's log as its page kept it: its own moves are played again, its own other messages
+    made again, the others' taken in. Returns what it says that is not in the log (lost on
+    the way: to send now)."""
+    others: list = []
+    mine: list = []
     for message in log:
-        if message.get("seat") != seat.seat:
-            said += seat.receive(message)
-        elif message.get("type") == "np-act" and seat.outcome is None:
-            said += seat.act(message["action"], message.get("mark"))
-    # Key shares may have gone in several messages (a guest's parts): each share counts once.
-    logged = {json.dumps(e) for m in log if m.get("seat") == seat.seat and m.get("type") == "np-keys"
-              for e in m["shares"]}
+        if message.get("seat") == seat.seat:
+            mine.append([len(others), message])
+        else:
+            others.append(message)
+    return rebuild(seat, others, mine)
+
+
+def rebuild(seat, others: list, mine: list) -> list:
+    """Bring ``seat`` (a NoPeekSeat just made from its page's kept secret) through the others'
+    messages ``others``, in the order its page took them in, and its page's own ``mine``
+    (``[others taken in before, message]``, :class:`~.record.Record`), each where its page
+    made it: its own moves are played again, its own other messages made again. Returns what
+    it says that is not among ``mine`` (never sent: to send now)."""
+    said = seat.start()
+    at = 0
+
+    def own_until(count: int) -> None:
+        nonlocal said, at
+        while at < len(mine) and mine[at][0] <= count:
+            message = mine[at][1]
+            if message.get("type") == "np-act" and seat.outcome is None:
+                said += seat.act(message["action"], message.get("mark"))
+            at += 1
+
+    for taken, message in enumerate(others):
+        own_until(taken)
+        said += seat.receive(message)
+    own_until(len(others))
+    return unsent(said, [message for _before, message in mine])
+
+
+def unsent(said: list, sent: list) -> list:
+    """The messages of ``said`` that are not among ``sent`` (key shares, which may have gone in
+    several messages, each counted once)."""
+    logged = {json.dumps(e) for m in sent if m.get("type") == "np-keys" for e in m["shares"]}
     out = []
     for message in said:
         if message["type"] == "np-keys":
             shares = [e for e in message["shares"] if json.dumps(e) not in logged]
             if shares:
                 out.append({**message, "shares": shares})
-        elif message not in log:
+        elif message not in sent:
             out.append(message)
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from itertools import accumulate
-from typing import Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 from ...errors import PisheError
 from ..fair import InvalidSecretError, check_secret
@@ -24,7 +24,7 @@ __all__ = [
     "ProtocolError", "MessageTooLongError", "MessageTooDeepError", "MalformedMessageError", "UnsupportedVersionError",
     "WrongGameError", "UnknownMessageTypeError", "ReplayedMessageError", "OutOfOrderMessageError",
     "NotConnectedError", "SeatTakenError", "UnknownTokenError", "WrongPhaseError",
-    "RemovedDealError", "CorruptSaveError", "REMOVED_MESSAGES",
+    "RemovedDealError", "LogFullError", "CorruptSaveError", "REMOVED_MESSAGES",
 ]
 
 #: The protocol version every message carries as ``"v"``.
@@ -121,6 +121,10 @@ class RemovedDealError(ProtocolError):
     table deals no-peek, and a second way to deal would be a way back to the weaker one."""
 
 
+class LogFullError(ProtocolError):
+    """A page sent more of a try's messages than the game's size allows (its record's cap)."""
+
+
 class CorruptSaveError(ProtocolError, ValueError):
     """Saved state that a ``restore`` cannot read."""
 
@@ -157,7 +161,7 @@ class Outcome(NamedTuple):
     send: list
     steps: list
     error: Optional[str] = None
-    moves: tuple = ()
+    moves: Sequence = ()
 
 
 # -- fields ---------------------------------------------------------------------------
@@ -362,8 +366,11 @@ def removed_deal() -> str:
              "the host's page saw every card, is no longer played. Nothing changed.")
 
 
+#: A message's fields, each with the function that checks it and returns its value.
+Spec = dict[str, Callable[..., Any]]
+
 # Guest -> host.
-GUEST_MESSAGES = {
+GUEST_MESSAGES: dict[str, Spec] = {
     "hello": {"token": token},
     "next-deal": {"seq": whole, "deal": deal_number},
     # The person is back at a seat a computer was playing for them.
@@ -377,12 +384,13 @@ GUEST_MESSAGES = {
 }
 
 # Host -> guest.
-HOST_MESSAGES = {
-    "welcome": {"seat": whole, "token": token, "seq": whole, "seats": seat_list,
-                "length": text, "length_name": text, "target": optional(whole), "clock": optional(whole), "match_id": match_id},
+HOST_MESSAGES: dict[str, Spec] = {
+    "welcome": {"seat": whole, "token": token, "seq": whole, "seats": seat_list, "length": text,
+                "length_name": text, "target": optional(whole), "clock": optional(whole), "match_id": match_id},
     # No-peek dealing: a deal (or a new try of it) begins, with the page that sees for each
-    # seat and every page's message so far (to a page coming back); every page's message, relayed; a deal aborted by pages gone with their keys;
-    # who sits where (a guest makes its own views: the host cannot, it does not know them).
+    # seat and every page's message so far (to a page coming back); every page's message,
+    # relayed; a deal aborted by pages gone with their keys; who sits where (a guest makes its
+    # own views: the host cannot, it does not know them).
     "np-deal": {"deal": deal_number, "pages": items, "tries": whole, "log": items},
     "np": {"deal": deal_number, "message": obj},
     "np-abort": {"deal": deal_number, "seats": seats},

@@ -107,6 +107,7 @@ export const state = {
   joinCode: null, // guest: the invite (offer code and key) being answered
   saidNames: null, // the seats' names this side's views are made with, as data (to say a status again)
   silence: { key: null, timer: null }, // host: the hold of the pages the table waits on (watchSilence)
+  reveal: { key: null, timer: null }, // guest: the hold of the secrets awaited at a deal's end (watchReveal)
   paint: null, // the game's painter, once loaded
   view: null,
   status: null,
@@ -452,6 +453,24 @@ export function guestAnswer(answer, { paintIt = true } = {}) {
     show(answer);
   }
   keep(answer);
+  watchReveal(answer.status);
+}
+
+/**
+ * Guest: at a deal's end this page waits for every page's secret. When the hold runs out
+ * with the same deal still waiting, Python ends it aborted, naming who did not reveal
+ * (guest_reveal_overdue): the last deal of a match too gets its line.
+ */
+function watchReveal(status) {
+  const key = status && status.awaiting_reveal ? String(status.deal) : null;
+  if (key === state.reveal.key) return;
+  clearTimeout(state.reveal.timer);
+  state.reveal = { key, timer: null };
+  if (!key) return;
+  state.reveal.timer = setTimeout(() => {
+    if (state.role !== "guest" || state.reveal.key !== key) return;
+    queue(async () => guestAnswer(await call("guest_reveal_overdue")));
+  }, silentSeconds() * 1000);
 }
 
 /** Keep what resumes the seat after a reload of this tab: the seat token, the ledger and Guest.save(). */

@@ -1,0 +1,360 @@
+"""Issue 28: a host page that rewrites what it relays, against real :class:`Guest` pages and a
+real :class:`Host`.
+
+Every guest page keeps its own record of the try in play (``pishe.table.protocol.record``):
+a log sent again must extend it. Each test plays one attack on the wire and checks what the
+honest pages show: not fair naming the host, or an abort by the host, counted, and never
+"verified" for the deal attacked. The grinding runs play 40 deals of a host that cheats
+whenever it is losing, and report what the friend's page counted.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from pishe.table.protocol import VERIFIED, Guest
+from pishe.table.protocol.wire import MalformedMessageError, write
+from test_cheating_host import Tampering, not_fair, welcome_of
+from test_table_protocol import Table, seated
+
+#: The tables attacked: Pishe Pasha with its one guest, Pişti with three.
+TABLES = [("pishe-pasha", [1], "one-deal"), ("pisti", [1, 2, 3], "151")]
+REWRITTEN = "the host sent its log again with messages"
+
+
+def resent(table: Table, log: list, **change) -> str:
+    """The host's ``np-deal`` for the try in play, sent again with ``log`` (and ``change``)."""
+    return write(table.game.id, "np-deal", log=log, **{**table.host.np_try, **change})
+
+
+def host_moved(table: Table, times: int = 1) -> None:
+    """Play on until the host has made ``times`` moves of its own, and one more move is made."""
+    host = table.host
+    made = 0
+    while made < times:
+        if host.match.deal.turn == 0 and host.computer_seat() is None:
+            made += 1
+        table.move()
+
+
+def last_act_of(log: list, seat: int) -> int:
+    return max(i for i, m in enumerate(log) if m.get("seat") == seat and m.get("type") == "np-act")
+
+
+@pytest.mark.parametrize("game_id,guest_seats,length", TABLES)
+def test_a_resent_log_that_takes_back_the_hosts_move_is_not_fair_naming_the_host(game_id, guest_seats, length):
+    """The host sends its log again on a live connection, its last move taken out (or the
+    log cut before it): every friend's page says the deal is not fair, naming the host."""
+    table = seated(game_id, guest_seats, 7, length)
+    host_moved(table, 2)
+    log = table.host.dealing.log
+    cut = last_act_of(log, 0)
+    for n, seat in enumerate(guest_seats):
+        page = table.page(seat)
+        forged = log[:cut] if n % 2 else log[:cut] + log[cut + 1:]
+        assert page.receive(resent(table, forged)).send == []
+        assert REWRITTEN in not_fair(page)
+        assert page.status()["verification"] != VERIFIED
+
+
+@pytest.mark.parametrize("game_id,guest_seats,length", TABLES)
+def test_the_honest_resent_log_changes_nothing_and_the_deal_is_verified(game_id, guest_seats, length):
+    """The same log sent again (a host that reconnects) extends every page's record: nothing
+    is sent again, and the deal goes on to be verified."""
+    table = seated(game_id, guest_seats, 8, length)
+    host_moved(table, 1)
+    for seat in guest_seats:
+        assert table.page(seat).receive(resent(table, table.host.dealing.log)).send == []
+    table.play_deck()
+    assert all(table.page(s).verification == VERIFIED for s in guest_seats)
+
+
+@pytest.mark.parametrize("game_id,guest_seats,length", TABLES)
+def test_a_move_forged_in_the_friends_name_opens_no_card(game_id, guest_seats, length):
+    """The host offers a log holding a move in the friend's own name, a card it never played
+    (how a host would read a hand: by the keys that follow). The page sends nothing back, not
+    one key, and says the deal is not fair, naming the host."""
+    table = seated(game_id, guest_seats, 9, length)
+    host_moved(table, 1)
+    log = table.host.dealing.log
+    for seat in guest_seats:
+        page = table.page(seat)
+        for action in page.view()["hand"] if isinstance(page.view().get("hand"), list) else []:
+            code = action["code"] if isinstance(action, dict) else None
+            if code:
+                forged = log + [{"type": "np-act", "seat": seat, "action": code, "shares": []}]
+                assert page.receive(resent(table, forged)).send == []      # no key: no card opened
+                break
+        else:
+            forged = log + [{"type": "np-act", "seat": seat, "action": "keep", "shares": []}]
+            assert page.receive(resent(table, forged)).send == []
+        assert REWRITTEN in not_fair(page)
+
+
+@pytest.mark.parametrize("entry", [{"seat": 1}, {"seat": 1, "type": "np-act"}, {"seat": True, "type": "np-keys"},
+                                   {"seat": 1.0, "type": "np-act", "action": 5, "shares": None}])
+def test_a_malformed_entry_in_the_pages_name_is_not_fair_and_crashes_nothing(entry):
+    table = seated("pishe-pasha", [1], 10, "one-deal")
+    host_moved(table, 1)
+    page = table.page(1)
+    assert page.receive(resent(table, table.host.dealing.log + [entry])).send == []
+    assert REWRITTEN in not_fair(page)
+
+
+def test_a_page_reloaded_keeps_its_record_and_refuses_a_rewritten_log():
+    """A page restored from its save (a reload) holds its record: the host's log with the
+    host's last move taken out is not fair; the honest log rebuilds the page, which plays on
+    to a verified deal."""
+    table = seated("pisti", [1, 2, 3], 11, "151")
+    host_moved(table, 2)
+    log = table.host.dealing.log
+    cut = last_act_of(log, 0)
+    page = table.page(2)
+    again = Guest.restore(page.save(), random.Random(1), page.ledger())
+    again.receive(welcome_of(table, 2) and json.dumps(welcome_of(table, 2)))
+    again.receive(resent(table, log[:cut] + log[cut + 1:]))
+    assert REWRITTEN in not_fair(again)
+    honest = Guest.restore(page.save(), random.Random(2), page.ledger())
+    honest.receive(json.dumps(welcome_of(table, 2)))
+    assert honest.receive(resent(table, log)).send == []
+    assert honest.view() == page.view() and honest.status()["verification"] is None
+
+
+def test_an_ended_deal_is_never_dealt_again():
+    """Deal 1 verified, then dealt again as a new try: the page says so, not fair, and deals
+    nothing; a try number going down is refused the same way."""
+    table = seated("pisti", [1], 12, "151")
+    table.play_deck()
+    page = table.page(1)
+    assert page.verification == VERIFIED
+    before = page.ledger()
+    outcome = page.receive(write("pisti", "np-deal", deal=1, tries=1, pages=[0, 1, 0, 0], log=[]))
+    assert outcome.send == []
+    assert "dealt again a deck that had ended" in not_fair(page)
+    assert json.loads(page.ledger())["np"] == json.loads(before)["np"]
+
+
+def test_a_new_match_between_deals_before_the_match_is_over_is_an_abort_by_the_host():
+    table = seated("pisti", [1], 13, "151")
+    table.play_deck()
+    page = table.page(1)
+    assert page.status()["aborts"] == 0
+    page.receive(json.dumps({**welcome_of(table, 1), "match_id": "ab" * 16}))
+    assert page.status()["aborts"] == 1
+    assert "the host started another match" in page.status()["verification"]
+
+
+def test_an_abort_naming_a_seat_not_at_the_table_is_refused_and_changes_nothing():
+    table = seated("pishe-pasha", [1], 14, "one-deal")
+    page = table.page(1)
+    before = page.save()
+    with pytest.raises(MalformedMessageError):
+        page.receive(write("pishe-pasha", "np-abort", deal=1, seats=[15]))
+    assert page.save() == before
+
+
+class GuestTampering(Table):
+    """A table where the pages' messages to the host may be rewritten: ``tamper(conn, data)``
+    changes the JSON data of a page's message in place."""
+
+    tamper = None
+
+    def send(self, conn, text):
+        data = json.loads(text)
+        if self.tamper is not None:
+            self.tamper(conn, data)
+        return super().send(conn, json.dumps(data))
+
+
+def test_a_wrong_key_for_the_hosts_first_cards_crashes_nothing_and_blames_nobody_honest():
+    """A guest sends a wrong key for the host's first cards: the host's status still reads
+    (its view is None while those cards open), says the keys open no card, and the table
+    waits on nobody (no silence hold can blame an honest seat)."""
+    table = GuestTampering("pisti", [1, 2, 3], 15, "151")
+
+    def wrong(conn, data):
+        message = data.get("message") if data.get("type") == "np" else None
+        if message and message["type"] == "np-keys" and message["seat"] == 1:
+            for share in message["shares"]:
+                if share[2] == 0:
+                    share[3] = ("0" if share[3][0] != "0" else "1") + share[3][1:]
+
+    table.tamper = wrong
+    for _ in range(3):
+        table.join()
+    host = table.host
+    assert host.view() is None
+    status = host.status()
+    assert "do not open any card" in status["verification"]
+    assert host.waiting_for() == [] and host.silent(2).send == [] and host.silent(3).send == []
+
+
+def test_a_page_flooding_the_log_is_refused_past_the_cap():
+    """A page that sends key messages past what the deal has is refused, named: the log
+    stays within its cap."""
+    table = seated("pishe-pasha", [1], 16, "one-deal")
+    conn, page = table.conn_of(1), table.page(1)
+    seq, codes = page.seq, []
+    for _ in range(400):
+        flood = write("pishe-pasha", "np", seq=seq, deal=1,
+                      message={"type": "np-keys", "seat": 1, "shares": [[0, 1, None, "00" * 32, None]] * 24})
+        outcome = table.host.receive(flood, conn)
+        if outcome.error is None:
+            seq += 1
+        else:
+            codes.append(json.loads(outcome.send[0][1])["code"])
+            break
+    assert codes[-1:] in (["log-full"], ["wrong-phase"])
+    assert len(json.dumps(table.host.dealing.log)) < 1 << 20
+
+
+# -- grinding: a host that cheats whenever it is losing ----------------------------------------
+
+
+def _losing(table: Table) -> bool:
+    taken = table.host.view()["taken"]
+    return taken[0]["count"] < taken[1]["count"]
+
+
+def _cheat(table: Table, page: Guest, kind: str) -> None:
+    host = table.host
+    log = host.dealing.log
+    if kind == "take-back":
+        cut = last_act_of(log, 0)
+        page.receive(resent(table, log[:cut]))
+    elif kind == "re-deal":
+        page.receive(resent(table, [], tries=host.np_try["tries"] + 1))
+    else:
+        page.receive(json.dumps({**welcome_of(table, 1), "match_id": f"{random.Random(len(log)).getrandbits(128):032x}"}))
+
+
+@pytest.mark.parametrize("kind", ["take-back", "re-deal", "restart"])
+def test_grinding_40_deals_a_host_that_cheats_when_losing_wins_nothing_verified(kind, capsys):
+    """40 deals of Pişti for two; whenever the host is behind in cards taken after its own
+    move, it cheats (takes its move back, deals the deck again, or starts a new match). The
+    friend's page never verifies a deal cheated on: each is not fair (naming the host) or an
+    abort by the host, counted; the host's wins are those of the honest deals alone. The win
+    rate and the counts the friend's pages showed are reported."""
+    verified = wins = cheated = not_fair_deals = aborts = 0
+    for n in range(40):
+        table = Table("pisti-2", [1], 200 + n, "151")
+        table.join(Guest(rng=random.Random(n)))
+        page, host = table.page(1), table.host
+        done = False
+        while host.phase == "playing" and not done:
+            mover = host.match.deal.turn
+            table.move()
+            if mover == 0 and host.phase == "playing" and _losing(table) and host.view()["deck_count"] < 30:
+                before = page.status()["aborts"]
+                _cheat(table, page, kind)
+                cheated += 1
+                status = page.status()
+                assert status["verification"] != VERIFIED or status["verification_deal"] != 1
+                if status["aborts"] == before:
+                    assert "host" in not_fair(page)
+                    not_fair_deals += 1
+                done = True
+        if not done:
+            assert page.verification == VERIFIED
+            verified += 1
+            wins += host.match.results[0][0] > host.match.results[0][1]
+        aborts += page.status()["aborts"]
+    with capsys.disabled():
+        print(f"\n{kind}: 40 deals, host cheated in {cheated}; friend's page: {verified} verified "
+              f"(host won {wins}), {not_fair_deals} not fair, {aborts} aborts counted")
+    assert verified + cheated == 40
+    assert cheated == not_fair_deals + aborts
+    assert (not_fair_deals == cheated) if kind == "take-back" else (aborts == cheated)
+
+
+@pytest.mark.parametrize("game_id,guest_seats,length", TABLES)
+def test_a_reveal_that_never_comes_ends_the_last_deal_aborted_naming_the_host(game_id, guest_seats, length):
+    """The host withholds its secret at the end of the match's last deal: every friend's page
+    waits for it (``awaiting_reveal``), and when its hold runs out the deal ends with a line,
+    aborted: the host did not reveal its part, counted."""
+    table = Tampering(game_id, guest_seats, 17, length)
+
+    def withhold(conn, data):
+        message = data.get("message") if data["type"] == "np" else None
+        return not (message and message["type"] == "np-reveal" and message["seat"] == 0)
+
+    table.tamper = withhold
+    for _ in guest_seats:
+        table.join()
+    table.play_deck()
+    for seat in guest_seats:
+        page = table.page(seat)
+        assert page.status()["awaiting_reveal"] and page.verification is None
+        page.reveal_overdue()
+        status = page.status()
+        assert not status["awaiting_reveal"] and status["aborts"] == 1
+        assert "the host did not reveal its part" in status["verification"]
+        assert page.reveal_overdue().send == [] and page.status()["aborts"] == 1
+
+
+def _mutations(rng: random.Random, value):
+    """``value`` (JSON data) with one part changed at random: a field dropped, retyped or
+    swapped for junk, at any depth."""
+    junk = [None, True, 1.0, -1, 15, "", "x" * 70, [], {}, [[0, 1, None, "00" * 32, None]], {"seat": 1}]
+    if isinstance(value, dict) and value and rng.random() < 0.7:
+        key = rng.choice(sorted(value))
+        if rng.random() < 0.2:
+            return {k: v for k, v in value.items() if k != key}
+        return {**value, key: _mutations(rng, value[key])}
+    if isinstance(value, list) and value and rng.random() < 0.7:
+        at = rng.randrange(len(value))
+        return value[:at] + [_mutations(rng, value[at])] + value[at + 1:]
+    return rng.choice(junk)
+
+
+def test_fuzzed_no_peek_messages_and_logs_crash_no_guest_page():
+    """400 mutated ``np-deal`` logs, ``np`` messages and ``np-abort`` messages sent to a guest's
+    page mid-deal: each is refused by name (a ProtocolError) or taken as the host's doing;
+    nothing else is raised, and the page's status and save still read."""
+    from pishe.errors import PisheError
+
+    rng = random.Random(28)
+    table = seated("pisti", [1, 2, 3], 18, "151")
+    host_moved(table, 1)
+    base = [json.loads(resent(table, table.host.dealing.log)),
+            json.loads(write("pisti", "np", deal=1, message=table.host.dealing.log[-1])),
+            json.loads(write("pisti", "np-abort", deal=1, seats=[2]))]
+    saved = table.page(1).save(), table.page(1).ledger()
+    for n in range(400):
+        page = Guest.restore(saved[0], random.Random(n), saved[1]) if n % 2 else table.page(1)
+        message = _mutations(rng, rng.choice(base))
+        try:
+            page.receive(json.dumps(message))
+        except PisheError:
+            pass
+        page.status()
+        Guest.restore(page.save(), random.Random(0), page.ledger())
+
+
+def test_fuzzed_ledgers_are_refused_by_name_or_read():
+    """200 mutated ledgers (the record of the try included): each is read, or refused as a
+    CorruptSaveError; a page made from one that is read takes the host's welcome and the
+    deal's log again, ending the deal not fair at worst, never crashing."""
+    from pishe.errors import PisheError
+    from pishe.table.protocol.wire import CorruptSaveError
+
+    rng = random.Random(29)
+    table = seated("pishe-pasha", [1], 19, "one-deal")
+    host_moved(table, 1)
+    ledger = json.loads(table.page(1).ledger())
+    assert ledger["np_record"]["mine"]
+    for n in range(200):
+        try:
+            page = Guest(rng=random.Random(n), ledger=json.dumps(_mutations(rng, ledger)))
+        except CorruptSaveError:
+            continue
+        page.hello()
+        try:
+            page.receive(json.dumps(welcome_of(table, 1)))
+            page.receive(resent(table, table.host.dealing.log))
+        except PisheError:
+            pass
+        page.status()
