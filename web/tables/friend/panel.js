@@ -135,6 +135,15 @@ export function setStatus(key, kind = "info", values = {}, detail = null) {
   document.body.dataset.friend = kind;
 }
 
+/**
+ * The status line `key` for a link that failed with `err`: its {reason}, the page's words for
+ * the failure's cause (web/core/rtc.js names it), and the browser's own words in the details.
+ */
+export function sayFailed(key, err) {
+  console.warn("the link failed:", err);
+  setStatus(key, "lost", { reason: { word: (err && err.why) || "why_browser" } }, err && err.detail);
+}
+
 /** Show a seat's invite step, empty until its link is made. */
 export function clearInvite(invite) {
   invite.inviteAgain.hidden = true;
