@@ -435,6 +435,7 @@ class Table:
         if shot:
             still(self.guest)
             self.guest.screenshot(path=str(RESULTS / shot))
+        self.host.get_by_text("Their page shows a reply code?", exact=True).click()  # folded until needed
         self.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(reply)
         self.host.get_by_role("button", name="Connect", exact=True).click()
         # The channel may open before the guest's Python is up, and the status line's words come from it.
@@ -897,6 +898,7 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     sends is ever inserted as HTML; a damaged reply code is refused in plain words."""
     table.open_host("one-deal")
     link = table.invite_link()
+    table.host.get_by_text("Their page shows a reply code?", exact=True).click()  # folded until needed
     table.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(EVIL)
     table.host.get_by_role("button", name="Connect", exact=True).click()
     expect(table.host.locator("[data-connect-error]")).to_have_text("This is not a connection code from this game.")

@@ -188,6 +188,18 @@ export function closeSeatLinks() {
   }
 }
 
+/**
+ * Host: the holds are not waited out (Deal again now): each lost friend's seat goes to a
+ * computer at once (host_hold_over), which stops the deal in play if it needs their key.
+ */
+export function endHolds() {
+  for (const seat of keptSeats()) {
+    if (seat.connected || !seat.hold.running) continue;
+    seat.hold.stop();
+    hostCall("host_hold_over", seat.number);
+  }
+}
+
 /** Host: whether any seat has a channel. */
 export function hasSeatLinks() {
   return keptSeats().length > 0;

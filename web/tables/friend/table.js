@@ -20,7 +20,7 @@ import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
 import { setText } from "../../text.js";
 import { forgetJoinCode, joinCode } from "./signaling.js";
-import { STATUS, clearSeatInvites, showRelays, ui, wireCopyButtons } from "./panel.js";
+import { STATUS, clearSeatInvites, showFirstLine, showRelays, ui, wireCopyButtons } from "./panel.js";
 import {
   GUEST_KEYS, USED_KEY, answerTurns, call, leaveBoard, noAnswer, queue, sayFailuresWith, session, setActing,
   setAwaiting, store, stored, turns,
@@ -30,7 +30,7 @@ import {
 } from "./view.js";
 import { hostAnswer, hostCall, noteHostSettings } from "./host.js";
 import { guestAnswer, guestCall } from "./guest.js";
-import { closeSeatLinks, hasSeatLinks, inviteAgain, makeSeats, markSeatsLost } from "./host-link.js";
+import { closeSeatLinks, endHolds, hasSeatLinks, inviteAgain, makeSeats, markSeatsLost } from "./host-link.js";
 import { closeGuestLink, closed, comeBack, hasJoined, hasLink, join, joiningWith } from "./guest-link.js";
 import { stopSilence } from "./timers.js";
 
@@ -59,7 +59,9 @@ function leave() {
     body.dataset.table = "computer";
     delete body.dataset.role;
     delete body.dataset.friend;
+    delete body.dataset.dealt;
     ui.panel.hidden = true;
+    ui.first.hidden = true;
     document.querySelector("section.match").hidden = false;
     clearResultFair();
     say(ui.note, null);
@@ -172,6 +174,13 @@ function nextDeal(button) {
   if (hadFocus) focusTable();
 }
 
+/** Host: another match with the same friends in the same seats (the panel's Play again, or the result panel's). */
+function playAgain() {
+  // With the length and clock chosen on the page meanwhile (the settings note said so).
+  const { game, length, clock } = chosenSettings();
+  if (session.role === "host") hostMove("host_play_again", ...(game === session.game ? [length, clock] : []));
+}
+
 function takeOver() {
   if (session.role === "host") hostMove("host_take_over");
   else if (session.connected) guestCall("guest_take_over");
@@ -198,10 +207,13 @@ function wire() {
   for (const root of document.querySelectorAll("[data-pishe-table]")) {
     root.addEventListener("click", (event) => {
       if (!session.role || root !== table()) return;
-      const button = event.target.closest("[data-action], [data-next-deal], [data-take-over]");
+      const button = event.target.closest(
+        "[data-action], [data-next-deal], [data-take-over], [data-result-new-match], [data-result-leave]");
       if (!usable(button) || !root.contains(button)) return;
       if (button.dataset.action) act(button);
       else if (button.hasAttribute("data-take-over")) takeOver();
+      else if (button.hasAttribute("data-result-new-match")) playAgain();
+      else if (button.hasAttribute("data-result-leave")) leave();
       else nextDeal(button);
     });
   }
@@ -209,11 +221,10 @@ function wire() {
   ui.dealNow.addEventListener("click", () => {
     if (session.role === "host") hostMove("host_deal_now");
   });
-  ui.playAgain.addEventListener("click", () => {
-    // With the length and clock chosen on the page meanwhile (the settings note said so).
-    const { game, length, clock } = chosenSettings();
-    if (session.role === "host") hostMove("host_play_again", ...(game === session.game ? [length, clock] : []));
+  ui.dealAgain.addEventListener("click", () => {
+    if (session.role === "host") endHolds();
   });
+  ui.playAgain.addEventListener("click", playAgain);
   for (const input of document.querySelectorAll("input[data-setting]")) {
     input.addEventListener("change", noteHostSettings);
   }
@@ -262,7 +273,7 @@ export function start() {
   } else if (stored(HOST_KEY)) {
     reopenTable(stored(HOST_KEY));
   }
-  loadWords(computerTable.py);
+  loadWords(computerTable.py).then(showFirstLine, () => {}); // no Python: the loader says why
   // Another language: this page's own view of the table, worded anew (nothing goes to the others).
   onLanguage(() => {
     if (session.role) showTitle(session.game);

@@ -6,7 +6,7 @@
 
 import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
 import { list, setText } from "../../text.js";
-import { word } from "../words.js";
+import { say, word } from "../words.js";
 import { showFair, ui } from "./panel.js";
 import {
   call, keptSeats, queue, session, setGame, setIdle, setSaidNames, setShown, takeBoard, turns,
@@ -48,6 +48,7 @@ export function show(answer) {
   const status = answer.status && typeof answer.status === "object" ? answer.status : session.status || {};
   const view = answer.view && typeof answer.view === "object" ? answer.view : null;
   setShown(view, status);
+  document.body.toggleAttribute("data-dealt", Boolean(view)); // the table comes first (style.css)
   if (answer.said_names !== undefined) setSaidNames(answer.said_names);
   turns.say(view, answer.steps, answer.said, session.saidNames);
   const role = session.role;
@@ -118,8 +119,25 @@ function paintTable(draw, view, status, answer) {
     const person = people[Number(area.dataset.seat)];
     showChosenName(area.querySelector("[data-chosen-name]"), person && typeof person.name === "string" ? person.name : "");
   }
+  showMatchEnd(root, view);
   lockButtons();
   showFairness();
+}
+
+/**
+ * At a friends' match end the result panel carries what comes next: the host's Play again
+ * (the same friends in the same seats), and on a friend's page the line that the host
+ * starts it, with Leave the table.
+ */
+function showMatchEnd(root, view) {
+  const over = Boolean(view && view.match && view.match.over);
+  const again = root.querySelector("[data-result-new-match]");
+  again.hidden = !(over && session.role === "host");
+  again.setAttribute("aria-disabled", again.hidden ? "true" : "false");
+  const wait = root.querySelector("[data-result-wait]");
+  wait.hidden = !(over && session.role === "guest");
+  say(wait.querySelector("[data-result-wait-line]"), wait.hidden ? null : "waiting_next_match");
+  say(wait.querySelector("[data-result-leave]"), wait.hidden ? null : "leave_table");
 }
 
 /** A seat's chosen name (player text) in `node`, marked as the player's own; "" for none. */
