@@ -72,6 +72,33 @@ def test_every_game_s_invite_shows_the_loader_first(browser, site, game):
     page.context.close()
 
 
+INVITE = """() => {
+  const box = document.querySelector("[data-seat-invites] [data-invite-link]");
+  const lines = [...document.querySelectorAll("[data-friend] .friend-status")].filter((el) => el.getClientRects().length);
+  return box && box.value ? {whole: box.scrollHeight <= box.clientHeight + 1, width: box.clientWidth,
+                             lines: lines.map((el) => el.textContent.trim())} : null;
+}"""
+
+
+def test_the_host_s_invite_link_reads_whole_at_390_px(browser, site):
+    """The host's invite at 390 px: the whole link shows (wrapped, nothing scrolled away), the
+    panel has one status line (the friend's first line is an invite's only), and the reply
+    code's step is folded until the host opens it."""
+    context = browser.new_context(viewport=PHONES["390x844"])
+    page = context.new_page()
+    page.goto(site.url)
+    page.wait_for_function("document.body.dataset.ready === 'true'", timeout=180_000)
+    page.locator("[data-invite]").click()
+    seen = page.wait_for_function(INVITE, timeout=60_000).json_value()
+    page.screenshot(path=str(RESULTS / "friend-invite-390.png"))
+    assert seen["whole"] and seen["width"] >= 250, seen
+    assert len(seen["lines"]) == 1 and seen["lines"][0] != "Connecting to the host's table…", seen
+    expect(page.get_by_role("textbox", name="Paste reply code", exact=True)).to_be_hidden()
+    page.get_by_text("Their page shows a reply code?", exact=True).click()
+    expect(page.get_by_role("textbox", name="Paste reply code", exact=True)).to_be_visible()
+    context.close()
+
+
 def test_the_computer_s_page_shows_no_friend_panel(browser, site):
     """Without an invite the friend panel stays away (its first line is an invite's only)."""
     context = browser.new_context(viewport=PHONES["390x844"])
