@@ -861,8 +861,8 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     table.errors["guest (new tab)"] = table.watch(table.guest)
     table.join(link)
     expect(table.host.locator("[data-fair]")).to_have_text(
-        "Deal 1 was aborted: Friend did not reveal their part of the shuffle (aborted shuffles at this "
-        "table: 1).", timeout=20_000)
+        "Deal 1 was stopped: Friend left before it was over (stopped and dealt again "
+        "at this table: 1).", timeout=20_000)
     table.actions = [a for a in table.actions if a[0] != 1]     # the aborted try's: its deck is gone
     table.boards = [b for b in table.boards if b[0] != 1]
     h, g = table.sync()
@@ -872,7 +872,7 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     assert h["result"] == g["result"]
     expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified", timeout=20_000)
     expect(table.host.locator("[data-fair]")).to_have_text(
-        "Deal 1 verified (aborted shuffles at this table: 1)")
+        "Deal 1 verified (stopped and dealt again at this table: 1)")
     table.collect_wire()
     replayed = table.replay("first-to-100")
     table.check_secrets()

@@ -232,7 +232,7 @@ def fairness(verification: Optional[str], deal: Optional[int], verified: str,
     if verification == verified:
         line = _("{deal_name} {deal} verified").format(deal_name=deal_name, deal=deal)
         if aborts:
-            line += " " + _("(aborted shuffles at this table: {aborts})").format(aborts=aborts)
+            line += " " + _("(stopped and dealt again at this table: {aborts})").format(aborts=aborts)
         return {"ok": not aborts, "line": line}
     return {"ok": False, "line": verification}
 
