@@ -190,6 +190,7 @@ def connect(host, guest, link: str) -> tuple[float, int]:
     guest.goto(link)
     guest.wait_for_function("document.querySelector('[data-reply-output]').value !== ''", timeout=30_000)
     reply = guest.get_by_role("textbox", name="Reply code", exact=True).input_value()
+    host.get_by_text("Their page shows a reply code?", exact=True).click()  # folded until needed
     host.get_by_role("textbox", name="Paste reply code", exact=True).fill(reply)
     host.get_by_role("button", name="Connect", exact=True).click()
     wait_text(host, "[data-friend-status]", "Connected")

@@ -436,6 +436,7 @@ class Table:
         if shot:
             still(self.guest)
             self.guest.screenshot(path=str(RESULTS / shot))
+        self.host.get_by_text("Their page shows a reply code?", exact=True).click()  # folded until needed
         self.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(reply)
         self.host.get_by_role("button", name="Connect", exact=True).click()
         # The channel may open before the guest's Python is up, and the status line's words come from it.
@@ -861,8 +862,8 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     table.errors["guest (new tab)"] = table.watch(table.guest)
     table.join(link)
     expect(table.host.locator("[data-fair]")).to_have_text(
-        "Deal 1 was aborted: Friend did not reveal their part of the shuffle (aborted shuffles at this "
-        "table: 1).", timeout=20_000)
+        "Deal 1 was stopped: Friend left before it was over (stopped and dealt again "
+        "at this table: 1).", timeout=20_000)
     table.actions = [a for a in table.actions if a[0] != 1]     # the aborted try's: its deck is gone
     table.boards = [b for b in table.boards if b[0] != 1]
     h, g = table.sync()
@@ -872,7 +873,7 @@ def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_de
     assert h["result"] == g["result"]
     expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified", timeout=20_000)
     expect(table.host.locator("[data-fair]")).to_have_text(
-        "Deal 1 verified (aborted shuffles at this table: 1)")
+        "Deal 1 verified (stopped and dealt again at this table: 1)")
     table.collect_wire()
     replayed = table.replay("first-to-100")
     table.check_secrets()
@@ -898,6 +899,7 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     sends is ever inserted as HTML; a damaged reply code is refused in plain words."""
     table.open_host("one-deal")
     link = table.invite_link()
+    table.host.get_by_text("Their page shows a reply code?", exact=True).click()  # folded until needed
     table.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(EVIL)
     table.host.get_by_role("button", name="Connect", exact=True).click()
     expect(table.host.locator("[data-connect-error]")).to_have_text("This is not a connection code from this game.")

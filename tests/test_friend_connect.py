@@ -132,8 +132,14 @@ def test_no_path_is_said_in_plain_words_with_what_to_try(profiles, module_site, 
         guest.goto(link.replace("#join=", f"?connect={CONNECT_S}#join="))
         # The answer went through the relay (no reply code shown), and no path is found.
         expect(guest.locator("[data-friend-status]")).to_have_text(
-            "No connection could be made to your friend's page from this network. Try another network "
-            "(Wi-Fi or mobile data), then ask your friend for a new invite link.", timeout=BOOT_MS)
+            "Your friend's page may be closed: ask them to open the table and send you the link again. "
+            "If it is open, this network could not reach it: try another network (Wi-Fi or mobile data).",
+            timeout=BOOT_MS)
+        # Read first: with no cards dealt, the panel is above the table, on the first screen.
+        status_box = guest.locator("[data-friend-status]").bounding_box()
+        felt_box = guest.locator("[data-pishe-table]:not([hidden]) .felt").bounding_box()
+        assert status_box is not None and felt_box is not None
+        assert status_box["y"] < felt_box["y"] or status_box["x"] > felt_box["x"] + felt_box["width"] / 2
         expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
         expect(host.locator("[data-friend-status]")).to_have_text(
             "No connection could be made between your two networks. Press Invite again; if it fails "

@@ -365,11 +365,11 @@ def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
     context.route("**/web/core/worker.js", lambda route: route.abort())
     page.set_viewport_size({"width": 1280, "height": 800})      # the switch in the top bar
     page.reload(wait_until="commit")
-    stage = page.locator("[data-loader-stage]")
-    expect(page.locator(".loader.failed")).to_be_visible(timeout=BOOT_MS)
+    stage = page.locator("[data-loader-stage]:visible")   # every game's table has one: the shown table's
+    expect(page.locator(".loader.failed:visible")).to_be_visible(timeout=BOOT_MS)
     expect(stage).to_have_text("Oyun başlatılamadı: oyunun bir dosyası indirilemedi. "
                                "İnternet bağlantını kontrol edip sayfayı yenile.")
-    details = page.locator("[data-loader-details]")
+    details = page.locator("[data-loader-details]:visible")
     expect(details.locator("summary")).to_have_text("Hata bildirimi için ayrıntılar")
     assert details.get_attribute("open") is None and "did not load" in details.text_content()
     assert foreign(page.evaluate(READ_ALL), ENGLISH) == []

@@ -85,9 +85,9 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
     for seat in (1, 3):
         status = table.page(seat).status()
         assert status["aborts"] == 1
-        assert status["verification"] == ("Deck 1 was aborted: " + ("Right" if seat == 1 else "Left")
-                                          + " did not reveal their part of the shuffle (aborted shuffles at this "
-                                            "table: 1).")
+        assert status["verification"] == ("Deck 1 was stopped: " + ("Right" if seat == 1 else "Left")
+                                          + " left before it was over (stopped and dealt again "
+                                            "at this table: 1).")
     # The page back is told as the others were: the same line, named (its own seat) and counted.
     for page in (back, gone):
         # It sits the deal out: its seat's place at the table, and when it plays again.
@@ -96,8 +96,8 @@ def test_a_page_gone_mid_deal_aborts_it_by_name_and_a_computer_deals_in_its_seat
         assert view["seat"] == 2 and view["hand"] == [] and view["names"][2] == "You"
         assert view["status"] == "A computer plays your seat for now: you play when the next deck is dealt."
         assert page.status()["aborts"] == 1
-        assert page.status()["verification"] == ("Deck 1 was aborted: you did not reveal your part of the "
-                                                 "shuffle (aborted shuffles at this table: 1).")
+        assert page.status()["verification"] == ("Deck 1 was stopped: your page was gone before it was "
+                                                 "over (stopped and dealt again at this table: 1).")
     assert host.phase == "playing" and host.match.deal_number == 1 and host.computer_seat() in (None, 2)
     assert host.status()["computers_note"] and table.page(1).status()["computers_note"]
     while host.phase == "playing":
@@ -187,8 +187,8 @@ def test_a_friend_back_on_a_new_page_mid_deal_aborts_the_try_at_once_and_deals_i
     table.drop(table.conn_of(1))
     table.join()                                 # a new tab: no token, no secret
     assert host.aborts == [[1, [1]]] and host.phase == "playing" and host.match.deal_number == 1
-    assert host.status()["verification"] == ("Deal 1 was aborted: Friend did not reveal their part of the "
-                                             "shuffle (aborted shuffles at this table: 1).")
+    assert host.status()["verification"] == ("Deal 1 was stopped: Friend left before it was over "
+                                             "(stopped and dealt again at this table: 1).")
     assert host.np_try["tries"] == 1 and host.actions == [] and table.errors == []
     while host.phase == "playing":
         table.move()
@@ -214,8 +214,8 @@ def test_a_friends_page_plays_its_own_timeout_and_an_abort_in_its_name_is_the_ho
         assert table.send(table.conn_of(2), text).error is None
     assert host.actions[-1] == [2, first, "timeout"] and page.timeout().send == []
     page.receive(write("pisti", "np-abort", deal=1, seats=[2]))
-    assert page.status()["verification"] == ("Deck 1 was aborted: the host began it again (aborted shuffles at "
-                                             "this table: 1).")
+    assert page.status()["verification"] == ("Deck 1 was stopped: the host began it again (stopped and "
+                                             "dealt again at this table: 1).")
     assert page.sits_out() and page.view()["status"] == ("A computer plays your seat for now: you play when "
                                                          "the next deck is dealt.")
 

@@ -242,8 +242,8 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
     back = statuses.index("Partner is reconnecting…")
     assert "Connection lost — invite again" not in statuses[:back], statuses
     expect(host.locator("[data-fair]")).to_have_text(
-        "Deck 1 was aborted: Partner did not reveal their part of the shuffle (aborted shuffles at this "
-        "table: 1).", timeout=20_000)
+        "Deck 1 was stopped: Partner left before it was over (stopped and dealt again "
+        "at this table: 1).", timeout=20_000)
     expect(host.locator("[data-computers-note]")).to_have_text(COMPUTERS_NOTE)
     # Four cards of the new deck make a whole round of the table: one of them was seat 2's, by the computer.
     assert play_until(host, [host], played=4) >= 4
@@ -259,7 +259,7 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer")
     # It is told of the abort as the others were, by its own seat, and sits the deck out at its place.
     expect(guest.locator("[data-fair]")).to_have_text(
-        "Deck 1 was aborted: you did not reveal your part of the shuffle (aborted shuffles at this table: 1).")
+        "Deck 1 was stopped: your page was gone before it was over (stopped and dealt again at this table: 1).")
     expect(guest.locator(f"{TABLE} [data-status]")).to_have_text(
         "A computer plays your seat for now: you play when the next deck is dealt.")
     expect(guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
@@ -402,7 +402,7 @@ def test_a_silent_guest_is_named_and_a_computer_plays_it_after_its_hold(pages: P
     shots(host, "waiting-for-partner")
     # After the hold its keys are gone with it: the deck is aborted, and dealt again with a computer there.
     expect(host.locator(f'{TABLE} [data-seat="2"] [data-flag-who]')).to_have_text("Away: computer", timeout=30_000)
-    expect(host.locator("[data-fair]")).to_contain_text("Deck 1 was aborted: Partner", timeout=20_000)
+    expect(host.locator("[data-fair]")).to_contain_text("Deck 1 was stopped: Partner", timeout=20_000)
     assert play_until(host, [host], played=played + 8) >= played + 8
 
 

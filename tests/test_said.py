@@ -70,7 +70,7 @@ def test_a_guests_check_of_a_deal_follows_the_language_through_its_save(english)
     table = seated("pisti", [1, 2, 3], 6, "151")
     page = table.page(1)
     page.receive(write("pisti", "np-abort", deal=1, seats=[1]))       # on a live connection: the host's doing
-    aborted = "Deck 1 was aborted: the host began it again (aborted shuffles at this table: 1)."
+    aborted = "Deck 1 was stopped: the host began it again (stopped and dealt again at this table: 1)."
     assert page.status()["verification"] == aborted
     page.receive(json.dumps({**welcome_of(table, 1), "clock": 5}))
     unfair = "Deck 1 is not fair: the host changed the clock in the middle of the match."
@@ -95,10 +95,10 @@ def test_a_seat_named_in_an_abort_is_named_in_the_new_language(english):
     page = table.page(1)
     page.receive(write("pisti", "np-abort", deal=1, seats=[0, 2]))
     english_line = page.status()["verification"]
-    assert english_line.startswith("Deck 1 was aborted: Left and Right did not reveal")
+    assert english_line.startswith("Deck 1 was stopped: Left and Right left before")
     lang.set_language("tr")
     turkish_line = page.status()["verification"]
-    assert again(page.verification.data) == turkish_line and turkish_line.startswith("El 1 yarıda kaldı: ")
+    assert again(page.verification.data) == turkish_line and turkish_line.startswith("El 1 durduruldu: ")
     assert "Left" not in turkish_line and "Right" not in turkish_line
 
 

@@ -126,7 +126,7 @@ WORDLESS = ("tables", "games")
 FALLBACKS = {
     ("tables/computer.js", '"No answer from the game."'),
     ("tables/computer.js", '"The game could not start: {reason}"'),
-    ("tables/friend/session.js", '"No answer from the game."'),
+    ("tables/friend/core.js", '"No answer from the game."'),
 }
 
 #: Capitalised words that are code, not words: key names.
@@ -195,7 +195,7 @@ def test_tables_and_games_word_no_sentence():
     games word none, but for the fallbacks said when Python itself could not run."""
     files = [p for p in scripts() if p.relative_to(WEB).parts[0] in WORDLESS]
     assert {p.relative_to(WEB).as_posix() for p in files} >= {
-        "tables/computer.js", "tables/friend/panel.js", "tables/friend/session.js", "tables/friend/table.js",
+        "tables/computer.js", "tables/friend/panel.js", "tables/friend/core.js", "tables/friend/table.js",
         "games/pisti/paint.js", "games/pasha/paint.js"}
     found = {(p.relative_to(WEB).as_posix(), s) for p in files for s in sentences(p.read_text(encoding="utf-8"))}
     assert found - FALLBACKS == set(), "word these in Python (pishe/table/words.py or the game's view)"

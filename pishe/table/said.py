@@ -164,13 +164,13 @@ def deal_aborted(game, number: int, names: Sequence, aborts: int, reason=None, y
         for name in names[1:]:
             who = say(TABLE, "{names} and {name}", names=who, name=name)
     if yours:
-        reason = (say(TABLE, "you and {seats} did not reveal your parts of the shuffle", seats=who) if who
-                  else say(TABLE, "you did not reveal your part of the shuffle"))
+        reason = (say(TABLE, "you and {seats} were gone before it was over", seats=who) if who
+                  else say(TABLE, "your page was gone before it was over"))
     elif who:
-        reason = say(TABLE, "{seats} did not reveal their part of the shuffle", seats=who)
-    return cat(say(TABLE, "{deal} {number} was aborted: {reason}", deal=deal_word(game), number=number,
+        reason = say(TABLE, "{seats} left before it was over", seats=who)
+    return cat(say(TABLE, "{deal} {number} was stopped: {reason}", deal=deal_word(game), number=number,
                    reason=reason), " ",
-               say(TABLE, "(aborted shuffles at this table: {aborts})", aborts=aborts), ".")
+               say(TABLE, "(stopped and dealt again at this table: {aborts})", aborts=aborts), ".")
 
 
 def of_error(error: Exception) -> str:

@@ -37,7 +37,7 @@ __all__ = ["PAGE", "WAITING", "clock", "clock_label", "level_line", "CLOCK_WARNI
 PAGE = {
     # The friend panel's status line.
     "preparing": N_("Making the invite…"),
-    "answering": N_("Making your reply code…"),
+    "answering": N_("Connecting to the host's table…"),
     "waiting": N_("Waiting for your friend…"),
     "connecting": N_("Connecting…"),
     "connected": N_("Connected"),
@@ -89,6 +89,12 @@ PAGE = {
     "shared": N_("Shared."),
     # The host's status line while a friend's page is coming back ({name}: the seat's name, Python's).
     "reconnecting": N_("{name} is reconnecting…"),
+    # While its seat is held mid-deal ({seconds}: the hold left). The host need not wait: "Deal
+    # again now" (index.html) stops the deal in play, dealt again with a computer in that seat.
+    "hold_countdown": N_("{name} is reconnecting: a computer takes the seat in {seconds} s."),
+    # At a friends' match end: the host's Play again is on the result panel; a friend's says this.
+    "waiting_next_match": N_("Waiting for the host to start another match."),
+    "leave_table": N_("Leave the table"),
     # Any table.
     "unknown_game": N_("This page cannot show the game {game}."),
     # A friends' table's part of the page, fetched when one opens, did not come (offline).
@@ -114,8 +120,10 @@ PAGE = {
     "no_path_host": N_("No connection could be made between your two networks. Press Invite again; "
                        "if it fails again, try both on the same Wi-Fi, or one of you on mobile data, "
                        "or ask whoever hosts this page to add a TURN server."),
-    "no_path_guest": N_("No connection could be made to your friend's page from this network. "
-                        "Try another network (Wi-Fi or mobile data), then ask your friend for a new invite link."),
+    # A friend whose link finds no host: most often the host's page was closed, so that comes first.
+    "no_path_guest": N_("Your friend's page may be closed: ask them to open the table and send you the link "
+                        "again. If it is open, this network could not reach it: try another network "
+                        "(Wi-Fi or mobile data)."),
     "seat_no_path": N_("could not connect"),
     # The relays of signaling.json that did not answer ({list}: their addresses, from that file).
     "relays_failed": N_("Relays not reached: {list}"),
@@ -224,7 +232,7 @@ def fairness(verification: Optional[str], deal: Optional[int], verified: str,
     if verification == verified:
         line = _("{deal_name} {deal} verified").format(deal_name=deal_name, deal=deal)
         if aborts:
-            line += " " + _("(aborted shuffles at this table: {aborts})").format(aborts=aborts)
+            line += " " + _("(stopped and dealt again at this table: {aborts})").format(aborts=aborts)
         return {"ok": not aborts, "line": line}
     return {"ok": False, "line": verification}
 

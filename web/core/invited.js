@@ -1,7 +1,8 @@
 // A friend's invite link names its game (#join=…&game=pisti). Opened, the page shows that
-// game's table, its game choice and its title from the first paint, before any module or
-// Python runs: this classic script runs in <head>, before <body> is parsed, and shows or
-// hides each [data-for-game] element as the parser adds it (a MutationObserver's
+// game's table, its game choice, its title and the friend panel's first line ("Connecting
+// to the host's table…") from the first paint, before any module or Python runs: this
+// classic script runs in <head>, before <body> is parsed, and shows or hides each
+// [data-for-game] element as the parser adds it (a MutationObserver's
 // callback runs before the browser paints what the parser added). The friend's table
 // (web/tables/friend/table.js, which web/tables/friends.js imports at once) takes over once loaded.
 (() => {
@@ -11,6 +12,9 @@
   document.documentElement.dataset.invited = game; // the computer's table leaves the page to the invite
   const place = (node) => {
     if (node.dataset.forGame) node.hidden = node.dataset.forGame !== game;
+    // The friend panel says at once what is happening; the computer's match panel steps aside.
+    if (node.matches("[data-friend], [data-friend-first]")) node.hidden = false;
+    if (node.matches("section.match")) node.hidden = true;
     if (node.matches('input[name="game"]')) {
       node.checked = node.value === game;
       if (node.checked && node.dataset.friendTitle) document.title = node.dataset.friendTitle;
@@ -21,7 +25,8 @@
       for (const node of record.addedNodes) {
         if (node.nodeType !== Node.ELEMENT_NODE) continue;
         place(node);
-        node.querySelectorAll('[data-for-game], input[name="game"]').forEach(place);
+        node.querySelectorAll('[data-for-game], input[name="game"], [data-friend], [data-friend-first], section.match')
+          .forEach(place);
       }
     }
   });

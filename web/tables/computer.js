@@ -31,6 +31,7 @@ import { setupSound } from "../sound.js";
 import { list, setText } from "../text.js";
 import { restoreLines, sayAgain, saidLines } from "./log.js";
 import { turnLoop } from "./turns.js";
+import { firstStage, hideLoaders, loading, showProgress, showStage, showStartFailed } from "./loader.js";
 import { loadWords, say, word } from "./words.js";
 
 /**
@@ -107,10 +108,6 @@ async function startComputerTable() {
   setupSound();
   const { delay, seed } = pageSettings();
   const body = document.body;
-  const loader = document.querySelector("[data-loader]");
-  const progress = document.querySelector("[data-progress]");
-  const progressBar = document.querySelector("[data-progress-bar]");
-  const stage = document.querySelector("[data-loader-stage]");
   const newMatch = document.querySelector("[data-new-match]");
   const dialog = document.querySelector("[data-confirm]");
 
@@ -161,7 +158,7 @@ async function startComputerTable() {
     setText(table && table.querySelector("[data-error]"), message);
   }
 
-  let stageLine = stage.textContent; // the loading line, in English ("…" added)
+  let stageLine = firstStage(); // the loading line, in English ("…" added)
   let startFailure = null; // why Python could not start (web/core/boot.js), said in every language
 
   /**
@@ -173,23 +170,17 @@ async function startComputerTable() {
     const causes = document.querySelector("[data-start-failures]").content;
     const why = causes.querySelector(`[data-cause="${CSS.escape(String(err.why || "engine"))}"]`) ||
       causes.querySelector('[data-cause="engine"]');
-    setText(stage, pageWord("The game could not start: {reason}").replace("{reason}", () => why.textContent));
-    const details = document.querySelector("[data-loader-details]");
-    setText(details.querySelector("[data-loader-detail]"), err.detail || err.message);
-    details.hidden = false;
+    showStartFailed(pageWord("The game could not start: {reason}").replace("{reason}", () => why.textContent),
+      err.detail || err.message);
   }
   const py = startWorker((fraction, label, until) => {
     if (startFailure) return; // a start that failed on a download may still report its steps
-    const pct = Math.round(Math.max(0, Math.min(1, Number(fraction) || 0)) * 100);
-    progress.setAttribute("aria-valuenow", String(pct));
     // A step that reports nothing while it runs (Python's start) still moves: the bar
-    // eases towards where it ends (style.css's .running), and jumps on at the next milestone.
-    const running = typeof until === "number" && until > fraction;
-    progressBar.classList.toggle("running", running);
-    progressBar.style.transform = `scaleX(${running ? Math.min(1, until) : pct / 100})`;
+    // eases towards where it ends, and jumps on at the next milestone.
+    showProgress(fraction, until);
     // The boot's stages, worded by the worker in English: Python is not running yet.
     if (label) stageLine = `${label}…`;
-    setText(stage, pageWord(stageLine));
+    showStage(pageWord(stageLine));
   });
   loadWords(py); // the page's words, the first call once Python is ready
 
@@ -422,7 +413,7 @@ async function startComputerTable() {
   onLanguage(async () => {
     if (body.dataset.table !== "friend") showGame(ready && active ? game : chosenSettings().game);
     if (startFailure) sayStartFailed(startFailure);
-    else if (!loader.hidden) setText(stage, pageWord(stageLine));
+    else if (loading()) showStage(pageWord(stageLine));
     if (ready && active) {
       showError("");
       await send("current");
@@ -434,7 +425,6 @@ async function startComputerTable() {
   } catch (err) {
     startFailure = err;
     sayStartFailed(err);
-    loader.classList.add("failed");
     // The table's status line ("Getting the table ready…") would say otherwise.
     for (const line of document.querySelectorAll("[data-status]")) line.hidden = true;
     return;
@@ -445,7 +435,7 @@ async function startComputerTable() {
     const kept = keptMatch();
     await (kept ? resumeMatch(kept) : startMatch());
   }
-  loader.hidden = true;
+  hideLoaders();
   body.dataset.ready = "true";
   setIdle();
   registerOffline({

@@ -8,11 +8,7 @@
 
 import { computerTable } from "./computer.js";
 import { say } from "./words.js";
-
-/** What an invite link's fragment begins with: #join=<offer code>&game=<game> (./friend/signaling.js). */
-export const JOIN = "#join=";
-/** Where a host's tab keeps its friends' table (Host.save()), to come back to after a reload (./friend/session.js). */
-export const HOST_KEY = "pishe.friend.host";
+import { HOST_KEY, JOIN } from "./friend-keys.js";
 
 const invite = document.querySelector("[data-invite]");
 const failed = document.querySelector("[data-friends-failed]");

@@ -1,5 +1,5 @@
 // The turn loop, one for both tables (the computer's, computer.js, and a friend's,
-// friend/session.js): each answer from Python is said, painted and timed alike.
+// friend/table.js): each answer from Python is said, painted and timed alike.
 // Its lines go to the live region, with the view's status line when the turn comes
 // (back) to this seat; the game's painter redraws the table from the view; Take over
 // shows while the autopilot plays your seat; the clock of the seat to move runs; and

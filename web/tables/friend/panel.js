@@ -31,6 +31,7 @@ const $ = (selector) => document.querySelector(selector);
 
 export const ui = {
   panel: $("[data-friend]"),
+  first: $("[data-friend-first]"),
   status: $("[data-friend-status]"),
   details: $("[data-friend-details]"),
   detail: $("[data-friend-detail]"),
@@ -44,6 +45,8 @@ export const ui = {
   relays: $("[data-relay-details]"),
   leave: $("[data-leave]"),
   dealNow: $("[data-deal-now]"),
+  dealAgain: $("[data-deal-again]"),
+  hold: $("[data-hold]"),
   playAgain: $("[data-play-again]"),
   nameForm: $("[data-name-form]"),
   nameInput: $("[data-name-input]"),
@@ -126,7 +129,9 @@ export function setSeatState(invite, key) {
  * browser's own words for a failure, shown only in the collapsed details under the line.
  */
 export function setStatus(key, kind = "info", values = {}, detail = null) {
+  said = [key, values];
   say(ui.status, key, values);
+  showFirstLine();
   ui.details.hidden = !detail;
   ui.details.open = false;
   setText(ui.detail, detail);
@@ -135,12 +140,38 @@ export function setStatus(key, kind = "info", values = {}, detail = null) {
   document.body.dataset.friend = kind;
 }
 
+/**
+ * The status line `key` for a link that failed with `err`: its {reason}, the page's words for
+ * the failure's cause (web/core/rtc.js names it), and the browser's own words in the details.
+ */
+export function sayFailed(key, err) {
+  console.warn("the link failed:", err);
+  setStatus(key, "lost", { reason: { word: (err && err.why) || "why_browser" } }, err && err.detail);
+}
+
+let said = [null, {}]; // the status line's key and values, as last said
+
+/** The status line's sentence, as last said: [key, values] (a null key before any). */
+export function statusSaid() {
+  return said;
+}
+
+/**
+ * An invited friend's first line ("Connecting to the host's table…", the page's markup, in
+ * its language from the first paint) shows until the status line has words of its own.
+ */
+export function showFirstLine() {
+  if (ui.first.hidden) return;
+  ui.first.hidden = Boolean(ui.status.textContent);
+}
+
 /** Show a seat's invite step, empty until its link is made. */
 export function clearInvite(invite) {
   invite.inviteAgain.hidden = true;
   invite.hostInvite.hidden = false;
   invite.inviteLink.value = "";
   invite.replyInput.value = "";
+  invite.root.querySelector("[data-reply-step]").open = false;
   say(invite.connectError, null);
   invite.connect.setAttribute("aria-disabled", "true");
   invite.qr.replaceChildren();

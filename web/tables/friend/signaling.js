@@ -7,7 +7,7 @@
 // writes invite links.
 
 import { Link } from "../../core/rtc.js";
-import { JOIN } from "../friends.js";
+import { JOIN } from "../friend-keys.js";
 
 let iceConfigPromise = null;
 const POLICIES = ["all", "relay"];

@@ -1,87 +1,68 @@
 // A table with friends, page to page, with no game server: entering and
-// leaving it, the invites, joining by a link, and the buttons while it is on.
+// leaving it, and the buttons while it is on.
 //
 // "Invite a friend" opens a table of the chosen game on this page (the host's)
 // and makes one invite link per seat kept for a friend. Opening a link joins
 // that seat: the friend's page answers the link's connection offer through the
 // Nostr relays of signaling.json (relay.js), encrypted under a key made from the
-// link (only who has the link can make it); when no relay takes the answer, the friend's page shows a
-// reply code for the host to paste, as before. The session with the worker and
-// the data channels is in session.js; the panel's look in panel.js. Every
-// sentence shown is Python's (the page's words by key, ../words.js).
+// link (only who has the link can make it); when no relay takes the answer, the
+// friend's page shows a reply code for the host to paste. The table's state and
+// its calls to Python are in core.js, what it shows in view.js, Python's answers
+// in host.js and guest.js, the channels in host-link.js and guest-link.js, the
+// waits in timers.js, the panel's look in panel.js. Every sentence shown is
+// Python's (the page's words by key, ../words.js).
 
 import { FIRST_GAME } from "../../games/registry.js";
-import { HOST_KEY } from "../friends.js";
+import { HOST_KEY } from "../friend-keys.js";
 import { chosenSettings, noteSettings } from "../settings.js";
 import { computerTable } from "../computer.js";
 import { onLanguage } from "../../lang.js";
 import { loadWords, say, word } from "../words.js";
 import { setText } from "../../text.js";
-import { forgetJoinCode, inviteLink, joinCode, joinGame, knockOn, relay } from "./signaling.js";
-import { backoff, retry } from "./retry.js";
+import { forgetJoinCode, joinCode } from "./signaling.js";
+import { STATUS, clearSeatInvites, showFirstLine, showRelays, ui, wireCopyButtons } from "./panel.js";
 import {
-  STATUS, clearInvite, clearSeatInvites, setStatus, showInvite, showQr, showRelays, ui, seatInvite, wireCopyButtons,
-} from "./panel.js";
+  GUEST_KEYS, USED_KEY, answerTurns, call, leaveBoard, noAnswer, queue, sayFailuresWith, session, setActing,
+  setAwaiting, store, stored, turns,
+} from "./core.js";
 import {
-  GUEST_KEYS, LEDGER_KEY, SAVED_KEY, TOKEN_KEY, USED_KEY, call, clearResultFair, closeLink, closed, noAnswer,
-  expectOpen as expectGuestOpen, expectSeatOpen, focusTable, guestAnswer, hostAnswer, lockButtons, mark,
-  noteHostSettings, openLink, openSeatLink, queue,
-  setIdle, show, showChosenName, showError, state, stored, table, turns, useGame,
-} from "./session.js";
+  clearResultFair, enterTable, focusTable, lockButtons, show, showChosenName, showError, showTitle, table, useGame,
+} from "./view.js";
+import { hostAnswer, hostCall, noteHostSettings } from "./host.js";
+import { guestAnswer, guestCall } from "./guest.js";
+import { closeSeatLinks, endHolds, hasSeatLinks, inviteAgain, makeSeats, markSeatsLost } from "./host-link.js";
+import { closeGuestLink, closed, comeBack, hasJoined, hasLink, join, joiningWith } from "./guest-link.js";
+import { stopSilence } from "./timers.js";
 
-const body = document.body;
-const match = document.querySelector("section.match");
 const invite = document.querySelector("[data-invite]");
 
-/** The tab's title: `game`'s own for a friends' table, else the panel's, in the page's language. */
-function showTitle(game) {
-  const radio = document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`);
-  document.title = radio && radio.dataset.friendTitle ? radio.dataset.friendTitle : ui.panel.dataset.title;
-}
-
-function enter(role, game) {
-  if (state.role !== role) {
-    computerTable.stop();
-    state.role = role;
-    state.view = null;
-    state.status = null;
-    turns.stop();
-    state.awaiting = false;
-  }
-  state.game = game;
-  body.dataset.table = "friend";
-  body.dataset.role = role;
-  ui.panel.hidden = false;
-  match.hidden = role !== "host"; // the host's settings for the next match (style.css shows only those)
-  ui.fair.hidden = true;
-  clearResultFair();
-  const radio = document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`);
-  if (radio) radio.checked = true;
-  showTitle(game);
-  ui.nameForm.hidden = false;
-  showError("");
-  setIdle();
+/** Close every channel of this page, and stop its turn loop and waits. */
+function closeLinks() {
+  closeGuestLink();
+  closeSeatLinks();
+  turns.stop();
+  stopSilence();
 }
 
 function leave() {
-  const role = state.role;
-  if (role === "guest" && state.connected) {
+  const role = session.role;
+  if (role === "guest" && session.connected) {
     // The seat goes to a computer for good, and the host's page says so to the others
     // (the worker sends the message before it answers, so before the channel closes).
     queue(() => call("guest_leave"));
   }
   queue(async () => {
-    closeLink();
-    state.seats.clear();
+    closeLinks();
     clearSeatInvites();
-    state.role = null;
-    state.view = null;
-    state.status = null;
+    leaveBoard();
+    const body = document.body;
     body.dataset.table = "computer";
     delete body.dataset.role;
     delete body.dataset.friend;
+    delete body.dataset.dealt;
     ui.panel.hidden = true;
-    match.hidden = false;
+    ui.first.hidden = true;
+    document.querySelector("section.match").hidden = false;
     clearResultFair();
     say(ui.note, null);
     showRelays([]);
@@ -92,47 +73,17 @@ function leave() {
     setText(ui.nameNote, "");
     for (const node of document.querySelectorAll("[data-chosen-name]")) showChosenName(node, "");
     forgetJoinCode();
-    try {
-      for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) sessionStorage.removeItem(key);
-    } catch {
-      // Nothing was stored.
-    }
+    for (const key of role === "guest" ? GUEST_KEYS : [HOST_KEY]) store(key, null);
     showError("");
     computerTable.start();
     invite.focus();
   });
 }
 
-/** Host: the invites of the table Python opened (one per seat kept for a friend). */
-function makeSeats(answer) {
-  clearSeatInvites();
-  state.seats.clear();
-  // In the order the seat switches list them, so that the panel and the switches agree.
-  const switches = [...document.querySelectorAll(`[data-settings="${CSS.escape(state.game)}"] input[data-setting="friend"]`)]
-    .map((input) => Number(input.value));
-  const place = (seat) => (switches.includes(seat) ? switches.indexOf(seat) : switches.length + seat);
-  const seats = (answer.status && Array.isArray(answer.status.seats) ? answer.status.seats : [])
-    .filter((s) => s.role === "guest").sort((a, b) => place(a.seat) - place(b.seat));
-  const sides = answer.status && Array.isArray(answer.status.sides) ? answer.status.sides : [];
-  const view = answer.view;
-  return queue(async () => {
-    // The seats' names as this side's view gives them (a blank view before the first deal).
-    const names = view ? view.names : (await call("blank_view", state.game, "host")).view.names;
-    for (const s of seats) {
-      const number = s.seat;
-      const name = Array.isArray(names) ? names[number] : "";
-      const seat = { number, name, link: null, connected: false, everOpened: false, hold: null, listener: null };
-      seat.invite = seatInvite(number, name, seats.length > 1, sides[number] || "");
-      wireSeat(seat);
-      state.seats.set(number, seat);
-    }
-  });
-}
-
 /** Host: "Invite a friend" opens a table of the chosen game and settings, and invites (../friends.js asks first). */
 export async function openTable() {
   const { game, length, clock, friends } = chosenSettings();
-  enter("host", game);
+  enterTable("host", game);
   await useGame(game);
   let opened = null;
   await queue(async () => {
@@ -141,7 +92,8 @@ export async function openTable() {
   });
   if (!opened || !("send" in opened)) return;
   await makeSeats(opened);
-  await Promise.all([...state.seats.values()].map(inviteAgain));
+  const { seats } = session;
+  await Promise.all([...seats.values()].map(inviteAgain));
 }
 
 /**
@@ -151,7 +103,7 @@ export async function openTable() {
  */
 async function reopenTable(saved) {
   let answer = null;
-  enter("host", state.game || FIRST_GAME);
+  enterTable("host", session.game || FIRST_GAME);
   await queue(async () => {
     answer = await call("host_open", null, saved);
   });
@@ -160,282 +112,39 @@ async function reopenTable(saved) {
     queue(async () => showError(answer ? word("not_brought_back", { reason: answer.error }) : noAnswer()));
     return;
   }
-  enter("host", answer.status.game);
+  enterTable("host", answer.status.game);
   await useGame(answer.status.game);
   await makeSeats(answer);
-  for (const seat of state.seats.values()) {
-    seat.everOpened = true;
-    seat.invite.hostInvite.hidden = true;
-    seat.invite.inviteAgain.hidden = false;
-  }
+  markSeatsLost();
   hostAnswer(answer);
-}
-
-/** Host: a new offer for `seat` (its first invite, or again after a drop). */
-async function inviteAgain(seat) {
-  const card = seat.invite;
-  seat.everOpened = false; // a new link: its friend is awaited, not lost
-  setStatus(STATUS.preparing, "waiting");
-  clearInvite(card);
-  let link, code;
-  try {
-    link = await openSeatLink(seat);
-    code = await link.offer();
-  } catch (err) {
-    failed(STATUS.inviteFailed, err);
-    card.inviteAgain.hidden = false;
-    return;
-  }
-  if (link !== seat.link) return;
-  link.via = { key: null, offer: code }; // what both pages know the link by (with a key: it can go through the relays)
-  try {
-    const relays = await relay();
-    const key = await relays.linkKey(code);
-    seat.key = key;
-    seat.offer = code;
-    link.via.key = key;
-    seat.listener = relays.listenForAnswer({
-      key,
-      offer: code,
-      // (Not an answer that comes again once one was taken: its page posts it until connected.)
-      onAnswer: (answer) => link === seat.link && !seat.accepted && accept(seat, answer, true),
-      onIgnored: (why) => link === seat.link && say(card.connectError, why),
-      onState: () => {},
-      onRelays: ({ failed }) => link === seat.link && showRelays(failed),
-    });
-  } catch (err) {
-    console.warn("no relays: the friend sends a reply code", err);
-  }
-  const url = inviteLink(code, state.game);
-  showInvite(card, url);
-  if (state.seats.size > 0) queue(async () => hostAnswer(await call("host_current")));
-  try {
-    const qr = await call("qr_matrix", url);
-    if (link === seat.link && qr && Array.isArray(qr.rows)) showQr(card, qr.rows);
-  } catch (err) {
-    console.warn("no QR code:", err);
-  }
-}
-
-/** Host: a reply code for `seat` (pasted, or through a relay); the channel opens shortly after. */
-async function accept(seat, code, relayed = false) {
-  const card = seat.invite;
-  if (!seat.link || (!relayed && card.connect.getAttribute("aria-disabled") === "true")) return;
-  if (!code) {
-    say(card.connectError, "paste_reply");
-    card.replyInput.focus();
-    return;
-  }
-  say(card.connectError, null);
-  mark("pishe:connect");
-  card.connect.setAttribute("aria-disabled", "true");
-  try {
-    await seat.link.accept(code);
-    if (!seat.connected) {
-      setStatus(STATUS.connecting, "waiting");
-      expectSeatOpen(seat, [seat.link.via.offer, code]);
-    }
-  } catch (err) {
-    // A code that is not ours, or damaged, in the page's words; else why, by its cause.
-    if (err && err.word) say(card.connectError, err.word);
-    else say(card.connectError, "connect_failed", { reason: { word: (err && err.why) || "why_browser" } });
-    card.connect.setAttribute("aria-disabled", "false");
-    if (!relayed) card.replyInput.focus();
-  }
-}
-
-/**
- * Guest: the friend's table of the game the link names (else the one this page shows), its
- * table shown in the same task as the computer's table is put away: never painted between.
- */
-function enterInvited() {
-  const game = joinGame() || state.game || FIRST_GAME;
-  enter("guest", game);
-  useGame(game);
-}
-
-/** Guest: answer the host's offer from the invite link: through a relay, else by a reply code. */
-async function join(fragment) {
-  enterInvited();
-  let relays = null;
-  try {
-    relays = await relay();
-  } catch (err) {
-    console.warn("no relays: this page shows a reply code", err);
-  }
-  const older = relays && relays.olderInvite(fragment);
-  if (older) {
-    state.joinCode = fragment;
-    if (!state.view) show({ view: null, status: null });
-    setStatus(STATUS.linkBroken, "lost", { reason: { word: older } });
-    return;
-  }
-  const offer = fragment;
-  const key = relays ? await relays.linkKey(offer) : null;
-  // (Listing a relay, it starts loading the Nostr library while the answer is made.)
-  const listed = key ? relays.relayList().then((list) => list.length > 0) : false;
-  state.joinCode = fragment;
-  ui.guestReply.hidden = true;
-  ui.replyOutput.value = "";
-  setStatus(STATUS.answering, "waiting");
-  if (!state.view) show({ view: null, status: null });
-  let link, reply;
-  try {
-    link = await openLink();
-    reply = await link.answer(offer);
-  } catch (err) {
-    if (link && link !== state.link) return;
-    failed(STATUS.linkBroken, err);
-    return;
-  }
-  if (link !== state.link || state.connected) return;
-  link.via = { key, offer };
-  if (!(await listed)) {
-    if (link === state.link && !state.connected) showReplyCode(reply);
-    return;
-  }
-  // Posted until a relay takes it, and again while the channel does not open: a post that
-  // timed out may still have reached the host, and one a relay took may have come while the
-  // host's page was not listening. The reply code shows meanwhile, for the host to paste.
-  // Whatever the posts' acknowledgements say, the relays carry the link if this page's own
-  // ICE fails: the host, which had the answer, carries it there too.
-  expectGuestOpen([offer, reply], { posted: false });
-  let posted = false;
-  state.retrying = retry(async (n) => {
-    if (link !== state.link || state.connected || link.ended) return true;
-    const taken = await relays.postAnswer({ key, offer, answer: reply, attempt: n });
-    if (link !== state.link || state.connected || link.ended) return true;
-    if (taken && !posted) {
-      posted = true;
-      ui.guestReply.hidden = true;
-      setStatus(STATUS.connecting, "waiting");
-      expectGuestOpen([offer, reply]);
-    } else if (!posted && n === 0) {
-      showReplyCode(reply);
-    }
-    return false;
-  }, { waits: ANSWER_WAITS });
-}
-
-/** How long a guest's page waits before posting its answer again: 2, 4, 8 s (then the last wait, 16 s). */
-const ANSWER_WAITS = backoff(2000, 4);
-
-/** Guest: the reply code for the host to paste (no relay took the answer yet). */
-function showReplyCode(reply) {
-  ui.guestReply.hidden = false;
-  ui.replyOutput.value = reply;
-  setStatus(STATUS.waiting, "waiting");
-}
-
-/**
- * Guest: this tab was reloaded on an invite link it has connected with. The host's
- * side of that link is gone: with relays, this page knocks (its own offer, sealed
- * with the link's key) and the host's page answers; else, or if no answer comes,
- * the table is shown as this tab kept it, paused, until the host's next invite link
- * is opened here.
- */
-async function comeBack(fragment) {
-  waitForNewLink(fragment);
-  let relays;
-  try {
-    relays = await relay();
-  } catch {
-    return;
-  }
-  const offer = fragment;
-  const key = await relays.linkKey(offer);
-  if (!(await relays.relayList()).length) return;
-  setStatus(STATUS.connecting, "waiting");
-  let link;
-  try {
-    link = await openLink();
-  } catch (err) {
-    failed(STATUS.linkBroken, err);
-    return;
-  }
-  // (Not while the relays are being tried for this link: expectOpen says when that fails.)
-  const gaveUp = () => {
-    if (link === state.link && !state.connected && !link.fallingBack) setStatus(STATUS.linkUsed, "lost");
-  };
-  let mine;
-  try {
-    mine = await link.offer();
-  } catch {
-    gaveUp();
-    return;
-  }
-  link.via = { key, offer: mine };
-  let answered = false;
-  state.listener = relays.listenForAnswer({
-    key,
-    offer: mine,
-    onAnswer: (reply) => {
-      answered = true;
-      if (link === state.link) {
-        link.accept(reply).then(() => {
-          if (link === state.link && !state.connected) expectGuestOpen([mine, reply]);
-        }, gaveUp);
-      }
-    },
-  });
-  // Knocked until the host's page answers: a knock no relay took, or that came while the
-  // host's page was not listening, is lost.
-  state.retrying = retry(async (n) => {
-    if (answered || link !== state.link || state.connected) return true;
-    await relays.postAnswer({ key, offer: knockOn(offer), answer: mine, attempt: n });
-    return false;
-  }, { waits: KNOCK_WAITS, onGiveUp: () => answered || gaveUp() });
-}
-
-/** How long a page that knocks waits for the host's answer before it knocks again: 2, 4, then 8 s before it says the link is used. */
-const KNOCK_WAITS = backoff(2000, 3);
-
-/** Guest: the table as this tab kept it, paused, until a link connects it again. */
-function waitForNewLink(fragment) {
-  enterInvited();
-  state.joinCode = fragment;
-  ui.guestReply.hidden = true;
-  setStatus(STATUS.linkUsed, "lost");
-  show({ view: null, status: null });
-  const token = stored(TOKEN_KEY);
-  if (!token) return;
-  queue(async () => {
-    const answer = await call("guest_open", token, stored(SAVED_KEY), stored(LEDGER_KEY));
-    state.joined = true;
-    guestAnswer(answer); // its hello waits: there is no channel to send it on
-  });
 }
 
 // ---------------------------------------------------------------------------
 // Buttons and fields.
 
-/**
- * The status line `key` for a link that failed with `err`: its {reason}, the page's words for
- * the failure's cause (web/core/rtc.js names it), and the browser's own words in the details.
- */
-function failed(key, err) {
-  console.warn("the link failed:", err);
-  setStatus(key, "lost", { reason: { word: (err && err.why) || "why_browser" } }, err && err.detail);
+function usable(button) {
+  return Boolean(session.role) && button && !button.hidden && button.getAttribute("aria-disabled") !== "true";
 }
 
-function usable(button) {
-  return Boolean(state.role) && button && !button.hidden && button.getAttribute("aria-disabled") !== "true";
+/** Guest: an intent is on its way; its buttons wait for the answer. */
+function awaitAnswer() {
+  setAwaiting(true);
+  lockButtons();
 }
 
 function act(button) {
   const action = button.dataset.action;
-  if (state.role === "host") {
+  if (session.role === "host") {
     hostMove("host_act", action);
-  } else if (state.connected && !state.awaiting) {
-    state.awaiting = true;
-    lockButtons();
+  } else if (session.connected && !session.awaiting) {
+    awaitAnswer();
     // Posted to the worker in this very task, which sends Python's message at once
     // (after a click, a job queued behind others would wait for the browser's next
     // frame). Saved after the host's answer.
-    // At a no-peek table the move is made on this page's own engine: its answer has the board.
+    // The move is made on this page's own engine: its answer has the board.
     queue(async () => {
       const answer = await call("guest_intent", action, false);
-      if (answer && answer.view) state.awaiting = false;
+      if (answer && answer.view) setAwaiting(false);
       guestAnswer(answer, { paintIt: Boolean(answer && answer.view) });
     }, { inTurn: false });
   }
@@ -443,32 +152,38 @@ function act(button) {
 
 /** Host: one move at a time, so that each acts on the view you see; at once, as the guest's (act). */
 function hostMove(name, ...args) {
-  if (state.acting) return;
-  state.acting = true;
+  if (session.acting) return;
+  setActing(true);
   queue(async () => {
     try {
       hostAnswer(await call(name, ...args));
     } finally {
-      state.acting = false;
+      setActing(false);
     }
   }, { inTurn: false });
 }
 
 function nextDeal(button) {
   const hadFocus = document.activeElement === button;
-  if (state.role === "host") {
+  if (session.role === "host") {
     hostMove("host_next_deal");
-  } else if (state.connected && !state.awaiting) {
-    state.awaiting = true;
-    lockButtons();
+  } else if (session.connected && !session.awaiting) {
+    awaitAnswer();
     queue(async () => guestAnswer(await call("guest_next_deal"), { paintIt: false }));
   }
   if (hadFocus) focusTable();
 }
 
+/** Host: another match with the same friends in the same seats (the panel's Play again, or the result panel's). */
+function playAgain() {
+  // With the length and clock chosen on the page meanwhile (the settings note said so).
+  const { game, length, clock } = chosenSettings();
+  if (session.role === "host") hostMove("host_play_again", ...(game === session.game ? [length, clock] : []));
+}
+
 function takeOver() {
-  if (state.role === "host") hostMove("host_take_over");
-  else if (state.connected) queue(async () => guestAnswer(await call("guest_take_over")));
+  if (session.role === "host") hostMove("host_take_over");
+  else if (session.connected) guestCall("guest_take_over");
 }
 
 /**
@@ -476,30 +191,14 @@ function takeOver() {
  * most, text only) and says why it refuses one; the others see it beside this seat.
  */
 function nameSeat(name) {
-  if (!state.role || (state.role === "guest" && !state.connected)) return;
+  if (!session.role || (session.role === "guest" && !session.connected)) return;
   queue(async () => {
-    const answer = await call(state.role === "host" ? "host_name" : "guest_name", name);
+    const answer = await call(session.role === "host" ? "host_name" : "guest_name", name);
     const refused = !answer || !("send" in answer);
     setText(ui.nameNote, refused ? (answer ? answer.error : noAnswer()) : word("name_saved"));
     if (refused) return;
-    if (state.role === "host") hostAnswer(answer);
+    if (session.role === "host") hostAnswer(answer);
     else guestAnswer(answer, { paintIt: false });
-  });
-}
-
-/** Host: a seat invite's buttons. */
-function wireSeat(seat) {
-  const card = seat.invite;
-  card.inviteAgain.addEventListener("click", () => {
-    if (state.role === "host") inviteAgain(seat);
-  });
-  const connect = () => accept(seat, card.replyInput.value.replace(/\s+/g, ""));
-  card.connect.addEventListener("click", connect);
-  card.replyInput.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") {
-      event.preventDefault();
-      connect();
-    }
   });
 }
 
@@ -507,23 +206,25 @@ function wire() {
   // Every game's table: its buttons are made by its painter, so clicks are caught on the table.
   for (const root of document.querySelectorAll("[data-pishe-table]")) {
     root.addEventListener("click", (event) => {
-      if (!state.role || root !== table()) return;
-      const button = event.target.closest("[data-action], [data-next-deal], [data-take-over]");
+      if (!session.role || root !== table()) return;
+      const button = event.target.closest(
+        "[data-action], [data-next-deal], [data-take-over], [data-result-new-match], [data-result-leave]");
       if (!usable(button) || !root.contains(button)) return;
       if (button.dataset.action) act(button);
       else if (button.hasAttribute("data-take-over")) takeOver();
+      else if (button.hasAttribute("data-result-new-match")) playAgain();
+      else if (button.hasAttribute("data-result-leave")) leave();
       else nextDeal(button);
     });
   }
   ui.leave.addEventListener("click", leave);
   ui.dealNow.addEventListener("click", () => {
-    if (state.role === "host") hostMove("host_deal_now");
+    if (session.role === "host") hostMove("host_deal_now");
   });
-  ui.playAgain.addEventListener("click", () => {
-    // With the length and clock chosen on the page meanwhile (the settings note said so).
-    const { game, length, clock } = chosenSettings();
-    if (state.role === "host") hostMove("host_play_again", ...(game === state.game ? [length, clock] : []));
+  ui.dealAgain.addEventListener("click", () => {
+    if (session.role === "host") endHolds();
   });
+  ui.playAgain.addEventListener("click", playAgain);
   for (const input of document.querySelectorAll("input[data-setting]")) {
     input.addEventListener("change", noteHostSettings);
   }
@@ -534,14 +235,14 @@ function wire() {
   wireCopyButtons();
   window.addEventListener("hashchange", () => {
     const fragment = joinCode();
-    if (fragment && fragment !== state.joinCode) join(fragment);
+    if (fragment && fragment !== joiningWith()) join(fragment);
   });
   // Leaving the page closes the channels at once, so the other pages know (and a page
   // brought back from the back/forward cache says it has lost the connection).
   window.addEventListener("pagehide", () => {
-    if (!state.link && state.seats.size === 0) return;
-    const role = state.role;
-    closeLink();
+    if (!hasLink() && !hasSeatLinks()) return;
+    const role = session.role;
+    closeLinks();
     if (role === "guest") closed();
   });
 }
@@ -552,6 +253,17 @@ function wire() {
  */
 export function start() {
   if (!ui.panel || !invite || !computerTable.py) return;
+  sayFailuresWith(showError);
+  answerTurns({
+    timeout: () => {
+      if (session.role === "host") hostCall("host_timeout");
+      // Only a friend's page knows its cards: it plays its own timeout.
+      else if (session.connected) guestCall("guest_timeout");
+    },
+    computerStep: () => {
+      if (session.role === "host") hostCall("host_computer_step");
+    },
+  });
   wire();
   const fragment = joinCode();
   if (fragment && fragment === stored(USED_KEY)) {
@@ -561,14 +273,14 @@ export function start() {
   } else if (stored(HOST_KEY)) {
     reopenTable(stored(HOST_KEY));
   }
-  loadWords(computerTable.py);
+  loadWords(computerTable.py).then(showFirstLine, () => {}); // no Python: the loader says why
   // Another language: this page's own view of the table, worded anew (nothing goes to the others).
   onLanguage(() => {
-    if (state.role) showTitle(state.game);
-    if (state.role === "host") queue(async () => hostAnswer(await call("host_current")));
-    else if (state.role === "guest" && state.joined) queue(async () => guestAnswer(await call("guest_saved")));
-    else if (state.role === "guest") show({ view: null }); // not at a table yet: its blank table
+    if (session.role) showTitle(session.game);
+    if (session.role === "host") hostCall("host_current");
+    else if (session.role === "guest" && hasJoined()) guestCall("guest_saved");
+    else if (session.role === "guest") show({ view: null }); // not at a table yet: its blank table
   });
-  // For developers and tests.
-  window.pisheFriend = { state, STATUS };
+  // For developers and tests: the table's state, read only.
+  window.pisheFriend = { state: session, STATUS };
 }

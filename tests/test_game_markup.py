@@ -1,0 +1,140 @@
+"""Every registered game's markup carries the hooks the tables' controllers look for
+(web/tables/computer.js, loader.js, turns.js, friend/view.js), as docs/GAMES.md lists
+them: a game whose table.html lacks one fails here, not in a player's browser."""
+
+from html.parser import HTMLParser
+
+import pytest
+
+from build import game_markup
+from pishe.table.game import games
+
+GAMES = games()
+
+
+class Element:
+    """One element of a parsed fragment: its tag, attributes, children and parent."""
+
+    def __init__(self, tag: str, attrs: dict[str, str | None], parent: "Element | None"):
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Element] = []
+
+    def all(self, hook: str, value: str | None = None) -> list["Element"]:
+        """The elements under this one (itself included) with the attribute ``hook`` (equal to ``value``)."""
+        found = [self] if hook in self.attrs and (value is None or self.attrs[hook] == value) else []
+        for child in self.children:
+            found += child.all(hook, value)
+        return found
+
+    def one(self, hook: str, value: str | None = None) -> "Element | None":
+        """The first element under this one with ``hook``, or None."""
+        found = self.all(hook, value)
+        return found[0] if found else None
+
+
+class Fragment(HTMLParser):
+    """A fragment of the page's markup as a tree of Elements."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self, markup: str):
+        super().__init__()
+        self.root = Element("#fragment", {}, None)
+        self.here = self.root
+        self.feed(markup)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, dict(attrs), self.here)
+        self.here.children.append(element)
+        if tag not in self.VOID:
+            self.here = element
+
+    def handle_startendtag(self, tag, attrs):
+        self.here.children.append(Element(tag, dict(attrs), self.here))
+
+    def handle_endtag(self, tag):
+        node = self.here
+        while node is not self.root and node.tag != tag:
+            node = node.parent  # type: ignore[assignment]
+        if node is not self.root:
+            self.here = node.parent  # type: ignore[assignment]
+
+
+def part(game, name: str) -> Element:
+    """``game``'s markup for the page part ``name`` ("table", "match", …), parsed."""
+    return Fragment(game_markup(f"<!-- games: {name} -->", [game])).root
+
+
+def ids(game) -> str:
+    return game.id
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_a_table_is_marked_as_its_game_s(game):
+    """The table's root says which game it is, and shows only while that game is played."""
+    roots = part(game, "table").all("data-pishe-table")
+    assert len(roots) == 1
+    root = roots[0]
+    assert root.attrs.get("data-game") == game.id and root.attrs.get("data-for-game") == game.id
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_a_table_carries_the_lines_and_the_deal_end_box(game):
+    """The status and error lines, and the deal-end box with Next deal and Play again (the
+    computer's table, and the host at a friends' table, at a match's end), and a friend's
+    waiting line with Leave the table."""
+    table = part(game, "table")
+    for hook in ("data-status", "data-error"):
+        assert table.one(hook) is not None, hook
+    result = table.one("data-result")
+    assert result is not None
+    assert result.one("data-next-deal") is not None and result.one("data-result-new-match") is not None
+    # A friend's page at a friends' match end: the line that the host starts the next, and Leave.
+    wait = result.one("data-result-wait")
+    assert wait is not None and "hidden" in wait.attrs
+    assert wait.one("data-result-wait-line") is not None and wait.one("data-result-leave") is not None
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_a_table_carries_the_loader(game):
+    """Whichever table the page shows first (an invited friend's too) says how the start goes."""
+    loader = part(game, "table").one("data-loader")
+    assert loader is not None, "every game's table shows the loading line and bar (web/tables/loader.js)"
+    for hook in ("data-loader-stage", "data-progress", "data-progress-bar", "data-loader-details"):
+        assert loader.one(hook) is not None, hook
+    assert loader.one("data-loader-details").one("data-loader-detail") is not None  # type: ignore[union-attr]
+    assert loader.one("data-progress").attrs.get("role") == "progressbar"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_a_table_has_a_place_for_each_seat(game):
+    """One [data-seat] area per seat at least (more for a game's variants), each with a
+    place for the name its player chose (a friends' table shows it there)."""
+    seats = part(game, "table").all("data-seat")
+    assert len(seats) >= game.seats
+    assert {int(s.attrs["data-seat"] or "") for s in seats} >= set(range(game.seats))
+    for seat in seats:
+        assert seat.one("data-chosen-name") is not None, seat.attrs
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_the_match_line_says_the_match_s_length(game):
+    """The match line above the table, where a friends' table says the match's length."""
+    line = part(game, "match").one("data-match-line", game.id)
+    assert line is not None and line.attrs.get("data-for-game") == game.id
+    assert line.one("data-match-length") is not None
+
+
+def test_no_two_elements_of_the_page_s_games_share_an_id():
+    """Every game's parts go into one page: an id is unique across them (write __GAME__ in it)."""
+    seen: dict[str, str] = {}
+    twice = []
+    for game in GAMES:
+        for name in ("match", "table", "settings", "note", "rules"):
+            for element in part(game, name).all("id"):
+                key = element.attrs["id"] or ""
+                if key in seen:
+                    twice.append(f"{key}: {seen[key]} and {game.id}")
+                seen[key] = game.id
+    assert twice == []
