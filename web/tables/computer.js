@@ -22,8 +22,9 @@
 
 import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
-import { chosenSettings, noteSettings as showSettingsNote, pageSettings } from "./settings.js";
+import { chosenSettings, noteSettings as showSettingsNote, openingGame, pageSettings, rememberGame } from "./settings.js";
 import { setupContrast } from "../contrast.js";
+import { computerDelay, setupPace } from "../pace.js";
 import { setupMenu } from "../menu.js";
 import { setupKeys } from "../keys.js";
 import { currentLanguage, onLanguage, pageWord, setupLanguage } from "../lang.js";
@@ -105,7 +106,8 @@ async function startComputerTable() {
   setupMenu();
   setupLanguage();
   setupSound();
-  const { delay, seed } = pageSettings();
+  setupPace();
+  const { seed } = pageSettings();
   const body = document.body;
   const loader = document.querySelector("[data-loader]");
   const progress = document.querySelector("[data-progress]");
@@ -125,6 +127,7 @@ async function startComputerTable() {
   let active = !document.documentElement.dataset.invited;
   let inProgress = false; // Python's word: leaving now throws a match in progress away
   let dealOver = false; // the last painted view's deal was over (its banner took the focus)
+  let matchOver = false; // the last painted view's match was over
   let playing = null; // the match's settings, as Python's last answer said them
 
   /** The computer's level on the table's match line ("Level: Hard", Python's words; none: hidden). */
@@ -216,6 +219,7 @@ async function startComputerTable() {
     showLevel(playing && playing.level_line);
     noteSettings();
     const match = view.match || {};
+    matchOver = Boolean(match.over);
     table.querySelector("[data-result-new-match]").hidden = !match.over;
     const over = Boolean(match.over || match.next_deal);
     if (over && !dealOver) focusBanner(table);
@@ -248,6 +252,7 @@ async function startComputerTable() {
     computerMoves = false;
     inProgress = false;
     dealOver = false;
+    matchOver = false;
   }
 
   /** The deal is over: its result banner takes the focus, on Next deal or else New match. */
@@ -308,6 +313,7 @@ async function startComputerTable() {
     const chosen = chosenSettings();
     game = chosen.game;
     showGame(game);
+    rememberGame(game);
     return send("new_match", chosen.length, seed, chosen.game, chosen.clock, chosen.level);
   }
 
@@ -318,6 +324,7 @@ async function startComputerTable() {
     showSettings(kept.settings);
     game = chosenSettings().game;
     showGame(game);
+    rememberGame(game);
     const gen = generation;
     pending += 1;
     setIdle();
@@ -385,9 +392,13 @@ async function startComputerTable() {
     });
   }
   setupKeys(() => ready);
+  // A setting chosen before the match's first card applies to it: the match is dealt again
+  // with it. Once a card is played the note says it applies from the next match.
   for (const input of document.querySelectorAll("input[data-setting]")) {
     input.addEventListener("change", () => {
-      if (ready) noteSettings();
+      if (!ready) return;
+      if (active && !inProgress && !matchOver) startMatch();
+      else noteSettings();
     });
   }
 
@@ -414,8 +425,12 @@ async function startComputerTable() {
     return startMatch();
   };
 
-  // A page opened on a friend's invite shows the invited game already (web/core/invited.js).
-  if (!document.documentElement.dataset.invited) showGame(chosenSettings().game);
+  // The game the page opens on (its address's, the last played, the language's); a page
+  // opened on a friend's invite shows the invited game already (web/core/invited.js).
+  if (!document.documentElement.dataset.invited) {
+    showSettings({ game: openingGame() });
+    showGame(chosenSettings().game);
+  }
   setIdle();
   // Another language: the same table, its view worded anew (Python's language is set first:
   // web/tables/words.js); the tab's title (a friends' table words its own), the loading line.
@@ -455,7 +470,7 @@ async function startComputerTable() {
   });
   // For developers, tests and bench/boot.py: the worker's calls, e.g. pishe.call("current"),
   // and the start-up's milestones (web/core/boot.js), with `table`: when the table was ready.
-  window.pishe = { call: py.call, settings: { delay, seed }, boot: { ...booted, table: Math.round(performance.now()) } };
+  window.pishe = { call: py.call, settings: { delay: computerDelay(), seed }, boot: { ...booted, table: Math.round(performance.now()) } };
 }
 
 if (document.body && document.body.dataset.table === "computer") startComputerTable();
