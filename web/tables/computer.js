@@ -8,7 +8,7 @@
 // take_over(), next_deal(), current(). Each answers {view, steps, news, in_progress,
 // computer_moves, clock, autopilot, settings, saved} or {error}. The turn loop (turns.js,
 // shared with a friend's table) says, paints and times each answer: while computer_moves
-// is true it asks computer_step() after ?delay ms, and when your clock runs out,
+// is true it asks computer_step() after the computers' pause (web/pace.js), and when your clock runs out,
 // timeout(). The live region says the steps and the news (a deal dealt, its result, the
 // match score). While in_progress is true,
 // New match (N), Invite a friend and another game ask first, in the page's <dialog>.
@@ -469,8 +469,10 @@ async function startComputerTable() {
     },
   });
   // For developers, tests and bench/boot.py: the worker's calls, e.g. pishe.call("current"),
-  // and the start-up's milestones (web/core/boot.js), with `table`: when the table was ready.
-  window.pishe = { call: py.call, settings: { delay: computerDelay(), seed }, boot: { ...booted, table: Math.round(performance.now()) } };
+  // the computers' pace of the moment (ms), and the start-up's milestones (web/core/boot.js),
+  // with `table`: when the table was ready.
+  window.pishe = { call: py.call, delay: computerDelay, settings: { seed },
+    boot: { ...booted, table: Math.round(performance.now()) } };
 }
 
 if (document.body && document.body.dataset.table === "computer") startComputerTable();

@@ -4,7 +4,7 @@
 // (back) to this seat; the game's painter redraws the table from the view; Take over
 // shows while the autopilot plays your seat; the clock of the seat to move runs; and
 // when Python says the computers move next, their move is asked for after the
-// page's pause (?delay), at a person's pace. The controllers make the calls: the
+// page's pause (web/pace.js: ?delay, or the Fast computers switch), at a person's pace. The controllers make the calls: the
 // loop decides nothing about the game.
 
 import { list } from "../text.js";
