@@ -56,7 +56,9 @@ def test_a_whole_deal_by_tab_and_enter_then_the_banner_and_the_shortcuts_switch(
     view, presses, moves = play_by_tab_and_enter(page, expected)
     print(f"a deal by Tab and Enter: {presses} presses for {moves} moves")
     assert view["deal_result"] and moves > 20
-    assert presses <= moves + 6  # before: 125 presses for 99 moves of seed 2 (the focus stayed on Give)
+    # The first move's Tabs pass the header's settings (High contrast, Sounds, Fast computers,
+    # shortcuts, language). Before: 125 presses for 99 moves of seed 2 (the focus stayed on Give).
+    assert presses <= moves + 8
 
     # The match is over: the banner offers Play again and has the focus; Next deal is hidden.
     banner = page.locator(PASHA + " [data-result]")
