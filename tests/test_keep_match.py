@@ -120,7 +120,7 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
         expected, _ = settle(local("act", action))
     assert_shows(read_table(page), expected["view"])
     before = table_and_match(page)
-    assert page.evaluate("Object.keys(localStorage)") == []
+    assert page.evaluate("Object.keys(localStorage)") == ["pishe.game"]     # the game the page opens on next
 
     def back_ready():
         expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
@@ -157,7 +157,7 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
         errors += console_errors(restored)
         restored.goto(site.url + "signaling.json")
         restored.evaluate(f"for (const [k, v] of JSON.parse({kept!r})) sessionStorage.setItem(k, v)")
-        open_table(restored, site, "delay=0&seed=390")
+        open_table(restored, site, "delay=0&seed=390&game=pishe-pasha")  # the tab's address: it names its game
         assert table_and_match(restored) == after
     finally:
         restored.close()

@@ -188,7 +188,7 @@ ENGLISH_NAMES = {"turn": "Turn a card", "give": "Give", "keep": "Keep", "invite"
 def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, locale):
     turkish = locale == "tr-TR"
     names = TURKISH_NAMES if turkish else ENGLISH_NAMES
-    page = open_page(browser, server, locale)
+    page = open_page(browser, server, locale, "&game=pishe-pasha")  # a Turkish page would open on Pişti
     assert page.evaluate("document.documentElement.lang") == ("tr" if turkish else "en")
     assert page.get_by_role("combobox", name="Dil" if turkish else "Language").input_value() == locale[:2]
     read = Reader(page, ENGLISH if turkish else TURKISH)
@@ -244,7 +244,7 @@ def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, loc
 def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, server):
     """Mid-deal, and after a reload, in the top bar and in the header's menu at a phone's width;
     axe in Turkish; an invite link carries no language; a broken link says why in Turkish."""
-    page = open_page(browser, server, "en-US", "&lang=tr")         # ?lang=tr wins over the browser
+    page = open_page(browser, server, "en-US", "&lang=tr&game=pishe-pasha")  # ?lang=tr wins over the browser
     assert page.evaluate("document.documentElement.lang") == "tr"
     for _ in range(3):
         press(page, "pishe-pasha", page.get_by_role("button", name="Kart çevir", exact=True).click)

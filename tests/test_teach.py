@@ -7,7 +7,8 @@ from pishe import seat_view
 from pishe.games.pasha.view import GOAL, HINTS, blank_view, view_from_json
 from pishe.cards import DECK
 from pishe.games.pisti.deal import Deck
-from pishe.games.pisti.view import GOAL as PISTI_GOAL, HINTS as PISTI_HINTS, seat_view as pisti_view
+from pishe.games.pisti.view import GOAL as PISTI_GOAL, HINTS as PISTI_HINTS, TOUCH_HINTS as PISTI_TOUCH_HINTS
+from pishe.games.pisti.view import seat_view as pisti_view
 from pishe.table.game import get_game
 
 PASHA = get_game("pishe-pasha")
@@ -139,5 +140,7 @@ def test_pisti_says_its_goal_and_its_first_hint():
     mine, other = pisti_view(deck, 0).to_json(), pisti_view(deck, 1).to_json()
     assert mine["goal"] == other["goal"] == PISTI_GOAL
     assert PISTI_GOAL.startswith("Take the pile with a card of the same rank, or a jack")
-    assert mine["hint"] == {"key": "play", "text": PISTI_HINTS["play"]}
+    # On a touch screen the page shows its "tap" words (web/games/hints.js).
+    assert mine["hint"] == {"key": "play", "text": PISTI_HINTS["play"], "touch": PISTI_TOUCH_HINTS["play"]}
+    assert "click" in mine["hint"]["text"] and "click" not in mine["hint"]["touch"] and "tap" in mine["hint"]["touch"]
     assert other["hint"] is None, "a hint only at your own turn"

@@ -152,6 +152,8 @@
     wordsDue = true;
     const script = document.createElement("script");
     script.src = wordsUrl(code, base);
+    // Before Python's downloads: the tab's title and the page wait on these words alone.
+    script.fetchPriority = "high";
     script.onload = script.onerror = () => { wordsDue = false; if (bodyParsed) self.pisheFirstWords.first(); };
     document.head.append(script);
   }

@@ -1,9 +1,12 @@
-// A newcomer's hints, as the view words them (view.hint: {key, text}, or null when
-// none applies to this moment). The first deal of a visit shows each hint once:
+// A newcomer's hints, as the view words them (view.hint: {key, text, touch: its words on a
+// touch screen}, or null when none applies to this moment). The first deal of a visit shows each hint once:
 // from the moment a view names it until it is dismissed or its moment passes.
 // Which hints were shown is this page's memory only: nothing is stored.
 
 import { record, setText, text } from "../text.js";
+
+/** A screen touched, with no mouse: the hint says "tap" (its `touch` words), not "click". */
+const TOUCH = matchMedia("(pointer: coarse) and (not (any-pointer: fine))");
 
 const boxes = new WeakMap(); // a table's hint box -> {seen: Set of keys, key: shown now, over}
 
@@ -35,5 +38,5 @@ export function paintHint(box, hint, dealOver) {
   s.key = key && !s.over && !s.seen.has(key) ? key : null;
   box.hidden = s.key === null;
   box.dataset.key = s.key || "";
-  setText(box.querySelector("[data-hint-text]"), s.key ? h.text : "");
+  setText(box.querySelector("[data-hint-text]"), s.key ? (TOUCH.matches && h.touch ? h.touch : h.text) : "");
 }

@@ -8,7 +8,7 @@
 // take_over(), next_deal(), current(). Each answers {view, steps, news, in_progress,
 // computer_moves, clock, autopilot, settings, saved} or {error}. The turn loop (turns.js,
 // shared with a friend's table) says, paints and times each answer: while computer_moves
-// is true it asks computer_step() after ?delay ms, and when your clock runs out,
+// is true it asks computer_step() after the computers' pause (web/pace.js), and when your clock runs out,
 // timeout(). The live region says the steps and the news (a deal dealt, its result, the
 // match score). While in_progress is true,
 // New match (N), Invite a friend and another game ask first, in the page's <dialog>.
@@ -22,8 +22,9 @@
 
 import { startWorker, registerOffline } from "../core/boot.js";
 import { FIRST_GAME, painter, tableOf } from "../games/registry.js";
-import { chosenSettings, noteSettings as showSettingsNote, pageSettings } from "./settings.js";
+import { chosenSettings, noteSettings as showSettingsNote, openingGame, pageSettings, rememberGame } from "./settings.js";
 import { setupContrast } from "../contrast.js";
+import { computerDelay, setupPace } from "../pace.js";
 import { setupMenu } from "../menu.js";
 import { setupKeys } from "../keys.js";
 import { currentLanguage, onLanguage, pageWord, setupLanguage } from "../lang.js";
@@ -106,7 +107,8 @@ async function startComputerTable() {
   setupMenu();
   setupLanguage();
   setupSound();
-  const { delay, seed } = pageSettings();
+  setupPace();
+  const { seed } = pageSettings();
   const body = document.body;
   const newMatch = document.querySelector("[data-new-match]");
   const dialog = document.querySelector("[data-confirm]");
@@ -122,6 +124,7 @@ async function startComputerTable() {
   let active = !document.documentElement.dataset.invited;
   let inProgress = false; // Python's word: leaving now throws a match in progress away
   let dealOver = false; // the last painted view's deal was over (its banner took the focus)
+  let matchOver = false; // the last painted view's match was over
   let playing = null; // the match's settings, as Python's last answer said them
 
   /** The computer's level on the table's match line ("Level: Hard", Python's words; none: hidden). */
@@ -207,6 +210,7 @@ async function startComputerTable() {
     showLevel(playing && playing.level_line);
     noteSettings();
     const match = view.match || {};
+    matchOver = Boolean(match.over);
     table.querySelector("[data-result-new-match]").hidden = !match.over;
     const over = Boolean(match.over || match.next_deal);
     if (over && !dealOver) focusBanner(table);
@@ -239,6 +243,7 @@ async function startComputerTable() {
     computerMoves = false;
     inProgress = false;
     dealOver = false;
+    matchOver = false;
   }
 
   /** The deal is over: its result banner takes the focus, on Next deal or else New match. */
@@ -299,6 +304,7 @@ async function startComputerTable() {
     const chosen = chosenSettings();
     game = chosen.game;
     showGame(game);
+    rememberGame(game);
     return send("new_match", chosen.length, seed, chosen.game, chosen.clock, chosen.level);
   }
 
@@ -309,6 +315,7 @@ async function startComputerTable() {
     showSettings(kept.settings);
     game = chosenSettings().game;
     showGame(game);
+    rememberGame(game);
     const gen = generation;
     pending += 1;
     setIdle();
@@ -376,9 +383,13 @@ async function startComputerTable() {
     });
   }
   setupKeys(() => ready);
+  // A setting chosen before the match's first card applies to it: the match is dealt again
+  // with it. Once a card is played the note says it applies from the next match.
   for (const input of document.querySelectorAll("input[data-setting]")) {
     input.addEventListener("change", () => {
-      if (ready) noteSettings();
+      if (!ready) return;
+      if (active && !inProgress && !matchOver) startMatch();
+      else noteSettings();
     });
   }
 
@@ -405,8 +416,12 @@ async function startComputerTable() {
     return startMatch();
   };
 
-  // A page opened on a friend's invite shows the invited game already (web/core/invited.js).
-  if (!document.documentElement.dataset.invited) showGame(chosenSettings().game);
+  // The game the page opens on (its address's, the last played, the language's); a page
+  // opened on a friend's invite shows the invited game already (web/core/invited.js).
+  if (!document.documentElement.dataset.invited) {
+    showSettings({ game: openingGame() });
+    showGame(chosenSettings().game);
+  }
   setIdle();
   // Another language: the same table, its view worded anew (Python's language is set first:
   // web/tables/words.js); the tab's title (a friends' table words its own), the loading line.
@@ -444,8 +459,10 @@ async function startComputerTable() {
     },
   });
   // For developers, tests and bench/boot.py: the worker's calls, e.g. pishe.call("current"),
-  // and the start-up's milestones (web/core/boot.js), with `table`: when the table was ready.
-  window.pishe = { call: py.call, settings: { delay, seed }, boot: { ...booted, table: Math.round(performance.now()) } };
+  // the computers' pace of the moment (ms), and the start-up's milestones (web/core/boot.js),
+  // with `table`: when the table was ready.
+  window.pishe = { call: py.call, delay: computerDelay, settings: { seed },
+    boot: { ...booted, table: Math.round(performance.now()) } };
 }
 
 if (document.body && document.body.dataset.table === "computer") startComputerTable();

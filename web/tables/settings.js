@@ -1,7 +1,7 @@
 // The settings, read in one place for both tables (the computer's and a friend's):
 // the match chosen on the page (the game's radio, then that game's own settings box,
 // web/games/<game>/settings.html, written into the page by build.py), and the page's
-// own from its address.
+// own from its address; the game the page opens on (openingGame) and remembering it.
 
 import { FIRST_GAME } from "../games/registry.js";
 import { say } from "./words.js";
@@ -37,10 +37,9 @@ export function addressNumber(name, fallback, fit = (n) => n > 0, search = locat
   return Number.isFinite(given) && fit(given) ? given : fallback;
 }
 
-/** Page settings from the address: ?delay=MS (computer's pace), ?seed=N (repeatable deals). */
+/** Page settings from the address: ?seed=N (repeatable deals); the pace is web/pace.js's. */
 export function pageSettings(search = location.search) {
-  return { delay: Math.max(0, addressNumber("delay", 700, () => true, search)),
-    seed: addressNumber("seed", null, Number.isInteger, search) };
+  return { seed: addressNumber("seed", null, Number.isInteger, search) };
 }
 
 /**
@@ -56,4 +55,49 @@ export function noteSettings(playing, names = []) {
     names.some((name) => String(chosen[name] ?? "") !== String(playing[name] ?? ""));
   if (changed) say(note, "from_next_match");
   note.hidden = !changed;
+}
+
+/** Where this browser remembers the game last played (the page opens on it). */
+const GAME_KEY = "pishe.game";
+
+/** Whether the page has a table for `game` (a game id). */
+function known(game) {
+  return Boolean(game) && Boolean(document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`));
+}
+
+/**
+ * The game the page opens on: the one its address names (?game=pisti), else the one last
+ * played in this browser, else the first whose settings box names the page's language
+ * as its home (data-first-for="tr": a Turkish page opens on Pişti), else the first game.
+ */
+export function openingGame(search = location.search) {
+  const named = new URLSearchParams(search).get("game");
+  if (known(named)) return named;
+  let last = null;
+  try {
+    last = localStorage.getItem(GAME_KEY);
+  } catch {
+    // Storage refused: nothing remembered.
+  }
+  if (known(last)) return last;
+  const lang = document.documentElement.lang;
+  const home = [...document.querySelectorAll("[data-settings][data-first-for]")]
+    .find((box) => box.dataset.firstFor.split(/\s+/).includes(lang));
+  return home ? home.dataset.settings : FIRST_GAME;
+}
+
+/**
+ * `game` is played: this browser opens on it next time, and the page's address names it
+ * (?game=…, the other parameters kept), so that it can be bookmarked and shared.
+ */
+export function rememberGame(game) {
+  try {
+    localStorage.setItem(GAME_KEY, game);
+  } catch {
+    // Not remembered: the address still names it.
+  }
+  const params = new URLSearchParams(location.search);
+  if (params.get("game") === game) return;
+  params.set("game", game);
+  history.replaceState(history.state, "", `${location.pathname}?${params}${location.hash}`);
 }

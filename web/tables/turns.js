@@ -4,20 +4,19 @@
 // (back) to this seat; the game's painter redraws the table from the view; Take over
 // shows while the autopilot plays your seat; the clock of the seat to move runs; and
 // when Python says the computers move next, their move is asked for after the
-// page's pause (?delay), at a person's pace. The controllers make the calls: the
+// page's pause (web/pace.js: ?delay, or the Fast computers switch), at a person's pace. The controllers make the calls: the
 // loop decides nothing about the game.
 
 import { list } from "../text.js";
 import { announce, statusLine } from "./log.js";
 import { runClock, stopClock } from "./clock.js";
-import { pageSettings } from "./settings.js";
+import { computerDelay } from "../pace.js";
 
 /**
  * A table's turn loop. `timeout(clock, view)`: the clock painted with `view` ran
  * out; `computerStep()`: the computers' next move is due.
  */
 export function turnLoop({ timeout, computerStep }) {
-  const { delay } = pageSettings();
   let lastTurn; // whose turn the last view said
   let timer = null; // the pause before the computers' next move
 
@@ -54,7 +53,7 @@ export function turnLoop({ timeout, computerStep }) {
       timer = setTimeout(() => {
         timer = null;
         computerStep();
-      }, delay);
+      }, computerDelay());
     },
 
     /** Whether a computer's move is due after its pause. */

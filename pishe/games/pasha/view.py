@@ -44,6 +44,15 @@ HINTS = {
     "turn": N_("Click your stock (or Turn a card) to turn its top card. Cards that fit a suit pile go there "
                "by themselves."),
 }
+#: The hints that say a click, as a touch screen's player does it (web/games/hints.js shows them there).
+TOUCH_HINTS = {
+    "give_or_keep": N_("Tap the turned card (or Give) to give it onto their pile, or tap your pile (or Keep) "
+                       "to keep it and end your turn."),
+    "give": N_("Your pile's top is one above or below theirs: tap it (or Give) to give it onto their pile, "
+               "or turn a card instead."),
+    "turn": N_("Tap your stock (or Turn a card) to turn its top card. Cards that fit a suit pile go there "
+               "by themselves."),
+}
 
 
 class SeatView(NamedTuple):
@@ -203,8 +212,9 @@ class SeatView(NamedTuple):
                    for step in (*self.other_last_turn, *self.this_turn))
 
     def _hint(self) -> Optional[dict]:
-        """A newcomer's hint for this moment of this seat's turn (``{"key", "text"}``), or ``None``
-        when it is not its turn: the choice of give or keep, a possible give, an empty stock, a turn."""
+        """A newcomer's hint for this moment of this seat's turn (``{"key", "text", "touch"}``:
+        ``touch``, its words on a touch screen), or ``None`` when it is not its turn: the
+        choice of give or keep, a possible give, an empty stock, a turn."""
         legal = self.legal
         if not legal:
             return None
@@ -214,7 +224,7 @@ class SeatView(NamedTuple):
             key = "give"
         else:
             key = "recycle" if self.stock_counts[self.seat] == 0 else "turn"
-        return {"key": key, "text": _(HINTS[key])}
+        return {"key": key, "text": _(HINTS[key]), "touch": _(TOUCH_HINTS.get(key, HINTS[key]))}
 
     def _result(self) -> Optional[dict]:
         winner, names, match = self.deal_winner, self.seat_names, self.match

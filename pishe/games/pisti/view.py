@@ -40,6 +40,11 @@ HINTS = {_PLAY: N_("Your turn: click a card of your hand to play it onto the pil
                     "takes the whole pile for your team.")}
 HINTS_TWO = {_PLAY: N_("Your turn: click a card of your hand to play it onto the pile. The same rank, or a jack, "
                         "takes the whole pile.")}
+#: The same hints on a touch screen (the page shows them there: web/games/hints.js).
+TOUCH_HINTS = {_PLAY: N_("Your turn: tap a card of your hand to play it onto the pile. The same rank, or a jack, "
+                         "takes the whole pile for your team.")}
+TOUCH_HINTS_TWO = {_PLAY: N_("Your turn: tap a card of your hand to play it onto the pile. The same rank, or a "
+                             "jack, takes the whole pile.")}
 
 _CARD_JSON: dict[tuple[Card, str], dict] = {}
 
@@ -197,11 +202,12 @@ class PistiView(NamedTuple):
             "legal": [str(c) for c in self.legal],
             "status": status,
             "goal": _(GOAL if seats == 4 else GOAL_TWO),
-            "hint": {"key": _PLAY, "text": _((HINTS if seats == 4 else HINTS_TWO)[_PLAY])} if self.legal else None,
+            "hint": {"key": _PLAY, "text": _((HINTS if seats == 4 else HINTS_TWO)[_PLAY]),
+                     "touch": _((TOUCH_HINTS if seats == 4 else TOUCH_HINTS_TWO)[_PLAY])} if self.legal else None,
             "since_last_turn": [_describe(s, seat, names) for s in steps],
             "since_last_turn_steps": list(steps),
             "tally": tally,
-            "deck_result": None if tally is None else _deck_result(tally, team, names),
+            "deck_result": None if tally is None else _deck_result(tally, team, names, self.match),
             "match": self.match,
         }
 
@@ -212,14 +218,20 @@ _ROWS = ((N_("Aces"), "aces"), (N_("Jacks"), "jacks"), ("2♣", "two_clubs"), ("
          (N_("Jack pişti"), "jack_pishti"), (N_("Points"), "points"))
 
 
-def _deck_result(tally: list, team: int, names: Sequence[str]) -> dict:
-    """The deck's count from ``team``'s side: its own column first, as the status line says it."""
+def _deck_result(tally: list, team: int, names: Sequence[str], match: Optional[dict] = None) -> dict:
+    """The deck's count from ``team``'s side: its own column first, as the status line says it;
+    ``total``, in a match (``match``: :func:`match_info`'s data), the match's score so far and
+    its target, a row of its own (else ``None``)."""
     order = (team, 1 - team)
     cards = {"mine": tally[team]["cards"], "theirs": tally[1 - team]["cards"]}
+    total = None if match is None else {
+        "what": _("Total (target {target})").format(target=match["target"]),
+        "values": [str(match["scores"][t]) for t in order]}
     return {"rows": [{"what": _(what).format(**cards) if what[0].isalpha() else what,
                       "values": [str(tally[t][key]) for t in order]}
                      for what, key in _ROWS],
-            "teams": [_team_names(team, names)[t] for t in order]}
+            "teams": [_team_names(team, names)[t] for t in order],
+            "total": total}
 
 
 _new_view = tuple.__new__

@@ -226,17 +226,23 @@ function paintResult(box, result, match) {
     th.textContent = text(name);
     return th;
   }));
-  table.tBodies[0].replaceChildren(...rows.map((row) => {
-    const r = record(row);
-    const tr = document.createElement("tr");
-    const th = document.createElement("th");
-    th.scope = "row";
-    th.textContent = text(r.what);
-    tr.append(th, ...list(r.values).map((value) => {
-      const td = document.createElement("td");
-      td.textContent = text(value);
-      return td;
-    }));
-    return tr;
+  table.tBodies[0].replaceChildren(...rows.map(countRow));
+  // The match's score so far against its target, under the deck's own points.
+  const total = result.total ? record(result.total) : null;
+  table.tFoot.replaceChildren(...(total ? [countRow(total)] : []));
+}
+
+/** One row of the deck's count: what it counts, then each team's value. */
+function countRow(row) {
+  const r = record(row);
+  const tr = document.createElement("tr");
+  const th = document.createElement("th");
+  th.scope = "row";
+  th.textContent = text(r.what);
+  tr.append(th, ...list(r.values).map((value) => {
+    const td = document.createElement("td");
+    td.textContent = text(value);
+    return td;
   }));
+  return tr;
 }
