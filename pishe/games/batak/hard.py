@@ -315,12 +315,7 @@ class HardBot:
         unseen, known = self._unseen(view), self._known()
         trick = [CODE[c] for _, c in view.trick]
         leader = view.trick[0][0] if view.trick else me
-        seen = 0
-        for c in self.memory.gone:
-            seen |= 1 << CODE[c]
-        seen_before = seen
-        for c in trick:
-            seen_before &= ~(1 << c)
+        seen_before = _bits(CODE[c] for c in self.memory.gone) & ~_bits(trick)
         codes = [CODE[c] for c in legal]
         rounds = max(self.floor, self.samples // len(codes))
         totals = [0.0] * len(codes)
