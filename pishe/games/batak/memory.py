@@ -1,0 +1,155 @@
+"""What a Batak seat has seen of the deal, from its views' steps: every card played, every bid,
+and the suits each seat has shown it lacks."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ...cards import DECK, SUITS, Card
+from .deal import BID, CARD, OPEN, ORDER, PASSED, POWER, TRICK, TRUMPS, WON, trick_winner
+
+__all__ = ["Memory"]
+
+
+class Memory:
+    """What a seat has seen of the current deal, kept up to date by :meth:`update` from each of
+    its views (asked at every turn, a view holds every step since the seat's last action).
+
+    ``played``: the cards played so far, in order; ``gone``: the same as a set; ``broken``:
+    whether a trump has been played; ``ruled_out``: by seat, the cards its plays have shown, by
+    the rules of following, that it does not hold (a suit it did not follow, a card it would
+    have had to beat the trick with); ``unlikely``: by seat, the cards it would not hold had it
+    played the baseline's way (a player who follows with the cheapest card that wins, else its
+    lowest: the others' computers, and a fair guess at most people); ``bids``: by seat, its bids (the opener's announced
+    minimum included); ``passed``: the seats that passed, in order; ``declarer``, ``contract``,
+    ``trump`` once known; ``trick``: the cards of the trick in play, ``(seat, card)``.
+    ``complete`` is ``False`` when the seat missed steps (a bot that took a seat mid-deal).
+    """
+
+    __slots__ = ("next_step", "complete", "played", "gone", "broken", "ruled_out", "unlikely", "bids", "passed",
+                 "declarer", "contract", "trump", "trick")
+    next_step: int
+    complete: bool
+    played: list[Card]
+    gone: set[Card]
+    broken: bool
+    ruled_out: list[set[Card]]
+    unlikely: list[set[Card]]
+    bids: list[list[int]]
+    passed: list[int]
+    declarer: Optional[int]
+    contract: Optional[int]
+    trump: Optional[str]
+    trick: list[tuple[int, Card]]
+
+    def __init__(self) -> None:
+        self.reset(complete=False)
+
+    def reset(self, complete: bool = True) -> None:
+        """Forget the deal: a new one, seen from its deal."""
+        self.next_step = 0
+        self.complete = complete
+        self.played = []
+        self.gone = set()
+        self.broken = False
+        self.ruled_out = [set(), set(), set(), set()]
+        self.unlikely = [set(), set(), set(), set()]
+        self.bids = [[], [], [], []]
+        self.passed = []
+        self.declarer = None
+        self.contract = None
+        self.trump = None
+        self.trick = []
+
+    def update(self, view) -> None:
+        """Take in the steps of ``view`` not yet seen."""
+        first = view.first_step
+        if first == 0:
+            self.reset()
+        elif first > self.next_step:
+            self.complete = False
+        skip = max(0, self.next_step - first)
+        for shown in view.steps[skip:]:
+            self._see(shown)
+        self.next_step = first + len(view.steps)
+
+    def _see(self, shown: dict) -> None:
+        kind = shown["kind"]
+        if kind == CARD:
+            seat, card = shown["seat"], Card.parse(shown["card"])
+            if self.trump is not None:
+                self._learn(seat, card, [c for _, c in self.trick], self.trump)
+                self.broken = self.broken or card.suit == self.trump
+            self.trick.append((seat, card))
+            self.played.append(card)
+            self.gone.add(card)
+        elif kind == TRICK:
+            self.trick = []
+        elif kind in (BID, OPEN):
+            self.bids[shown["seat"]].append(shown["bid"])
+        elif kind == PASSED:
+            self.passed.append(shown["seat"])
+        elif kind == WON:
+            self.declarer, self.contract = shown["seat"], shown["bid"]
+        elif kind == TRUMPS:
+            self.trump = shown["suit"]
+
+    def _learn(self, seat: int, card: Card, trick: list, trump: str) -> None:
+        """What ``seat`` showed of its hand by playing ``card`` to ``trick`` (its cards so far; empty:
+        a lead): by the rules of following into ``ruled_out``, by the baseline's way into ``unlikely``."""
+        out, unlikely = self.ruled_out[seat], self.unlikely[seat]
+        power = POWER[card]
+        if not trick:
+            self._learn_lead(seat, card, trump)
+            return
+        led = trick[0].suit
+        trumped = any(c.suit == trump for c in trick)
+        wins = trick_winner([*trick, card], trump) == len(trick)
+        if card.suit == led:
+            if led == trump or not trumped:
+                top = max(POWER[c] for c in trick if c.suit == led)
+                if power < top:
+                    out.update(_between(led, top, 15))          # it could not beat the trick
+                elif wins:
+                    unlikely.update(_between(led, top, power))  # the cheapest card that wins
+            if not wins:
+                unlikely.update(_between(led, 0, power))        # its lowest legal card
+            return
+        out.update(_SUIT[led])
+        if card.suit != trump:
+            out.update(_SUIT[trump])
+            unlikely.update(c for c in DECK if ORDER[c] < ORDER[card])  # its lowest card of all
+            return
+        top = max((POWER[c] for c in trick if c.suit == trump), default=0)
+        if power < top:
+            out.update(_between(trump, top, 15))                # it could not over-trump
+            unlikely.update(_between(trump, 0, power))
+        else:
+            unlikely.update(_between(trump, top, power))
+
+    def _learn_lead(self, seat: int, card: Card, trump: str) -> None:
+        """What a lead tells of the leader's hand, played the baseline's way: a trump led holds
+        nothing else; a master led is the first in card order; another card is the lowest of a
+        suit, and the leader holds no master of any other suit."""
+        unlikely = self.unlikely[seat]
+        if card.suit == trump:
+            if not self.broken:
+                self.ruled_out[seat].update(c for c in DECK if c.suit != trump)
+            else:
+                unlikely.update(c for c in DECK if c.suit != trump)
+            return
+        tops = {s: max((c for c in _SUIT[s] if c not in self.gone), key=POWER.__getitem__, default=None)
+                for s in SUITS if s != trump}
+        if tops[card.suit] == card:
+            unlikely.update(t for t in tops.values() if t is not None and ORDER[t] < ORDER[card])
+            return
+        unlikely.update(t for s, t in tops.items() if t is not None and s != card.suit)
+        unlikely.update(_between(card.suit, 0, POWER[card]))
+
+
+_SUIT = {s: [Card(r, s) for r in range(1, 14)] for s in SUITS}
+
+
+def _between(suit: str, low: int, high: int) -> list:
+    """The cards of ``suit`` of power strictly between ``low`` and ``high``."""
+    return [c for c in _SUIT[suit] if low < POWER[c] < high]
