@@ -39,6 +39,7 @@ class BatakGame(Game):
     deal 1, so seat 0 opens the auction."""
 
     family = "batak"
+    order = 30
     seats = 4
     first_dealer = 3
     negative_points = True
@@ -73,7 +74,13 @@ class BatakGame(Game):
     def __init__(self, partners: bool = False):
         self.partners = partners
         self.id = GAME_IDS[partners]
-        self.name = N_("Eşli Batak") if partners else "Batak"
+        if partners:
+            self.name = N_("Eşli Batak")
+            self.computer_title = N_("Eşli Batak: play the computer")
+            self.friends_title = N_("Eşli Batak: play with friends")
+        else:
+            self.name = N_("Batak")
+            self.computer_title, self.friends_title = N_("Batak: play the computer"), N_("Batak: play with friends")
         self.params = {"partners": partners}
         self.variant = "esli" if partners else "solo"
         self.teams = ((0, 2), (1, 3)) if partners else ((0,), (1,), (2,), (3,))
