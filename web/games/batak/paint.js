@@ -24,10 +24,6 @@ import { paintSteps } from "../steps.js";
 /** Places around the table, by seats after yours in order of play. */
 const PLACES = ["bottom", "right", "top", "left"];
 
-function placeOfSeat(me, seat) {
-  return PLACES[(((seat - me) % 4) + 4) % 4];
-}
-
 /**
  * The element of a place a card moves from or to (an answer's moves, named by Python:
  * pishe/games/batak/view.py's motion): "hand:<seat>", "trick", "tricks:<seat>".
@@ -90,7 +86,7 @@ function paintView(view, root) {
   setText(contract, record(v.contract).text);
   contract.hidden = !text(record(v.contract).text);
   paintTrick(root.querySelector("[data-trick]"), list(v.trick), me, names);
-  paintLastTrick(root.querySelector("[data-last-trick]"), v.last_trick, me, names);
+  paintLastTrick(root.querySelector("[data-last-trick]"), v.last_trick, names);
   const actions = list(v.actions);
   paintChoice(root.querySelector("[data-bidding]"), v.phase === "auction" ? actions : []);
   paintChoice(root.querySelector("[data-trump-choice]"), v.phase === "trump" ? actions : []);
@@ -154,7 +150,7 @@ function paintTrick(box, trick, me, names) {
 }
 
 /** The last completed trick, shown on request: its cards in the order played, each with its seat's name. */
-function paintLastTrick(box, last, me, names) {
+function paintLastTrick(box, last, names) {
   const l = record(last);
   const cards = list(l.cards);
   const toggle = box.querySelector("[data-last-trick-toggle]");
@@ -168,7 +164,6 @@ function paintLastTrick(box, last, me, names) {
     shown.replaceChildren(...cards.map((t) => {
       const seat = record(t).seat;
       const li = document.createElement("li");
-      li.dataset.place = placeOfSeat(me, seat);
       li.classList.toggle("winner", seat === l.seat);
       const who = document.createElement("span");
       who.className = "last-who";
@@ -205,29 +200,25 @@ function paintChoice(box, actions) {
   rove(box);
 }
 
-/** Each seat's (team's) tricks this deal and score in the match, a column a team. */
+/** Each seat's (team's) tricks this deal and score in the match, a row a team. */
 function paintScores(table, v, match) {
-  const teams = list(v.team_names);
-  const head = table.tHead.rows[0];
-  const corner = head.cells[0];
-  head.replaceChildren(corner, ...teams.map((name, t) => {
+  const tricks = list(v.team_tricks);
+  const scores = match ? list(match.scores) : [];
+  table.querySelector("[data-scores-head]").hidden = !match; // no score before the first deal
+  table.tBodies[0].replaceChildren(...list(v.team_names).map((name, t) => {
+    const tr = document.createElement("tr");
+    tr.classList.toggle("mine", t === v.team);
     const th = document.createElement("th");
-    th.scope = "col";
+    th.scope = "row";
     th.textContent = text(name);
-    th.classList.toggle("mine", t === v.team);
-    return th;
-  }));
-  const [tricks, scores] = table.tBodies[0].rows;
-  const values = [list(v.team_tricks), match ? list(match.scores) : []];
-  [tricks, scores].forEach((row, r) => {
-    row.replaceChildren(row.cells[0], ...teams.map((_name, t) => {
+    const cells = [tricks[t], ...(match ? [scores[t]] : [])].map((value) => {
       const td = document.createElement("td");
-      td.textContent = text(values[r][t]);
-      td.classList.toggle("mine", t === v.team);
+      td.textContent = text(value);
       return td;
-    }));
-  });
-  scores.hidden = !match; // no score before the first deal
+    });
+    tr.append(th, ...cells);
+    return tr;
+  }));
 }
 
 /** The deal just played (contract, each team's tricks and points, each deal's and the total) and the match's result. */
