@@ -174,6 +174,9 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         # each such language's catalogs, for Python.
         *(f"web/lang/{code}.js" for code in (*catalogs.LANGUAGES, PSEUDO)),
         *(f"wheels/pishe-{code}.zip" for code in catalogs.LANGUAGES),
+        # The app's manifest in each language but English, its words on top (web/first-words.js
+        # links it on a page in that language).
+        *(f"web/manifest.{code}.webmanifest" for code in catalogs.LANGUAGES),
     }
     for name in ("index.html", *build.SETTINGS_FILES):
         if (ROOT / name).exists():

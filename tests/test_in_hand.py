@@ -63,20 +63,24 @@ def test_a_timeout_reads_as_the_computers_choice_and_the_level_is_named():
 
 
 def test_a_friends_timeout_reads_so_on_the_host_and_on_the_guests_own_page():
+    """Only the friend's page knows its cards: it makes the table's move when its clock runs
+    out, marked, and every page words it as the computer's choice."""
     table, time = clocked([1, 2, 3], seed=5)
-    host, page = table.host, table.page(2)
-    heard = []
-    receive = page.receive
-    page.receive = lambda text: heard.append(receive(text)) or heard[-1]
+    host, page, other = table.host, table.page(2), table.page(1)
     to_turn(table, 2)
-    heard.clear()
+    heard_by_other = []
+    receive = other.receive
+    other.receive = lambda text: heard_by_other.append(receive(text)) or heard_by_other[-1]
     time.now += CLOCK
-    outcome = host.timeout()
-    table.deliver(outcome.send)
-    assert outcome.steps[0].endswith("(time ran out: the computer's choice)") and outcome.moves
-    mine = [o for o in heard if o.steps]
-    assert mine[0].steps[0].startswith("Time ran out: the computer plays your ")
-    assert mine[0].moves[0]["from"] == "hand:2"
+    assert host.timeout().send == []            # the host's page does not play a friend's seat
+    mine = page.timeout()
+    assert mine.steps[0].startswith("Time ran out: the computer plays your ")
+    assert mine.moves[0]["from"] == "hand:2"
+    heard = [table.send(table.conn_of(2), text) for text in mine.send]
+    assert heard[0].steps[0].endswith("(time ran out: the computer's choice)") and heard[0].moves
+    assert host.actions[-1][0] == 2 and host.actions[-1][2:] == ["timeout"]
+    seen = [line for o in heard_by_other for line in o.steps]
+    assert seen[0].endswith("(time ran out: the computer's choice)")
 
 
 @pytest.mark.parametrize("game_id", sorted(PLACES))

@@ -212,7 +212,7 @@ def test_a_friends_page_plays_its_own_timeout_and_an_abort_in_its_name_is_the_ho
     first = page.view()["legal"][0]
     for text in page.timeout().send:
         assert table.send(table.conn_of(2), text).error is None
-    assert host.actions[-1] == [2, first] and page.timeout().send == []
+    assert host.actions[-1] == [2, first, "timeout"] and page.timeout().send == []
     page.receive(write("pisti", "np-abort", deal=1, seats=[2]))
     assert page.status()["verification"] == ("Deck 1 was aborted: the host began it again (aborted shuffles at "
                                              "this table: 1).")

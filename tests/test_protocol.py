@@ -278,14 +278,14 @@ def test_save_and_restore():
     lambda saved: saved.replace(f'"v":{VERSION}', '"v":3'),
     lambda saved: saved.replace('"game":"pishe-pasha"', '"game":"chess"'),
     lambda saved: saved.replace('"guests":[[1,', '"guests":[[2,'),
-    lambda saved: saved.replace('"marks":[[]', '"marks":[["cheat"]'),
+    lambda saved: saved.replace('"type":"np-act",', '"type":"np-act","mark":"cheat",'),
     lambda saved: saved.replace('"pages":[0,1]', '"pages":[1,1]'),
 ])
 def test_a_damaged_host_save_is_refused(damage):
     table = new_table(seed=41)
     table.move()
     saved = table.host.save()
-    assert '"marks":[[]' in saved and '"pages":[0,1]' in saved
+    assert '"type":"np-act",' in saved and '"pages":[0,1]' in saved
     Host.restore(saved)
     with pytest.raises(CorruptSaveError):
         Host.restore(damage(saved))

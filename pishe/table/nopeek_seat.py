@@ -14,7 +14,8 @@ so every page sees the same record. Messages are JSON objects (``docs/PROTOCOL.m
   own engine, so no page opens a card because another asked);
 - ``{"type": "np-act", "seat", "action", "shares"}``: a move, with every page's key for the
   card it shows (the mover holds them: the card was opened to it), so that it opens to all
-  with the move;
+  with the move; ``"mark": "timeout"`` or ``"computer"`` when the table made it for a
+  person (their clock ran out, or a computer plays their seat), so every page words it so;
 - ``{"type": "np-reveal", "seat", "secret"}``: once the deal is over, every page's secret.
 
 When every secret has come, each page checks the whole deal (:attr:`NoPeekSeat.outcome`):
@@ -30,12 +31,17 @@ from typing import Optional, Sequence
 
 from ..errors import IllegalActionError, PisheError
 from .fair import DealVerificationError, replay, shown_steps, verify_play
+from . import said
 from .group import Group, GroupError
 from .lang import _
 from .nopeek import POSITIONS, DealAbortedError, Dealer, NotFairError, check_deal, check_openings
 from .partial import PartialDeal
 
-__all__ = ["NoPeekSeat"]
+__all__ = ["MARKS", "NoPeekSeat"]
+
+#: The marks of a move the table made for a person: their clock ran out, or a computer plays
+#: their seat (``np-act``'s optional ``mark``).
+MARKS = ("timeout", "computer")
 
 
 class NoPeekSeat:
@@ -87,6 +93,17 @@ class NoPeekSeat:
             waiting = {s for s in self.seats if s not in self._secrets}
         return sorted(waiting)
 
+    def words(self, start: int) -> list:
+        """The words for what this page was shown from group ``start`` on (the dealing's is
+        group 0, then one per move), from its seat's side: each a
+        :class:`~pishe.table.said.Said`; a move the table made when a person's clock ran out
+        reads so (:meth:`~pishe.table.game.Game.describe_timeout`)."""
+        out = []
+        for g in range(start, len(self.shown)):
+            action = self.partial.actions[g - 1] if 0 < g <= len(self.partial.actions) else []
+            out += said.steps(self.game, self.shown[g], self.seat, {0} if action[2:] == ["timeout"] else ())
+        return out
+
     # -- what this page sends ----------------------------------------------------------
 
     def start(self) -> list:
@@ -95,9 +112,13 @@ class NoPeekSeat:
         self.dealing.take_commitment(self.seat, c["commitment"], c["public"])
         return [self._message("np-commit", **c)] + self._rounds()
 
-    def act(self, text: str) -> list:
+    def act(self, text: str, mark: Optional[str] = None) -> list:
         """This page's own move (its seat's, or a computer's it plays): the move with every
-        key of the cards it shows; raises the game's refusal, changing nothing."""
+        key of the cards it shows, ``mark`` (:data:`MARKS`) when the table made it for a
+        person; raises the game's refusal (``ValueError`` for a mark that is none), changing
+        nothing."""
+        if mark is not None and mark not in MARKS:
+            raise ValueError(f"a move's mark must be one of {', '.join(MARKS)}")
         mover = self._state().turn
         if self.pages.get(mover) != self.seat or not self.partial.settled(mover):
             raise IllegalActionError(_("It is not your turn."))
@@ -111,8 +132,9 @@ class NoPeekSeat:
                     any(position in visible[t] for t in self.pages if self.pages[t] == q) for q in everyone):
                 shares += self.dealing.keys_for(position, moves)
                 self._sent.add((position, None))
-        self.partial.apply(mover, text)
-        return [self._message("np-act", action=text, shares=shares)] + self._progress()
+        self.partial.apply(mover, text, mark)
+        marked = {"mark": mark} if mark is not None else {}
+        return [self._message("np-act", action=text, shares=shares, **marked)] + self._progress()
 
     # -- what it is sent ----------------------------------------------------------------
 
@@ -189,7 +211,7 @@ class NoPeekSeat:
                 self._sent.add((entry[0], None))
         self._open_what_can_be()
         try:
-            self.partial.apply(mover, message["action"])
+            self.partial.apply(mover, message["action"], message.get("mark"))
         except PisheError:
             raise NotFairError(_("A seat played a move the rules refuse."), seat) from None
         return self._progress()
@@ -327,7 +349,8 @@ def _checked(message, seats: tuple) -> dict:
     seat = message.get("seat") if isinstance(message, dict) else None
     kind = message.get("type") if isinstance(message, dict) else None
     fields = _FIELDS.get(kind) if isinstance(kind, str) else None
-    if fields is None or type(seat) is not int or set(message) != {"type", "seat", *fields}:
+    optional = {"mark"} if kind == "np-act" and message.get("mark") in MARKS else set()
+    if fields is None or type(seat) is not int or set(message) != {"type", "seat", *fields, *optional}:
         raise NotFairError(_("A seat sent a message the deal cannot read."), seat if type(seat) is int else None)
 
     def good(value, kind) -> bool:

@@ -32,7 +32,8 @@ __all__ = ["PartialDeal"]
 
 class PartialDeal:
     """One page's engine over the deal of ``game`` dealt by ``dealer``: what it knows
-    (``known``: position -> card) and the deal's moves (``actions``: ``[seat, text]``)."""
+    (``known``: position -> card) and the deal's moves (``actions``: ``[seat, text]``, and the
+    mark of a move the table made for a person)."""
 
     def __init__(self, game, dealer: int):
         self.game = game
@@ -80,10 +81,11 @@ class PartialDeal:
             self._state = self._play(self.deck())
         return self._state
 
-    def apply(self, seat: int, text: str) -> list:
-        """Play move ``text`` for ``seat`` (raises the game's refusal, changing nothing): its steps."""
+    def apply(self, seat: int, text: str, mark: Optional[str] = None) -> list:
+        """Play move ``text`` for ``seat`` (raises the game's refusal, changing nothing): its
+        steps. ``mark``: the table made the move for a person (kept as the action's third item)."""
         steps = self.state.apply(self.game.parse_action(text), seat)
-        self.actions.append([seat, text])
+        self.actions.append([seat, text, *([mark] if mark is not None else [])])
         self._openable = None
         return steps
 

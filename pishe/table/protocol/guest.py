@@ -24,7 +24,7 @@ from .. import said
 from ..said import lowered, of_error, say
 from ..game import get_game, is_game
 from . import wire
-from .host import friend_names, timeout_action
+from .host import TIMEOUT, friend_names, timeout_action
 from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
                    VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
@@ -373,10 +373,10 @@ class Guest:
             return said.seat_name(self.game, seat, self.seat, name)
         return say(TABLE, "seat {seat}", seat=seat)
 
-    def _words(self, groups: list) -> list:
-        """The words of the steps in ``groups``."""
+    def _words(self, start: int) -> list:
+        """The words of the steps this page was shown from group ``start`` on."""
         try:
-            return said.steps(self.game, [shown for group in groups for shown in group], self.seat)
+            return self._np.words(start)
         except _UNREADABLE as e:
             raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
 
@@ -401,12 +401,12 @@ class Guest:
     def timeout(self) -> Outcome:
         """The clock of the person to move ran out on this page. Only this page knows its
         seat's cards, so when that person is this page's it makes the table's move for them:
-        the first legal move of its own view, as the host's page does for its own seat.
-        Otherwise nothing (the host's page times its own seat out)."""
+        the first legal move of its own view, as the host's page does for its own seat, marked
+        so that every page words it as the table's move. Otherwise nothing (the host's page times its own seat out)."""
         action = timeout_action(self._view) if self._view is not None and self._view.get("turn") == self.seat else None
-        if self._np is None or action is None:
+        if self._np is None or action is None or not self._np.dealt:
             return Outcome([], [])
-        return self.move(action)
+        return self._np_out(self._np.act(action, TIMEOUT))
 
     def _np_deal(self, values: dict) -> Outcome:
         """A no-peek deal (or a new try of it) begins, or comes again with its log to a page
@@ -501,8 +501,7 @@ class Guest:
                 self._view = {**self._view, "legal": []}
             if state.over and np.outcome == VERIFIED:
                 self._np_results[number] = list(state.team_points())
-        new = np.shown[self._np_told:]
-        words, moves = self._words(new), self._motions(new)
+        words, moves = self._words(self._np_told), self._motions(np.shown[self._np_told:])
         self._np_told = len(np.shown)
         if np.outcome is not None and self._np_key[3] is None:
             self._np_key[3] = True              # checked: said once

@@ -142,10 +142,11 @@ class Host:
         self._bots: dict = {}
         #: The deals aborted by pages gone with their keys, ``[deal, seats]``.
         self.aborts: list = []
-        # The host's view as it last was with every card it may see opened (kept while a card it
-        # may see now is still opening), or None while every such card is open.
+        # The host's view as it was at the last step where every card it may see was open (shown
+        # while a card it may see now is still opening: a view is never made from stand-ins),
+        # and that step's (moves, cards known).
         self._np_shown: Optional[dict] = None
-        self._np_settled = False         # every card the host's page may see was open at the last step
+        self._np_shown_at: Optional[tuple] = None
         self._earlier: list = []        # restored: the points of the deals before the one in play
         self._played: Optional[_HostDeal] = None                 # the deal in self.match.deal
         self._pending: Optional[_HostDeal] = _HostDeal(1)
@@ -678,15 +679,15 @@ class Host:
         deal = self._played
         if self.match.deal.turn != seat or not self._np_hosts(seat) and seat != HOST_SEAT:
             raise NotYourTurnError(_("It is not your turn."))
-        send = self._np_relay(deal.np.act(self.game.action_text(self.game.parse_action(text))))
+        send = self._np_relay(deal.np.act(self.game.action_text(self.game.parse_action(text)), mark))
         if mark is None:
             self.seating.played(seat)
-        return self._np_after(send, mark)
+        return self._np_after(send)
 
-    def _np_after(self, send: list, mark: Optional[str] = None) -> Outcome:
-        """Bring the host's match to what its page knows now: the deck dealt, the moves made,
-        the cards opened; the host's words for the steps it was newly shown, and the cards
-        they moved."""
+    def _np_after(self, send: list) -> Outcome:
+        """Bring the host's match to what its page knows now: the deck dealt, the moves made
+        (with their marks), the cards opened; the host's words for the steps it was newly
+        shown, and the cards they moved."""
         deal = self._pending or self._played
         np = deal.np
         if self._pending is not None and np.dealt and np.outcome is None:
@@ -699,25 +700,21 @@ class Host:
             elif self.match.deal_number != deal.number:
                 self.match.next_deal(deck=deck)
             self._played, self._pending, self._bots = deal, None, {}
-            self._np_shown, self._np_settled = None, False
+            self._np_shown = self._np_shown_at = None
         if self._played is deal:
-            settled = np.partial.settled(HOST_SEAT)
-            if not settled and self._np_shown is None and self.match.deal is not None and self._np_settled:
-                self._np_shown = self.game.view(self.match, HOST_SEAT, self.names(HOST_SEAT)).to_json()
-            elif settled:
-                self._np_shown = None
-            self._np_settled = settled
             try:
                 self.match.deal = np.partial.state
+                at = (len(np.partial.actions), len(np.partial.known))
+                if at != self._np_shown_at and np.partial.settled(HOST_SEAT):
+                    self._np_shown = self.game.view(self.match, HOST_SEAT, self.names(HOST_SEAT)).to_json()
+                    self._np_shown_at = at
             except PisheError:
                 pass                # a move its cards make impossible: the deal is not fair (np.outcome)
-            for seat, text in np.partial.actions[len(deal.actions):]:
-                deal.actions.append([seat, text, *([mark] if mark else [])])
+            deal.actions = [list(a) for a in np.partial.actions]
             deal.steps = np.shown
-        words, moves = [], []
-        for group in np.shown[deal.told:]:
-            words += [self.game.describe(shown, self.seat) for shown in group]
-            moves += [move for shown in group for move in self.game.motion(shown, self.seat)]
+        words = np.words(deal.told)
+        moves = [move for group in np.shown[deal.told:] for shown in group
+                 for move in self.game.motion(shown, self.seat)]
         deal.told = len(np.shown)
         return Outcome(send, words, moves=moves)
 
@@ -801,14 +798,13 @@ class Host:
 
     def _np_save(self) -> dict:
         """The no-peek deal in play as its page rebuilds it: its secret and the deal's log (it
-        holds this page's secret: it stays in the host's own tab), the marks of the table's
-        moves, the deals aborted."""
+        holds this page's secret: it stays in the host's own tab; the log holds the marks of
+        the table's moves), the deals aborted."""
         deal = self._pending or self._played
         kept = None
         if deal is not None and deal.np is not None:
             kept = {"deal": deal.number, "tries": deal.tries, "secret": deal.np.dealing.reveal(), "log": deal.log,
-                    "pages": [deal.np.pages[s] for s in range(self.game.seats)], "aborted": deal.aborted,
-                    "marks": [a[2:] for a in deal.actions]}
+                    "pages": [deal.np.pages[s] for s in range(self.game.seats)], "aborted": deal.aborted}
         return {"deal": kept, "aborts": self.aborts, "number": deal.number if deal is not None else 1,
                 "results": self.match.results[:deal.number - 1] if self.match is not None and deal is not None else []}
 
@@ -872,12 +868,4 @@ class Host:
         replay_seat(deal.np, deal.log)
         if deal.np.dealt:
             self._np_after([])
-            marks = wire.items(kept["marks"], "marks")
-            wire.check(len(marks) == len(deal.actions), "a mark for each move")
-            deal.actions = [a[:2] + self._mark(m) for a, m in zip(deal.actions, marks)]
         deal.told = len(deal.np.shown)
-
-    @staticmethod
-    def _mark(mark: list) -> list:
-        wire.check(mark in ([], [TIMEOUT], [COMPUTER]), "a move's mark must be timeout or computer")
-        return mark

@@ -34,7 +34,7 @@ def replay_seat(seat, log: list) -> list:
         if message.get("seat") != seat.seat:
             said += seat.receive(message)
         elif message.get("type") == "np-act" and seat.outcome is None:
-            said += seat.act(message["action"])
+            said += seat.act(message["action"], message.get("mark"))
     # Key shares may have gone in several messages (a guest's parts): each share counts once.
     logged = {json.dumps(e) for m in log if m.get("seat") == seat.seat and m.get("type") == "np-keys"
               for e in m["shares"]}
