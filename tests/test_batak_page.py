@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from axe import violations
+from test_friend import Table, profiles  # noqa: F401  (the host's and the friend's browsers)
 from test_pisti_page import local, new_match, ready_page, settle, wait_idle
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
@@ -332,3 +333,78 @@ def test_esli_deal(batak_page: Page):
     assert view["auction"]["minimum"] == 7
     assert violations(page) == []
     assert page.errors == []
+
+
+# ---- with a friend ------------------------------------------------------------------
+
+# Installed in a friends' table page: whenever the page is idle and its own view says it is
+# its seat's turn, it presses the button of the view's first legal move (pass, the first
+# trump, the lowest card), as a timeout would; the test waits on the host's view alone.
+AUTOPLAY = """() => {
+  if (window.__autoplay) return;
+  window.__autoplay = { last: null, clicks: 0 };
+  const tick = () => {
+    const s = window.pisheFriend && window.pisheFriend.state;
+    const v = s && s.view;
+    if (v && v.legal && v.legal.length && v.turn === v.seat && v !== window.__autoplay.last &&
+        document.body.dataset.idle === "true") {
+      const button = document.querySelector(`[data-game="batak"] [data-action="${CSS.escape(v.legal[0])}"]`);
+      if (button && button.getAttribute("aria-disabled") !== "true") {
+        window.__autoplay.last = v;
+        window.__autoplay.clicks += 1;
+        button.click();
+      }
+    }
+    setTimeout(tick, 20);
+  };
+  tick();
+}"""
+DEAL_OVER = ("() => { const s = window.pisheFriend && window.pisheFriend.state; const v = s && s.view;"
+             " return Boolean(v && v.deal_result && document.body.dataset.idle === 'true'); }")
+
+
+@pytest.fixture
+def table(profiles, module_site, console_errors):  # noqa: F811
+    t = Table(profiles, module_site, console_errors)
+    yield t
+    t.close()
+
+
+@pytest.mark.xfail(strict=True, reason="the friend's page stops at the first trick: its view keeps the turn on the "
+                   "seat after its own card while the host's table plays on (engine or no-peek side, not the page)")
+def test_a_deal_with_a_friend_and_two_computers(table):
+    """The host keeps the seat across for a friend; the friend's page joins by its link and
+    both pages play a whole deal through their own buttons, two computers in the other seats.
+    Each page shows its own seat at the bottom and the deal's table at the end."""
+    host, guest = table.host, table.guest
+    host.goto(table.site.url + "?delay=30&hold=600&silent=600")
+    expect(host.locator("body")).to_have_attribute("data-ready", "true", timeout=120_000)
+    radio = host.get_by_role("radio", name="Batak", exact=True)
+    if not radio.is_checked():
+        radio.check()
+    expect(host.get_by_role("checkbox", name="Across", exact=True)).to_be_checked()
+    host.get_by_role("checkbox", name="Right", exact=True).set_checked(False)
+    host.get_by_role("checkbox", name="Left", exact=True).set_checked(False)
+    host.get_by_role("button", name="Invite a friend", exact=True).click()
+    dialog = host.get_by_role("dialog")
+    if dialog.is_visible():
+        dialog.get_by_role("button", name="Invite a friend", exact=True).click()
+    table.join(table.invite_link())
+    for page in (host, guest):
+        page.evaluate(AUTOPLAY)
+    host.wait_for_function(DEAL_OVER, timeout=90_000, polling=100)
+    guest.wait_for_function(DEAL_OVER, timeout=60_000, polling=100)
+    views = [page.evaluate("window.pisheFriend.state.view") for page in (host, guest)]
+    assert [v["seat"] for v in views] == [0, 2] and all(v["game"] == "batak" for v in views)
+    # The same deal on both pages: each seat's tricks, seen from each side.
+    assert views[0]["tricks"] == views[1]["tricks"]
+    assert sum(views[0]["tricks"]) == sum(views[1]["tricks"]) == 13
+    for page, view in zip((host, guest), views):
+        shown = page.evaluate(READ_TABLE, TABLES["batak"])
+        assert shown["seats"]["bottom"]["seat"] == view["seat"] and shown["seats"]["top"]["seat"] == (view["seat"] + 2) % 4
+        assert shown["result"]["caption"] == view["deal_result"]["heading"]
+        assert page.evaluate("window.__autoplay.clicks") >= 13
+    RESULTS.mkdir(exist_ok=True)
+    guest.screenshot(path=str(RESULTS / "batak-friend-guest-deal-end.png"))
+    for who, errors in table.errors.items():
+        assert [e for e in errors if "Service Worker" not in e] == [], (who, errors)
