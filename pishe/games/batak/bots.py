@@ -11,6 +11,7 @@ import random
 
 from ...table.game import BotFactory
 from .baseline import BaselineBot
+from .hard import HardBot
 from .words import N_
 
 __all__ = ["RandomBot", "BaselineBot", "BOTS", "COMPUTER", "LEVELS"]
@@ -33,6 +34,7 @@ class RandomBot:
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "baseline": BaselineBot,
+    "hard": HardBot,
 }
 #: The bot the page's computer plays when no level is chosen.
 COMPUTER = "baseline"

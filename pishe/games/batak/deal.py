@@ -23,7 +23,8 @@ from ...errors import (
 from .words import _
 
 __all__ = [
-    "Deal", "Step", "POWER", "ORDER", "sort_cards", "legal_cards", "trick_winner", "bid_text", "trump_text",
+    "Deal", "Step", "POWER", "ORDER", "CODE", "CARD_OF", "SUIT_CODE", "sort_cards", "legal_codes", "winning_code",
+    "legal_cards", "trick_winner", "bid_text", "trump_text",
     "PASS", "MAX_BID", "MINIMUM", "HAND", "AUCTION", "TRUMP", "PLAY", "OVER",
     "DEALT", "OPEN", "BID", "PASSED", "WON", "TRUMPS", "CARD", "TRICK", "SCORE",
     "InvalidDeckError", "CardNotInHandError", "BidTooLowError", "BidTooHighError", "OutOfAuctionError",
@@ -149,47 +150,72 @@ class Step(NamedTuple):
     points: tuple = ()
 
 
-def legal_cards(hand: Sequence[Card], trick: Sequence[Card], trump: str, broken: bool) -> list:
-    """The cards of ``hand`` (in card order) that may be played to ``trick`` (its cards in
-    the order played; empty: a lead), ``trump`` being trumps, ``broken`` whether a trump has
-    been played to an earlier trick: the rules of following, trumping and leading."""
+#: A card's code for the rules' fast paths: power × 4 + suit (♣ 0, ♦ 1, ♥ 2, ♠ 3), so that codes
+#: sort in card order, a suit is ``code & 3`` and, within a suit, the higher code the higher card.
+CODE = {c: POWER[c] * 4 + SUITS.index(c.suit) for c in DECK}
+#: The card of each code.
+CARD_OF = {code: c for c, code in CODE.items()}
+#: Each suit letter's number in codes.
+SUIT_CODE = {s: i for i, s in enumerate(SUITS)}
+
+
+def legal_codes(hand: Sequence[int], trick: Sequence[int], trump: int, broken: bool) -> list:
+    """The rules of play on codes (:data:`CODE`): the codes of ``hand`` (in card order) that may
+    be played to ``trick`` (codes in the order played; empty: a lead), ``trump`` being the trump
+    suit's number, ``broken`` whether a trump has been played to an earlier trick.
+
+    Leading: no trump until trumps are broken, unless the hand holds nothing else. Following:
+    the suit led, higher than its highest in the trick when the hand can (any card of it once
+    the trick holds a trump, the suit led not being trumps); void in it, a trump, higher than
+    the trick's highest trump when the hand can; with neither, any card."""
     if not trick:
         if broken:
             return list(hand)
-        other = [c for c in hand if c.suit != trump]
-        return other or list(hand)
-    led = trick[0].suit
-    power = POWER
-    follow = [c for c in hand if c.suit == led]
+        return [c for c in hand if c & 3 != trump] or list(hand)
+    led = trick[0] & 3
+    follow = [c for c in hand if c & 3 == led]
     if follow:
-        if led != trump and any(c.suit == trump for c in trick):
-            return follow
-        top = max(power[c] for c in trick if c.suit == led)
-        higher = [c for c in follow if power[c] > top]
-        return higher or follow
-    trumps = [c for c in hand if c.suit == trump]
+        if led != trump:
+            for c in trick:
+                if c & 3 == trump:
+                    return follow
+        top = max(c for c in trick if c & 3 == led)
+        return [c for c in follow if c > top] or follow
+    trumps = [c for c in hand if c & 3 == trump]
     if not trumps:
         return list(hand)
-    played = [power[c] for c in trick if c.suit == trump]
+    played = [c for c in trick if c & 3 == trump]
     if played:
         top = max(played)
-        higher = [c for c in trumps if power[c] > top]
-        return higher or trumps
+        return [c for c in trumps if c > top] or trumps
     return trumps
 
 
-def trick_winner(trick: Sequence[Card], trump: str) -> int:
-    """The index in ``trick`` (cards in the order played) of the card that takes it: the highest
+def winning_code(trick: Sequence[int], trump: int) -> int:
+    """The index in ``trick`` (codes in the order played) of the card that takes it: the highest
     trump, or with none the highest card of the suit led."""
     best = 0
     for i in range(1, len(trick)):
         c, b = trick[i], trick[best]
-        if c.suit == b.suit:
-            if POWER[c] > POWER[b]:
+        if c & 3 == b & 3:
+            if c > b:
                 best = i
-        elif c.suit == trump:
+        elif c & 3 == trump:
             best = i
     return best
+
+
+def legal_cards(hand: Sequence[Card], trick: Sequence[Card], trump: str, broken: bool) -> list:
+    """:func:`legal_codes` on cards: the cards of ``hand`` that may be played to ``trick`` (cards in
+    the order played), ``trump`` the trump suit's letter; in card order."""
+    code = CODE
+    return [CARD_OF[c] for c in legal_codes(sorted(code[c] for c in hand), [code[c] for c in trick],
+                                            SUIT_CODE[trump], broken)]
+
+
+def trick_winner(trick: Sequence[Card], trump: str) -> int:
+    """:func:`winning_code` on cards: the index in ``trick`` of the card that takes it."""
+    return winning_code([CODE[c] for c in trick], SUIT_CODE[trump])
 
 
 def check_deck(deck: Sequence[Card]) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ...cards import SUITS, Card
-from .deal import BID, CARD, OPEN, PASSED, POWER, TRICK, TRUMPS, WON
+from ...cards import DECK, SUITS, Card
+from .deal import BID, CARD, OPEN, ORDER, PASSED, POWER, TRICK, TRUMPS, WON, trick_winner
 
 __all__ = ["Memory"]
 
@@ -15,23 +15,26 @@ class Memory:
     """What a seat has seen of the current deal, kept up to date by :meth:`update` from each of
     its views (asked at every turn, a view holds every step since the seat's last action).
 
-    ``played``: the cards played so far, in order; ``gone``: the same as a set; ``cap``: by
-    seat and suit, the power (2 … 14 for the ace) above which the seat has shown it holds no card
-    of the suit: 0 when it showed it holds none (it did not follow, or did not trump), the
-    trick's highest of the suit when it did not beat it though the rules made it (15: nothing
-    shown); ``bids``: by seat, its bids (the opener's announced
+    ``played``: the cards played so far, in order; ``gone``: the same as a set; ``broken``:
+    whether a trump has been played; ``ruled_out``: by seat, the cards its plays have shown, by
+    the rules of following, that it does not hold (a suit it did not follow, a card it would
+    have had to beat the trick with); ``unlikely``: by seat, the cards it would not hold had it
+    played the baseline's way (a player who follows with the cheapest card that wins, else its
+    lowest: the others' computers, and a fair guess at most people); ``bids``: by seat, its bids (the opener's announced
     minimum included); ``passed``: the seats that passed, in order; ``declarer``, ``contract``,
     ``trump`` once known; ``trick``: the cards of the trick in play, ``(seat, card)``.
     ``complete`` is ``False`` when the seat missed steps (a bot that took a seat mid-deal).
     """
 
-    __slots__ = ("next_step", "complete", "played", "gone", "cap", "bids", "passed",
+    __slots__ = ("next_step", "complete", "played", "gone", "broken", "ruled_out", "unlikely", "bids", "passed",
                  "declarer", "contract", "trump", "trick")
     next_step: int
     complete: bool
     played: list[Card]
     gone: set[Card]
-    cap: list[dict[str, int]]
+    broken: bool
+    ruled_out: list[set[Card]]
+    unlikely: list[set[Card]]
     bids: list[list[int]]
     passed: list[int]
     declarer: Optional[int]
@@ -48,7 +51,9 @@ class Memory:
         self.complete = complete
         self.played = []
         self.gone = set()
-        self.cap = [dict.fromkeys(SUITS, 15) for _ in range(4)]
+        self.broken = False
+        self.ruled_out = [set(), set(), set(), set()]
+        self.unlikely = [set(), set(), set(), set()]
         self.bids = [[], [], [], []]
         self.passed = []
         self.declarer = None
@@ -72,10 +77,10 @@ class Memory:
         kind = shown["kind"]
         if kind == CARD:
             seat, card = shown["seat"], Card.parse(shown["card"])
-            trick = self.trick
-            if trick and self.trump is not None:
-                self._learn(seat, card, [c for _, c in trick], self.trump)
-            trick.append((seat, card))
+            if self.trump is not None:
+                self._learn(seat, card, [c for _, c in self.trick], self.trump)
+                self.broken = self.broken or card.suit == self.trump
+            self.trick.append((seat, card))
             self.played.append(card)
             self.gone.add(card)
         elif kind == TRICK:
@@ -90,20 +95,61 @@ class Memory:
             self.trump = shown["suit"]
 
     def _learn(self, seat: int, card: Card, trick: list, trump: str) -> None:
-        """What ``seat`` showed of its hand by playing ``card`` to ``trick``, by the rules of following."""
-        cap = self.cap[seat]
+        """What ``seat`` showed of its hand by playing ``card`` to ``trick`` (its cards so far; empty:
+        a lead): by the rules of following into ``ruled_out``, by the baseline's way into ``unlikely``."""
+        out, unlikely = self.ruled_out[seat], self.unlikely[seat]
+        power = POWER[card]
+        if not trick:
+            self._learn_lead(seat, card, trump)
+            return
         led = trick[0].suit
         trumped = any(c.suit == trump for c in trick)
+        wins = trick_winner([*trick, card], trump) == len(trick)
         if card.suit == led:
             if led == trump or not trumped:
                 top = max(POWER[c] for c in trick if c.suit == led)
-                if POWER[card] < top:
-                    cap[led] = min(cap[led], top)
+                if power < top:
+                    out.update(_between(led, top, 15))          # it could not beat the trick
+                elif wins:
+                    unlikely.update(_between(led, top, power))  # the cheapest card that wins
+            if not wins:
+                unlikely.update(_between(led, 0, power))        # its lowest legal card
             return
-        cap[led] = 0
+        out.update(_SUIT[led])
         if card.suit != trump:
-            cap[trump] = 0
-        elif trumped:
-            top = max(POWER[c] for c in trick if c.suit == trump)
-            if POWER[card] < top:
-                cap[trump] = min(cap[trump], top)
+            out.update(_SUIT[trump])
+            unlikely.update(c for c in DECK if ORDER[c] < ORDER[card])  # its lowest card of all
+            return
+        top = max((POWER[c] for c in trick if c.suit == trump), default=0)
+        if power < top:
+            out.update(_between(trump, top, 15))                # it could not over-trump
+            unlikely.update(_between(trump, 0, power))
+        else:
+            unlikely.update(_between(trump, top, power))
+
+    def _learn_lead(self, seat: int, card: Card, trump: str) -> None:
+        """What a lead tells of the leader's hand, played the baseline's way: a trump led holds
+        nothing else; a master led is the first in card order; another card is the lowest of a
+        suit, and the leader holds no master of any other suit."""
+        unlikely = self.unlikely[seat]
+        if card.suit == trump:
+            if not self.broken:
+                self.ruled_out[seat].update(c for c in DECK if c.suit != trump)
+            else:
+                unlikely.update(c for c in DECK if c.suit != trump)
+            return
+        tops = {s: max((c for c in _SUIT[s] if c not in self.gone), key=POWER.__getitem__, default=None)
+                for s in SUITS if s != trump}
+        if tops[card.suit] == card:
+            unlikely.update(t for t in tops.values() if t is not None and ORDER[t] < ORDER[card])
+            return
+        unlikely.update(t for s, t in tops.items() if t is not None and s != card.suit)
+        unlikely.update(_between(card.suit, 0, POWER[card]))
+
+
+_SUIT = {s: [Card(r, s) for r in range(1, 14)] for s in SUITS}
+
+
+def _between(suit: str, low: int, high: int) -> list:
+    """The cards of ``suit`` of power strictly between ``low`` and ``high``."""
+    return [c for c in _SUIT[suit] if low < POWER[c] < high]

@@ -1,0 +1,351 @@
+"""The Hard computer: bids, names trumps and plays by looking ahead over hands it cannot see.
+
+Determinized sampling: it deals the cards it has not seen to the other seats at random, many
+times over, each deal consistent with what it has seen (each seat's number of cards, and the
+suits a seat has shown it lacks or cannot beat, from the rules of following), plays each
+choice out to the deal's end in every such deal with the baseline's rule for every seat, and
+takes the choice that does best on average. It reads its own view and its memory of the
+steps shown to it, never a hidden card: two deals that differ only in cards it cannot see give
+it the same samples, so the same choice.
+
+The play-outs run on card codes (:data:`.deal.CODE`) through the rules' own fast paths
+(:func:`.deal.legal_codes`, :func:`.deal.winning_code`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from ...cards import DECK, SUITS
+from .deal import CARD_OF, CODE, MAX_BID, PASS, SUIT_CODE, bid_text, legal_codes, trump_text, winning_code
+from .memory import Memory
+
+__all__ = ["HardBot", "play_out", "sample_hands"]
+
+_ALL = sorted(CODE[c] for c in DECK)
+#: For each code, the bits (1 << code) of the higher cards of its suit.
+_ABOVE = {c: sum(1 << d for d in _ALL if d & 3 == c & 3 and d > c) for c in _ALL}
+
+
+def _baseline_lead(hand: list, trump: int, seen: int) -> int:
+    """The baseline's lead on codes (see :func:`.baseline.baseline_lead`); ``seen``: the bits of
+    the cards played so far."""
+    others = [c for c in hand if c & 3 != trump]
+    if not others:
+        return hand[0]
+    mine = seen
+    for c in hand:
+        mine |= 1 << c
+    for c in others:
+        if not _ABOVE[c] & ~mine:
+            return c
+    lengths = [0, 0, 0, 0]
+    for c in others:
+        lengths[c & 3] += 1
+    suit = lengths.index(max(lengths))
+    for c in others:
+        if c & 3 == suit:
+            return c
+    raise AssertionError("no lead")
+
+
+def _baseline_follow(legal: list, trick: list, trump: int) -> int:
+    """The baseline's follow on codes (see :func:`.baseline.baseline_follow`)."""
+    n = len(trick)
+    for c in legal:
+        if winning_code([*trick, c], trump) == n:
+            return c
+    return legal[0]
+
+
+def play_out(hands: list, trick: list, leader: int, trump: int, broken: bool, tricks: list, seen: int) -> list:
+    """Play a deal to its end with the baseline's rule for every seat, on codes: ``hands`` by seat
+    (sorted lists, changed in place), ``trick`` the codes played to the trick in play, led by
+    ``leader``, ``tricks`` each seat's tricks so far (changed in place), ``seen`` the bits of the
+    cards played before. Returns ``tricks``."""
+    seat = (leader + len(trick)) % 4
+    trick = list(trick)
+    while hands[seat]:
+        hand = hands[seat]
+        if trick:
+            legal = legal_codes(hand, trick, trump, broken)
+            card = legal[0] if len(legal) == 1 else _baseline_follow(legal, trick, trump)
+        else:
+            card = _baseline_lead(hand, trump, seen)
+        hand.remove(card)
+        trick.append(card)
+        seen |= 1 << card
+        if card & 3 == trump:
+            broken = True
+        if len(trick) == 4:
+            leader = (seat + 1) % 4
+            winner = (leader + winning_code(trick, trump)) % 4
+            tricks[winner] += 1
+            trick = []
+            seat = winner
+        else:
+            seat = (seat + 1) % 4
+    return tricks
+
+
+def sample_hands(rng: random.Random, unseen: Sequence[int], counts: Sequence[int], ruled_out: Sequence[set],
+                 unlikely: Sequence[set], me: int, tries: int = 8) -> list:
+    """The ``unseen`` codes dealt at random to the seats other than ``me``, ``counts[s]`` to each,
+    no seat getting a code of its ``ruled_out`` or ``unlikely`` set; when no such deal is found in
+    ``tries`` draws, none of its ``ruled_out`` set; failing that too, with no regard to either."""
+    seats = [s for s in range(4) if s != me and counts[s]]
+    for sets in ([ruled_out[s] | unlikely[s] for s in range(4)], ruled_out):
+        if not any(sets[s] for s in seats):
+            break                   # nothing known: every deal fits
+        allowed = {c: [s for s in seats if c not in sets[s]] for c in unseen}
+        # The most constrained cards first: those fewest seats may hold.
+        order = sorted(unseen, key=lambda c: len(allowed[c]))
+        for _ in range(tries):
+            room = {s: counts[s] for s in seats}
+            hands: list = [[] for _ in range(4)]
+            for c in order:
+                open_ = [s for s in allowed[c] if room[s]]
+                if not open_:
+                    break
+                s = open_[rng.randrange(len(open_))] if len(open_) > 1 else open_[0]
+                hands[s].append(c)
+                room[s] -= 1
+            else:
+                for h in hands:
+                    h.sort()
+                return hands
+    cards = list(unseen)
+    rng.shuffle(cards)
+    hands = [[] for _ in range(4)]
+    at = 0
+    for s in seats:
+        hands[s] = sorted(cards[at:at + counts[s]])
+        at += counts[s]
+    return hands
+
+
+def _trump_code(hand: list) -> int:
+    """The baseline's trumps on codes (see :func:`.baseline.baseline_trump`)."""
+    def key(suit: int) -> tuple:
+        cards = [c for c in hand if c & 3 == suit]
+        return (len(cards), sum(1 for c in cards if c >> 2 >= 12), suit)
+    return max(range(4), key=key)
+
+
+def _estimate(hand: list, partners: bool) -> int:
+    """The baseline's estimate of a hand on codes (see :func:`.baseline.estimate`)."""
+    lengths = [0, 0, 0, 0]
+    for c in hand:
+        lengths[c & 3] += 1
+    value = 0
+    for c in hand:
+        power = c >> 2
+        if power == 14 or (power == 13 and lengths[c & 3] >= 2) or (power == 12 and lengths[c & 3] >= 3):
+            value += 1
+    return value + max(0, max(lengths) - 4) + (3 if partners else 0)
+
+
+def _auction_bounds(auction: Sequence[tuple], me: int) -> list:
+    """What the auction says of the other seats' hands: ``(seat, low, high)`` bounds on the
+    baseline's estimate of each bid (``low``) and pass (``high``), the opener's minimum aside."""
+    bounds = []
+    highest = auction[0][1] if auction else 0
+    for seat, bid in auction[1:]:
+        if seat == me:
+            if bid is not None:
+                highest = bid
+            continue
+        if bid is None:
+            bounds.append((seat, 0, highest))
+        else:
+            bounds.append((seat, bid, 99))
+            highest = bid
+    return bounds
+
+
+def _misfits(hands: list, bounds: list, partners: bool) -> int:
+    """How many of the auction's ``bounds`` the sampled ``hands`` break."""
+    missed = 0
+    for seat, low, high in bounds:
+        value = _estimate(hands[seat], partners)
+        if value < low or value > high:
+            missed += 1
+    return missed
+
+
+def _value(points: list, me: int, partners: bool) -> float:
+    """What a deal's result is worth to ``me``: its side's points less the others' average."""
+    if partners:
+        return points[me & 1] - points[1 - (me & 1)]
+    return points[me] - (sum(points) - points[me]) / 3
+
+
+def _points(tricks: list, declarer: int, contract: int, partners: bool) -> list:
+    """The deal's points by team from each seat's tricks (SPEC-BATAK.md's scoring)."""
+    if partners:
+        tricks = [tricks[0] + tricks[2], tricks[1] + tricks[3]]
+        side = declarer & 1
+    else:
+        tricks = list(tricks)
+        side = declarer
+    if tricks[side] < contract:
+        tricks[side] = -contract
+    return tricks
+
+
+class HardBot:
+    """Looks ahead over sampled deals of the cards it cannot see (see the module docs).
+
+    ``samples`` bounds the play-outs of one decision: a card is tried in ``samples // cards``
+    deals at least ``floor`` times; a bid or a trump choice in ``bid_samples`` deals.
+    """
+
+    def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
+                 tries: int = 6, boldness: float = 0.0):
+        self.seat = seat
+        self.rng = rng
+        self.samples = samples
+        self.floor = floor
+        self.bid_samples = bid_samples
+        self.tries = tries
+        self.boldness = boldness
+        self.memory = Memory()
+
+    def remember(self, view) -> None:
+        """Take in ``view``'s new steps without choosing (a replayed match's earlier deals)."""
+        self.memory.update(view)
+
+    def choose(self, view):
+        """Hard's action for ``view``."""
+        self.memory.update(view)
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if legal[0] == PASS:
+            return self._bid(view)
+        if isinstance(legal[0], str):
+            return self._trump(view)
+        return self._card(view)
+
+    # -- the common ground of every decision -----------------------------------------
+
+    def _unseen(self, view) -> list:
+        mine = {CODE[c] for c in view.hand}
+        gone = {CODE[c] for c in self.memory.gone}
+        return [c for c in _ALL if c not in mine and c not in gone]
+
+    def _known(self) -> tuple:
+        """Each seat's ruled-out and unlikely cards, as sets of codes."""
+        memory = self.memory
+        return ([{CODE[c] for c in cards} for cards in memory.ruled_out],
+                [{CODE[c] for c in cards} for cards in memory.unlikely])
+
+    def _sample(self, view, unseen: list, known: tuple) -> list:
+        hands = sample_hands(self.rng, unseen, view.hand_counts, known[0], known[1], view.seat)
+        hands[view.seat] = sorted(CODE[c] for c in view.hand)
+        return hands
+
+    # -- the auction and the trumps --------------------------------------------------
+
+    def _worlds(self, view) -> list:
+        """``bid_samples`` sampled deals that fit the auction so far, each the best fit of a few
+        draws: a seat that bid ``b`` is taken to hold a hand the baseline would value at ``b`` or
+        more, a seat that passed at ``h`` one it would value at ``h`` or less."""
+        unseen, known = self._unseen(view), self._known()
+        said = _auction_bounds(view.auction, view.seat)
+        partners = view.partners
+        worlds = []
+        for _ in range(self.bid_samples):
+            best, misses = None, 99
+            for _ in range(self.tries if said else 1):
+                hands = self._sample(view, unseen, known)
+                n = _misfits(hands, said, partners)
+                if n < misses:
+                    best, misses = hands, n
+                if not n:
+                    break
+            worlds.append(best)
+        return worlds
+
+    def _declaring(self, view, worlds: list, contract: int) -> list:
+        """The mean value to this seat of declaring ``contract`` and leading, over ``worlds``, with
+        each suit trumps, by suit number."""
+        me, partners = view.seat, view.partners
+        totals = [0.0] * 4
+        for hands in worlds:
+            for t in range(4):
+                tricks = play_out([h[:] for h in hands], [], me, t, False, [0, 0, 0, 0], 0)
+                totals[t] += _value(_points(tricks, me, contract, partners), me, partners)
+        return [v / len(worlds) for v in totals]
+
+    def _defending(self, view, worlds: list) -> float:
+        """The mean value to this seat of passing, over ``worlds``: the highest bidder so far
+        declares at its bid, naming trumps by the baseline's rule."""
+        me, partners = view.seat, view.partners
+        holder = max(((s, b) for s, b in view.auction if b is not None), key=lambda e: e[1])[0]
+        total = 0.0
+        for hands in worlds:
+            trump = _trump_code(hands[holder])
+            tricks = play_out([h[:] for h in hands], [], holder, trump, False, [0, 0, 0, 0], 0)
+            total += _value(_points(tricks, holder, view.highest, partners), me, partners)
+        return total / len(worlds)
+
+    def _bid(self, view):
+        highest = view.highest
+        if highest >= MAX_BID:
+            return PASS
+        worlds = self._worlds(view)
+        if max(self._declaring(view, worlds, highest + 1)) + self.boldness > self._defending(view, worlds):
+            return bid_text(highest + 1)
+        return PASS
+
+    def _trump(self, view):
+        contract = view.contract if view.contract is not None else view.highest
+        values = self._declaring(view, self._worlds(view), contract)
+        return trump_text(SUITS[values.index(max(values))])
+
+    # -- the play ----------------------------------------------------------------------
+
+    def _card(self, view):
+        legal = view.legal
+        me, partners = view.seat, view.partners
+        declarer, contract = view.declarer, view.contract
+        trump = SUIT_CODE[view.trump]
+        unseen, known = self._unseen(view), self._known()
+        trick = [CODE[c] for _, c in view.trick]
+        leader = view.trick[0][0] if view.trick else me
+        seen = 0
+        for c in self.memory.gone:
+            seen |= 1 << CODE[c]
+        seen_before = seen
+        for c in trick:
+            seen_before &= ~(1 << c)
+        codes = [CODE[c] for c in legal]
+        rounds = max(self.floor, self.samples // len(codes))
+        totals = [0.0] * len(codes)
+        for _ in range(rounds):
+            hands = self._sample(view, unseen, known)
+            for i, code in enumerate(codes):
+                trial = [h[:] for h in hands]
+                trial[me].remove(code)
+                tricks = list(view.tricks)
+                after = trick + [code]
+                broken = view.broken or any(c & 3 == trump for c in after)
+                if len(after) == 4:
+                    winner = (leader + winning_code(after, trump)) % 4
+                    tricks[winner] += 1
+                    play_out(trial, [], winner, trump, broken, tricks, seen_before | _bits(after))
+                else:
+                    play_out(trial, after, leader, trump, broken, tricks, seen_before | _bits(after))
+                totals[i] += _value(_points(tricks, declarer, contract, partners), me, partners)
+        best = max(range(len(codes)), key=lambda i: (totals[i], -codes[i]))
+        return CARD_OF[codes[best]]
+
+
+def _bits(codes) -> int:
+    bits = 0
+    for c in codes:
+        bits |= 1 << c
+    return bits
+
