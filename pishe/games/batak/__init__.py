@@ -51,6 +51,10 @@ class BatakGame(Game):
     computer = COMPUTER
     bots = BOTS
     levels = LEVELS
+    levels_note = N_("All three computers play at this level. Easy bids too high and sometimes plays a card at "
+                     "random; Medium bids what its high cards are worth and wins tricks as cheaply as it can; Hard "
+                     "also reads what the auction and the others' plays reveal of their hands and looks ahead to "
+                     "the end of the deal.")
     refusals = {
         "card-not-in-hand": N_("That card is not in your hand."),
         "bid-too-low": N_("Bid more than the highest bid."),
