@@ -11,22 +11,15 @@
 // Texts are set with textContent only.
 
 import { cardBack, cardFace, emptyPlace, fill } from "../../cards.js";
-import { rove } from "../../keys.js";
 import { list, record, setText, text } from "../../text.js";
 import { paintHint } from "../hints.js";
 import { travel } from "../motion.js";
+import { countText, paintFlag, paintHand, paintHeld } from "../seats.js";
 import { paintSteps } from "../steps.js";
 
 /** Places around the table, by seats after yours in order of play (two players: face to face). */
 const PLACES = ["bottom", "right", "top", "left"];
 const TWO_PLACES = ["bottom", "top"];
-/** The most face-down cards drawn for a seat's hand (its count says the rest). */
-const MOST_BACKS = 4;
-
-function countText(n) {
-  return Number.isFinite(n) ? String(n) : "–";
-}
-
 /** Small face-up cards (pişti records, the opening cards, the jacks sent under). */
 function paintMiniCards(box, cards) {
   const codes = list(cards).map((c) => text(record(c).code)).join(" ");
@@ -164,50 +157,6 @@ function paintView(view, root) {
   root.dataset.paints = String((Number(root.dataset.paints) || 0) + 1);
   root.dispatchEvent(new CustomEvent("pishe:painted", { bubbles: true, detail: { start, end } }));
   return end - start;
-}
-
-/** A seat's flag: the place's word for it, shown when there is one. */
-function paintFlag(flag, word) {
-  setText(flag, word);
-  flag.hidden = !text(word);
-}
-
-/** Another seat's hand: its count, and as many backs (up to a few). */
-function paintHeld(held, count) {
-  setText(held.querySelector("[data-count]"), countText(count));
-  const backs = held.querySelector("[data-backs]");
-  const n = Number.isFinite(count) ? Math.max(0, Math.min(MOST_BACKS, count)) : 0;
-  if (backs.childElementCount === n) return;
-  backs.replaceChildren(...Array.from({ length: n }, () => cardBack()));
-}
-
-/** Your hand: one button per card ("Play 7♥"), enabled when the view lists its code in legal. */
-function paintHand(box, hand, legal) {
-  const buttons = [...box.children];
-  hand.forEach((card, i) => {
-    const c = record(card);
-    let button = buttons[i];
-    if (!button) {
-      button = document.createElement("button");
-      button.type = "button";
-      button.className = "hand-card";
-      box.append(button);
-    }
-    if (button.dataset.action !== text(c.code)) {
-      button.dataset.action = text(c.code);
-      const face = cardFace(c);
-      face.setAttribute("aria-hidden", "true");
-      button.replaceChildren(face);
-    }
-    button.setAttribute("aria-label", text(c.play_label));
-    button.setAttribute("aria-disabled", legal.includes(c.code) ? "false" : "true");
-  });
-  // Cards played are gone; the keyboard stays in the hand (on the hand itself while it is
-  // empty, until the next cards come), one Tab stop whose cards the arrow keys reach.
-  const focused = buttons.slice(hand.length).includes(document.activeElement);
-  for (const extra of buttons.slice(hand.length)) extra.remove();
-  if (focused) (box.lastElementChild || box).focus();
-  rove(box);
 }
 
 /** The count of the deck just played (rows of what and each team's value) and the match's result. */
