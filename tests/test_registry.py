@@ -4,6 +4,7 @@ page markup the build makes from web/games/<game>/."""
 
 import json
 import random
+import re
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -29,7 +30,8 @@ def test_every_package_under_pishe_games_is_registered():
 def test_games_come_in_their_declared_order_and_the_page_deals_the_first():
     from pishe.web import FIRST_GAME
 
-    assert [(g.order, g.id) for g in games()] == [(10, "pishe-pasha"), (20, "pisti"), (20, "pisti-2")]
+    assert [(g.order, g.id) for g in games()] == [(10, "pishe-pasha"), (20, "pisti"), (20, "pisti-2"),
+                                                          (30, "batak"), (30, "batak-esli")]
     assert FIRST_GAME == game_ids()[0]
 
 
@@ -90,8 +92,11 @@ def test_the_build_writes_each_games_markup_into_the_page():
     first = games()[0]
     for game in games():
         hidden = "" if game is first else " hidden"
-        assert f'data-game="{game.id}" data-for-game="{game.id}" data-turn="none"{hidden}>' in built
-        assert f'<div class="settings" data-settings="{game.id}" data-for-game="{game.id}"{hidden}>' in built
+        assert re.search(f'data-game="{game.id}" data-for-game="{game.id}" data-turn="none"( data-[a-z]+="[a-z]+")*'
+                         f'{hidden}>', built)
+        # A game may name the language whose first visit it opens (Pişti's data-first-for="tr").
+        assert re.search(f'<div class="settings" data-settings="{game.id}" data-for-game="{game.id}"'
+                         f'( data-first-for="[a-z]+")?{hidden}>', built)
         assert f'<input type="radio" name="game" value="{game.id}"' in built
         for bot, level in game.levels.items():
             assert f'name="level-{game.id}" value="{bot}" data-setting="level"' in built and level in built
