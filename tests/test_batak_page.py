@@ -370,8 +370,6 @@ def table(profiles, module_site, console_errors):  # noqa: F811
     t.close()
 
 
-@pytest.mark.xfail(strict=True, reason="the friend's page stops at the first trick: its view keeps the turn on the "
-                   "seat after its own card while the host's table plays on (engine or no-peek side, not the page)")
 def test_a_deal_with_a_friend_and_two_computers(table):
     """The host keeps the seat across for a friend; the friend's page joins by its link and
     both pages play a whole deal through their own buttons, two computers in the other seats.

@@ -158,8 +158,8 @@ def test_an_abort_line_is_worded_in_the_pages_language():
     lang.set_language("tr")
     try:
         page.receive(write("pisti", "np-abort", deal=1, seats=[1]))
-        assert page.status()["verification"] == ("El 1 yarıda kaldı: masayı kuran onu yeniden başlattı (bu "
-                                                 "masada yarıda kalan karıştırmalar: 1).")
+        assert page.status()["verification"] == ("El 1 durduruldu: masayı kuran onu yeniden başlattı (bu "
+                                                 "masada durdurulup yeniden dağıtılan: 1).")
     finally:
         lang.set_language("en")
 

@@ -97,16 +97,18 @@ def shuffled(items: Sequence, prefix: str) -> list:
     return out
 
 
-def replay(game, deck: Sequence[Card], dealer: int, actions: Sequence) -> tuple:
+def replay(game, deck: Sequence[Card], dealer: int, actions: Sequence, *, open_deck: bool = True) -> tuple:
     """The deal ``game`` deals from ``deck`` with ``dealer``, after ``actions``
     (``[seat, action text]``, with the log's mark after them if any): ``(state,
     steps)``, ``steps`` holding the dealing's steps first, then one list per action.
     Raises the game's :class:`~pishe.errors.IllegalActionError` at the first action
-    it refuses."""
+    it refuses. ``open_deck=False``: ``deck`` holds stand-ins for cards not opened yet, so
+    only the rules a page can check are (``Game.replay``)."""
     state = game.new_deal(list(deck), dealer)
     steps = [list(game.deal_steps(state))]
     for seat, text, *_mark in actions:
-        steps.append(state.apply(game.parse_action(text), seat))
+        action = game.parse_action(text)
+        steps.append(state.apply(action, seat) if open_deck else game.replay(state, action, seat))
     return state, steps
 
 

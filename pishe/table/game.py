@@ -235,6 +235,15 @@ class Game:
         """The steps that dealing made, before any action (cards to the middle, packets)."""
         return []
 
+    def replay(self, state: Any, action: Any, seat: int) -> list:
+        """Play ``action`` of ``seat`` on a page's engine of a no-peek deal, where every hand
+        the page cannot see holds stand-ins (pishe/table/partial.py): the steps it caused.
+        Only the rules that rest on what the page sees may be checked there; the end check
+        (fair.py) replays the deal with every card open and every rule. By default every rule,
+        for a game whose legality never rests on the other cards of a hand (a game where it
+        does, as Batak's following rules, checks the rest at the end)."""
+        return state.apply(action, seat)
+
     def parse_action(self, text: Any) -> Any:
         """The action written ``text`` (its text form); raises
         :class:`~pishe.errors.UnknownActionError` for anything else."""

@@ -309,7 +309,7 @@ class NoPeekSeat:
         """What this page's seat is shown up to move ``moves``, once it knows all it may see."""
         if len(self.shown) > moves:
             return
-        _, steps = replay(self.game, self.partial.deck(), self.partial.dealer, self.partial.actions)
+        _, steps = replay(self.game, self.partial.deck(), self.partial.dealer, self.partial.actions, open_deck=False)
         self.shown.extend(shown_steps(self.game, steps[len(self.shown):], self.seat))
 
     # -- the end ------------------------------------------------------------------------

@@ -70,8 +70,11 @@ class PartialDeal:
 
     def _play(self, deck: list, extra: Optional[tuple] = None):
         state = self.game.new_deal(list(deck), self.dealer)
-        for seat, text, *_mark in [*self.actions, *([extra] if extra else [])]:
-            state.apply(self.game.parse_action(text), seat)
+        for seat, text, *_mark in self.actions:
+            self.game.replay(state, self.game.parse_action(text), seat)
+        if extra:
+            # This page's own move (or a computer's it plays): it sees that hand whole.
+            state.apply(self.game.parse_action(extra[1]), extra[0])
         return state
 
     @property
@@ -82,9 +85,10 @@ class PartialDeal:
         return self._state
 
     def apply(self, seat: int, text: str, mark: Optional[str] = None) -> list:
-        """Play move ``text`` for ``seat`` (raises the game's refusal, changing nothing): its
-        steps. ``mark``: the table made the move for a person (kept as the action's third item)."""
-        steps = self.state.apply(self.game.parse_action(text), seat)
+        """Play move ``text`` for ``seat`` (raises the game's refusal of what this page can
+        check, changing nothing: :meth:`Game.replay`): its steps. ``mark``: the table made the
+        move for a person (kept as the action's third item)."""
+        steps = self.game.replay(self.state, self.game.parse_action(text), seat)
         self.actions.append([seat, text, *([mark] if mark is not None else [])])
         self._openable = None
         return steps

@@ -93,6 +93,12 @@ class BatakGame(Game):
         """The dealing's steps: each seat's thirteen cards, and the opener's announced minimum."""
         return state.log[:5]
 
+    def replay(self, state: Deal, action, seat: int) -> list:
+        """A move on a page's engine of a no-peek deal: following, beating and trumping rest on
+        the mover's whole hand, which the page may hold as stand-ins, so the end check (every
+        card open) judges them."""
+        return state.apply(action, seat, hand_seen=False)
+
     def parse_action(self, text: Any) -> Any:
         """The action written ``text``: ``"pass"``, ``"bid N"``, ``"trump S"`` (S one of C D H S)
         or a card ("10H"); raises :class:`~pishe.errors.UnknownActionError` otherwise."""

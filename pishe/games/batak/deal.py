@@ -357,14 +357,16 @@ class Deal:
 
     # -- moving -----------------------------------------------------------------------
 
-    def apply(self, action, seat: Optional[int] = None) -> list:
+    def apply(self, action, seat: Optional[int] = None, *, hand_seen: bool = True) -> list:
         """Take ``action`` for the seat to move (checked against ``seat`` if given); the steps it
         caused. Raises an :class:`~pishe.errors.IllegalActionError` subclass naming the cause,
-        and changes nothing, when it is not legal now."""
+        and changes nothing, when it is not legal now. ``hand_seen=False``: the rest of the
+        mover's hand may be stand-ins (a page's engine of a no-peek deal), so the following
+        rules, which rest on it, are left to the end check."""
         if self.phase == OVER:
             raise DealOverError(_("The deal is over: all thirteen tricks have been played."))
         if isinstance(action, Card):
-            return self._card(action, seat)
+            return self._card(action, seat, hand_seen)
         if action == PASS:
             return self._bid(None, seat)
         if action in _TRUMPS:
@@ -422,7 +424,7 @@ class Deal:
         self.log.append(Step(TRUMPS, me, suit=suit))
         return self.log[start:]
 
-    def _card(self, card: Card, seat: Optional[int]) -> list:
+    def _card(self, card: Card, seat: Optional[int], hand_seen: bool = True) -> list:
         if self.phase != PLAY:
             raise NotPlayingNowError(_("Cards are played once the auction is over and trumps are named."))
         me = self._check_turn(seat)
@@ -432,7 +434,7 @@ class Deal:
         trump = self.trump
         assert trump is not None
         trick = self.trick_cards()
-        if card not in legal_cards(hand, trick, trump, self.broken):
+        if hand_seen and card not in legal_cards(hand, trick, trump, self.broken):
             raise self._why_not(card, hand, trick, trump)
         start = len(self.log)
         self.marks[me] = start
