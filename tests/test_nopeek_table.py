@@ -308,3 +308,38 @@ def test_while_dealt_the_table_waits_on_the_page_whose_part_is_due():
     table.join()
     table.join()
     assert host.phase == "playing" and host.waiting_for() in ([], [host.match.deal.turn])
+
+
+def skip_the_rules(partial, mover: int, text: str):
+    """A changed page's check of its own move: the deal after it, by no following rule."""
+    state = partial._play(partial.deck())
+    partial.game.replay(state, partial.game.parse_action(text), mover)
+    return state
+
+
+def test_a_friend_who_breaks_battaks_following_rule_is_found_out_at_the_end_by_every_page():
+    """A page plays its own cards by the rules its engine checks; one that skips that check
+    (a changed page) and plays a card Batak's following rules refuse gets through mid-deal,
+    since no other page sees its hand, but the end check replays the deal with every card
+    open: not fair, naming that seat, on every page."""
+    table = seated("batak", [1, 2], seed=5, length="4")
+    cheat = table.page(2)
+    cheated = False
+    while table.host.phase == "playing":
+        view = cheat.view()
+        if not cheated and view["turn"] == 2 and view["phase"] == "play":
+            refused = [c["code"] for c in view["hand"] if not c["playable"]]
+            if refused:
+                seat = cheat._np
+                # The changed page: its own move replayed as another's (no following rules).
+                seat.partial.trial = lambda mover, text: skip_the_rules(seat.partial, mover, text)
+                for text in cheat.move(refused[0]).send:
+                    table.send(table.conn_of(2), text)
+                cheated = True
+                continue
+        table.move()
+    assert cheated
+    # Each page names the cheat's seat in its own words: Across, Right, You.
+    for page, name in ((table.host, "Across"), (table.page(1), "Right"), (cheat, "You")):
+        line = page.status()["verification"]
+        assert line != VERIFIED and f"a move the rules refuse (seat: {name})" in line, line

@@ -112,6 +112,18 @@ def replay(game, deck: Sequence[Card], dealer: int, actions: Sequence, *, open_d
     return state, steps
 
 
+def first_refused(game, deck: Sequence[Card], dealer: int, actions: Sequence) -> Optional[int]:
+    """The seat whose move of ``actions`` the rules of ``game`` refuse first on ``deck`` (every
+    card open: a following rule that rests on a hand no other page saw), or ``None``."""
+    state = game.new_deal(list(deck), dealer)
+    for seat, text, *_mark in actions:
+        try:
+            state.apply(game.parse_action(text), seat)
+        except IllegalActionError:
+            return seat
+    return None
+
+
 def shown_steps(game, steps: Sequence, seat: int) -> list:
     """``steps`` (as :func:`replay` groups them) as ``seat`` was shown them: one list per group."""
     return [[shown for shown in (game.show_step(s, seat) for s in group) if shown is not None]

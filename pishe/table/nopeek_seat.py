@@ -30,7 +30,7 @@ import re
 from typing import Optional, Sequence
 
 from ..errors import IllegalActionError, PisheError
-from .fair import DealVerificationError, replay, shown_steps, verify_play
+from .fair import DealVerificationError, first_refused, replay, shown_steps, verify_play
 from . import said
 from .group import Group, GroupError
 from .lang import _
@@ -320,10 +320,13 @@ class NoPeekSeat:
         record = self.dealing.record
         cards = check_deal(self.dealing.group, self.game.id, self.dealing.match_id, self.dealing.deal, self.seats,
                            record, self._secrets, self.dealing.opened)
+        cheat = first_refused(self.game, cards, self.partial.dealer, self.partial.actions)
+        if cheat is not None:       # a rule that rests on a hand only that seat's page saw
+            raise NotFairError(_("A seat played a move the rules refuse."), cheat)
         check_openings(self.game, cards, self.partial.dealer, self.partial.actions, record, self.pages)
         # The last move's steps (a Pişti deck's count) need every card: shown now, from the deck.
         self.shown = self.shown[:len(self.partial.actions)]
-        _, steps = replay(self.game, cards, self.partial.dealer, self.partial.actions)
+        _state, steps = replay(self.game, cards, self.partial.dealer, self.partial.actions)
         self.shown.extend(shown_steps(self.game, steps[len(self.shown):], self.seat))
         try:
             verify_play(self.game, cards, self.partial.dealer, self.partial.actions, self.shown, self.seat)
