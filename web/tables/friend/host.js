@@ -2,13 +2,13 @@
 // worker) painted, the table kept for a reload of this tab, each invited seat's state in
 // the panel and the table's status line, and the waits on pages that hold up the table.
 
-import { list, setText } from "../../text.js";
+import { list } from "../../text.js";
 import { noteSettings } from "../settings.js";
 import { HOST_KEY } from "../friend-keys.js";
 import { STATUS, setSeatState, setStatus, ui } from "./panel.js";
 import { call, keptSeats, noAnswer, queue, seatOf, session, setConnected, setIdle, store, turns } from "./core.js";
-import { say, word } from "../words.js";
-import { show, showError, table } from "./view.js";
+import { say } from "../words.js";
+import { show, showError } from "./view.js";
 import { watchSilence } from "./timers.js";
 
 /** Host: call `name` with `args` in turn, and paint its answer. */
@@ -70,16 +70,14 @@ export function showSeats(status) {
   // While a deal waits for friends who are not here, the host may deal with computers in their seats.
   const empty = list(status && status.seats).some((s) => s.role === "guest" && !s.connected && !s.away && !s.left);
   ui.dealNow.hidden = !(status && status.phase === "dealing" && empty);
-  // After the match: another with the same friends in the same seats, on the same links.
-  ui.playAgain.hidden = !(status && status.phase === "match-over");
   waitOnSilence(status);
 }
 
 let ticking = null; // the countdown's second hand, while a seat is held
 
 /**
- * Host: a lost friend's seat held mid-deal (`held`; none: undefined) shows as a countdown, in
- * the panel and on the table's status line (the first screen), with Deal again now: the
+ * Host: a lost friend's seat held mid-deal (`held`; none: undefined) shows as a countdown in
+ * the panel (the table's status line keeps the game's own line), with Deal again now: the
  * host need not wait out the hold (the deal in play is stopped, named as aborts are, and
  * dealt again with a computer in that seat).
  */
@@ -91,8 +89,6 @@ function showHold(status, held) {
     const seconds = Math.max(0, Math.ceil((held.hold.deadline - performance.now()) / 1000));
     const values = { name: held.name, seconds: String(seconds) };
     say(ui.hold, "hold_countdown", values);
-    setText(table().querySelector("[data-status]"), word("hold_countdown", values)); // repainted with the view
-
   } else {
     say(ui.hold, null);
   }

@@ -47,7 +47,6 @@ export const ui = {
   dealNow: $("[data-deal-now]"),
   dealAgain: $("[data-deal-again]"),
   hold: $("[data-hold]"),
-  playAgain: $("[data-play-again]"),
   nameForm: $("[data-name-form]"),
   nameInput: $("[data-name-input]"),
   nameNote: $("[data-name-note]"),

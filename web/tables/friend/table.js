@@ -67,7 +67,6 @@ function leave() {
     say(ui.note, null);
     showRelays([]);
     ui.dealNow.hidden = true;
-    ui.playAgain.hidden = true;
     noteSettings(null);
     ui.nameForm.hidden = true;
     setText(ui.nameNote, "");
@@ -174,7 +173,7 @@ function nextDeal(button) {
   if (hadFocus) focusTable();
 }
 
-/** Host: another match with the same friends in the same seats (the panel's Play again, or the result panel's). */
+/** Host: another match with the same friends in the same seats (the result panel's Play again). */
 function playAgain() {
   // With the length and clock chosen on the page meanwhile (the settings note said so).
   const { game, length, clock } = chosenSettings();
@@ -224,7 +223,6 @@ function wire() {
   ui.dealAgain.addEventListener("click", () => {
     if (session.role === "host") endHolds();
   });
-  ui.playAgain.addEventListener("click", playAgain);
   for (const input of document.querySelectorAll("input[data-setting]")) {
     input.addEventListener("change", noteHostSettings);
   }
