@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from nopeek_wire import check_carried, match_id_of, np_messages, rebuilt_deck
 from pishe.table.game import get_game
@@ -230,6 +230,16 @@ STILL = """() => new Promise((frame) => requestAnimationFrame(() => requestAnima
 def still(page: Page) -> None:
     """Wait until nothing moves on the page (for a screenshot): its state, not a time."""
     page.evaluate(STILL)
+
+
+def paste_reply_code(page: Page) -> Locator:
+    """The host's Paste reply code box, unfolded as a person would ("Their page shows a reply
+    code?") while it is folded away; a later join finds it open already."""
+    box = page.get_by_role("textbox", name="Paste reply code", exact=True)
+    if not box.is_visible():
+        page.get_by_text("Their page shows a reply code?", exact=True).click()
+    expect(box).to_be_visible()
+    return box
 
 
 def shared(board: dict) -> dict:
@@ -436,8 +446,7 @@ class Table:
         if shot:
             still(self.guest)
             self.guest.screenshot(path=str(RESULTS / shot))
-        self.host.get_by_text("Their page shows a reply code?", exact=True).click()  # folded until needed
-        self.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(reply)
+        paste_reply_code(self.host).fill(reply)
         self.host.get_by_role("button", name="Connect", exact=True).click()
         # The channel may open before the guest's Python is up, and the status line's words come from it.
         expect(self.guest.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
@@ -899,8 +908,7 @@ def test_bad_input_from_either_page_is_refused_and_shown_as_text(table: Table):
     sends is ever inserted as HTML; a damaged reply code is refused in plain words."""
     table.open_host("one-deal")
     link = table.invite_link()
-    table.host.get_by_text("Their page shows a reply code?", exact=True).click()  # folded until needed
-    table.host.get_by_role("textbox", name="Paste reply code", exact=True).fill(EVIL)
+    paste_reply_code(table.host).fill(EVIL)
     table.host.get_by_role("button", name="Connect", exact=True).click()
     expect(table.host.locator("[data-connect-error]")).to_have_text("This is not a connection code from this game.")
     table.join(link)
