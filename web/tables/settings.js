@@ -99,5 +99,6 @@ export function rememberGame(game) {
   const params = new URLSearchParams(location.search);
   if (params.get("game") === game) return;
   params.set("game", game);
-  history.replaceState(history.state, "", `${location.pathname}?${params}${location.hash}`);
+  // Relative to the page's own address: a path such as "//" would otherwise read as a host.
+  history.replaceState(history.state, "", `?${params}${location.hash}`);
 }
