@@ -270,7 +270,7 @@ def test_phone_details_tabs_confirm_hint_and_tap(browser, server):
           range.selectNodeContents(span);
           return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
         })""")
-        assert lines == [1, 1, 1], (locale, lines)
+        assert len(lines) >= 3 and set(lines) == {1}, (locale, lines)
         page.screenshot(path=str(RESULTS / f"ux-320-{locale}.png"))
         page.context.close()
 
