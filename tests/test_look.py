@@ -287,16 +287,6 @@ def shot(page: Page, name: str) -> None:
                     "PISHE_UPDATE_BASELINES=1 rewrites the baselines")
 
 
-def set_high_contrast(page: Page, on: bool) -> None:
-    """High contrast on or off by its switch in the ☰ menu (five games' tabs fold the settings
-    there on a desktop too), the menu closed again."""
-    menu = page.get_by_role("button", name="Settings and language", exact=True)
-    menu.click()
-    page.get_by_role("switch", name="High contrast", exact=True).set_checked(on)
-    page.keyboard.press("Escape")
-    expect(menu).to_have_attribute("aria-expanded", "false")
-
-
 # ---- tests ------------------------------------------------------------------
 
 
@@ -312,10 +302,10 @@ def test_the_table_looks_as_meant_from_deal_to_invite(page: Page, site, console_
     check_axe(page, "ready")
     shot(page, f"{game}-desktop")
 
-    set_high_contrast(page, True)
+    page.get_by_role("switch", name="High contrast", exact=True).check()
     check(page, COVERED, "high contrast")
     shot(page, f"{game}-high-contrast")
-    set_high_contrast(page, False)
+    page.get_by_role("switch", name="High contrast", exact=True).uncheck()
 
     forced_colours(page, True)
     check(page, COVERED, "forced colours")
