@@ -1,4 +1,4 @@
-// The page's settings menu: below 1600 px the settings (high contrast, sounds, the
+// The page's settings menu: below 1100 px the settings (high contrast, sounds, the
 // computers' pace, shortcuts, the language) fold behind one button in the top bar
 // (style.css decides when). The button opens and closes them; Escape, a click elsewhere,
 // a chosen language or the phone's Back closes them: an open menu is a step in the tab's
