@@ -267,7 +267,8 @@ def test_a_guest_away_is_played_by_a_computer_and_comes_back(pages: Pages):
 
 def test_pishe_pasha_joins_by_the_link_alone_too(pages: Pages):
     host = pages.page("host")
-    host.goto(pages.site.url)
+    # The address names the game: this browser last played Pişti (the page would open on it).
+    host.goto(pages.site.url + "?game=pishe-pasha")
     expect(host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
     host.get_by_role("button", name="Invite a friend", exact=True).click()
     box = host.get_by_role("textbox", name="Invite link", exact=True)
