@@ -198,6 +198,9 @@ console.log(JSON.stringify({
   bases: scalars.map((s) => hex(g.base(s))),
   multiples: scalars.map((s, i) => hex(g.multiply(s, points[i]))),
   each: hex(each),
+  signPublics: input.seeds.map((s) => hex(g.signPublic(bytes(s)))),
+  signatures: input.seeds.map((s, i) => hex(g.sign(bytes(s), bytes(input.messages[i])))),
+  verified: input.checks.map(([p, m, sig]) => g.verify(bytes(p), bytes(m), bytes(sig))),
 }));
 """
 
@@ -205,12 +208,24 @@ console.log(JSON.stringify({
 def test_backends_give_identical_bytes(tmp_path):
     """libsodium (CPython) and @noble/curves through web/core/group.js (the page's worker, here
     under Node) give the same bytes: the 52 cards' points, scalars, inverses, products,
-    public keys and multiples."""
+    public keys and multiples; ed25519's public keys and signatures, and both accept the same
+    signatures and refuse the same forgeries (a message or a signature changed, a key that is
+    no point)."""
     curves = build.unpack_noble(tmp_path / "noble")
     uniform = [hashlib.sha512(f"pisti:card:v1:{c}".encode()).digest() for c in DECK]
     wide = [hashlib.sha512(f"wide:{i}".encode()).digest() for i in range(len(DECK))]
-    (tmp_path / "input.json").write_text(json.dumps({"uniform": [u.hex() for u in uniform],
-                                                     "wide": [w.hex() for w in wide]}))
+    seeds = [hashlib.sha256(f"seed:{i}".encode()).digest() for i in range(8)]
+    messages = [json.dumps({"type": "np-act", "n": i}).encode() * i for i in range(8)]
+    publics = [GROUP.sign_public(s) for s in seeds]
+    signatures = [GROUP.sign(s, m) for s, m in zip(seeds, messages)]
+    flipped = bytes([signatures[1][0] ^ 1]) + signatures[1][1:]
+    checks = [*zip(publics, messages, signatures), (publics[0], messages[2], signatures[0]),
+              (publics[1], messages[1], flipped), (publics[2], messages[3], signatures[3]),
+              (bytes(32), messages[1], signatures[1]), (b"\xff" * 32, messages[1], signatures[1])]
+    (tmp_path / "input.json").write_text(json.dumps({
+        "uniform": [u.hex() for u in uniform], "wide": [w.hex() for w in wide],
+        "seeds": [s.hex() for s in seeds], "messages": [m.hex() for m in messages],
+        "checks": [[p.hex(), m.hex(), sig.hex()] for p, m, sig in checks]}))
     (tmp_path / "vectors.mjs").write_text(NODE_VECTORS)
     run = subprocess.run(["node", str(tmp_path / "vectors.mjs"), curves.as_uri(),
                           (ROOT / "web" / "core" / "group.js").as_uri(), str(tmp_path / "input.json")],
@@ -226,6 +241,9 @@ def test_backends_give_identical_bytes(tmp_path):
     multiples = [GROUP.multiply(s, p).hex() for s, p in zip(scalars, points)]
     assert noble["multiples"] == multiples
     assert noble["each"] == "".join(multiples)
+    assert noble["signPublics"] == [p.hex() for p in publics]
+    assert noble["signatures"] == [sig.hex() for sig in signatures]
+    assert noble["verified"] == [GROUP.verify(p, m, sig) for p, m, sig in checks] == [True] * 8 + [False] * 5
 
 
 # -- whole deals at a table: every page a NoPeekSeat, the host relaying ---------------------

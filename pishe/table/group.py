@@ -1,4 +1,5 @@
-"""The prime-order group of the no-peek deal: ristretto255, from well-kept libraries.
+"""The no-peek deal's cryptography, from well-kept libraries: the prime-order group
+ristretto255, and ed25519 signatures of every page's messages.
 
 Nothing here does arithmetic of its own. :class:`Group` is the one small interface
 the deal (:mod:`pishe.table.nopeek`) uses, on bytes only, so that every backend gives
@@ -13,8 +14,11 @@ the same bytes for the same inputs:
 Points and scalars are 32 bytes, in RFC 9496's encoding and little-endian. A card's
 point is RFC 9496's element derivation of 64 uniform bytes (libsodium's
 ``crypto_core_ristretto255_from_hash``, noble's ``ristretto255_hasher.deriveToCurve``);
-a scalar is 64 bytes reduced modulo the group's order ℓ. ``tests/test_nopeek.py``
-checks that both backends give identical bytes.
+a scalar is 64 bytes reduced modulo the group's order ℓ. A page signs its messages with
+ed25519 (RFC 8032) from a 32-byte seed: libsodium's ``crypto_sign_seed_keypair``,
+``crypto_sign_detached`` and ``crypto_sign_verify_detached``, noble's ``ed25519``
+(verified strictly, as RFC 8032 and libsodium do: ``zip215: false``).
+``tests/test_nopeek.py`` checks that both backends give identical bytes.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from ..errors import PisheError
 
 __all__ = ["Group", "GroupError", "SodiumGroup", "NobleGroup", "group"]
 
-#: Bytes of an encoded point or scalar.
+#: Bytes of an encoded point or scalar (and of an ed25519 seed or public key).
 SIZE = 32
+#: Bytes of an ed25519 signature.
+SIGNATURE = 64
 
 
 class GroupError(PisheError, ValueError):
@@ -64,6 +70,19 @@ class Group:
 
     def multiply(self, scalar: bytes, point: bytes) -> bytes:
         """``scalar`` times ``point``; :class:`GroupError` for bytes that are not a point."""
+        raise NotImplementedError
+
+    def sign_public(self, seed: bytes) -> bytes:
+        """The ed25519 public key of the 32-byte ``seed`` (a page's signing key for a deal)."""
+        raise NotImplementedError
+
+    def sign(self, seed: bytes, message: bytes) -> bytes:
+        """The ed25519 signature (64 bytes) of ``message`` by the key of ``seed``."""
+        raise NotImplementedError
+
+    def verify(self, public: bytes, message: bytes, signature: bytes) -> bool:
+        """Whether ``signature`` is ``public``'s ed25519 signature of ``message`` (``False``
+        for bytes that are no key or no signature, never an error)."""
         raise NotImplementedError
 
     # Whole decks at once: a backend across a language boundary (noble under Pyodide) makes
@@ -131,6 +150,30 @@ class SodiumGroup(Group):
     def multiply(self, scalar: bytes, point: bytes) -> bytes:
         return self._call("crypto_scalarmult_ristretto255", _length(scalar, SIZE), _length(point, SIZE))
 
+    def _keypair(self, seed: bytes) -> tuple:
+        public, secret = self._buffer(SIZE), self._buffer(2 * SIZE)
+        self._lib.crypto_sign_seed_keypair(public, secret, _length(seed, SIZE))
+        return public.raw, secret
+
+    def sign_public(self, seed: bytes) -> bytes:
+        return self._keypair(seed)[0]
+
+    def sign(self, seed: bytes, message: bytes) -> bytes:
+        import ctypes  # noqa: PLC0415 (CPython only)
+
+        _public, secret = self._keypair(seed)
+        out = self._buffer(SIGNATURE)
+        self._lib.crypto_sign_detached(out, None, _bytes(message), ctypes.c_ulonglong(len(message)), secret)
+        return out.raw
+
+    def verify(self, public: bytes, message: bytes, signature: bytes) -> bool:
+        import ctypes  # noqa: PLC0415 (CPython only)
+
+        if not _fits(public, SIZE) or not _fits(signature, SIGNATURE) or not isinstance(message, bytes):
+            return False
+        return self._lib.crypto_sign_verify_detached(signature, message, ctypes.c_ulonglong(len(message)),
+                                                     public) == 0
+
 
 class NobleGroup(Group):
     """``@noble/curves``' ristretto255 in the page's worker (Pyodide), through the functions
@@ -166,6 +209,17 @@ class NobleGroup(Group):
     def multiply(self, scalar: bytes, point: bytes) -> bytes:
         return self._call("multiply", _length(scalar, SIZE), _length(point, SIZE)).to_bytes()
 
+    def sign_public(self, seed: bytes) -> bytes:
+        return self._call("signPublic", _length(seed, SIZE)).to_bytes()
+
+    def sign(self, seed: bytes, message: bytes) -> bytes:
+        return self._call("sign", _length(seed, SIZE), _bytes(message)).to_bytes()
+
+    def verify(self, public: bytes, message: bytes, signature: bytes) -> bool:
+        if not _fits(public, SIZE) or not _fits(signature, SIGNATURE) or not isinstance(message, bytes):
+            return False
+        return bool(self._call("verify", public, message, signature))
+
     def _each(self, name: str, size: int, *columns: Sequence[bytes]) -> list:
         if len({len(c) for c in columns}) != 1:
             raise GroupError(f"{name}: lists of one length expected")
@@ -182,9 +236,19 @@ class NobleGroup(Group):
         return self._each("multiplyEach", SIZE, scalars, points)
 
 
+def _fits(value, size: int) -> bool:
+    return isinstance(value, bytes) and len(value) == size
+
+
 def _length(value, size: int) -> bytes:
-    if not isinstance(value, bytes) or len(value) != size:
+    if not _fits(value, size):
         raise GroupError(f"{size} bytes expected")
+    return value
+
+
+def _bytes(value) -> bytes:
+    if not isinstance(value, bytes):
+        raise GroupError("bytes expected")
     return value
 
 

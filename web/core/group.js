@@ -1,12 +1,12 @@
-// ristretto255 on bytes for the no-peek deal, from @noble/curves (audited): the functions
-// pishe/table/group.py's NobleGroup calls under Pyodide. No arithmetic of our own: every
+// ristretto255 on bytes for the no-peek deal, and ed25519 signatures of a page's messages,
+// from @noble/curves (audited): the functions pishe/table/group.py's NobleGroup calls under Pyodide. No arithmetic of our own: every
 // operation is the library's. Points and scalars are 32 bytes (RFC 9496, little-endian);
 // the CPython backend (libsodium) gives identical bytes (tests/test_nopeek.py).
 // `curves` is the library's ed25519.js module, imported by whoever loads this one (the
 // worker, or the test under Node), so that this file names no path of the build's.
 
 export function makeGroup(curves) {
-  const { ristretto255, ristretto255_hasher } = curves;
+  const { ed25519, ristretto255, ristretto255_hasher } = curves;
   const Point = ristretto255.Point;
   const Fn = Point.Fn;
 
@@ -41,5 +41,15 @@ export function makeGroup(curves) {
     scalarEach: each(scalar, 64),
     timesEach: each(times, 32),
     multiplyEach: each(multiply, 32),
+    // ed25519 from a 32-byte seed (RFC 8032), verified strictly as libsodium does.
+    signPublic: (seed) => ed25519.getPublicKey(seed),
+    sign: (seed, message) => ed25519.sign(message, seed),
+    verify: (publicKey, message, signature) => {
+      try {
+        return ed25519.verify(signature, message, publicKey, { zip215: false });
+      } catch {
+        return false;
+      }
+    },
   };
 }
