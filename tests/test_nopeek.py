@@ -28,7 +28,7 @@ from pishe.table.fair import replay, shown_steps
 from pishe.table.game import get_game
 from pishe.table.group import SodiumGroup
 from pishe.table.nopeek import DealAbortedError, Dealer, NotFairError, check_deal
-from pishe.table.nopeek_seat import NoPeekSeat
+from pishe.table.nopeek_seat import DealStoppedError, NoPeekSeat
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUP = SodiumGroup()
@@ -43,7 +43,7 @@ def deal_table(game, seats=None, deal=1, rng=None, dealers=None):
     for s, d in dealers.items():
         c = d.commitment()
         for other in dealers.values():
-            other.take_commitment(s, c["commitment"], c["public"])
+            other.take_commitment(s, c["commitment"], c["public"], c["sign"])
     for kind in ("shuffle", "lock"):
         for s in seats:
             out = getattr(dealers[s], kind)()
@@ -370,7 +370,7 @@ def test_a_card_opened_to_a_page_whose_seats_may_not_see_it_is_not_fair():
     start = game.new_deal(list(cards), 0)
     position = cards.index(start.hands[3][-1])
     moves = len(table.pages[0].partial.actions)
-    table.send([{"type": "np-keys", "seat": s, "shares": [table.pages[s].dealing.share(position, 1, moves)]}
+    table.send([table.pages[s]._message("np-keys", shares=[table.pages[s].dealing.share(position, 1, moves)])
                 for s in (0, 2, 3)])
     assert table.pages[1].dealing.opened[position] == cards[position]
     table.play()
@@ -391,8 +391,7 @@ class KeepsItsSecret(NoPeekSeat):
     """A page that never reveals its secret at the end."""
 
     def _message(self, kind, **fields):
-        return {"type": "np-keys", "seat": self.seat, "shares": []} if kind == "np-reveal" else \
-            super()._message(kind, **fields)
+        return super()._message("np-keys", shares=[]) if kind == "np-reveal" else super()._message(kind, **fields)
 
 
 def test_a_page_that_keeps_its_secret_leaves_the_deal_unchecked_never_verified():
@@ -406,7 +405,7 @@ def test_a_page_that_keeps_its_secret_leaves_the_deal_unchecked_never_verified()
 
 def test_a_message_the_deal_cannot_read_is_not_fair_never_a_crash():
     """Mutated messages of a real deal, fed to a page: each is refused as not fair (naming
-    the seat it claims) or taken as it is, and the page never raises."""
+    the seat it claims), answered by the page's own ``np-unfair``, and the page never raises."""
     game = get_game("pisti-2")
     table = Table(game, rng=random.Random(59)).play(moves=3)
     rng = random.Random(61)
@@ -428,14 +427,15 @@ def test_a_message_the_deal_cannot_read_is_not_fair_never_a_crash():
             message[key] = rng.choice(junk)
         message["seat"] = message.get("seat") if rng.random() < 0.7 else rng.choice(junk)
         page.outcome = None
-        assert page.receive(message) == [] or page.outcome is None
-        assert page.outcome is None or isinstance(page.outcome, NotFairError)
+        answer = page.receive(message)
+        assert isinstance(page.outcome, NotFairError)
+        assert [m["type"] for m in answer] == ["np-unfair"] and answer[0]["named"] == page.outcome.seat
 
 
 def test_a_host_that_changes_a_relayed_deck_for_one_guest_is_not_fair_there():
-    """The host relays seat 2's shuffled deck to seat 1 with two points swapped (messages
-    between pages are not signed: the host carries them): seat 1's check fails, blaming the
-    deck's seat, which docs/PROTOCOL.md words as "its seat or the host that carried it"."""
+    """The host relays seat 2's shuffled deck to seat 1 with two points swapped: its signature
+    is no longer seat 2's, so seat 1's page finds it at once, naming "the host or seat 2"
+    (never seat 2 alone), and its ``np-unfair`` stops the deal on every other page."""
     game = get_game("pisti")
 
     class Relay(Table):
@@ -445,8 +445,11 @@ def test_a_host_that_changes_a_relayed_deck_for_one_guest_is_not_fair_there():
             return message
 
     table = Relay(game, rng=random.Random(67)).play()
-    assert isinstance(table.pages[1].outcome, NotFairError) and table.pages[1].outcome.seat == 2
-    assert all(table.pages[q].outcome == "verified" or table.pages[q].outcome is None for q in (0, 2, 3))
+    found = table.pages[1].outcome
+    assert isinstance(found, NotFairError) and (found.seat, found.host) == (2, True)
+    assert not table.pages[1].dealt
+    for q in (0, 2, 3):
+        assert isinstance(table.pages[q].outcome, DealStoppedError) and table.pages[q].outcome.by == 1
 
 
 def test_a_public_key_that_is_no_point_is_not_fair_at_once():
@@ -457,31 +460,23 @@ def test_a_public_key_that_is_no_point_is_not_fair_at_once():
     assert isinstance(page.outcome, NotFairError) and page.outcome.seat == 1
 
 
-def test_a_move_that_comes_before_the_keys_it_follows_waits_for_them():
+def test_a_move_relayed_before_the_keys_its_page_sent_first_is_not_fair_by_the_host():
     """The host's page turns a card, and the host brings its key for it to the guest's page
-    only after its next move: the guest does not know the turned card yet (its stand-in may
-    have given or kept otherwise), so it takes the move in once the key comes, and both
-    pages verify the deal."""
+    only after its next move: the move is not its page's next message, so the guest's page
+    names the host at once (a host reorders only what it sends itself or relays)."""
     game = get_game("pishe-pasha")
 
     class Late(Table):
-        waited = 0
-
         def relay(self, message, to):
             if to == 1 and message["type"] == "np-keys" and message["seat"] == 0:
                 self.held.append((1, message))
                 return None
-            if to == 1 and message["type"] == "np-act" and message["seat"] == 0 and self.held:
-                self.waited += 1
-                self.pages[1].receive(message)
-                assert self.pages[1]._later == [message]       # it waits for the key
-                self.queue.extend((m, 1) for q, held in self.held for m in self.pages[q].receive(held))
-                self.held.clear()
-                return None
             return message
 
     table = Late(game, rng=random.Random(73)).play()
-    assert table.waited and all(p.outcome == "verified" for p in table.pages.values())
+    found = table.pages[1].outcome
+    assert isinstance(found, NotFairError) and (found.seat, found.host) == (None, True), found
+    assert isinstance(table.pages[0].outcome, DealStoppedError)
 
 
 def test_a_shuffle_that_holds_one_card_twice_is_not_fair():

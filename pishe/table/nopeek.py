@@ -11,8 +11,11 @@ combines it (``docs/PROTOCOL.md``, "No-peek dealing"):
 
 1. *Commit.* Each seat taking part draws a 32-byte secret, from which everything it uses
    in the deal is derived (:class:`SeatKeys`: its shuffle lock, its order, one key per
-   position, and a key pair for the key shares sent to it alone), and sends its
-   commitment (:func:`seat_commitment`) and its public key before any seat sends more.
+   position, a key pair for the key shares sent to it alone, and an ed25519 key pair that
+   signs every message it sends), and sends its commitment (:func:`seat_commitment`) and
+   both public keys before any seat sends more. Every page shows the table's check code
+   (:func:`check_code`) from every seat's commitment and keys: the same on every page
+   unless the host swapped the keys it relays, which friends comparing it catch.
 2. *Shuffle round*, seat after seat in seat order: seat *s* takes the deck as the seat
    before left it (the first seat: the cards' public points, :func:`card_points`), locks
    every point with its one lock and puts them in its order (:func:`shuffle_round`).
@@ -47,7 +50,7 @@ from .group import Group, GroupError
 from .lang import _
 
 __all__ = ["POSITIONS", "NotFairError", "DealAbortedError", "SeatKeys", "Record", "Dealer",
-           "seat_commitment", "card_points", "shuffle_round", "lock_round", "key_share",
+           "seat_commitment", "check_code", "CODE_SYMBOLS", "card_points", "shuffle_round", "lock_round", "key_share",
            "check_deal", "check_openings"]
 
 #: Positions of a deck: one per card.
@@ -56,11 +59,14 @@ POSITIONS = len(DECK)
 
 class NotFairError(PisheError):
     """Something of the deal does not hold. ``seat`` is the seat it shows to be at fault
-    (``None`` when it cannot be told before the secrets are revealed)."""
+    (``None`` when it cannot be told before the secrets are revealed); ``host`` that the
+    host's page is named: alone (``seat`` ``None``), or as "the host or that seat" when the
+    page cannot tell which of the two changed a message the host relayed."""
 
-    def __init__(self, message: str, seat: Optional[int] = None):
+    def __init__(self, message: str, seat: Optional[int] = None, host: bool = False):
         super().__init__(message)
         self.seat = seat
+        self.host = host
 
 
 class DealAbortedError(PisheError):
@@ -76,13 +82,34 @@ def _domain(game_id: str, match_id: str, deal: int) -> str:
     return f"{game_id}:nopeek:v1:{match_id}:{deal}"
 
 
-def seat_commitment(game_id: str, match_id: str, deal: int, seat: int, secret: str, public: str) -> str:
+def seat_commitment(game_id: str, match_id: str, deal: int, seat: int, secret: str, public: str,
+                    sign: str) -> str:
     """A seat's commitment to its ``secret`` for deal ``deal`` of match ``match_id``, bound to
-    its seat and to the ``public`` key (hex) it announces with it: hex SHA-256 of
-    ``domain + ":commit:" + seat + ":" + public + ":" + secret``."""
+    its seat, to the ``public`` key (hex) it announces with it and to the ``sign`` key (hex,
+    ed25519) its messages are signed with: hex SHA-256 of ``domain + ":commit:" + seat + ":"
+    + public + ":" + sign + ":" + secret``."""
     check_secret(secret, "secret")
-    text = f"{_domain(game_id, match_id, deal)}:commit:{seat}:{public}:{secret}"
+    text = f"{_domain(game_id, match_id, deal)}:commit:{seat}:{public}:{sign}:{secret}"
     return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+#: The table check code's symbols: 64 pictures any language names, one per 6 bits.
+CODE_SYMBOLS = ("🐶🐱🐭🐰🦊🐻🐼🐨🐯🦁🐮🐷🐸🐵🐔🐧🐦🦆🦉🐴🦄🐝🐛🦋🐌🐞🐢🐍🐙🦀🐠🐬"
+                "🐳🦈🐊🦒🐘🦔🌵🌲🌻🌹🍄🌙⭐🔥🌈🍉🍎🍌🍇🍓🍒🍋🥕🌽🍕🎂⚽🎈🔔🚲🚀⛵")
+#: Symbols in a check code: 24 bits.
+CODE_LENGTH = 4
+
+
+def check_code(game_id: str, match_id: str, deal: int, record: Record) -> str:
+    """The table check code of a deal's try: :data:`CODE_LENGTH` of :data:`CODE_SYMBOLS`,
+    spaced, from SHA-256 of the domain and every seat's commitment, public key and signing
+    key, in seat order. Every page that was relayed the same commitments shows the same code;
+    a host that swapped a seat's keys on the way to some page shows that page another."""
+    text = _domain(game_id, match_id, deal) + ":code" + "".join(
+        f":{s}:{record.commitments[s]}:{record.publics[s]}:{record.signs.get(s, '')}"
+        for s in sorted(record.commitments))
+    bits = int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:4], "big") >> (32 - 6 * CODE_LENGTH)
+    return " ".join(CODE_SYMBOLS[(bits >> (6 * i)) & 63] for i in reversed(range(CODE_LENGTH)))
 
 
 _POINTS: dict = {}
@@ -110,6 +137,8 @@ class SeatKeys:
     public: bytes
     order: tuple
     keys: tuple
+    sign_seed: bytes
+    sign_public: bytes
 
     @classmethod
     def derive(cls, group: Group, game_id: str, match_id: str, deal: int, seat: int, secret: str) -> SeatKeys:
@@ -117,15 +146,18 @@ class SeatKeys:
         ``domain + ":" + label + ":" + seat + ":" + secret`` reduced modulo ℓ (labels
         ``lock``, ``dh``, ``key:<position>``); the order is the table's shuffle
         (:func:`pishe.table.fair.shuffled`) of the positions on ``domain + ":order:" + seat +
-        ":" + secret + ":"``."""
+        ":" + secret + ":"``; the ed25519 seed is SHA-256 of ``domain + ":sign:" + seat + ":" +
+        secret`` (known to all once the secret is revealed: a seat sends nothing after that)."""
         check_secret(secret, "secret")
         domain = _domain(game_id, match_id, deal)
 
         labels = ["lock", "dh", *(f"key:{i}" for i in range(POSITIONS))]
         lock, private, *keys = group.scalar_each(
             [hashlib.sha512(f"{domain}:{label}:{seat}:{secret}".encode("ascii")).digest() for label in labels])
+        sign_seed = hashlib.sha256(f"{domain}:sign:{seat}:{secret}".encode("ascii")).digest()
         return cls(seat, lock, group.invert(lock), private, group.base(private),
-                   tuple(shuffled(range(POSITIONS), f"{domain}:order:{seat}:{secret}:")), tuple(keys))
+                   tuple(shuffled(range(POSITIONS), f"{domain}:order:{seat}:{secret}:")), tuple(keys),
+                   sign_seed, group.sign_public(sign_seed))
 
 
 def shuffle_round(group: Group, keys: SeatKeys, deck: Sequence[bytes]) -> list:
@@ -174,21 +206,23 @@ def key_share(group: Group, game_id: str, match_id: str, deal: int, keys: SeatKe
 @dataclass
 class Record:
     """What a page saw of one deal's dealing, as JSON data (it all goes to every seat, masked
-    shares included): each seat's commitment and public key, each seat's deck after its
-    shuffle and after its lock, and every key share, ``[position, sender, receiver or None,
-    hex, moves]`` (``moves``: the number of moves of the deal after which the receiver may
-    see the card: the move it comes with counted)."""
+    shares included): each seat's commitment, public key and signing key, each seat's deck
+    after its shuffle and after its lock, and every key share, ``[position, sender, receiver
+    or None, hex, moves]`` (``moves``: the number of moves of the deal after which the
+    receiver may see the card: the move it comes with counted)."""
 
     commitments: dict = field(default_factory=dict)
     publics: dict = field(default_factory=dict)
     shuffled: dict = field(default_factory=dict)
     locked: dict = field(default_factory=dict)
     shares: list = field(default_factory=list)
+    signs: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         """The record as JSON data (seats as text keys)."""
         return {"commitments": {str(s): c for s, c in self.commitments.items()},
                 "publics": {str(s): p for s, p in self.publics.items()},
+                "signs": {str(s): p for s, p in self.signs.items()},
                 "shuffled": {str(s): d for s, d in self.shuffled.items()},
                 "locked": {str(s): d for s, d in self.locked.items()},
                 "shares": [list(s) for s in self.shares]}
@@ -199,7 +233,7 @@ class Record:
         def by_seat(d):
             return {int(s): v for s, v in d.items()}
         return cls(by_seat(data["commitments"]), by_seat(data["publics"]), by_seat(data["shuffled"]),
-                   by_seat(data["locked"]), [tuple(s) for s in data["shares"]])
+                   by_seat(data["locked"]), [tuple(s) for s in data["shares"]], by_seat(data["signs"]))
 
     def deck(self, seats: Sequence[int]) -> Optional[list]:
         """The locked deck by position (bytes) once the last seat has locked, else ``None``."""
@@ -234,10 +268,14 @@ class Dealer:
     # -- the messages this seat sends ------------------------------------------------
 
     def commitment(self) -> dict:
-        """``{"commitment", "public"}``: what this seat sends first."""
-        public = self._keys.public.hex()
+        """``{"commitment", "public", "sign"}``: what this seat sends first."""
+        public, sign = self._keys.public.hex(), self._keys.sign_public.hex()
         return {"commitment": seat_commitment(self.game_id, self.match_id, self.deal, self.seat, self._secret,
-                                              public), "public": public}
+                                              public, sign), "public": public, "sign": sign}
+
+    def signed(self, text: bytes) -> str:
+        """This seat's ed25519 signature of ``text`` (hex)."""
+        return self.group.sign(self._keys.sign_seed, text).hex()
 
     def shuffle(self) -> list:
         """This seat's shuffle round (its turn: every seat before it has shuffled), as hex."""
@@ -271,10 +309,11 @@ class Dealer:
 
     # -- what it is sent -------------------------------------------------------------
 
-    def take_commitment(self, seat: int, commitment: str, public: str) -> None:
-        """Another seat's commitment and public key."""
+    def take_commitment(self, seat: int, commitment: str, public: str, sign: str) -> None:
+        """A seat's commitment, public key and signing key."""
         self.record.commitments[seat] = commitment
         self.record.publics[seat] = public
+        self.record.signs[seat] = sign
 
     def take_round(self, seat: int, kind: str, deck: Sequence[str]) -> None:
         """Another seat's deck after its ``"shuffle"`` or ``"lock"``."""
@@ -366,10 +405,11 @@ def check_deal(group: Group, game_id: str, match_id: str, deal: int, seats: Sequ
             check_secret(secret, "secret")
         except PisheError:
             raise NotFairError(_("A seat revealed something that is not a secret."), s) from None
-        if seat_commitment(game_id, match_id, deal, s, secret, record.publics.get(s, "")) != record.commitments.get(s):
+        if seat_commitment(game_id, match_id, deal, s, secret, record.publics.get(s, ""),
+                           record.signs.get(s, "")) != record.commitments.get(s):
             raise NotFairError(_("A seat's revealed secret is not the one it committed to."), s)
         keys[s] = SeatKeys.derive(group, game_id, match_id, deal, s, secret)
-        if keys[s].public.hex() != record.publics[s]:
+        if keys[s].public.hex() != record.publics[s] or keys[s].sign_public.hex() != record.signs[s]:
             raise NotFairError(_("A seat's key for the cards sent to it alone is not its secret's."), s)
     deck = list(card_points(group, game_id))
     order = list(range(POSITIONS))          # order[i]: the card (DECK index) at position i

@@ -7,7 +7,8 @@ message to every other page (masked key shares too: only their receiver can read
 so every page sees the same record. Messages are JSON objects (``docs/PROTOCOL.md``,
 "No-peek dealing"):
 
-- ``{"type": "np-commit", "seat", "commitment", "public"}``: first, from every page;
+- ``{"type": "np-commit", "seat", "commitment", "public", "sign"}``: first, from every
+  page (``sign``: the ed25519 key its messages are signed with, bound in its commitment);
 - ``{"type": "np-shuffle" | "np-lock", "seat", "deck"}``: the two rounds, in seat order;
 - ``{"type": "np-keys", "seat", "shares"}``: this page's keys for the positions that have
   become visible to other pages (each page works out which from the public moves and its
@@ -16,7 +17,17 @@ so every page sees the same record. Messages are JSON objects (``docs/PROTOCOL.m
   card it shows (the mover holds them: the card was opened to it), so that it opens to all
   with the move; ``"mark": "timeout"`` or ``"computer"`` when the table made it for a
   person (their clock ran out, or a computer plays their seat), so every page words it so;
-- ``{"type": "np-reveal", "seat", "secret"}``: once the deal is over, every page's secret.
+- ``{"type": "np-reveal", "seat", "secret"}``: once the deal is over, every page's secret;
+- ``{"type": "np-unfair", "seat", "named", "host"}``: this page found the deal not fair
+  (naming seat ``named`` or none, and the host or not): the deal ends at once for everyone.
+
+Every message also carries ``heard``, how many messages of each dealing seat (in seat order,
+its own included) its page held when it sent it, ``prev``, the transcript hash of that record
+(:func:`transcript`), and ``sig``, its page's ed25519 signature of the rest. A page takes a
+message only when its signature is its seat's, it is that seat's next, and ``prev`` is the
+hash of the same record as this page holds it: a host that changed, dropped or reordered
+what it relays, or showed two pages different records, is caught at the next message
+(:meth:`NoPeekSeat.receive`), not at the end.
 
 When every secret has come, each page checks the whole deal (:attr:`NoPeekSeat.outcome`):
 ``"verified"``, or the :class:`~pishe.table.nopeek.NotFairError` /
@@ -25,6 +36,8 @@ When every secret has come, each page checks the whole deal (:attr:`NoPeekSeat.o
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import re
 from typing import Optional, Sequence
@@ -34,14 +47,45 @@ from .fair import DealVerificationError, first_refused, replay, shown_steps, ver
 from . import said
 from .group import Group, GroupError
 from .lang import _
-from .nopeek import POSITIONS, DealAbortedError, Dealer, NotFairError, check_deal, check_openings
+from .nopeek import (POSITIONS, DealAbortedError, Dealer, NotFairError, check_code, check_deal,
+                     check_openings)
 from .partial import PartialDeal
 
-__all__ = ["MARKS", "NoPeekSeat"]
+__all__ = ["MARKS", "NoPeekSeat", "DealStoppedError", "EMPTY", "canonical", "chained", "transcript"]
 
 #: The marks of a move the table made for a person: their clock ran out, or a computer plays
 #: their seat (``np-act``'s optional ``mark``).
 MARKS = ("timeout", "computer")
+#: The host's page's seat of the deal.
+HOST = 0
+#: Key shares in one ``np-keys`` message at most: a guest's message stays under the host's size limit.
+SHARES = 24
+#: The hash of a seat's messages before its first.
+EMPTY = "00" * 32
+
+
+def canonical(message: dict) -> bytes:
+    """``message`` as the one JSON text every page hashes and signs (keys sorted, no spaces)."""
+    return json.dumps(message, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def chained(digest: str, message: dict) -> str:
+    """The hash of a seat's messages after ``message``, from ``digest`` before it."""
+    return hashlib.sha256(bytes.fromhex(digest) + canonical(message)).hexdigest()
+
+
+def transcript(digests: Sequence[str]) -> str:
+    """The transcript hash of a record: SHA-256 of every seat's messages' hash, in seat order."""
+    return hashlib.sha256(b"".join(bytes.fromhex(d) for d in digests)).hexdigest()
+
+
+class DealStoppedError(PisheError):
+    """Page ``by`` found the deal not fair and stopped it for everyone: this page takes its
+    word that the deal ends (it is dealt again), never its word on who was at fault."""
+
+    def __init__(self, by: int):
+        super().__init__(f"seat {by}'s page found the deal not fair")
+        self.by = by
 
 
 class NoPeekSeat:
@@ -67,6 +111,18 @@ class NoPeekSeat:
         self._secrets: dict = {}
         self._revealed = False
         self._later: list = []           # moves come before this page could take them in
+        # Each dealing seat's messages as this page holds them (its own included): the hash
+        # after each, the first EMPTY.
+        self._chains: dict = {s: [EMPTY] for s in self.seats}
+
+    @property
+    def check_code(self) -> Optional[str]:
+        """The table check code of this try (:func:`~pishe.table.nopeek.check_code`), once every
+        page's commitment has come; ``None`` before."""
+        record = self.dealing.record
+        if len(record.commitments) < len(self.seats):
+            return None
+        return check_code(self.game.id, self.dealing.match_id, self.dealing.deal, record)
 
     @property
     def seats(self) -> tuple:
@@ -116,7 +172,7 @@ class NoPeekSeat:
     def start(self) -> list:
         """The first message: this page's commitment."""
         c = self.dealing.commitment()
-        self.dealing.take_commitment(self.seat, c["commitment"], c["public"])
+        self.dealing.take_commitment(self.seat, c["commitment"], c["public"], c["sign"])
         return [self._message("np-commit", **c)] + self._rounds()
 
     def act(self, text: str, mark: Optional[str] = None) -> list:
@@ -146,17 +202,62 @@ class NoPeekSeat:
     # -- what it is sent ----------------------------------------------------------------
 
     def receive(self, message: dict) -> list:
-        """Another page's message (relayed by the host): the messages this page sends in answer."""
+        """Another page's message (relayed by the host): the messages this page sends in answer.
+        A message this page finds not fair ends the deal here (:attr:`outcome`) and is answered
+        with ``np-unfair``, so that it ends at once for everyone."""
         if self.outcome is not None:
             return []
         try:
-            return self._receive(_checked(message, self.seats))
+            message = _checked(message, self.seats, self._blame)
+            self._authentic(message)
+            if message["type"] == "np-unfair":
+                self.outcome = DealStoppedError(message["seat"])
+                return []
+            return self._receive(message)
         except NotFairError as e:
-            self.outcome = e
+            found = e
         except (GroupError, ValueError, LookupError):
             # Hex that is no point, a key share for a seat without a key: a page's own making.
-            self.outcome = NotFairError(_("A seat sent a message the deal cannot read."), message["seat"])
-        return []
+            found = NotFairError(_("A seat sent a message the deal cannot read."), **self._blame(message["seat"]))
+        self.outcome = found
+        if self._revealed:          # found by the end check: every page makes its own
+            return []
+        return [self._message("np-unfair", named=found.seat, host=found.host)]
+
+    def _blame(self, seat) -> dict:
+        """Who a bad message from ``seat`` names: on the host's page, that seat alone (its page
+        sent it straight here); on a guest's page, the host for its own messages, else "the host
+        or that seat" (the host relayed it: either may have made it so)."""
+        if type(seat) is not int or seat not in self.seats or seat == self.seat:
+            return {"host": self.seat != HOST}
+        if self.seat == HOST:
+            return {"seat": seat}
+        return {"host": True} if seat == HOST else {"seat": seat, "host": True}
+
+    def _authentic(self, message: dict) -> None:
+        """That ``message`` is its seat's, signed, its next, and sent on the record this page
+        holds; then it is added to that record. Raises :class:`NotFairError` naming whoever may
+        have made it otherwise (:meth:`_blame`)."""
+        seat, kind, record = message["seat"], message["type"], self.dealing.record
+        blame = self._blame(seat)
+        if seat not in self.seats or seat == self.seat:
+            raise NotFairError(_("A message came for a seat that is not in the deal."), **blame)
+        if seat in self._secrets:
+            raise NotFairError(_("A message came from a seat after its secret."), **blame)
+        sign = message["sign"] if kind == "np-commit" and seat not in record.signs else record.signs.get(seat)
+        if sign is None:
+            raise NotFairError(_("A message came from a seat before its commitment."), **blame)
+        body = {k: v for k, v in message.items() if k != "sig"}
+        if not self.dealing.group.verify(bytes.fromhex(sign), canonical(body), bytes.fromhex(message["sig"])):
+            raise NotFairError(_("A message's signature is not its seat's: the host changed it on the way, or "
+                                 "its seat signed it wrong."), **blame)
+        heard = message["heard"]
+        if heard[self.seats.index(seat)] != len(self._chains[seat]) - 1:
+            raise NotFairError(_("A seat's message came out of its order, or twice."), **blame)
+        if any(count >= len(self._chains[s]) for s, count in zip(self.seats, heard)) or message["prev"] != transcript(
+                [self._chains[s][count] for s, count in zip(self.seats, heard)]):
+            raise NotFairError(_("This page and a seat's page were shown different records of the deal."), **blame)
+        self._chains[seat].append(chained(self._chains[seat][-1], message))
 
     def abort(self, seats: Sequence[int]) -> None:
         """Pages ``seats`` left the deal for good, with their keys: it ends aborted by them."""
@@ -172,7 +273,7 @@ class NoPeekSeat:
                 self.dealing.group.multiply(_ONE, bytes.fromhex(message["public"]))
             except GroupError:
                 raise NotFairError(_("A seat sent a message the deal cannot read."), seat) from None
-            self.dealing.take_commitment(seat, message["commitment"], message["public"])
+            self.dealing.take_commitment(seat, message["commitment"], message["public"], message["sign"])
             return self._rounds()
         if kind == "np-commit" or seat in (self.dealing.record.shuffled if kind == "np-shuffle"
                                            else self.dealing.record.locked if kind == "np-lock" else ()):
@@ -292,7 +393,7 @@ class NoPeekSeat:
                 if (position, receiver) not in self._sent:
                     self._sent.add((position, receiver))
                     shares.append(self.dealing.share(position, receiver, moves))
-        out = [self._message("np-keys", shares=shares)] if shares else []
+        out = [self._message("np-keys", shares=shares[i:i + SHARES]) for i in range(0, len(shares), SHARES)]
         self._open_what_can_be()
         state = self._state()
         mine = [t for t in self.pages if self.pages[t] == self.seat]
@@ -338,34 +439,53 @@ class NoPeekSeat:
         return []
 
     def _message(self, kind: str, **fields) -> dict:
-        return {"type": kind, "seat": self.seat, **fields}
+        """This page's message, sent on the record it holds (``heard``, ``prev``) and signed."""
+        heard = [len(self._chains[s]) - 1 for s in self.seats]
+        body = {"type": kind, "seat": self.seat, **fields, "heard": heard,
+                "prev": transcript([self._chains[s][-1] for s in self.seats])}
+        message = {**body, "sig": self.dealing.signed(canonical(body))}
+        self._chains[self.seat].append(chained(self._chains[self.seat][-1], message))
+        return message
 
 
 _HEX64 = re.compile("[0-9a-f]{64}")
+_HEX128 = re.compile("[0-9a-f]{128}")
 _ONE = bytes([1]) + bytes(31)
 #: Each message's fields besides ``type`` and ``seat``, and how to check them.
 _FIELDS = {
-    "np-commit": {"commitment": "hex", "public": "hex"},
+    "np-commit": {"commitment": "hex", "public": "hex", "sign": "hex"},
     "np-shuffle": {"deck": "deck"}, "np-lock": {"deck": "deck"},
     "np-keys": {"shares": "shares"}, "np-act": {"action": "text", "shares": "shares"},
-    "np-reveal": {"secret": "hex"},
+    "np-reveal": {"secret": "hex"}, "np-unfair": {"named": "seat", "host": "bool"},
 }
+#: What every message carries besides: the record it was sent on, and its signature.
+_SIGNED = {"heard": "heard", "prev": "hex", "sig": "signature"}
 
 
-def _checked(message, seats: tuple) -> dict:
-    """``message`` if it has exactly the fields of its type, each of its kind (hex of 64
-    digits, a deck of 52 such, key shares ``[position, sender, receiver or null, hex,
-    moves or null]`` of seats in the deal); else :class:`NotFairError`, naming its seat."""
+def _checked(message, seats: tuple, blame) -> dict:
+    """``message`` if it has exactly the fields of its type and :data:`_SIGNED`'s, each of its
+    kind (hex of 64 digits, a deck of 52 such, key shares ``[position, sender, receiver or
+    null, hex, moves or null]`` of seats in the deal, a count of messages per seat, a
+    signature); else :class:`NotFairError`, naming whom ``blame`` names for its seat."""
     seat = message.get("seat") if isinstance(message, dict) else None
     kind = message.get("type") if isinstance(message, dict) else None
     fields = _FIELDS.get(kind) if isinstance(kind, str) else None
     optional = {"mark"} if kind == "np-act" and message.get("mark") in MARKS else set()
-    if fields is None or type(seat) is not int or set(message) != {"type", "seat", *fields, *optional}:
-        raise NotFairError(_("A seat sent a message the deal cannot read."), seat if type(seat) is int else None)
+    if fields is None or type(seat) is not int or set(message) != {"type", "seat", *fields, *_SIGNED, *optional}:
+        raise NotFairError(_("A seat sent a message the deal cannot read."), **blame(seat))
 
     def good(value, kind) -> bool:
         if kind == "hex":
             return isinstance(value, str) and bool(_HEX64.fullmatch(value))
+        if kind == "signature":
+            return isinstance(value, str) and bool(_HEX128.fullmatch(value))
+        if kind == "seat":
+            return value is None or type(value) is int and value in seats
+        if kind == "bool":
+            return type(value) is bool
+        if kind == "heard":
+            return isinstance(value, list) and len(value) == len(seats) and all(
+                type(c) is int and 0 <= c for c in value)
         if kind == "text":
             return isinstance(value, str) and 0 < len(value) <= 16
         if kind == "deck":
@@ -375,6 +495,6 @@ def _checked(message, seats: tuple) -> dict:
             and e[1] in seats and (e[2] is None or e[2] in seats) and good(e[3], "hex")
             and (e[4] is None or type(e[4]) is int) for e in value)
 
-    if not all(good(message[name], kind) for name, kind in fields.items()):
-        raise NotFairError(_("A seat sent a message the deal cannot read."), seat)
+    if not all(good(message[name], kind) for name, kind in {**fields, **_SIGNED}.items()):
+        raise NotFairError(_("A seat sent a message the deal cannot read."), **blame(seat))
     return message

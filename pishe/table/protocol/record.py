@@ -20,34 +20,20 @@ The record is in the page's ledger, so it holds across a reload.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Optional
 
 from ...errors import PisheError
 from ..lang import TABLE
+from ..nopeek_seat import EMPTY, chained
 from ..said import say
 from . import wire
 from .common import COMPUTER, TIMEOUT
 
 __all__ = ["Record", "RecordRewrittenError", "EMPTY"]
 
-#: The transcript hash of no message.
-EMPTY = "00" * 32
-
 
 class RecordRewrittenError(PisheError):
     """The host sent a page a deal's log that does not extend the record the page holds."""
-
-
-def canonical(message: dict) -> bytes:
-    """``message`` as the one JSON text every page hashes (keys sorted, no spaces)."""
-    return json.dumps(message, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def chained(digest: str, message: dict) -> str:
-    """The transcript hash after ``message``, from ``digest`` before it."""
-    return hashlib.sha256(bytes.fromhex(digest) + canonical(message)).hexdigest()
 
 
 class Record:
