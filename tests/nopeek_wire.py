@@ -42,7 +42,7 @@ def rebuilt_deck(game_id: str, match_id: str, deal: int, tries: int, messages: l
     for m in messages:
         kind, seat = m["type"], m["seat"]
         if kind == "np-commit":
-            record.commitments[seat], record.publics[seat] = m["commitment"], m["public"]
+            record.commitments[seat], record.publics[seat], record.signs[seat] = m["commitment"], m["public"], m["sign"]
         elif kind == "np-shuffle":
             record.shuffled[seat] = m["deck"]
         elif kind == "np-lock":

@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from pishe.table.nopeek_seat import NoPeekSeat
 from pishe.table.protocol import VERIFIED, Guest
 from pishe.table.protocol.wire import MalformedMessageError, write
 from test_cheating_host import Tampering, not_fair, welcome_of
@@ -156,33 +157,20 @@ def test_an_abort_naming_a_seat_not_at_the_table_is_refused_and_changes_nothing(
     assert page.save() == before
 
 
-class GuestTampering(Table):
-    """A table where the pages' messages to the host may be rewritten: ``tamper(conn, data)``
-    changes the JSON data of a page's message in place."""
+def test_a_wrong_key_for_the_hosts_first_cards_crashes_nothing_and_blames_nobody_honest(monkeypatch):
+    """A guest's changed page signs a wrong key for the host's first cards: the host's status
+    still reads (its view is None while those cards open), says the keys open no card, and the
+    table waits on nobody (no silence hold can blame an honest seat)."""
+    plain = NoPeekSeat._message
 
-    tamper = None
+    def wrong(self, kind, **fields):
+        if kind == "np-keys" and self.seat == 1:
+            fields["shares"] = [[*share[:3], ("0" if share[3][0] != "0" else "1") + share[3][1:], share[4]]
+                                if share[2] == 0 else share for share in fields["shares"]]
+        return plain(self, kind, **fields)
 
-    def send(self, conn, text):
-        data = json.loads(text)
-        if self.tamper is not None:
-            self.tamper(conn, data)
-        return super().send(conn, json.dumps(data))
-
-
-def test_a_wrong_key_for_the_hosts_first_cards_crashes_nothing_and_blames_nobody_honest():
-    """A guest sends a wrong key for the host's first cards: the host's status still reads
-    (its view is None while those cards open), says the keys open no card, and the table
-    waits on nobody (no silence hold can blame an honest seat)."""
-    table = GuestTampering("pisti", [1, 2, 3], 15, "151")
-
-    def wrong(conn, data):
-        message = data.get("message") if data.get("type") == "np" else None
-        if message and message["type"] == "np-keys" and message["seat"] == 1:
-            for share in message["shares"]:
-                if share[2] == 0:
-                    share[3] = ("0" if share[3][0] != "0" else "1") + share[3][1:]
-
-    table.tamper = wrong
+    monkeypatch.setattr(NoPeekSeat, "_message", wrong)
+    table = Table("pisti", [1, 2, 3], 15, "151")
     for _ in range(3):
         table.join()
     host = table.host
