@@ -2,7 +2,7 @@
 """What the no-peek deal costs in the page's Python (Pyodide, @noble/curves) and in CPython
 (libsodium).
 
-    python bench/nopeek.py [--game pisti] [--deals N] [--seed S]
+    python bench/nopeek.py [--game pisti] [--deals N] [--seed S] [--before REF]
 
 Plays N whole deals of the game at a table of one page per seat (pishe.table.nopeek_seat,
 the code the pages run), every message relayed to every other page in memory as the host
@@ -20,6 +20,11 @@ are shared: their clocks also run while others work), medians over the deals:
                  what the move shows, taking the cards in): its largest and its median;
   end check      one page's check of the whole deal (<= 1 s a page).
 
+Each figure is measured twice in one run: on this checkout's code and on ``--before``'s
+(a git revision, ``main`` unless given: its ``pishe`` and ``web/core/group.js``, taken out
+with ``git archive``), and printed with their ratio, after / before (issue 28: signing
+every message and checking its transcript hash must keep a move one message round).
+
 Prints figures; no test asserts a time.
 """
 
@@ -27,7 +32,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+import tarfile
+import tempfile
+from io import BytesIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,24 +114,42 @@ def run(game_id, deals, seed):
     return [one_deal(game, rng) for _ in range(deals)]
 '''
 
-def _noble(scratch: Path) -> str:
-    """The worker's group (web/core/group.js on @noble/curves) as globalThis.pisheGroup, and
-    the process's CPU time as globalThis.cpuMs, before Pyodide starts."""
-    curves = build.unpack_noble(scratch / "noble")
-    group = (ROOT / "web" / "core" / "group.js").as_uri()
-    return (f"const {{ makeGroup }} = await import({json.dumps(group)});\n"
-            f"globalThis.pisheGroup = makeGroup(await import({json.dumps(curves.as_uri())}));\n"
-            "globalThis.cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };\n")
+def _noble(root: Path):
+    def setup(scratch: Path) -> str:
+        """The worker's group (``root``'s web/core/group.js on @noble/curves) as
+        globalThis.pisheGroup, and the process's CPU time as globalThis.cpuMs, before Pyodide
+        starts."""
+        curves = build.unpack_noble(scratch / "noble")
+        group = (root / "web" / "core" / "group.js").as_uri()
+        return (f"const {{ makeGroup }} = await import({json.dumps(group)});\n"
+                f"globalThis.pisheGroup = makeGroup(await import({json.dumps(curves.as_uri())}));\n"
+                "globalThis.cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };\n")
+    return setup
 
 
-def in_pyodide(game: str, deals: int, seed: int) -> list:
-    return pyodide_run.in_pyodide(_PY_TIMING, f"import json; json.dumps(run({game!r}, {deals}, {seed}))", _noble)
+def _call(game: str, deals: int, seed: int) -> str:
+    return f"import json; json.dumps(run({game!r}, {deals}, {seed}))"
 
 
-def in_cpython(game: str, deals: int, seed: int) -> list:
-    scope: dict = {}
-    exec(_PY_TIMING, scope)
-    return scope["run"](game, deals, seed)
+def in_pyodide(root: Path, game: str, deals: int, seed: int) -> list:
+    """The deals in Pyodide, on ``root``'s code."""
+    return pyodide_run.in_pyodide(_PY_TIMING, _call(game, deals, seed), _noble(root), root)
+
+
+def in_cpython(root: Path, game: str, deals: int, seed: int) -> list:
+    """The deals in a CPython of their own, on ``root``'s code."""
+    code = f"import sys; sys.path.insert(0, {str(root)!r})\n{_PY_TIMING}\nprint(json.dumps(run({game!r}, {deals}, {seed})))"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def checkout(revision: str, into: Path) -> Path:
+    """``revision``'s ``pishe`` and ``web/core/group.js`` under ``into`` (git archive)."""
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "pishe", "web/core/group.js"],
+                         capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=BytesIO(tar)) as archive:
+        archive.extractall(into, filter="data")
+    return into
 
 
 def figures(runs: list) -> dict:
@@ -142,12 +169,20 @@ def main() -> None:
     parser.add_argument("--game", default="pisti")
     parser.add_argument("--deals", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--before", default="main", help="the git revision to compare with (default: main)")
     args = parser.parse_args()
-    rows = {"Pyodide (noble)": figures(in_pyodide(args.game, args.deals, args.seed)),
-            "CPython (libsodium)": figures(in_cpython(args.game, args.deals, args.seed))}
-    print(f"no-peek deal, {args.game}, one page a seat, {args.deals} deals, seed {args.seed}: ms, medians")
-    for name in next(iter(rows.values())):
-        print(f"  {name:<38}" + "".join(f"{label} {row[name]:9.1f}   " for label, row in rows.items()))
+    with tempfile.TemporaryDirectory() as folder:
+        before = checkout(args.before, Path(folder))
+        rows = {}
+        for label, run in (("Pyodide (noble)", in_pyodide), ("CPython (libsodium)", in_cpython)):
+            rows[label] = [figures(run(root, args.game, args.deals, args.seed)) for root in (before, ROOT)]
+    print(f"no-peek deal, {args.game}, one page a seat, {args.deals} deals, seed {args.seed}: ms, medians; "
+          f"before = {args.before}, after = this checkout")
+    for label, (old, new) in rows.items():
+        print(f"  {label}")
+        for name in old:
+            print(f"    {name:<38} before {old[name]:9.1f}   after {new[name]:9.1f}   "
+                  f"ratio {new[name] / old[name]:5.2f}")
     print("  targets: shuffle+lock <= 1000 a seat, deck ready <= 3000, end check <= 1000 a page")
 
 

@@ -30,16 +30,17 @@ console.log(pyodide.runPython(call));
 """
 
 
-def in_pyodide(code: str, call: str, setup: Optional[Callable[[Path], str]] = None):
+def in_pyodide(code: str, call: str, setup: Optional[Callable[[Path], str]] = None, root: Path = ROOT):
     """Run ``code`` in Pyodide, then evaluate ``call`` (an expression giving JSON text); its
     value. ``setup(scratch)``, if given, returns a JavaScript module's source that runs
-    before Pyodide starts (to set globals its Python reads), files it needs under ``scratch``."""
+    before Pyodide starts (to set globals its Python reads), files it needs under ``scratch``.
+    ``root`` is the checkout whose ``pishe`` is copied in (this one unless given)."""
     tgz = fetch_pinned(PINS["pyodide"])
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
         lock = copy_runtime(tgz, scratch / "runtime")
         (scratch / "runtime" / LOCK_NAME).write_text(json.dumps({**lock, "packages": {}}))
-        files = {p.relative_to(ROOT).as_posix(): p.read_text() for p in (ROOT / "pishe").rglob("*.py")}
+        files = {p.relative_to(root).as_posix(): p.read_text() for p in (root / "pishe").rglob("*.py")}
         (scratch / "files.json").write_text(json.dumps(files))
         (scratch / "code.py").write_text(code)
         (scratch / "runtime" / "run.mjs").write_text(_NODE)
