@@ -138,7 +138,8 @@ def in_pyodide(root: Path, game: str, deals: int, seed: int) -> list:
 
 def in_cpython(root: Path, game: str, deals: int, seed: int) -> list:
     """The deals in a CPython of their own, on ``root``'s code."""
-    code = f"import sys; sys.path.insert(0, {str(root)!r})\n{_PY_TIMING}\nprint(json.dumps(run({game!r}, {deals}, {seed})))"
+    code = (f"import sys; sys.path.insert(0, {str(root)!r})\n{_PY_TIMING}\n"
+            f"print(json.dumps(run({game!r}, {deals}, {seed})))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(run.stdout.strip().splitlines()[-1])
 
