@@ -30,7 +30,8 @@ def _friend_status(status: dict) -> dict:
     its friend is away), ``"waiting_line"`` (naming the seats the table waits on, or
     ``None``: :func:`_waiting_line`), ``"sides"`` (each seat's side from this one's: "your
     partner", "other team" or "") and ``"fair"``, the guest's check of its last finished
-    deal (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side)."""
+    deal (``{"ok", "line"}`` or ``None``; always ``None`` on the host's side), and
+    ``"check_line"``, the table check code of the deal in play, worded (or ``None``)."""
     game = get_game(status["game"]) if status.get("game") else None
     if game is not None and status.get("length") in game.lengths:
         # The match length as this page's player reads it (the wire carries it in English).
@@ -40,7 +41,9 @@ def _friend_status(status: dict) -> dict:
             "waiting_line": _waiting_line(status),
             "sides": words.sides(get_game(status["game"]).teams, status["seat"]) if status.get("game") else [],
             "fair": words.fairness(status.get("verification"), status.get("verification_deal"), VERIFIED,
-                                   _deal_name(status.get("game")), status.get("aborts", 0))}
+                                   _deal_name(status.get("game")), status.get("aborts", 0)),
+            "check_line": words.check_line(status.get("check_code"), status.get("deal"),
+                                           _deal_name(status.get("game")))}
 
 
 def _deal_name(game: Optional[str]) -> str:

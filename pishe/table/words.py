@@ -13,7 +13,7 @@ Python's words for an error, or one of these sentences naming a cause (the
 ``why_…`` keys: never the browser's own text), ``{game}`` a game id.
 
 The sentences that depend on the table's state are made here too, from that
-state: :func:`clock_label`, :func:`dealing_lines`, :func:`fairness`, and the
+state: :func:`clock_label`, :func:`dealing_lines`, :func:`fairness`, :func:`check_line`, and the
 live region's news of a deal: :func:`dealt`, :func:`match_score`.
 
 What the page says when Python itself could not run is worded here too and
@@ -30,6 +30,7 @@ from .lang import N_, TABLE, _, named, ngettext
 from .said import data_of, nsay
 
 __all__ = ["PAGE", "WAITING", "clock", "clock_label", "level_line", "CLOCK_WARNINGS", "dealing_lines", "fairness",
+           "check_line",
            "presence", "waiting_for", "sides", "dealt", "match_score", "LOADING", "START_FAILED", "MANIFEST", "page",
            "waiting"]
 
@@ -235,6 +236,17 @@ def fairness(verification: Optional[str], deal: Optional[int], verified: str,
             line += " " + _("(stopped and dealt again at this table: {aborts})").format(aborts=aborts)
         return {"ok": not aborts, "line": line}
     return {"ok": False, "line": verification}
+
+
+def check_line(code: Optional[str], deal: Optional[int], deal_name: str = "Deal") -> Optional[str]:
+    """The line beside the fairness line with the table check code of the deal in play (its
+    four pictures, the same on every honest page), for friends to compare on a call; ``None``
+    before every page's keys have come. ``deal_name`` is the game's word for a deal."""
+    if not code or deal is None:
+        return None
+    return _("{deal_name} {deal} check code: {code} (the same on every page at this table; "
+             "a different one on a friend's page means the host swapped their keys)").format(
+        deal_name=deal_name, deal=deal, code=code)
 
 
 def presence(seats: list, seat: Optional[int]) -> list:

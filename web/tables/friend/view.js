@@ -169,6 +169,11 @@ function showFairness() {
   // The host's page checks a deal too when it is dealt no-peek (it does not know the deck).
   const fair = fairness(session.status);
   showFair(fair);
+  // The table check code of the deal in play, as Python words it: friends compare it on a call.
+  const check = document.querySelector("[data-check-code]");
+  const checkLine = session.status && typeof session.status.check_line === "string" ? session.status.check_line : "";
+  check.hidden = !checkLine;
+  setText(check, checkLine);
   // A no-peek table says plainly whose cards the host's page knows: its computers'.
   const note = document.querySelector("[data-computers-note]");
   const computers = session.status && typeof session.status.computers_note === "string" ? session.status.computers_note : "";
