@@ -497,3 +497,95 @@ def test_a_shuffle_that_holds_one_card_twice_is_not_fair():
 
     table = Table(game, rng=random.Random(79), kinds={1: Twice}).play()
     assert isinstance(table.pages[0].outcome, NotFairError)
+
+
+# -- signatures, the transcript hash and the table check code (issue 28) ----------------------
+
+def test_every_honest_page_shows_one_check_code_and_swapped_keys_show_another():
+    """Every page of an honest table shows the same check code once every commitment is in
+    (four of the 64 pictures). A host that swaps seat 3's keys on the way to page 1 (a
+    commitment of its own making, signed by its own key and on page 1's own record: nothing
+    on page 1 can tell) makes page 1 show another code at once, which is how friends
+    comparing codes catch it; a host that does not carry the swap through every later
+    message is caught at the next one too."""
+    game = get_game("pisti")
+    honest = Table(game, rng=random.Random(79))
+    codes = {page.check_code for page in honest.pages.values()}
+    assert len(codes) == 1 and None not in codes
+    code = codes.pop().split(" ")
+    assert len(code) == nopeek.CODE_LENGTH and all(c in nopeek.CODE_SYMBOLS for c in code)
+
+    class Swapping(Table):
+        def relay(self, message, to):
+            if message["type"] == "np-commit" and message["seat"] == 3 and to == 1:
+                forged = NoPeekSeat(GROUP, game, MATCH, 1, 3, 0, rng=random.Random(83))
+                forged._chains = {s: list(c) for s, c in self.pages[1]._chains.items()}   # page 1's record
+                return forged.start()[0]
+            return message
+
+    swapped = Swapping(game, rng=random.Random(79))
+    codes = {q: page.check_code for q, page in swapped.pages.items()}
+    assert codes[0] == codes[2] == codes[3] != codes[1] is not None
+    assert all(page.outcome is not None and page.outcome != "verified" for page in swapped.pages.values())
+
+
+def test_a_message_the_host_keeps_from_one_page_is_caught_at_the_next_one():
+    """The host drops one of seat 2's key messages on the way to page 1 (the others get it):
+    seat 2's next message reaches page 1 out of its order, and page 1 names "the host or seat
+    2" at once, not at the end; its np-unfair stops the deal on every page."""
+    game = get_game("pisti")
+
+    class Dropping(Table):
+        dropped = 0
+
+        def relay(self, message, to):
+            if message["type"] == "np-keys" and message["seat"] == 2 and to == 1 and not self.dropped:
+                self.dropped += 1
+                return None
+            return message
+
+    table = Dropping(game, rng=random.Random(89)).play()
+    found = table.pages[1].outcome
+    assert table.dropped and isinstance(found, NotFairError) and (found.seat, found.host) == (2, True)
+    assert "out of its order" in str(found)
+    assert all(isinstance(table.pages[q].outcome, DealStoppedError) for q in (0, 2, 3))
+
+
+def test_a_message_of_the_hosts_own_page_kept_from_a_page_names_the_host_alone():
+    """The host's page keeps one of its own key messages from the friend's page and sends the
+    next: the friend's page names the host alone, at once."""
+    game = get_game("pishe-pasha")
+
+    class Skipping(Table):
+        skipped = 0
+
+        def relay(self, message, to):
+            if message["seat"] == 0 and message["type"] == "np-keys" and not self.skipped:
+                self.skipped += 1
+                return None
+            return message
+
+    table = Skipping(game, rng=random.Random(97)).play()
+    found = table.pages[1].outcome
+    assert isinstance(found, NotFairError) and (found.seat, found.host) == (None, True), found
+    assert isinstance(table.pages[0].outcome, DealStoppedError)
+
+
+def test_a_record_shown_differently_to_two_pages_is_caught_by_the_transcript_hash():
+    """A message signed on a record its receiver does not hold (here a changed page 3 whose
+    record of the host's messages differs, as a page shown another record would be) is caught
+    at once by its transcript hash: page 1 names "the host or seat 3" (it cannot tell which
+    of the two made the records differ), the host's page, which relayed the same to all,
+    names seat 3 alone."""
+    game = get_game("pisti")
+
+    class WrongHash(NoPeekSeat):
+        def _message(self, kind, **fields):
+            if kind == "np-keys":
+                self._chains[0] = [*self._chains[0][:-1], "11" * 32]
+            return super()._message(kind, **fields)
+
+    table = Table(game, rng=random.Random(101), kinds={3: WrongHash}).play()
+    on_guest, on_host = table.pages[1].outcome, table.pages[0].outcome
+    assert isinstance(on_guest, NotFairError) and (on_guest.seat, on_guest.host) == (3, True)
+    assert isinstance(on_host, NotFairError) and (on_host.seat, on_host.host) == (3, False)
