@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 #: The protocol version every message carries as ``"v"``.
-VERSION = 4
+VERSION = 5
 #: The longest message a guest may send, in bytes of UTF-8 (checked before parsing).
 MAX_GUEST_MESSAGE = 4096
 #: The longest message a host may send (a whole deal's steps fit many times over).
@@ -379,8 +379,9 @@ GUEST_MESSAGES: dict[str, Spec] = {
     "leave": {"seq": whole},
     # The name the person gives their seat (null: none).
     "name": {"seq": whole, "name": optional(player_name)},
-    # A no-peek deal's message of this page's (docs/PROTOCOL.md, "No-peek dealing").
-    "np": {"seq": whole, "deal": deal_number, "message": obj},
+    # A no-peek deal's message of this page's, for try ``tries`` of the deal (docs/PROTOCOL.md,
+    # "No-peek dealing"): a message of a try that ended is dropped, never taken into the next.
+    "np": {"seq": whole, "deal": deal_number, "tries": whole, "message": obj},
 }
 
 # Host -> guest.
@@ -392,7 +393,7 @@ HOST_MESSAGES: dict[str, Spec] = {
     # relayed; a deal aborted by pages gone with their keys; who sits where (a guest makes its
     # own views: the host cannot, it does not know them).
     "np-deal": {"deal": deal_number, "pages": items, "tries": whole, "log": items},
-    "np": {"deal": deal_number, "message": obj},
+    "np": {"deal": deal_number, "tries": whole, "message": obj},
     "np-abort": {"deal": deal_number, "seats": seats},
     "table": {"seats": seat_list},
     "error": {"reason": text, "code": text, "ref": optional(whole), "next_seq": optional(whole)},
