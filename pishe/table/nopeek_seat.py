@@ -219,10 +219,27 @@ class NoPeekSeat:
         except (GroupError, ValueError, LookupError):
             # Hex that is no point, a key share for a seat without a key: a page's own making.
             found = NotFairError(_("A seat sent a message the deal cannot read."), **self._blame(message["seat"]))
-        self.outcome = found
-        if self._revealed:          # found by the end check: every page makes its own
+        return self.stop(found)
+
+    def stop(self, found: NotFairError) -> list:
+        """This page found the deal not fair (``found``, naming whom it names): it ends here,
+        and, found mid-deal, the ``np-unfair`` message that ends it for everyone (none once
+        found by the end check, which every page makes for itself)."""
+        if self.outcome is not None:
             return []
-        return [self._message("np-unfair", named=found.seat, host=found.host)]
+        self.outcome = found
+        return [] if self._checked_at_end() else [self._message("np-unfair", named=found.seat, host=found.host)]
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the deal ended mid-deal as not fair (found here, or by the page whose
+        ``np-unfair`` came), never to be finished: it is dealt again."""
+        return isinstance(self.outcome, DealStoppedError) or (
+            isinstance(self.outcome, NotFairError) and not self._checked_at_end())
+
+    def _checked_at_end(self) -> bool:
+        """Whether every secret is in (the end check's turn)."""
+        return self._revealed and len(self._secrets) == len(self.seats)
 
     def _blame(self, seat) -> dict:
         """Who a bad message from ``seat`` names: on the host's page, that seat alone (its page
