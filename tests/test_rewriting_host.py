@@ -18,6 +18,7 @@ import pytest
 from pishe.table.nopeek_seat import NoPeekSeat
 from pishe.table.protocol import VERIFIED, Guest
 from pishe.table.protocol.wire import MalformedMessageError, write
+from pishe.table.group import group
 from test_cheating_host import Tampering, not_fair, welcome_of
 from test_table_protocol import Table, seated
 
@@ -346,3 +347,128 @@ def test_fuzzed_ledgers_are_refused_by_name_or_read():
         except PisheError:
             pass
         page.status()
+
+
+# -- signatures, the transcript hash, the check code, stops (issue 28) -------------------------
+
+
+def _last_commit_to(table: Tampering, seat: int, swap_into: int):
+    """A tamper that swaps the keys of the last other page's ``np-commit`` to reach page
+    ``seat`` (the host's own commitment, made by a page of its own, signed by its own key, on
+    that page's record: nothing on it can tell), on every ``np`` message the host sends."""
+    def tamper(conn, data):
+        message = data.get("message") if data.get("type") == "np" else None
+        page = table.pages.get(conn)
+        if not message or message["type"] != "np-commit" or table.seat_of(conn) != seat or page._np is None:
+            return None
+        np = page._np
+        if len(np.dealing.record.commitments) != len(np.seats) - 1:
+            return None
+        forged = NoPeekSeat(group(), table.game, np.dealing.match_id, np.dealing.deal, message["seat"],
+                            np.partial.dealer, np.pages, rng=random.Random(swap_into))
+        forged._chains = {s: list(c) for s, c in np._chains.items()}      # the page's own record
+        data["message"] = forged.start()[0]
+        return None
+    return tamper
+
+
+def test_swapped_keys_show_another_check_code_on_the_page_they_were_shown_to():
+    """The host swaps the last commitment to reach friend 1's page for one of its own making:
+    friend 1's page shows another check code than the host's and the other friends' pages
+    (which all show one), so friends comparing codes catch it; and since the host does not
+    carry every later message across, the deal also ends at once, never verified."""
+    table = Tampering("pisti", [1, 2, 3], 31, "151")
+    table.tamper = _last_commit_to(table, 1, 97)
+    for _ in range(3):
+        table.join()
+    codes = {seat: table.page(seat).status()["check_code"] for seat in (1, 2, 3)}
+    host_code = table.host.status()["check_code"]
+    assert codes[1] is not None and host_code is not None
+    assert codes[2] == codes[3] == host_code != codes[1]
+    assert all(table.page(s).status()["verification"] != VERIFIED for s in (1, 2, 3))
+
+
+def test_every_page_of_an_honest_table_shows_one_check_code_worded_for_its_panel():
+    from pishe import web_friends
+
+    table = seated("pisti", [1, 2, 3], 32, "151")
+    codes = {table.page(s).status()["check_code"] for s in (1, 2, 3)} | {table.host.status()["check_code"]}
+    assert len(codes) == 1 and None not in codes
+    line = web_friends._friend_status(table.page(2).status())["check_line"]
+    assert line.startswith("Deck 1 check code: ") and codes.pop() in line
+
+
+def _rewrite_relayed(table: Tampering, sender: int, to: int, kind: str):
+    """A tamper that changes the first ``kind`` message of ``sender`` on its way to page ``to``
+    (its last key share's moves count, or its move's mark): its signature no longer holds."""
+    done = []
+
+    def tamper(conn, data):
+        message = data.get("message") if data.get("type") == "np" else None
+        if done or not message or message["type"] != kind or message["seat"] != sender or table.seat_of(conn) != to:
+            return None
+        if kind == "np-keys":
+            message["shares"][-1][4] = (message["shares"][-1][4] or 0) + 1
+        else:
+            message["mark"] = "computer"
+        done.append(message)
+        return None
+    tamper.done = done
+    return tamper
+
+
+@pytest.mark.parametrize("sender,named", [(0, "the host"), (2, "the host or")])
+def test_a_rewritten_relayed_message_is_caught_at_once_naming_the_right_party(sender, named):
+    """The host changes one message on its way to friend 1's page: its own (named alone) or
+    friend 2's (named "the host or" friend 2: the page cannot tell which, and never names the
+    friend alone). Friend 1's page finds it when it comes, not at the end; its np-unfair ends
+    the deal at once on every page (nobody waits, no silence hold), and the deal is dealt
+    again as a new try, which is verified."""
+    table = Tampering("pisti", [1, 2, 3], 33, "151")
+    tamper = table.tamper = _rewrite_relayed(table, sender, 1, "np-keys")
+    for _ in range(3):
+        table.join()
+    for _ in range(60):
+        if tamper.done:
+            break
+        table.move()
+    assert tamper.done
+    table.tamper = None
+    line = not_fair(table.page(1))
+    assert named in line.lower() or named in line
+    assert "signature" in line
+    host = table.host
+    assert host.np_try["tries"] == 1 and host.waiting_for() in ([], [host.match.deal.turn])
+    for seat in (2, 3):
+        assert "page found it not fair" in table.page(seat).status()["verification"]
+    table.play_deck()
+    assert all(table.page(s).status()["verification_deal"] == 1 for s in (1, 2, 3))
+    assert all(table.page(s).verification == VERIFIED for s in (2, 3))
+
+
+def test_a_guest_named_not_fair_twice_has_its_seat_played_by_a_computer(monkeypatch):
+    """A changed page at seat 2 signs every key message on a wrong record: the host's page
+    names seat 2 alone (it came straight from that page), the deal ends at once for everyone
+    and is dealt again; the second time, seat 2's seat is the host page's computer's for the
+    rest of the match, and the deal goes on to be verified on the honest pages."""
+    plain = NoPeekSeat._message
+
+    def wrong(self, kind, **fields):
+        if kind == "np-keys" and self.seat == 2 and self.dealt:
+            self._chains[0] = [*self._chains[0][:-1], "11" * 32]
+        return plain(self, kind, **fields)
+
+    monkeypatch.setattr(NoPeekSeat, "_message", wrong)
+    table = Table("pisti", [1, 2, 3], 34, "151")
+    for _ in range(3):
+        table.join()
+    host = table.host
+    for _ in range(200):
+        if host.np_try["pages"][2] == 0 or host.phase != "playing":
+            break
+        table.move()
+    assert host.np_try["tries"] == 2 and host.np_try["pages"] == [0, 1, 0, 3]
+    assert "(seat: " in host.status()["verification"] or host.status()["verification"] is None
+    monkeypatch.setattr(NoPeekSeat, "_message", plain)
+    table.play_deck()
+    assert all(table.page(s).verification == VERIFIED for s in (1, 3))
