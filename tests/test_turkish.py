@@ -143,6 +143,8 @@ def test_a_seats_name_inside_a_sentence_is_in_small_letters():
         assert words.match_score(["Sizin takım", "Rakip takım"], [5, 21], False) == \
             "Maç skoru: sizin takım 5, rakip takım 21."
         assert lang.named("Bilgisayar") == "bilgisayar" and lang.named("IRMAK") == "ırmak"
+        assert words.waiting_for(["Eşin", "Sağdaki", "Soldaki"]) == "Eşin, sağdaki ve soldaki bekleniyor…"
     finally:
         lang.set_language("en")
     assert words.match_score(["You", "Computer"], [3, 0], False) == "Match score: You 3, Computer 0."
+    assert words.waiting_for(["Right", "Left"]) == "Waiting for Right and Left…"
