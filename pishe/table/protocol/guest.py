@@ -20,7 +20,7 @@ from typing import Optional
 
 from ...errors import PisheError
 from ..lang import N_, TABLE, _
-from .. import said
+from .. import said, said_again
 from ..said import say
 from ..game import get_game, is_game
 from . import wire
@@ -130,7 +130,7 @@ class Guest(GuestDeal):
         check, the aborts counted, and whether computers sit with friends."""
         return {"game": self.game.id if self.game else None, "seat": self.seat, "phase": self.phase,
                 "deal": self._np_key[0] if self._np_key else None, **(self.table or {}),
-                "verification": said.now(self.verification), "verification_deal": self.verification_deal,
+                "verification": said_again.now(self.verification), "verification_deal": self.verification_deal,
                 "aborts": len(self._aborts),
                 "awaiting_reveal": bool(self._np is not None and self._np.unrevealed()),
                 "computers_note": self._computers_note() if self._np is not None else None}
@@ -292,7 +292,7 @@ class Guest(GuestDeal):
             guest.seat = wire.optional(wire.whole)(data["seat"], "seat")
             guest.table = wire.optional(wire.obj)(data["table"], "table")
             guest._view = wire.optional(wire.obj)(data["view"], "view")
-            guest.verification = None if data["verification"] is None else said.kept(data["verification"])
+            guest.verification = None if data["verification"] is None else said_again.kept(data["verification"])
             guest.verification_deal = wire.optional(wire.deal_number)(data["verification_deal"], "deal")
             guest._unfair = data["unfair"] is True
             guest._left = data["left"] is True

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ...errors import PisheError
 from ..lang import TABLE, _, lower
-from .. import said
+from .. import said, said_again
 from ..said import lowered, say
 from . import wire
 from .record import Record
@@ -124,7 +124,7 @@ class GuestTable:
             match_id = wire.optional(wire.match_id)(data["match_id"], "match_id")
             warning = data["warning"]
             if warning is not None:
-                warning = [wire.deal_number(warning[0], "deal"), said.kept(warning[1])]
+                warning = [wire.deal_number(warning[0], "deal"), said_again.kept(warning[1])]
             aborts = [[wire.deal_number(n, "deal"), wire.optional(wire.seats)(who, "who")]
                       for n, who in wire.items(data["aborts"], "aborts")]
             clock = data["clock"]
