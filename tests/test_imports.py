@@ -11,9 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pishe"
 
 
-def module_name(path: Path) -> str:
-    """The dotted name of the module in ``path`` (a package by its ``__init__.py``)."""
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def module_name(path: Path, root: Path = ROOT) -> str:
+    """The dotted name of the module in ``path`` under ``root`` (a package by its ``__init__.py``)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -27,11 +27,11 @@ def _runtime_nodes(tree: ast.AST):
         yield from _runtime_nodes(node)
 
 
-def imports(path: Path, known: set) -> set:
+def imports(path: Path, known: set, root: Path = ROOT) -> set:
     """The modules of ``known`` that the module in ``path`` imports, anywhere in its body: a
     name imported from a package is that package's module of the name if there is one, else
     the package itself."""
-    name = module_name(path)
+    name = module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
@@ -47,11 +47,11 @@ def imports(path: Path, known: set) -> set:
     return {m for m in found if m in known and m != name}
 
 
-def graph() -> dict:
-    """Each module of ``pishe/`` and the modules of ``pishe/`` it imports."""
-    paths = sorted(PACKAGE.rglob("*.py"))
-    known = {module_name(p) for p in paths}
-    return {module_name(p): imports(p, known) for p in paths}
+def graph(package: Path = PACKAGE, root: Path = ROOT) -> dict:
+    """Each module of ``package`` (under ``root``) and the modules of ``package`` it imports."""
+    paths = sorted(package.rglob("*.py"))
+    known = {module_name(p, root) for p in paths}
+    return {module_name(p, root): imports(p, known, root) for p in paths}
 
 
 def circles(edges: dict) -> list:
@@ -75,17 +75,17 @@ def circles(edges: dict) -> list:
 
 
 def test_the_finder_sees_a_circle_through_a_function_level_import(tmp_path):
-    """A circle closed by an import inside a function is one (the finder is not blind to it)."""
-    (tmp_path / "a.py").write_text("from . import b\n")
-    (tmp_path / "b.py").write_text("def late():\n    from .a import x\n")
-    known = {"pkg.a", "pkg.b"}
-    paths = {"pkg.a": tmp_path / "a.py", "pkg.b": tmp_path / "b.py"}
-    edges = {}
-    for name, path in paths.items():
-        tree = ast.parse(path.read_text())
-        edges[name] = {f"pkg.{node.module or alias.name}" for node in _runtime_nodes(tree)
-                       if isinstance(node, ast.ImportFrom) for alias in node.names} & known
-    assert circles(edges) == [["pkg.a", "pkg.b", "pkg.a"]]
+    """A circle closed by an import inside a function is one (the finder is not blind to it),
+    and one through a package's ``__init__`` too."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("X = 1\n")
+    (package / "a.py").write_text("from . import b\n")
+    (package / "b.py").write_text("def late():\n    from .a import x\n")
+    (package / "c.py").write_text("from . import X\n")
+    assert circles(graph(package, tmp_path)) == [["pkg.a", "pkg.b", "pkg.a"]]
+    (package / "__init__.py").write_text("def late():\n    from .c import y\n")
+    assert circles(graph(package, tmp_path)) == [["pkg", "pkg.c", "pkg"], ["pkg.a", "pkg.b", "pkg.a"]]
 
 
 def test_type_checking_imports_are_not_run():
