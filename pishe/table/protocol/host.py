@@ -26,13 +26,13 @@ from ..lang import _
 from ..seating import Seating
 from . import wire
 from .host_seats import HostSeats, NotAGuestSeatError
-from .host_table import LONGEST_CLOCK, _GuestSeat, _HostDeal
+from .host_table import _GuestSeat, _HostDeal
 from .nopeek_deal import dealer_of, np_match_id, replay_seat
 from .wire import (HOST_SEAT, PLAYING, MAX_GUEST_MESSAGE, VERSION, CorruptSaveError, NotConnectedError, Outcome,
                    OutOfOrderMessageError, ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError,
                    removed_deal)
 
-__all__ = ["Host", "LONGEST_CLOCK", "NotAGuestSeatError", "SeatLeftError"]
+__all__ = ["Host", "NotAGuestSeatError", "SeatLeftError"]
 
 
 class SeatLeftError(wire.ProtocolError):
