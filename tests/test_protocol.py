@@ -219,7 +219,7 @@ def test_the_guest_recovers_its_seq_after_an_error():
     page, conn = table.page(GUEST_SEAT), table.conn_of(GUEST_SEAT)
     table.send(conn, _message(type="next-deal", seq=page.seq, deal=1))    # the host refuses it...
     assert table.errors and page.seq == table.host.guests[GUEST_SEAT].next_seq
-    page._seq += 1                     # ...and the page counts on as if it had been taken
+    page.take_over()                   # ...and its next message is lost on the way: the page counts on
     table.send(conn, page.take_over())
     assert page.seq == table.host.guests[GUEST_SEAT].next_seq            # the error put it right
     assert table.send(conn, page.take_over()).error is None
