@@ -51,7 +51,7 @@ from .lang import _
 
 __all__ = ["POSITIONS", "NotFairError", "DealAbortedError", "SeatKeys", "Record", "Dealer",
            "seat_commitment", "check_code", "CODE_SYMBOLS", "card_points", "shuffle_round", "lock_round", "key_share",
-           "check_deal", "check_openings"]
+           "check_deal", "check_stopped", "check_openings"]
 
 #: Positions of a deck: one per card.
 POSITIONS = len(DECK)
@@ -385,7 +385,7 @@ def _open(group: Group, game_id: str, locked: bytes, keys: Sequence[bytes]) -> O
 
 
 def check_deal(group: Group, game_id: str, match_id: str, deal: int, seats: Sequence[int], record: Record,
-               secrets: dict, opened: Optional[dict] = None) -> list:
+               secrets: dict, opened: Optional[dict] = None, complete: bool = True) -> list:
     """The end-of-deal check of one page: every seat's secret against its commitment and
     public key, both rounds of every seat redone from its secret and compared with the decks
     it sent, every key share (masked or plain) compared with the key its sender's secret
@@ -393,7 +393,9 @@ def check_deal(group: Group, game_id: str, match_id: str, deal: int, seats: Sequ
     deck. Returns the deck by position (the cards, bottom to top, the game dealt from).
 
     Raises :class:`DealAbortedError` naming the seats whose secret is missing, and
-    :class:`NotFairError` naming the seat that did not do what it committed to."""
+    :class:`NotFairError` naming the seat that did not do what it committed to. With
+    ``complete`` false (a deal stopped mid-deal, :func:`check_stopped`), the rounds are checked
+    as far as they went, and nothing is returned."""
     seats = tuple(sorted(seats))
     missing = [s for s in seats if secrets.get(s) is None]
     if missing:
@@ -416,6 +418,8 @@ def check_deal(group: Group, game_id: str, match_id: str, deal: int, seats: Sequ
     for kind, rounds, redo in (("shuffle", record.shuffled, shuffle_round), ("lock", record.locked, lock_round)):
         for s in seats:
             sent = rounds.get(s)
+            if sent is None and not complete:
+                break                       # the deal stopped before this seat's turn
             if sent is None or [p.hex() for p in redo(group, keys[s], deck)] != list(sent):
                 raise NotFairError(_("A seat did not shuffle the deck as its secret says (or the host changed "
                                      "its deck on the way).") if kind == "shuffle"
@@ -433,11 +437,25 @@ def check_deal(group: Group, game_id: str, match_id: str, deal: int, seats: Sequ
         if key_share(group, game_id, match_id, deal, keys[sender], position, receiver, public) != value:
             raise NotFairError(_("A key sent to open a card is not the one its seat's secret gives (its seat "
                                  "sent a wrong one, or the host changed it on the way)."), sender)
+    if not complete:
+        return []
     cards = [DECK[i] for i in order]
     for position, card in (opened or {}).items():
         if cards[position] != card:
             raise NotFairError(_("A card you were opened is not the one the deal put there."))
     return cards
+
+
+def check_stopped(group: Group, game_id: str, match_id: str, deal: int, seats: Sequence[int], record: Record,
+                  secrets: dict) -> Optional[NotFairError]:
+    """The check of a deal stopped mid-deal as not fair, once every seat revealed its secret
+    for it (it is dealt again with new ones): the first seat whose commitment, rounds so far or
+    key shares its secret does not give, as a :class:`NotFairError` naming it, or ``None``."""
+    try:
+        check_deal(group, game_id, match_id, deal, seats, record, secrets, complete=False)
+    except NotFairError as e:
+        return e
+    return None
 
 
 def check_openings(game, cards: Sequence[Card], dealer: int, actions: Sequence, record: Record,

@@ -48,7 +48,7 @@ from . import said
 from .group import Group, GroupError
 from .lang import _
 from .nopeek import (POSITIONS, DealAbortedError, Dealer, NotFairError, check_code, check_deal,
-                     check_openings)
+                     check_openings, check_stopped)
 from .partial import PartialDeal
 
 __all__ = ["MARKS", "NoPeekSeat", "DealStoppedError", "EMPTY", "canonical", "chained", "transcript"]
@@ -114,6 +114,14 @@ class NoPeekSeat:
         # Each dealing seat's messages as this page holds them (its own included): the hash
         # after each, the first EMPTY.
         self._chains: dict = {s: [EMPTY] for s in self.seats}
+        #: Once a deal stopped mid-deal has every page's secret: what the check of what was dealt
+        #: names (:func:`~pishe.table.nopeek.check_stopped`), or ``None``.
+        self.culprit: Optional[NotFairError] = None
+        self._stopped = False
+
+    def heard(self, seat: int) -> int:
+        """How many of page ``seat``'s messages this page holds (took in, or sent)."""
+        return len(self._chains[seat]) - 1
 
     @property
     def check_code(self) -> Optional[str]:
@@ -206,13 +214,13 @@ class NoPeekSeat:
         A message this page finds not fair ends the deal here (:attr:`outcome`) and is answered
         with ``np-unfair``, so that it ends at once for everyone."""
         if self.outcome is not None:
-            return []
+            return self._after_stop(message) if self.stopped else []
         try:
             message = _checked(message, self.seats, self._blame)
             self._authentic(message)
             if message["type"] == "np-unfair":
-                self.outcome = DealStoppedError(message["seat"])
-                return []
+                self.outcome, self._stopped = DealStoppedError(message["seat"]), True
+                return self._reveal_stopped()
             return self._receive(message)
         except NotFairError as e:
             found = e
@@ -228,14 +236,43 @@ class NoPeekSeat:
         if self.outcome is not None:
             return []
         self.outcome = found
-        return [] if self._checked_at_end() else [self._message("np-unfair", named=found.seat, host=found.host)]
+        if self._checked_at_end():
+            return []
+        self._stopped = True
+        return [self._message("np-unfair", named=found.seat, host=found.host)] + self._reveal_stopped()
+
+    def _reveal_stopped(self) -> list:
+        """The deal stopped mid-deal: this page reveals its secret of it (it is dealt again with
+        new ones), so that every page can check what was dealt and name who did not do what it
+        committed to (:attr:`culprit`)."""
+        if self._revealed:
+            return []
+        self._revealed = True
+        self._secrets[self.seat] = self.dealing.reveal()
+        return [self._message("np-reveal", secret=self.dealing.reveal())]
+
+    def _after_stop(self, message) -> list:
+        """A message that comes once the deal stopped: only the secrets are taken in; with every
+        one in, :attr:`culprit` is found. Nothing is sent, nothing raised."""
+        try:
+            message = _checked(message, self.seats, self._blame)
+            if message["type"] != "np-reveal" or message["seat"] in self._secrets:
+                return []
+            self._authentic(message)
+        except (NotFairError, GroupError, ValueError, LookupError):
+            return []
+        self._secrets[message["seat"]] = message["secret"]
+        if len(self._secrets) == len(self.seats):
+            dealing = self.dealing
+            self.culprit = check_stopped(dealing.group, self.game.id, dealing.match_id, dealing.deal, self.seats,
+                                         dealing.record, self._secrets)
+        return []
 
     @property
     def stopped(self) -> bool:
         """Whether the deal ended mid-deal as not fair (found here, or by the page whose
         ``np-unfair`` came), never to be finished: it is dealt again."""
-        return isinstance(self.outcome, DealStoppedError) or (
-            isinstance(self.outcome, NotFairError) and not self._checked_at_end())
+        return self._stopped
 
     def _checked_at_end(self) -> bool:
         """Whether every secret is in (the end check's turn)."""

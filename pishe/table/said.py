@@ -25,12 +25,12 @@ that this module's users are). A line's data is JSON, one of:
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from .lang import N_, TABLE, Catalog, lower
 
 __all__ = ["Said", "say", "nsay", "lowered", "cat", "steps", "seat_name", "names_data", "of_error", "data_of",
-           "TECHNICAL", "deal_word", "deal_aborted"]
+           "TECHNICAL", "deal_word", "deal_aborted", "named_reason"]
 
 
 class Said(str):
@@ -142,6 +142,21 @@ def deal_aborted(game, number: int, names: Sequence, aborts: int, reason=None, y
     return cat(say(TABLE, "{deal} {number} was stopped: {reason}", deal=deal_word(game), number=number,
                    reason=reason), " ",
                say(TABLE, "(stopped and dealt again at this table: {aborts})", aborts=aborts), ".")
+
+
+def named_reason(error: Exception, name: Callable) -> str:
+    """The reason a deal is not fair (``error``, a :class:`~pishe.table.nopeek.NotFairError`)
+    with whom it names: "(seat: Right)", "(the host)", or "(the host, or seat: Right)" when the
+    page cannot tell which of the two did it; ``name(seat)`` words a seat."""
+    reason = of_error(error)
+    seat, host = getattr(error, "seat", None), getattr(error, "host", False)
+    if seat is not None and host:
+        return say(TABLE, "{reason} (the host, or seat: {seat})", reason=reason.rstrip("."), seat=name(seat))
+    if seat is not None:
+        return say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."), seat=name(seat))
+    if host:
+        return say(TABLE, "{reason} (the host)", reason=reason.rstrip("."))
+    return reason
 
 
 def of_error(error: Exception) -> str:

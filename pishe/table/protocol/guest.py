@@ -127,13 +127,15 @@ class Guest(GuestDeal):
 
     def status(self) -> dict:
         """The table for the guest's page: game, seat, phase, deal, match length, the deal
-        check, the aborts counted, and whether computers sit with friends."""
+        check, the aborts counted, whether computers sit with friends, and ``check_code``, the
+        table check code of the try this page holds (``None`` before every page's keys came)."""
         return {"game": self.game.id if self.game else None, "seat": self.seat, "phase": self.phase,
                 "deal": self._np_key[0] if self._np_key else None, **(self.table or {}),
                 "verification": said_again.now(self.verification), "verification_deal": self.verification_deal,
                 "aborts": len(self._aborts),
                 "awaiting_reveal": bool(self._np is not None and self._np.unrevealed()),
-                "computers_note": self._computers_note() if self._np is not None else None}
+                "computers_note": self._computers_note() if self._np is not None else None,
+                "check_code": self._np.check_code if self._np is not None else None}
 
     def _computers_note(self) -> Optional[str]:
         """The table's sentence when computers sit with friends (their cards are the host
@@ -203,7 +205,7 @@ class Guest(GuestDeal):
         if kind == "np-deal":
             return self._np_deal(values)
         if kind == "np":
-            return self._np_take(values["deal"], values["message"])
+            return self._np_take(values["deal"], values["tries"], values["message"])
         if kind == "np-abort":
             return self._np_aborted(values["deal"], values["seats"])
         wire.check(len(values["seats"]) == self._game.seats, "the table must list every seat")

@@ -8,7 +8,7 @@ from typing import Optional
 
 from ...errors import PisheError
 from ..lang import TABLE, _
-from ..said import lowered, of_error, say
+from ..said import lowered, named_reason, of_error, say
 from . import wire
 from .common import TIMEOUT, friend_names, timeout_action
 from .guest_table import GuestTable
@@ -108,10 +108,9 @@ class GuestDeal(GuestTable):
         not fair, naming the host (a new try is refused: this page keeps its record)."""
         from ..nopeek import NotFairError
 
-        unfair = NotFairError(of_error(error))
+        unfair = NotFairError(of_error(error), host=True)
         if same and self._np is not None:
-            self._np.outcome = unfair
-            return self._np_out([])
+            return self._np_out(self._np.stop(unfair))        # the deal ends for everyone
         if same and self._np_key is not None:
             self._np_key[3] = True
         self._np_record(number, unfair)
@@ -137,31 +136,23 @@ class GuestDeal(GuestTable):
         self._np_record(number, DealAbortedError(seats))
         return Outcome([], [])
 
-    def _np_take(self, number: int, message: dict) -> Outcome:
+    def _np_take(self, number: int, tries: int, message: dict) -> Outcome:
         self._resuming = False
-        if self._np is None or self._np_rec is None or number != self._key[0]:
+        if self._np is None or self._np_rec is None or [number, tries] != self._key[:2]:
             return Outcome([], [])             # of a try this page is not in: nothing to do
         self._np_rec.took(message)
         return self._np_out(self._np.receive(message))
 
-    #: Key shares a message at most: a guest's message stays under the host's size limit.
-    _SHARES = 24
-
     def _np_out(self, messages: list, again: Optional[list] = None) -> Outcome:
-        """Send this page's messages (key shares in parts that fit a guest's message), each kept
-        in its record, after ``again``, those it sent that the host lost on the way; and bring
-        its own view, words and check to what it knows now."""
-        send = [self._numbered("np", deal=self._key[0], message=part) for part in again or []]
+        """Send this page's messages (signed by its seat, key shares already in parts that fit a
+        guest's message), each kept in its record, after ``again``, those it sent that the host
+        lost on the way; and bring its own view, words and check to what it knows now."""
+        number, tries = self._key[:2]
+        send = [self._numbered("np", deal=number, tries=tries, message=part) for part in again or []]
         for message in messages:
-            parts = [message]
-            if message["type"] == "np-keys":
-                shares = message["shares"]
-                parts = [{**message, "shares": shares[i:i + self._SHARES]}
-                         for i in range(0, len(shares), self._SHARES)]
-            for part in parts:
-                if self._np_rec is not None:
-                    self._np_rec.sent(part)
-                send.append(self._numbered("np", deal=self._key[0], message=part))
+            if self._np_rec is not None:
+                self._np_rec.sent(message)
+            send.append(self._numbered("np", deal=number, tries=tries, message=message))
         words, moves = self._np_end()
         return Outcome(send, words, moves=moves)
 
@@ -198,15 +189,18 @@ class GuestDeal(GuestTable):
         return words, moves
 
     def _np_record(self, number: int, outcome) -> None:
+        """Say how the try of deal ``number`` ended: verified; aborted (counted); stopped because
+        another page found it not fair (counted: it is dealt again; that page's word is taken
+        on the end, never on who was at fault); or not fair by this page's own check, naming
+        the seat, the host, or "the host or" the seat when this page cannot tell which."""
         from ..nopeek import DealAbortedError
+        from ..nopeek_seat import DealStoppedError
 
         if outcome == VERIFIED:
             self._record(number, VERIFIED)
         elif isinstance(outcome, DealAbortedError):
             self._abort(number, list(outcome.seats) or None, say(TABLE, "the host began it again"))
+        elif isinstance(outcome, DealStoppedError):
+            self._abort(number, None, say(TABLE, "{seat}'s page found it not fair", seat=self._seat_name(outcome.by)))
         else:
-            reason = of_error(outcome)
-            if getattr(outcome, "seat", None) is not None:
-                reason = say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."),
-                             seat=self._seat_name(outcome.seat))
-            self._warn(number, reason)
+            self._warn(number, named_reason(outcome, self._seat_name))

@@ -85,6 +85,7 @@ class Host(HostSeats):
         self.match, self._played, self._bots = None, None, {}
         self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._pending = _HostDeal(1)
+        self.named = {}
         for guest in self.guests.values():
             guest.joining = False
             guest.away = guest.away and guest.conn is None      # who is here plays
@@ -138,7 +139,7 @@ class Host(HostSeats):
                 raise SeatLeftError(_("You left the table: a computer plays this seat for good."))
             values = wire.fields(data, wire.GUEST_MESSAGES[kind])
             if kind == "np":
-                outcome = self._np_receive(seat, values["deal"], values["message"])
+                outcome = self._np_receive(seat, values["deal"], values["tries"], values["message"])
             elif kind == "take-over":
                 self.take_over(seat)
                 outcome = self._presence()
@@ -251,13 +252,14 @@ class Host(HostSeats):
     def _np_save(self) -> dict:
         """The no-peek deal in play as its page rebuilds it: its secret and the deal's log (it
         holds this page's secret: it stays in the host's own tab; the log holds the marks of
-        the table's moves), the deals aborted."""
+        the table's moves), the deals aborted, the guests named not fair this match."""
         deal = self._pending or self._played
         kept = None
         if deal is not None and deal.np_seat is not None:
             kept = {"deal": deal.number, "tries": deal.tries, "secret": deal.np.dealing.reveal(), "log": deal.log,
                     "pages": [deal.np.pages[s] for s in range(self.game.seats)], "aborted": deal.aborted}
-        return {"deal": kept, "aborts": self.aborts, "number": deal.number if deal is not None else 1,
+        return {"deal": kept, "aborts": self.aborts, "named": sorted(self.named.items()),
+                "number": deal.number if deal is not None else 1,
                 "results": self._match.results[:deal.number - 1] if self.match is not None and deal is not None else []}
 
     @classmethod
@@ -302,6 +304,7 @@ class Host(HostSeats):
 
         self.aborts = [[wire.deal_number(n, "deal"), wire.seats(who, "seats")]
                        for n, who in wire.items(saved["aborts"], "aborts")]
+        self.named = {wire.whole(s, "seat"): wire.whole(n, "named") for s, n in wire.items(saved["named"], "named")}
         kept = saved["deal"]
         number = wire.deal_number(saved["number"], "deal")
         self._earlier = wire.items(saved["results"], "results")

@@ -11,7 +11,7 @@ from ...errors import NotYourTurnError, PisheError
 from ..match import Match
 from ..lang import _
 from . import wire
-from .host_table import HostTable, _HostDeal
+from .host_table import NAMED_TWICE, HostTable, _HostDeal
 from .nopeek_deal import dealer_of, np_match_id
 from .wire import HOST_SEAT, CorruptSaveError, Outcome, WrongPhaseError
 
@@ -53,13 +53,14 @@ class DealDriver(HostTable):
 
     def _np_begin(self, number: int, tries: int, aborted: list) -> Outcome:
         """Try ``tries`` of deal ``number``: every page at the table deals; the seats of
-        friends not here are the host page's (its computer plays them). The host's page alone
-        deals it at once."""
+        friends not here, or whose page the host's found not fair twice this match, are the
+        host page's (its computer plays them). The host's page alone deals it at once."""
         from ..group import group
         from ..nopeek_seat import NoPeekSeat
 
         here = {s for s, g in self.guests.items() if not (g.away or g.left)}
-        pages = {s: s if s == HOST_SEAT or s in here else HOST_SEAT for s in range(self.game.seats)}
+        pages = {s: s if s == HOST_SEAT or s in here and self.named.get(s, 0) < NAMED_TWICE else HOST_SEAT
+                 for s in range(self.game.seats)}
         deal = self._pending = _HostDeal(number, tries=tries, aborted=list(aborted))
         deal.np_seat = NoPeekSeat(group(), self.game, np_match_id(self.match_id, tries), number, HOST_SEAT,
                              dealer_of(self.game, number), pages, rng=self.rng)
@@ -82,26 +83,79 @@ class DealDriver(HostTable):
         send = []
         for message in messages:
             deal.log.append(message)
-            text = wire.write(self.game.id, "np", deal=deal.number, message=message)
+            text = wire.write(self.game.id, "np", deal=deal.number, tries=deal.tries, message=message)
             send += [(g.conn, text) for s, g in self.guests.items()
                      if g.conn is not None and s != message["seat"] and s in deal.np.seats]
         return send
 
-    def _np_receive(self, seat: int, number: int, message: dict) -> Outcome:
-        """A guest page's message of the no-peek deal: the host's page takes it in as every page
-        does (its own engine checks a move), relays it, and sends its own answers."""
+    def _np_receive(self, seat: int, number: int, tries: int, message: dict) -> Outcome:
+        """A guest page's message of try ``tries`` of the no-peek deal: the host's page takes it
+        in as every page does (its signature, its place in the record, a move by its own
+        engine), relays it, and sends its own answers. A message the host's page finds not
+        fair is relayed only if it is its seat's, signed, in its place (so that every page holds
+        the same record), then the page's ``np-unfair``, and the try stops at once
+        (:meth:`_np_stop`); a guest's ``np-unfair`` is relayed and stops it the same way. A
+        message of a try that has ended goes to :meth:`_np_after_stop`."""
         deal = self._pending or self._played
         if deal is None or deal.np_seat is None or deal.number != number:
             raise WrongPhaseError(_("No deal is waiting for that message."))
-        if message.get("seat") != seat or seat not in deal.np.seats:
-            raise wire.MalformedMessageError("A page sends its own seat's messages only.")
+        if tries < deal.tries:
+            return self._np_after_stop(seat, number, tries, message)
+        if message.get("seat") != seat or seat not in deal.np.seats or tries != deal.tries:
+            raise wire.MalformedMessageError("A page sends its own seat's messages only, of the try in play.")
         if deal.np.outcome is not None:
             raise WrongPhaseError(_("The deal is over."))
         self._np_check_cap(deal, seat, message)
         self.guests[seat].away = False        # a silent page that answers has its seat back
-        send = self._np_relay([message])
-        send += self._np_relay(deal.np.receive(message))
-        return self._np_after(send)
+        heard = deal.np.heard(seat)
+        answers = deal.np.receive(message)
+        # Relayed when the host's page took it into its record (signed, in its place), even if
+        # what it says is not fair: every page then holds the record the host's page does.
+        relayed = self._np_relay([message]) if deal.np.heard(seat) > heard else []
+        if deal.np.stopped:
+            return self._np_stop(relayed + self._np_relay(answers))
+        return self._np_after(relayed + self._np_relay(answers))
+
+    def _np_stop(self, send: list) -> Outcome:
+        """The try in play was found not fair mid-deal (by the host's page, or by the page whose
+        ``np-unfair`` was relayed in ``send``): it ends at once for everyone, counted, with
+        nobody waited on, and the deal is dealt again as a new try. A guest the host's own page
+        named alone is counted (:attr:`named`)."""
+        from ..nopeek import NotFairError
+
+        deal = self._deal
+        outcome = deal.np.outcome
+        if isinstance(outcome, NotFairError) and not outcome.host and outcome.seat in self.guests:
+            self._np_name(outcome.seat)
+        self.aborts.append([deal.number, []])
+        self._stopped = [deal.number, len(self.aborts), deal]
+        self._unchecked = {key: d for key, d in self._unchecked.items() if key[0] == deal.number}
+        if not (isinstance(outcome, NotFairError) and not outcome.host and outcome.seat is not None):
+            self._unchecked[deal.number, deal.tries] = deal    # its secrets will name who did it
+        after = self._np_after(send)
+        begun = self._np_begin(deal.number, deal.tries + 1, [])
+        return Outcome(after.send + begun.send, after.steps + begun.steps, moves=[*after.moves, *begun.moves])
+
+    def _np_after_stop(self, seat: int, number: int, tries: int, message: dict) -> Outcome:
+        """A guest page's message of a try that was stopped (sent before it was told, or its
+        secret, revealed once the try stopped): taken into that try's seat of the host's page,
+        never relayed; once every secret is in, the seat the check of what was dealt names is
+        counted (:meth:`_np_name`), unless the host's page named one already."""
+        stopped = self._unchecked.get((number, tries))
+        if stopped is None or seat not in stopped.np.seats:
+            return Outcome([], [])
+        stopped.np.receive(message)
+        culprit = stopped.np.culprit
+        if culprit is not None:
+            del self._unchecked[number, tries]
+            if not culprit.host and culprit.seat in self.guests:
+                self._np_name(culprit.seat)
+        return Outcome([], [])
+
+    def _np_name(self, seat: int) -> None:
+        """The host's page found guest ``seat``'s page not fair (by its own check): counted; at
+        :data:`~.host_table.NAMED_TWICE` a computer plays the seat from the next try on."""
+        self.named[seat] = self.named.get(seat, 0) + 1
 
     def _np_check_cap(self, deal: _HostDeal, seat: int, message: dict) -> None:
         """Raise :class:`~.wire.LogFullError` when ``message`` would take page ``seat`` past its

@@ -11,7 +11,7 @@ from typing import Optional
 from ...errors import NotYourTurnError
 from ..lang import TABLE, _
 from .. import said
-from ..said import of_error, say
+from ..said import say
 from . import wire
 from .common import COMPUTER, TIMEOUT, computers_note, timeout_action
 from .host_deal import DealDriver
@@ -117,23 +117,30 @@ class HostSeats(DealDriver):
 
     def _np_status(self) -> dict:
         """The no-peek table's own lines: the host page's check of the deal in play (or, until
-        it is done, its try aborted last), the deals aborted, and whether computers sit with
-        friends (their cards are this page's)."""
+        it is done, its try aborted or stopped last), the deals aborted, whether computers sit
+        with friends (their cards are this page's), and ``check_code``, the table check code of
+        the try being dealt or in play (``None`` before every page's keys came)."""
         from ..nopeek import DealAbortedError
 
         np = self._in_play.np_seat if self._played is not None else None
         outcome = np.outcome if np is not None else None
-        if outcome is None and self.aborts and self._played is not None and self.aborts[-1][0] == self._in_play.number:
+        number = self._in_play.number if self._played is not None else None
+        if outcome is None and self._stopped is not None and self._stopped[:2] == [number, len(self.aborts)]:
+            outcome = self._stopped[2].np.outcome
+        elif outcome is None and self.aborts and self.aborts[-1][0] == number:
             outcome = DealAbortedError(self.aborts[-1][1])
+        deal = self._pending or self._played
+        code = deal.np_seat.check_code if deal is not None and deal.np_seat is not None else None
         computers = any(s != HOST_SEAT and (s not in self.guests or self._absent(s)) for s in range(self.game.seats))
         return {"verification": None if outcome is None else self._np_verdict(outcome),
                 "verification_deal": self._in_play.number if outcome is not None else None,
                 "aborts": len(self.aborts),
-                "computers_note": computers_note() if computers else None}
+                "computers_note": computers_note() if computers else None, "check_code": code}
 
     def _np_verdict(self, outcome) -> str:
         """The host page's check of the deal in play, as a guest's page words its own."""
         from ..nopeek import DealAbortedError
+        from ..nopeek_seat import DealStoppedError
 
         if isinstance(outcome, str):
             return outcome
@@ -147,10 +154,10 @@ class HostSeats(DealDriver):
         if isinstance(outcome, DealAbortedError):
             named = [name(s) for s in outcome.seats]
             return said.deal_aborted(self.game, self._in_play.number, named, len(self.aborts))
-        reason = of_error(outcome)
-        if getattr(outcome, "seat", None) is not None:
-            reason = say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."), seat=name(outcome.seat))
-        return reason
+        if isinstance(outcome, DealStoppedError):
+            return said.deal_aborted(self.game, self._in_play.number, [], len(self.aborts),
+                                     say(TABLE, "{seat}'s page found it not fair", seat=name(outcome.by)))
+        return said.named_reason(outcome, name)
 
 
     # -- seats, presence and clocks ---------------------------------------------------

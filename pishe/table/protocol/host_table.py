@@ -19,7 +19,7 @@ from .wire import HOST_SEAT, DEALING, PLAYING, DEAL_OVER, MATCH_OVER, WrongPhase
 if TYPE_CHECKING:
     from ..nopeek_seat import NoPeekSeat
 
-__all__ = ["HostTable", "LONGEST_CLOCK"]
+__all__ = ["HostTable", "LONGEST_CLOCK", "NAMED_TWICE"]
 
 
 @dataclass
@@ -59,6 +59,8 @@ class _GuestSeat:
 
 #: The longest clock a table may run, in seconds per move.
 LONGEST_CLOCK = 600
+#: How many times the host's page finds a guest's page not fair before a computer plays its seat.
+NAMED_TWICE = 2
 
 
 class HostTable:
@@ -99,8 +101,19 @@ class HostTable:
         #: Who plays each seat now and whose clock runs (the policy the computer table uses too).
         self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._bots: dict = {}
-        #: The deals aborted by pages gone with their keys, ``[deal, seats]``.
+        #: The deals aborted by pages gone with their keys, ``[deal, seats]``, and the tries
+        #: stopped as not fair mid-deal, ``[deal, []]``: every try dealt again, counted.
         self.aborts: list = []
+        #: How often the host's own page found each guest's page not fair this match (named
+        #: alone: its message came straight from that page); at :data:`NAMED_TWICE` a computer
+        #: plays that seat for the rest of the match.
+        self.named: dict = {}
+        # The last try stopped as not fair: [deal number, aborts counted then, its _HostDeal],
+        # whose line the host's page shows until the deal's next try is checked; and the tries
+        # stopped whose pages' secrets are still to come (to name who did not do what it
+        # committed to), by (deal, try).
+        self._stopped: Optional[list] = None
+        self._unchecked: dict = {}
         # The host's view as it was at the last step where every card it may see was open (shown
         # while a card it may see now is still opening: a view is never made from stand-ins),
         # and that step's (moves, cards known).
