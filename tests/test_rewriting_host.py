@@ -187,7 +187,7 @@ def test_a_wrong_key_for_the_hosts_first_cards_crashes_nothing_and_blames_nobody
     host = table.host
     status = host.status()
     assert "do not open any card" in status["verification"]
-    assert host.named == {1: 2} and host.np_try["pages"] == [0, 0, 2, 3] and host.np_try["tries"] == 2
+    assert host.named[1] >= 2 and host.np_try["pages"] == [0, 0, 2, 3]
     assert 2 not in host.waiting_for() and 3 not in host.waiting_for()
     for seat in (2, 3):
         assert "page found it not fair" in table.page(seat).status()["verification"]
@@ -200,8 +200,7 @@ def test_a_page_flooding_the_log_is_refused_past_the_cap():
     conn, page = table.conn_of(1), table.page(1)
     seq, codes = page.seq, []
     for _ in range(400):
-        flood = write("pishe-pasha", "np", seq=seq, deal=1,
-                      message={"type": "np-keys", "seat": 1, "shares": [[0, 1, None, "00" * 32, None]] * 24})
+        flood = write("pishe-pasha", "np", seq=seq, deal=1, tries=0, message=page._np._message("np-keys", shares=[]))
         outcome = table.host.receive(flood, conn)
         if outcome.error is None:
             seq += 1
@@ -364,24 +363,21 @@ def test_fuzzed_ledgers_are_refused_by_name_or_read():
 # -- signatures, the transcript hash, the check code, stops (issue 28) -------------------------
 
 
-def _last_commit_to(table: Tampering, seat: int, swap_into: int):
-    """A tamper that swaps the keys of the last other page's ``np-commit`` to reach page
-    ``seat`` (the host's own commitment, made by a page of its own, signed by its own key, on
-    that page's record: nothing on it can tell), on every ``np`` message the host sends."""
-    def tamper(conn, data):
-        message = data.get("message") if data.get("type") == "np" else None
-        page = table.pages.get(conn)
-        if not message or message["type"] != "np-commit" or table.seat_of(conn) != seat or page._np is None:
-            return None
-        np = page._np
-        if len(np.dealing.record.commitments) != len(np.seats) - 1:
-            return None
-        forged = NoPeekSeat(group(), table.game, np.dealing.match_id, np.dealing.deal, message["seat"],
-                            np.partial.dealer, np.pages, rng=random.Random(swap_into))
-        forged._chains = {s: list(c) for s, c in np._chains.items()}      # the page's own record
-        data["message"] = forged.start()[0]
-        return None
-    return tamper
+class SwappedKeys(Guest):
+    """A friend's page that the host shows, for the last other page's ``np-commit`` to reach it,
+    a commitment of the host's own making (signed by the host's own key, on this page's own
+    record: nothing on the page can tell), as a host rewriting what it relays does."""
+
+    def receive(self, message):
+        data = json.loads(message)
+        np = self._np
+        if (data.get("type") == "np" and data["message"]["type"] == "np-commit" and np is not None
+                and len(np.dealing.record.commitments) == len(np.seats) - 1):
+            forged = NoPeekSeat(group(), self.game, np.dealing.match_id, np.dealing.deal, data["message"]["seat"],
+                                np.partial.dealer, np.pages, rng=random.Random(97))
+            forged._chains = {s: list(c) for s, c in np._chains.items()}      # the page's own record
+            message = json.dumps({**data, "message": forged.start()[0]})
+        return super().receive(message)
 
 
 def test_swapped_keys_show_another_check_code_on_the_page_they_were_shown_to():
@@ -389,14 +385,20 @@ def test_swapped_keys_show_another_check_code_on_the_page_they_were_shown_to():
     friend 1's page shows another check code than the host's and the other friends' pages
     (which all show one), so friends comparing codes catch it; and since the host does not
     carry every later message across, the deal also ends at once, never verified."""
-    table = Tampering("pisti", [1, 2, 3], 31, "151")
-    table.tamper = _last_commit_to(table, 1, 97)
-    for _ in range(3):
-        table.join()
-    codes = {seat: table.page(seat).status()["check_code"] for seat in (1, 2, 3)}
-    host_code = table.host.status()["check_code"]
-    assert codes[1] is not None and host_code is not None
-    assert codes[2] == codes[3] == host_code != codes[1]
+    table = Table("pisti", [1, 2, 3], 31, "151")
+    table.join(SwappedKeys(rng=random.Random(5)))
+    codes = {}
+
+    def seen():
+        codes.update({s: table.page(s).status()["check_code"] for s in table.host.guests
+                      if table.host.guests[s].conn is not None})
+        codes[0] = table.host.status()["check_code"]
+
+    table.join()
+    table.join()
+    seen()
+    assert codes[1] is not None and codes[0] is not None
+    assert codes[2] == codes[3] == codes[0] != codes[1]
     assert all(table.page(s).status()["verification"] != VERIFIED for s in (1, 2, 3))
 
 
@@ -429,7 +431,7 @@ def _rewrite_relayed(table: Tampering, sender: int, to: int, kind: str):
     return tamper
 
 
-@pytest.mark.parametrize("sender,named", [(0, "the host"), (2, "the host or")])
+@pytest.mark.parametrize("sender,named", [(0, "(the host)"), (2, "(the host, or seat: ")])
 def test_a_rewritten_relayed_message_is_caught_at_once_naming_the_right_party(sender, named):
     """The host changes one message on its way to friend 1's page: its own (named alone) or
     friend 2's (named "the host or" friend 2: the page cannot tell which, and never names the
@@ -447,7 +449,7 @@ def test_a_rewritten_relayed_message_is_caught_at_once_naming_the_right_party(se
     assert tamper.done
     table.tamper = None
     line = not_fair(table.page(1))
-    assert named in line.lower() or named in line
+    assert named in line
     assert "signature" in line
     host = table.host
     assert host.np_try["tries"] == 1 and host.waiting_for() in ([], [host.match.deal.turn])

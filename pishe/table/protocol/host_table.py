@@ -194,8 +194,10 @@ class HostTable:
         return self.seating.by_computer(seat, self._absent(seat))
 
     def _absent(self, seat: int) -> bool:
+        """Whether a computer plays guest ``seat`` for its person: away, left, or its page found
+        not fair twice this match by the host's page."""
         guest = self.guests.get(seat)
-        return guest is not None and (guest.away or guest.left)
+        return guest is not None and (guest.away or guest.left or self.named.get(seat, 0) >= NAMED_TWICE)
 
     def _check_playing(self) -> None:
         if self._pending is not None:
