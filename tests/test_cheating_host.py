@@ -43,7 +43,9 @@ def not_fair(guest: Guest, deal: int = 1) -> str:
 
 class Tampering(Table):
     """A table whose host rewrites its messages on their way: ``tamper(conn, data)`` may
-    change a message's JSON data in place, or return ``False`` to drop it."""
+    change a message's JSON data in place, or return ``False`` to drop it. A deal's messages
+    are tampered with in its first try only: a try found not fair ends at once on every page
+    and is dealt again, which a host that cheats on every try would do for ever."""
 
     tamper = None
 
@@ -51,7 +53,7 @@ class Tampering(Table):
         out = []
         for conn, text in pairs:
             data = json.loads(text)
-            if self.tamper is not None and self.tamper(conn, data) is False:
+            if data.get("tries", 0) == 0 and self.tamper is not None and self.tamper(conn, data) is False:
                 continue
             out.append((conn, json.dumps(data)))
         super().deliver(out)

@@ -63,7 +63,7 @@ class Fuzzer:
         token = self.table.pages[self.table.conn].token if self.table.conn in self.table.pages else None
         return rng.choice([
             {"type": "hello", "token": rng.choice([None, token, "ab" * 16])},
-            {"type": "np", "seq": seq, "deal": deal, "message": self.np_message()},
+            {"type": "np", "seq": seq, "deal": deal, "tries": rng.choice([0, 0, 0, 1]), "message": self.np_message()},
             {"type": "act", "seq": seq, "action": rng.choice(_ACTIONS[:3])},
             {"type": "deal-seed", "seq": seq, "deal": deal, "contribution": f"{rng.getrandbits(256):064x}"},
             {"type": "next-deal", "seq": seq, "deal": deal},
