@@ -22,6 +22,7 @@ from pishe.table.protocol import (
     MalformedMessageError, NotConnectedError, Outcome, RemovedDealError, UnknownMessageTypeError,
     UnsupportedVersionError, WrongGameError, WrongPhaseError, error_code,
 )
+from pishe.table.protocol import wire
 from pishe.table.protocol.wire import sentence
 
 from test_table_protocol import Table, seated, snapshot
@@ -371,3 +372,23 @@ def test_the_sides_check_their_own_arguments():
     table = new_table(seed=26)
     with pytest.raises(UnknownActionError):
         table.page(GUEST_SEAT).move("steal")
+
+
+@pytest.mark.parametrize("game_id, guest_seats, english, turkish", [
+    ("pishe-pasha", [1], "This deal is over.", "Bu el bitti."),
+    ("pisti", [1, 2, 3], "This deck is over.", "Bu el bitti."),
+    ("batak", [1, 2, 3], "This deal is over.", "Bu tur bitti."),
+])
+def test_the_deal_over_refusal_says_the_games_own_word_for_a_deal(game_id, guest_seats, english, turkish):
+    """Batak's "el" is a trick: a refusal of the table's is worded with the game's word for a deal."""
+    table = Table(game_id, guest_seats, seed=3)
+    for _ in guest_seats:
+        table.join()
+    page = table.page(guest_seats[0])
+    refusal = wire.write(table.game.id, "error", reason="anything", code="deal-over", ref=None, next_seq=page.seq)
+    assert page.receive(refusal).error == english
+    lang.set_language("tr")
+    try:
+        assert page.receive(refusal).error == turkish
+    finally:
+        lang.set_language("en")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
-from .lang import N_, TABLE, Catalog, lower
+from .lang import N_, TABLE, Catalog, lower, named
 
 __all__ = ["Said", "say", "nsay", "lowered", "cat", "steps", "seat_name", "names_data", "of_error", "data_of",
            "TECHNICAL", "deal_word", "deal_aborted", "named_reason"]
@@ -89,6 +89,15 @@ def seat_name(game, seat: int, own: int, text: str) -> Said:
     return Said(text, {"name": seat, "game": game.id, "seat": own})
 
 
+def named_inside(name):
+    """A seat's name said inside a sentence (:func:`pishe.lang.named`: Turkish writes it in small
+    letters), kept so when the line is said again in another language; a line of names (a
+    :func:`say` of several) is its own."""
+    if isinstance(name, Said) and isinstance(name.data, dict) and "name" in name.data:
+        return Said(named(name), {**name.data, "named": True})
+    return name
+
+
 def names_data(names: Optional[Sequence]) -> Optional[list]:
     """The data of the seats' names a view was made with (``None``: the game's own)."""
     return None if names is None else [_value(name) for name in names]
@@ -130,10 +139,10 @@ def deal_aborted(game, number: int, names: Sequence, aborts: int, reason=None, y
     by the reader's own (its page was gone past its hold), or, with none named, for
     ``reason``; with the count of ``aborts`` at this table: never unseen."""
     who = None
-    if names:
-        who = names[0]
-        for name in names[1:]:
-            who = say(TABLE, "{names} and {name}", names=who, name=name)
+    for n, name in enumerate(names):
+        # Inside the sentence a seat's name is a common noun (Turkish: "Eşin ve soldaki").
+        name = name if n == 0 and not yours else named_inside(name)
+        who = name if who is None else say(TABLE, "{names} and {name}", names=who, name=name)
     if yours:
         reason = (say(TABLE, "you and {seats} were gone before it was over", seats=who) if who
                   else say(TABLE, "your page was gone before it was over"))

@@ -10,7 +10,7 @@ from typing import Any, Optional, Sequence
 
 from . import words
 from .game import get_game
-from .lang import catalog_named, lower
+from .lang import catalog_named, lower, named
 from .said import Said, names_data
 
 __all__ = ["ABOUT", "about", "again", "kept", "now"]
@@ -75,7 +75,8 @@ def again(data: Any, depth: int = 0) -> str:
         describe = game.describe_timeout if data.get("timeout") is True else game.describe
         return describe(data["step"], _whole(data["seat"]))
     if "name" in data:
-        return _seat_name(game, _whole(data["name"]), _whole(data["seat"]))
+        name = _seat_name(game, _whole(data["name"]), _whole(data["seat"]))
+        return named(name) if data.get("named") is True else name
     if data.get("about") in ABOUT:
         names = data["names"]
         names = None if names is None else [again(name, depth + 1) for name in _list(names)]

@@ -21,7 +21,7 @@ from typing import Optional
 from ...errors import PisheError
 from ..lang import N_, TABLE, _
 from .. import said, said_again
-from ..said import say
+from ..said import deal_word, lowered, say
 from ..game import get_game, is_game
 from . import wire
 from .common import computers_note, friend_names
@@ -260,6 +260,9 @@ class Guest(GuestDeal):
             self.token = None
             send.append(self._hello())
         code = values["code"]
+        if self.game is not None and code == DEAL_OVER:
+            # In the game's own word: Batak's "el" is a trick, Pişti's deal a deck.
+            return Outcome(send, [], say(TABLE, "This {deal} is over.", deal=lowered(deal_word(self.game))))
         if self.game is not None and code in self.game.refusals:
             # A refusal for a cause of the game's own, in the game's words.
             return Outcome(send, [], self.game.word(self.game.refusals[code]))
