@@ -47,6 +47,12 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     assert h["result"] is not None and h["result"] == g["result"]
     # Every page reveals its secret at the end: then both check, and so does this test.
     expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=20_000)
+    # The deal's check code, four pictures, the same on both pages: friends compare it on a call.
+    code = re.compile(r"^Deal 1 check code: \S+ \S+ \S+ \S+ \(the same on every page at this table")
+    for page in (table.host, table.guest):
+        expect(page.locator("[data-check-code]")).to_have_text(code)
+    codes = {page.locator("[data-check-code]").text_content() for page in (table.host, table.guest)}
+    assert len(codes) == 1, codes
     table.collect_wire()
     replayed = table.replay("one-deal")
     table.check_secrets()
