@@ -81,11 +81,14 @@ def transcript(digests: Sequence[str]) -> str:
 
 class DealStoppedError(PisheError):
     """Page ``by`` found the deal not fair and stopped it for everyone: this page takes its
-    word that the deal ends (it is dealt again), never its word on who was at fault."""
+    word that the deal ends (it is dealt again), never its word on which seat was at fault;
+    ``host``: that page named the host alone (which every page then says, as that page's
+    finding)."""
 
-    def __init__(self, by: int):
+    def __init__(self, by: int, host: bool = False):
         super().__init__(f"seat {by}'s page found the deal not fair")
         self.by = by
+        self.host = host
 
 
 class NoPeekSeat:
@@ -219,7 +222,8 @@ class NoPeekSeat:
             message = _checked(message, self.seats, self._blame)
             self._authentic(message)
             if message["type"] == "np-unfair":
-                self.outcome, self._stopped = DealStoppedError(message["seat"]), True
+                named_host = message["host"] and message["named"] is None
+                self.outcome, self._stopped = DealStoppedError(message["seat"], named_host), True
                 return self._reveal_stopped()
             return self._receive(message)
         except NotFairError as e:

@@ -191,7 +191,8 @@ class GuestDeal(GuestTable):
     def _np_record(self, number: int, outcome) -> None:
         """Say how the try of deal ``number`` ended: verified; aborted (counted); stopped because
         another page found it not fair (counted: it is dealt again; that page's word is taken
-        on the end, never on who was at fault); or not fair by this page's own check, naming
+        on the end, never on which seat was at fault; a page that named the host alone is said
+        to have, for the match); or not fair by this page's own check, naming
         the seat, the host, or "the host or" the seat when this page cannot tell which."""
         from ..nopeek import DealAbortedError
         from ..nopeek_seat import DealStoppedError
@@ -200,6 +201,10 @@ class GuestDeal(GuestTable):
             self._record(number, VERIFIED)
         elif isinstance(outcome, DealAbortedError):
             self._abort(number, list(outcome.seats) or None, say(TABLE, "the host began it again"))
+        elif isinstance(outcome, DealStoppedError) and outcome.host:
+            # The host named by another page stays named here too, as that page's finding.
+            self._warn(number, say(TABLE, "{seat}'s page found the host changed what it relays",
+                                   seat=self._seat_name(outcome.by)))
         elif isinstance(outcome, DealStoppedError):
             self._abort(number, None, say(TABLE, "{seat}'s page found it not fair", seat=self._seat_name(outcome.by)))
         else:

@@ -154,6 +154,8 @@ class HostSeats(DealDriver):
         if isinstance(outcome, DealAbortedError):
             named = [name(s) for s in outcome.seats]
             return said.deal_aborted(self.game, self._in_play.number, named, len(self.aborts))
+        if isinstance(outcome, DealStoppedError) and outcome.host:
+            return say(TABLE, "{seat}'s page found the host changed what it relays", seat=name(outcome.by))
         if isinstance(outcome, DealStoppedError):
             return said.deal_aborted(self.game, self._in_play.number, [], len(self.aborts),
                                      say(TABLE, "{seat}'s page found it not fair", seat=name(outcome.by)))
