@@ -2,9 +2,13 @@
 
 Determinized sampling: it deals the cards it has not seen to the other seats at random, many
 times over, each deal consistent with what it has seen (each seat's number of cards, and the
-suits a seat has shown it lacks or cannot beat, from the rules of following), plays each
-choice out to the deal's end in every such deal with the baseline's rule for every seat, and
-takes the choice that does best on average. It reads its own view and its memory of the
+suits a seat has shown it lacks or cannot beat, from the rules of following) and, the best of
+a few draws, with what the auction said (a bid or a pass bounds the hand's worth as the
+baseline values it, the declarer's trumps are its longest suit), plays each choice out to the
+deal's end in every such deal with the baseline's rule for every seat, and takes the choice
+that does best on average. In the auction a choice is a plan, passing or bidding on up to a
+limit, and the rest of the auction is played out too, the other seats bidding the baseline's
+way. It reads its own view and its memory of the
 steps shown to it, never a hidden card: two deals that differ only in cards it cannot see give
 it the same samples, so the same choice.
 
@@ -287,18 +291,23 @@ class HardBot:
         unseen, known = self._unseen(view), self._known()
         said = _auction_bounds(view.auction, view.seat)
         partners = view.partners
-        worlds = []
-        for _ in range(self.bid_samples):
-            best, misses = None, 99
-            for _ in range(self.tries if said else 1):
-                hands = self._sample(view, unseen, known)
-                n = _misfits(hands, said, partners)
-                if n < misses:
-                    best, misses = hands, n
-                if not n:
-                    break
-            worlds.append(best)
-        return worlds
+        tries = self.tries if said else 1
+        return [self._fitting(view, unseen, known, lambda h: _misfits(h, said, partners), tries)
+                for _ in range(self.bid_samples)]
+
+    def _fitting(self, view, unseen: list, known: tuple, misfits, tries: int) -> list:
+        """The sampled deal with the fewest ``misfits(hands)`` of up to ``tries`` draws (the first
+        with none)."""
+        best = self._sample(view, unseen, known)
+        misses = misfits(best)
+        for _ in range(tries - 1):
+            if not misses:
+                break
+            hands = self._sample(view, unseen, known)
+            n = misfits(hands)
+            if n < misses:
+                best, misses = hands, n
+        return best
 
     def _declaring(self, view, worlds: list, contract: int) -> list:
         """The mean value to this seat of declaring ``contract`` and leading, over ``worlds``, with
@@ -365,15 +374,10 @@ class HardBot:
         said = _auction_bounds(view.auction, me)
         shown = [[CODE[c] for c in cards] for cards in self.memory.shown]
         named = (declarer, trump) if declarer != me else None
+        def misfits(hands: list) -> int:
+            return _misfits(hands, said, partners, shown, named)
         for _ in range(rounds):
-            hands, misses = None, 99
-            for _ in range(self.play_tries):
-                draw = self._sample(view, unseen, known)
-                n = _misfits(draw, said, partners, shown, named)
-                if n < misses:
-                    hands, misses = draw, n
-                if not n:
-                    break
+            hands = self._fitting(view, unseen, known, misfits, self.play_tries)
             for i, code in enumerate(codes):
                 trial = [h[:] for h in hands]
                 trial[me].remove(code)
