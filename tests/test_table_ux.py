@@ -36,7 +36,7 @@ ZOOM_200 = {"viewport": {"width": 640, "height": 400}, "device_scale_factor": 2}
 OVERLAPS = """() => {
   const root = document.querySelector('[data-pishe-table][data-game="pisti"]');
   const shown = [...root.querySelectorAll(
-    ".pisti-middle figcaption, .seat-flag, .held figcaption, .backs, .pisti-middle .slot, .pisti-name, .mini-cards")]
+    ".pisti-middle figcaption, .seat-flag, .held figcaption, .backs, .pisti-middle .slot, .player-name, .mini-cards")]
     .filter((e) => e.getClientRects().length > 0);
   const found = [];
   for (const [i, a] of shown.entries()) for (const b of shown.slice(i + 1)) {
