@@ -207,6 +207,26 @@ def test_the_page_opens_on_the_game_of_the_address_the_last_played_or_the_langua
     turkish.context.close()
 
 
+@pytest.mark.parametrize("locale, query, game", [("en-US", "", "pisti-2"), ("en-US", "&game=pisti", "pisti"),
+                                                 ("tr-TR", "", "pisti")])
+def test_the_game_the_page_opens_on_is_its_first_paint(browser, server, locale, query, game):
+    """The game the page opens on (here the last played, Pişti for two; an address's; a Turkish
+    page's) is the table, the radio and the tab's title of its first paint: shown before any
+    module runs (none does here: the page's modules and the worker are not served)."""
+    context = browser.new_context(locale=locale, service_workers="block")
+    context.add_init_script('localStorage.setItem("pishe.game", "pisti-2")' if locale == "en-US" else "")
+    page = context.new_page()
+    page.route("**/web/{tables,core}/*.js", lambda route: route.abort())
+    page.goto(f"{server.url}?delay=0{query}", wait_until="domcontentloaded")
+    page.wait_for_function("!document.documentElement.dataset.words")    # a Turkish page: its words in place
+    expect(table(page, game)).to_be_visible()
+    expect(table(page, "pishe-pasha")).to_be_hidden()
+    titles = {"pisti-2": "Pişti for two: play the computer", "pisti": "Pişti: play the computer"}
+    assert checked_game(page) == game
+    assert page.title() == (titles[game] if locale == "en-US" else "Pişti: bilgisayara karşı oyna")
+    context.close()
+
+
 def test_the_menu_holds_the_page_settings_and_back_closes_it(browser, server):
     page = open_page(browser, server, "game=pisti", has_touch=True)
     menu = page.get_by_role("button", name="Settings and language")
