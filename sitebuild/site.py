@@ -28,7 +28,7 @@ dist/ layout:
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
 "later": [...], "stdlib": [{"url", "names"}], "friends": {"url", "names", "calls"},
-"game_code": [{"url", "names", "unpack"}], "loading": {...},
+"game_code": [{"url", "names", "unpack"}], "loading": {...}, "titles": {...},
 "downloads": {...}, "games": {...}, "languages": {code: zip}},
 each script's with only the keys it reads (as BUILD.<key>: build_literal).
 "stdlib" lists the zips of the standard library's modules a first visit does not
@@ -50,7 +50,7 @@ code: its Python's zip, its scripts (friends_scripts) and the no-peek deal's ari
 each game's code but the first game's: its Python's zip and its painter's scripts (game_scripts)
 (a first visit downloads none of them).
 "games" maps every registered game's id to its folder under web/games/ (its painter), in the
-games' declared order.
+games' declared order; "titles" their tab titles in each language but English (tab_titles).
 "languages" maps each language but English to the zip of its catalogs (split_catalogs).
 """
 
@@ -75,7 +75,8 @@ from sitebuild.pins import (NOBLE_DIR, NOSTR_MODULE, PINS, copy_noble, copy_nost
                             trimmed_lock)
 from sitebuild.stdlib import STDLIB_MICROPIP, STDLIB_REST, split_stdlib
 from sitebuild.wheel import build_pishe_wheel, compile_wheel, split_catalogs
-from sitebuild.words import loading_words, pseudo_language, start_failed_markup, write_manifest, write_page_words
+from sitebuild.words import (loading_words, pseudo_language, start_failed_markup, tab_titles, write_manifest,
+                              write_page_words)
 
 BUILD_TOKEN = "__PISHE_BUILD__"
 # In index.html: the loading line's first words (pishe/table/words.py's LOADING["start"]).
@@ -193,6 +194,7 @@ def build(dist: Path = DIST) -> dict:
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
             "games": {game.id: game.package for game in games},
+            "titles": tab_titles(games),
         }
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.
         for rel, source in takes_info.items():

@@ -227,6 +227,22 @@ def test_the_game_the_page_opens_on_is_its_first_paint(browser, server, locale, 
     context.close()
 
 
+def test_a_turkish_tab_title_is_turkish_before_the_page_words_come(browser, server):
+    """A cold Turkish visit: the tab's title is Turkish from the start (the build's titles),
+    while the page's words (web/lang/tr.js) are still on their way, and after."""
+    context = browser.new_context(locale="tr-TR", service_workers="block")
+    page = context.new_page()
+    held = []
+    page.route("**/web/lang/tr.js", held.append)
+    page.goto(f"{server.url}?delay=0", wait_until="domcontentloaded")
+    assert page.evaluate("document.documentElement.dataset.words") == "pending"
+    assert page.title() == "Pişti: bilgisayara karşı oyna"
+    held[0].continue_()
+    page.wait_for_function("!document.documentElement.dataset.words")
+    assert page.title() == "Pişti: bilgisayara karşı oyna"
+    context.close()
+
+
 def test_the_menu_holds_the_page_settings_and_back_closes_it(browser, server):
     page = open_page(browser, server, "game=pisti", has_touch=True)
     menu = page.get_by_role("button", name="Settings and language")

@@ -33,11 +33,12 @@
     return home ? home.dataset.settings : first && first.value;
   }
 
-  /** Show `game`'s table, settings and rules and hide the other games'; its title on the tab. */
+  /** Show `game`'s table, settings and rules and hide the other games'; its title on the tab
+   *  (in the page's language: web/first-words.js). */
   function show(game) {
     for (const node of document.querySelectorAll("[data-for-game]")) node.hidden = node.dataset.forGame !== game;
     const radio = radioOf(game);
-    if (radio && radio.dataset.title) document.title = radio.dataset.title;
+    if (radio && radio.dataset.title) document.title = self.pisheFirstWords.title(radio.dataset.title);
   }
 
   self.pisheFirstGame = {
