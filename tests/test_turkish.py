@@ -120,6 +120,23 @@ def test_a_games_markup_words_come_from_its_own_catalog():
     assert words["Deck <0/>"] == "El <0/>"
     assert words["middle\x04Pile <0/>"] == "Yerde <0/>"
     assert words["Pile <0/>"] == "Yığın <0/>"
+    assert words["round\x04Deal <0/>"] == "Tur <0/>" and words["round\x04Next deal"] == "Sonraki tur"
+    assert words["Deal <0/>"] == "El <0/>" and words["Next deal"] == "Sonraki el"
+
+
+def test_two_games_markup_words_mean_one_thing():
+    # The page's words are one list (catalogs.page_words): an id and context in two games'
+    # markup is one word there, so its two catalogs must agree, or one game says it with a
+    # context (Batak's round is "tur", Pishe Pasha's deal "el").
+    found = dict(_turkish())
+    places: dict = {}
+    for domain in found:
+        if domain != "table":
+            for _path, _line, message, context in catalogs.page_messages(domain):
+                places.setdefault((message, context), set()).add(domain)
+    split = {key: {domain: found[domain].get(key[0], context=key[1]).string for domain in domains}
+             for key, domains in places.items() if len(domains) > 1}
+    assert not {key: said for key, said in split.items() if len(set(said.values())) > 1}
 
 
 def test_one_apostrophe():
@@ -143,6 +160,8 @@ def test_a_seats_name_inside_a_sentence_is_in_small_letters():
         assert words.match_score(["Sizin takım", "Rakip takım"], [5, 21], False) == \
             "Maç skoru: sizin takım 5, rakip takım 21."
         assert lang.named("Bilgisayar") == "bilgisayar" and lang.named("IRMAK") == "ırmak"
+        assert words.waiting_for(["Eşin", "Sağdaki", "Soldaki"]) == "Eşin, sağdaki ve soldaki bekleniyor…"
     finally:
         lang.set_language("en")
     assert words.match_score(["You", "Computer"], [3, 0], False) == "Match score: You 3, Computer 0."
+    assert words.waiting_for(["Right", "Left"]) == "Waiting for Right and Left…"

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 PHONES = {"390x844": {"width": 390, "height": 844}, "360x740": {"width": 360, "height": 740}}
-FIRST_LINE = {"en-US": "Connecting to the host's table…", "tr-TR": "Masayı açanın sayfasına bağlanılıyor…"}
+FIRST_LINE = {"en-US": "Connecting to the host's table…", "tr-TR": "Masayı kuranın sayfasına bağlanılıyor…"}
 
 #: The first screen as the parser left it: the shown table, its seats and loader, the panel's line.
 FIRST_PAINT = """() => {

@@ -267,7 +267,8 @@ def waiting_for(names: list) -> Optional[str]:
         return None
     if len(names) == 1:
         return _("Waiting for {name}…").format(name=names[0])
-    return _("Waiting for {names} and {last}…").format(names=", ".join(names[:-1]), last=names[-1])
+    return _("Waiting for {names} and {last}…").format(
+        names=", ".join([names[0]] + [named(name) for name in names[1:-1]]), last=named(names[-1]))
 
 
 def sides(teams: tuple, seat: int) -> list:
