@@ -233,7 +233,7 @@ def test_a_turkish_tab_title_is_turkish_before_the_page_words_come(browser, serv
     context = browser.new_context(locale="tr-TR", service_workers="block")
     page = context.new_page()
     held = []
-    page.route("**/web/lang/tr.js", held.append)
+    page.route("**/web/lang/tr.js", lambda route: held.append(route))
     page.goto(f"{server.url}?delay=0", wait_until="domcontentloaded")
     assert page.evaluate("document.documentElement.dataset.words") == "pending"
     assert page.title() == "Pişti: bilgisayara karşı oyna"
