@@ -317,7 +317,7 @@ async function boot() {
   if (snapshot === "restored") pyodide.runPython(PY_RESTORED);
   scope = pyodide.globals.get("dict")();
   const parts = [...BUILD.stdlib, BUILD.friends, ...BUILD.game_code];
-  scope.set("stdlib_parts", JSON.stringify(parts.map(({ url, names }) => ({ url: new URL(url, SITE).href, names }))));
+  scope.set("stdlib_parts", JSON.stringify(parts.map((part) => ({ ...part, url: new URL(part.url, SITE).href }))));
   pyodide.runPython(PY_ON_DEMAND, { globals: scope });
   const dispatch = pyodide.runPython(PY_DISPATCH, { globals: scope });
   if (snapshot !== "restored" && self.caches) {
