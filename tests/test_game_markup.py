@@ -150,7 +150,7 @@ def test_a_piece_the_games_share_takes_its_values_and_wants_each(tmp_path):
     seats = game_file_words(ROOT / "web" / "games" / "pisti" / "seats.html")
     root = Fragment(seats).root
     assert [s.attrs["data-place"] for s in root.all("data-seat")] == ["top", "left", "right"]
-    assert len(root.all("data-flag-who")) == 3 and "__seat" not in seats and "{{" not in seats
+    assert len(root.all("data-flag-who")) == 3 and "\n__" not in seats and "{{" not in seats
     assert "Partner" in seats and 'class="pisti-seat"' in seats
     game = tmp_path / "game"
     game.mkdir()
