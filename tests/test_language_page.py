@@ -350,7 +350,7 @@ def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
     seen = [frame["text"] for frame in frames if frame["seen"]]
     assert seen and [foreign(text, ENGLISH) for text in seen] == [[]] * len(seen)
     # A Turkish page opens on Pişti (web/first-game.js): its table is the first painted.
-    assert "Sizin takım" in seen[0] and "Yeni deste açılıyor…" in seen[0] and seen[0].startswith("Pişti: bilgisayara")
+    assert "\nEşin\n" in seen[0] and "Yeni deste açılıyor…" in seen[0] and seen[0].startswith("Pişti: bilgisayara")
     assert page.evaluate("document.documentElement.lang") == "tr"
     assert page.locator("[data-language]").input_value() == "tr"
     # The Turkish page installs under its Turkish name and describes itself in Turkish.
