@@ -57,7 +57,8 @@ from .table.seating import Seating
 from . import lang
 from .lang import TABLE, _
 from .table import words
-from .table.said import about, again, data_of, names_data, say
+from .table.said import data_of, names_data, say
+from .table.said_again import about, again
 from .page import check_clock, error as _error, run as _run
 
 #: The game the page deals first: the first in the games' declared order (Game.order), as the

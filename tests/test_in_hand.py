@@ -11,7 +11,7 @@ import random
 import pytest
 
 import pishe.web as web
-from pishe.table import lang, said, words
+from pishe.table import lang, said_again, words
 from pishe.table.game import get_game, names_card
 from pishe.table.match import Match
 from helpers import position
@@ -57,7 +57,7 @@ def test_a_timeout_reads_as_the_computers_choice_and_the_level_is_named():
     lang.set_language("tr")
     try:
         assert json.loads(web.current())["settings"]["level_line"] == "Seviye: Orta"
-        assert said.again(kept).startswith("Süre doldu: bilgisayar senin yerine ")
+        assert said_again.again(kept).startswith("Süre doldu: bilgisayar senin yerine ")
     finally:
         lang.set_language("en")
 

@@ -22,6 +22,7 @@ from pishe.table.protocol import (
     MalformedMessageError, NotConnectedError, Outcome, RemovedDealError, UnknownMessageTypeError,
     UnsupportedVersionError, WrongGameError, WrongPhaseError, error_code,
 )
+from pishe.table.protocol import wire
 from pishe.table.protocol.wire import sentence
 
 from test_table_protocol import Table, seated, snapshot
@@ -219,7 +220,7 @@ def test_the_guest_recovers_its_seq_after_an_error():
     page, conn = table.page(GUEST_SEAT), table.conn_of(GUEST_SEAT)
     table.send(conn, _message(type="next-deal", seq=page.seq, deal=1))    # the host refuses it...
     assert table.errors and page.seq == table.host.guests[GUEST_SEAT].next_seq
-    page._seq += 1                     # ...and the page counts on as if it had been taken
+    page.take_over()                   # ...and its next message is lost on the way: the page counts on
     table.send(conn, page.take_over())
     assert page.seq == table.host.guests[GUEST_SEAT].next_seq            # the error put it right
     assert table.send(conn, page.take_over()).error is None
@@ -370,3 +371,23 @@ def test_the_sides_check_their_own_arguments():
     table = new_table(seed=26)
     with pytest.raises(UnknownActionError):
         table.page(GUEST_SEAT).move("steal")
+
+
+@pytest.mark.parametrize("game_id, guest_seats, english, turkish", [
+    ("pishe-pasha", [1], "This deal is over.", "Bu el bitti."),
+    ("pisti", [1, 2, 3], "This deck is over.", "Bu el bitti."),
+    ("batak", [1, 2, 3], "This deal is over.", "Bu tur bitti."),
+])
+def test_the_deal_over_refusal_says_the_games_own_word_for_a_deal(game_id, guest_seats, english, turkish):
+    """Batak's "el" is a trick: a refusal of the table's is worded with the game's word for a deal."""
+    table = Table(game_id, guest_seats, seed=3)
+    for _ in guest_seats:
+        table.join()
+    page = table.page(guest_seats[0])
+    refusal = wire.write(table.game.id, "error", reason="anything", code="deal-over", ref=None, next_seq=page.seq)
+    assert page.receive(refusal).error == english
+    lang.set_language("tr")
+    try:
+        assert page.receive(refusal).error == turkish
+    finally:
+        lang.set_language("en")

@@ -1,6 +1,7 @@
-"""Lines already said follow a switch of language (pishe.table.said): the live region's lines
-of the computer table and a guest's check of a deal are kept as data, and said again in the
-new language exactly as that language would have said them at the time."""
+"""Lines already said follow a switch of language (pishe.table.said, pishe.table.said_again):
+the live region's lines of the computer table and a guest's check of a deal are kept as
+data, and said again in the new language exactly as that language would have said them at
+the time."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pishe.web as web
 from pishe.table import lang
 from pishe.table.protocol import Guest
 from pishe.table.protocol.wire import write
-from pishe.table.said import again
+from pishe.table.said_again import again
 from test_cheating_host import welcome_of
 from test_table_protocol import seated
 

@@ -165,3 +165,23 @@ def test_a_seats_name_inside_a_sentence_is_in_small_letters():
         lang.set_language("en")
     assert words.match_score(["You", "Computer"], [3, 0], False) == "Match score: You 3, Computer 0."
     assert words.waiting_for(["Right", "Left"]) == "Waiting for Right and Left…"
+
+
+def test_an_abort_line_names_the_later_seats_in_small_letters_in_any_language_it_is_said_again():
+    from pishe.table import lang, said
+    from pishe.table.game import get_game
+    from pishe.table.said_again import kept
+
+    game = get_game("pisti")
+    names = [said.seat_name(game, seat, 0, text) for seat, text in ((2, "Partner"), (3, "Left"))]
+    line = said.deal_aborted(game, 1, names, 1)
+    assert "Partner and Left left" in line
+    lang.set_language("tr")
+    try:
+        again = kept(line.data)
+        assert "Eşin ve soldaki" in again, again
+        yours = kept(said.deal_aborted(game, 1, names[:1], 1, yours=True).data)
+        assert "sen ve eşin" in yours, yours
+    finally:
+        lang.set_language("en")
+    assert kept(line.data) == line

@@ -3,8 +3,9 @@
 The live region's lines (the steps, the news of a deal, the status when the turn comes to
 you) and a guest's check of a deal are worded when they happen. Each is a :class:`Said`: its
 words, and its data, which the page keeps beside the line (a guest keeps its check's in its
-save); after a switch of language :func:`again` words the data anew, by the one function
-that made the line. A line's data is JSON, one of:
+save); after a switch of language :func:`~.said_again.again` words the data anew, by the one
+function that made the line (in :mod:`.said_again`, above the games and the table's words
+that this module's users are). A line's data is JSON, one of:
 
 - a text: said as it is (a line of another page's, an error's own text);
 - ``{"m": message, "d": catalog, "a": {name: value}}``, with ``"p": plural, "n": count``
@@ -26,15 +27,10 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from .lang import N_, TABLE, Catalog, catalog_named, lower
+from .lang import N_, TABLE, Catalog, lower, named
 
-__all__ = ["Said", "say", "nsay", "lowered", "cat", "steps", "seat_name", "about", "names_data", "of_error", "kept",
-           "now", "again", "data_of"]
-
-#: What a view line can say of its view (:func:`about`).
-ABOUT = ("status", "dealt", "score")
-# Lines nest (a message's values, a list's parts): this deep at most, for data from storage.
-_DEPTH = 8
+__all__ = ["Said", "say", "nsay", "lowered", "cat", "steps", "seat_name", "names_data", "of_error", "data_of",
+           "TECHNICAL", "deal_word", "deal_aborted"]
 
 
 class Said(str):
@@ -93,34 +89,18 @@ def seat_name(game, seat: int, own: int, text: str) -> Said:
     return Said(text, {"name": seat, "game": game.id, "seat": own})
 
 
-def _seat_name(game, seat: int, own: int) -> str:
-    from .protocol.common import friend_names
-
-    return game.blank_view(own, friend_names(game, own), "")["names"][seat]
+def named_inside(name):
+    """A seat's name said inside a sentence (:func:`pishe.lang.named`: Turkish writes it in small
+    letters), kept so when the line is said again in another language; a line of names (a
+    :func:`say` of several) is its own."""
+    if isinstance(name, Said) and isinstance(name.data, dict) and "name" in name.data:
+        return Said(named(name), {**name.data, "named": True})
+    return name
 
 
 def names_data(names: Optional[Sequence]) -> Optional[list]:
     """The data of the seats' names a view was made with (``None``: the game's own)."""
     return None if names is None else [_value(name) for name in names]
-
-
-def about(kind: str, game, view: dict, names: Optional[Sequence]) -> Said:
-    """What ``view`` (its JSON, made with ``names``) says: ``"status"``, its status;
-    ``"dealt"``, that its deal is dealt; ``"score"``, the match score after its deal."""
-    view = {k: v for k, v in view.items() if k != "seen"}       # what the page's memory adds
-    data = {"about": kind, "game": game.id, "view": view, "names": names_data(names)}
-    return Said(_about(kind, game, view), data)
-
-
-def _about(kind: str, game, view: dict) -> str:
-    from . import words
-
-    match = view["match"]
-    if kind == "dealt":
-        return words.dealt(game.deal_word(), match["deal"], view["names"][match["dealer"]])
-    if kind == "score":
-        return words.match_score(view.get("team_names") or view["names"], match["scores"], match["over"])
-    return view["status"]
 
 
 #: What a player reads for an error whose own text is a developer's (technical English: a
@@ -159,10 +139,10 @@ def deal_aborted(game, number: int, names: Sequence, aborts: int, reason=None, y
     by the reader's own (its page was gone past its hold), or, with none named, for
     ``reason``; with the count of ``aborts`` at this table: never unseen."""
     who = None
-    if names:
-        who = names[0]
-        for name in names[1:]:
-            who = say(TABLE, "{names} and {name}", names=who, name=name)
+    for n, name in enumerate(names):
+        # Inside the sentence a seat's name is a common noun (Turkish: "Eşin ve soldaki").
+        name = name if n == 0 and not yours else named_inside(name)
+        who = name if who is None else say(TABLE, "{names} and {name}", names=who, name=name)
     if yours:
         reason = (say(TABLE, "you and {seats} were gone before it was over", seats=who) if who
                   else say(TABLE, "your page was gone before it was over"))
@@ -185,75 +165,3 @@ def of_error(error: Exception) -> str:
 def data_of(lines: Sequence) -> list:
     """The data of each of ``lines`` (a text without any is its own)."""
     return [_value(line) for line in lines]
-
-
-def kept(data: Any) -> Said:
-    """The line whose data ``data`` was kept (in a save), said in the page's language now;
-    raises as :func:`again` does."""
-    return Said(again(data), data)
-
-
-def now(line: Optional[str]) -> Optional[str]:
-    """``line`` said again in the page's language now (``None`` stays ``None``)."""
-    return kept(line.data) if isinstance(line, Said) else line
-
-
-def again(data: Any, depth: int = 0) -> str:
-    """The line whose data is ``data`` in the page's language now. Raises ``ValueError``
-    (or ``KeyError``, ``TypeError``, a :class:`~pishe.errors.PisheError`) for data that no
-    line has."""
-    if isinstance(data, str):
-        return data
-    if type(data) in (int, float) or data is None:
-        return "" if data is None else str(data)
-    if depth > _DEPTH or not isinstance(data, dict):
-        raise ValueError("not a line")
-    if "cat" in data:
-        return "".join(again(part, depth + 1) for part in _list(data["cat"]))
-    if "m" in data:
-        return _message(data, depth)
-    from .game import get_game
-
-    game = get_game(_text(data["game"]))
-    if "step" in data:
-        describe = game.describe_timeout if data.get("timeout") is True else game.describe
-        return describe(data["step"], _whole(data["seat"]))
-    if "name" in data:
-        return _seat_name(game, _whole(data["name"]), _whole(data["seat"]))
-    if data.get("about") in ABOUT:
-        names = data["names"]
-        names = None if names is None else [again(name, depth + 1) for name in _list(names)]
-        return _about(data["about"], game, game.reword(data["view"], names))
-    raise ValueError("not a line")
-
-
-def _message(data: dict, depth: int) -> str:
-    words = catalog_named(_text(data["d"]))
-    values = data.get("a", {})
-    if not isinstance(values, dict):
-        raise ValueError("a message's values are named")
-    values = {_text(k): v if type(v) in (int, float) else again(v, depth + 1) for k, v in values.items()}
-    if "p" in data:
-        n = _whole(data["n"])
-        text = words.ngettext(_text(data["m"]), _text(data["p"]), n).format(**values)
-    else:
-        text = words.gettext(_text(data["m"])).format(**values)
-    return lower(text[:1]) + text[1:] if data.get("lower") is True else text
-
-
-def _text(value) -> str:
-    if not isinstance(value, str):
-        raise ValueError("not a text")
-    return value
-
-
-def _whole(value) -> int:
-    if type(value) is not int or value < 0:
-        raise ValueError("not a whole number")
-    return value
-
-
-def _list(value) -> list:
-    if not isinstance(value, list):
-        raise ValueError("not a list")
-    return value

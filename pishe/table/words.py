@@ -155,8 +155,9 @@ START_FAILED = {
 #: manifest and each other language's into its "translations" member (the W3C's manifest
 #: localization; a browser that does not know it shows the English). One manifest for every
 #: language: the page itself follows its player's.
-MANIFEST = {"name": N_("Pishe Pasha and Pişti"), "short_name": N_("Card table"),
-            "description": N_("Pishe Pasha and Pişti against the computer or a friend, page to page. "
+# The app's words name no game: a new game is an addition, never an edit of the table.
+MANIFEST = {"name": N_("Card table"), "short_name": N_("Card table"),
+            "description": N_("Card games against the computer or with friends, page to page. "
                               "Free, no account, works offline.")}
 
 #: What a friend's table says before its cards are dealt, by the page's role.

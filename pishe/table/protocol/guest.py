@@ -16,24 +16,18 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ...errors import PisheError
-from ..lang import N_, TABLE, _, lower
-from .. import said
-from ..said import lowered, of_error, say
+from ..lang import N_, TABLE, _
+from .. import said, said_again
+from ..said import deal_word, lowered, say
 from ..game import get_game, is_game
 from . import wire
-from .common import TIMEOUT, computers_note, friend_names, timeout_action
-from .nopeek_deal import dealer_of, np_match_id, rebuild
-from .record import Record, RecordRewrittenError
-from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, VERIFIED,
-                   VERSION, CorruptSaveError, MalformedMessageError, NotConnectedError, Outcome,
-                   UnknownTokenError, WrongPhaseError)
-
-if TYPE_CHECKING:
-    from ..game import Game
-    from ..nopeek_seat import NoPeekSeat
+from .common import computers_note, friend_names
+from .guest_deal import GuestDeal
+from .wire import (CONNECTING, DEAL_OVER, DEALING, MATCH_OVER, MAX_HOST_MESSAGE, PLAYING, CorruptSaveError,
+                   MalformedMessageError, NotConnectedError, Outcome, UnknownTokenError, VERSION, WrongPhaseError)
 
 __all__ = ["Guest", "REFUSALS"]
 
@@ -62,12 +56,9 @@ REFUSALS = {
     "unknown-message-type": N_("The host does not know a message of yours."),
 }
 _REFUSED = N_("The host refused a message of yours.")
-#: What a game's wording functions may raise on data that is not a step or view of theirs
-#: (they check the data they read, not data they were never meant to read).
-_UNREADABLE = (PisheError, KeyError, TypeError, ValueError, AttributeError, IndexError, AssertionError)
 
 
-class Guest:
+class Guest(GuestDeal):
     """The guest's side of a table: its own seat of every deal, its moves out, the others' in.
 
     ``token`` is the seat token of an earlier connection (kept by the page in
@@ -82,73 +73,12 @@ class Guest:
     :data:`~.wire.VERIFIED` or a warning in plain words, for deal
     :attr:`verification_deal`. A warning that the deal was not fair ("Deal N is not
     fair: …") stays for the rest of the match.
+
+    Its jobs live in its bases: the page's state, ledger and check of each deal
+    (:class:`~.guest_table.GuestTable`), its seat of the no-peek deal
+    (:class:`~.guest_deal.GuestDeal`); here what the page shows, the connection (hello,
+    welcome, sequence numbers, the host's messages and refusals) and the saves.
     """
-
-    def __init__(self, token: Optional[str] = None, rng: Optional[random.Random] = None,
-                 ledger: Optional[str] = None):
-        """A guest page, new or resuming the seat of ``token``."""
-        self.token: Optional[str] = wire.token(token, "the seat token")
-        self.rng = rng if rng is not None else random.SystemRandom()
-        #: The game, once the host's welcome has named it.
-        self.game: Optional[Game] = None
-        #: The seat the host gave this page (``None`` until welcomed).
-        self.seat: Optional[int] = None
-        #: Seats, match length, target and clock as the host announced them (the seats
-        #: as its latest message had them).
-        self.table: Optional[dict] = None
-        #: :data:`~.wire.VERIFIED`, a warning, or ``None`` before any deal has been checked.
-        self.verification: Optional[str] = None
-        #: The deal :attr:`verification` is about.
-        self.verification_deal: Optional[int] = None
-        self._seq: Optional[int] = None
-        self._view: Optional[dict] = None
-        self._unfair = False                 # a warning that a deal was not fair is showing
-        self._match_id: Optional[str] = None
-        # Every try this page dealt in and that was never finished, in any match at this
-        # table: [deal, seats named as the cause, or None for the host].
-        self._aborts: list = []
-        self._clock: Optional[list] = None    # [match id, seconds per move]: fixed for the match
-        self._resuming = False               # said hello, and no message of a deal came since
-        self._left = False                   # this page left the table
-        # This page's NoPeekSeat of the deal in play, [deal, try, secret, done] (kept in its
-        # ledger: with the host's log it rebuilds the deal after a reload), each finished
-        # deal's points by team from its own engine, and the groups of steps worded.
-        self._np: Optional[NoPeekSeat] = None
-        self._np_key: Optional[list] = None
-        self._np_rec: Optional[Record] = None     # this page's own record of the try it holds
-        self._over = False                   # the match was over on this page's own engine
-        self._np_results: dict = {}
-        self._np_told = 0
-        if ledger is not None:
-            self._read_ledger(ledger)
-
-    @property
-    def _game(self) -> Game:
-        """The game the host's welcome named."""
-        if self.game is None:
-            raise NotConnectedError(_("Wait for the host's welcome."))
-        return self.game
-
-    @property
-    def _seat(self) -> int:
-        """The seat the host's welcome gave this page."""
-        if self.seat is None:
-            raise NotConnectedError(_("Wait for the host's welcome."))
-        return self.seat
-
-    @property
-    def _seat_np(self) -> NoPeekSeat:
-        """This page's seat of the try in play."""
-        if self._np is None or self._np_key is None:
-            raise WrongPhaseError(_("The cards are not dealt yet."))
-        return self._np
-
-    @property
-    def _key(self) -> list:
-        """``[deal, try, secret, done]`` of the try this page holds."""
-        if self._np_key is None:
-            raise WrongPhaseError(_("The cards are not dealt yet."))
-        return self._np_key
 
     # -- what the page shows ----------------------------------------------------------
 
@@ -179,12 +109,6 @@ class Guest:
         return away and (self._np_key is not None or self._view is None)
 
     @property
-    def seq(self) -> Optional[int]:
-        """The sequence number this page's next message to the host carries (``None``
-        before the host's welcome)."""
-        return self._seq
-
-    @property
     def phase(self) -> str:
         """``connecting``, ``dealing``, ``playing``, ``deal-over`` or ``match-over``."""
         if self._seq is None:
@@ -206,7 +130,7 @@ class Guest:
         check, the aborts counted, and whether computers sit with friends."""
         return {"game": self.game.id if self.game else None, "seat": self.seat, "phase": self.phase,
                 "deal": self._np_key[0] if self._np_key else None, **(self.table or {}),
-                "verification": said.now(self.verification), "verification_deal": self.verification_deal,
+                "verification": said_again.now(self.verification), "verification_deal": self.verification_deal,
                 "aborts": len(self._aborts),
                 "awaiting_reveal": bool(self._np is not None and self._np.unrevealed()),
                 "computers_note": self._computers_note() if self._np is not None else None}
@@ -219,64 +143,8 @@ class Guest:
         computers = computers or any(s != page for s, page in self._seat_np.pages.items() if page == 0)
         return computers_note() if computers else None
 
-    def ledger(self) -> str:
-        """What this page must not forget of the match, as short text for the page to keep in
-        its tab (sessionStorage) after every call and pass to a new :class:`Guest` or
-        :meth:`restore`: its secret of the try in play, the aborts it counted, the clock the
-        match began with, each finished deal's points, and the warning it gave, if any. A
-        page that joins afresh or reloads then still counts them and still says the match is
-        not fair."""
-        warning = [self.verification_deal, said.data_of([self.verification])[0]] if self._unfair else None
-        return json.dumps({"v": VERSION, "match_id": self._match_id, "warning": warning,
-                           "aborts": self._aborts, "clock": self._clock, "np": self._np_key,
-                           "np_record": self._np_rec.data() if self._np_rec is not None else None,
-                           "over": self._over,
-                           "np_results": sorted(self._np_results.items())}, separators=(",", ":"))
-
-    def _read_ledger(self, text: str) -> None:
-        try:
-            data = json.loads(text)
-            wire.check(data["v"] == VERSION, "another version")
-            match_id = wire.optional(wire.match_id)(data["match_id"], "match_id")
-            warning = data["warning"]
-            if warning is not None:
-                warning = [wire.deal_number(warning[0], "deal"), said.kept(warning[1])]
-            aborts = [[wire.deal_number(n, "deal"), wire.optional(wire.seats)(who, "who")]
-                      for n, who in wire.items(data["aborts"], "aborts")]
-            clock = data["clock"]
-            if clock is not None:
-                clock = [wire.match_id(clock[0], "match_id"), wire.optional(wire.whole)(clock[1], "clock")]
-            np_key = data["np"]
-            if np_key is not None:
-                wire.check(isinstance(np_key, list) and len(np_key) == 4, "np")
-                np_key = [wire.deal_number(np_key[0], "deal"), wire.whole(np_key[1], "tries"),
-                          wire.secret(np_key[2], "secret"), np_key[3] is True or None]
-            np_results = {wire.deal_number(n, "deal"): wire.items(points, "points")
-                          for n, points in wire.items(data["np_results"], "np_results")}
-            record = data.get("np_record")
-            record = None if record is None or np_key is None else Record.of(record)
-        except (PisheError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
-            raise CorruptSaveError(_("the page's ledger cannot be read ({error})").format(error=e)) from None
-        self._np_key, self._np_results, self._np_rec = np_key, np_results, record
-        self._over = data.get("over") is True
-        self._match_id, self._aborts, self._clock = match_id, aborts, clock
-        if warning is not None:
-            self._unfair = True
-            self.verification_deal, self.verification = warning
-
-    def _view_deal(self) -> int:
-        return self._view["match"]["deal"] if self._view is not None else 0
-
-    def _deal_in_play(self) -> int:
-        """The number of the deal this page holds a try of (1 before any)."""
-        return self._np_key[0] if self._np_key else 1
 
     # -- messages to the host ---------------------------------------------------------
-
-    def _write(self, kind: str, **values) -> str:
-        if self._seq is None or self.game is None:
-            raise NotConnectedError(_("Wait for the host's welcome."))
-        return wire.write(self.game.id, kind, **values)
 
     def hello(self) -> str:
         """The message that opens (or reopens) the connection, with the seat token if any.
@@ -312,10 +180,6 @@ class Guest:
         self._left = True
         return message
 
-    def _numbered(self, kind: str, **values) -> str:
-        message = self._write(kind, seq=self._seq, **values)
-        self._seq = (self._seq or 0) + 1
-        return message
 
     # -- the host's messages ----------------------------------------------------------
 
@@ -394,251 +258,14 @@ class Guest:
             self.token = None
             send.append(self._hello())
         code = values["code"]
+        if self.game is not None and code == DEAL_OVER:
+            # In the game's own word: Batak's "el" is a trick, Pişti's deal a deck.
+            return Outcome(send, [], say(TABLE, "This {deal} is over.", deal=lowered(deal_word(self.game))))
         if self.game is not None and code in self.game.refusals:
             # A refusal for a cause of the game's own, in the game's words.
             return Outcome(send, [], self.game.word(self.game.refusals[code]))
         return Outcome(send, [], _(REFUSALS.get(code, _REFUSED)))
 
-    def _abort(self, number: int, seats: Optional[list], reason: str) -> None:
-        """A try this page dealt in was never finished: counted for good, and shown.
-        ``reason`` is what the host did, said when no ``seats`` are named as having left."""
-        self._aborts.append([number, seats])
-        named = [self._seat_name(s) for s in seats or [] if s != self.seat]
-        self._record(number, said.deal_aborted(self.game, number, named,
-                                               len(self._aborts), reason, self.seat in (seats or [])))
-
-    def _seat_name(self, seat: int) -> str:
-        """A seat's name as this page words it (its own view's names, never the host's)."""
-        names = self._view.get("names") if self._view is not None else None
-        name = names[seat] if isinstance(names, list) and seat < len(names) else None
-        if isinstance(name, str) and name:
-            return said.seat_name(self._game, seat, self._seat, name)
-        return say(TABLE, "seat {seat}", seat=seat)
-
-    def _words(self, start: int) -> list:
-        """The words of the steps this page was shown from group ``start`` on."""
-        try:
-            return self._seat_np.words(start)
-        except _UNREADABLE as e:
-            raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
-
-    def _motions(self, groups: list) -> list:
-        """The cards the steps in ``groups`` moved (read already by :meth:`_words`)."""
-        try:
-            return [move for group in groups if group is not None for shown in group
-                    for move in self._game.motion(shown, self._seat)]
-        except _UNREADABLE as e:
-            raise MalformedMessageError(f"a step the host sent cannot be read: {e}") from None
-
-    # -- the deal ---------------------------------------------------------------------
-
-    def move(self, action: str) -> Outcome:
-        """This person's move (its text form), with its keys, made and checked on this page's
-        own engine: raises the game's refusal, or :class:`~.wire.WrongPhaseError` before the
-        cards are dealt, changing nothing."""
-        if self._np is None or not self._np.dealt:
-            raise WrongPhaseError(_("The cards are not dealt yet."))
-        return self._np_out(self._seat_np.act(self._game.action_text(self._game.parse_action(action))))
-
-    def timeout(self) -> Outcome:
-        """The clock of the person to move ran out on this page. Only this page knows its
-        seat's cards, so when that person is this page's it makes the table's move for them:
-        the first legal move of its own view, as the host's page does for its own seat, marked
-        so that every page words it as the table's move. Otherwise nothing (the host's page times its own seat out)."""
-        action = timeout_action(self._view) if self._view is not None and self._view.get("turn") == self.seat else None
-        if self._np is None or action is None or not self._np.dealt:
-            return Outcome([], [])
-        return self._np_out(self._np.act(action, TIMEOUT))
-
-    def reveal_overdue(self) -> Outcome:
-        """The hold ran out while this page waited, at the deal's end, for secrets that never
-        came (``status()["awaiting_reveal"]``): the deal ends aborted, on the last deal of a
-        match too, naming the host ("the host did not reveal its part") or the seats whose
-        secret is missing. Nothing changes when no secret is awaited."""
-        from ..nopeek import DealAbortedError
-
-        np, key = self._np, self._np_key
-        missing = np.unrevealed() if np is not None else []
-        if np is None or key is None or key[3] or not missing:
-            return Outcome([], [])
-        seats = [] if 0 in missing else missing
-        np.outcome = DealAbortedError(seats)
-        key[3] = True
-        self._abort(key[0], seats or None, say(TABLE, "the host did not reveal its part"))
-        return Outcome([], [])
-
-    def _np_deal(self, values: dict) -> Outcome:
-        """A no-peek deal (or a new try of it) begins, or comes again with its log to a page
-        coming back: this page deals its part, or rebuilds its seat from its kept secret."""
-        from ..group import group
-        from ..nopeek_seat import NoPeekSeat
-
-        self._resuming = False
-        game, seat, number, tries = self._game, self._seat, values["deal"], values["tries"]
-        pages = values["pages"]
-        wire.check(len(pages) == game.seats and all(type(p) is int for p in pages)
-                   and all(p in (s, 0) for s, p in enumerate(pages)) and pages[seat] == seat,
-                   "each seat's page must be its own or the host's, this seat this page's")
-        log = [wire.obj(m, "message") for m in values["log"]]
-        key = self._np_key
-        same = key is not None and key[:2] == [number, tries]
-        if key is not None and same and key[3]:
-            return Outcome([], [])             # checked already: nothing of it is left to do
-        if key is not None and not same and (number < key[0] or number == key[0] and tries < key[1]
-                                             or number in self._np_results):
-            # Deals go 1, 2, 3… and tries only up: a deal that ended is never dealt again.
-            self._warn(number, say(TABLE, "the host dealt again a {deal} that had ended.",
-                                   deal=lowered(self._deal_word())))
-            return Outcome([], [])
-        if self._np is not None and not same and self._np.outcome is None:
-            self._np.abort([])             # begun again before its end: the host's doing
-            self._np_end()
-        if not same and any(m.get("seat") == seat for m in log):
-            raise WrongPhaseError(_("This page lost its keys to deal {number}.").format(number=number))
-        record = self._np_rec if same and self._np_rec is not None else Record(seat)
-        try:
-            others, missing = record.extends(log)
-        except RecordRewrittenError as e:
-            return self._np_host_unfair(number, same, e)
-        said = []
-        np = self._np if same else None
-        if np is None:
-            np = self._np = NoPeekSeat(group(), game, np_match_id(self._match_id or "", tries), number, seat,
-                                       dealer_of(game, number), dict(enumerate(pages)),
-                                       secret=key[2] if key is not None and same else None, rng=self.rng)
-            self._np_key, self._np_rec, self._np_told = [number, tries, np.dealing.reveal(), None], record, 0
-            said = rebuild(np, others[:record.count], record.mine)
-        for message in others[record.count:]:
-            record.took(message)
-            said += np.receive(message)
-        return self._np_out(said, again=missing)
-
-    def _np_host_unfair(self, number: int, same: bool, error: RecordRewrittenError) -> Outcome:
-        """The host sent a log that does not extend this page's record: the deal ends at once,
-        not fair, naming the host (a new try is refused: this page keeps its record)."""
-        from ..nopeek import NotFairError
-
-        unfair = NotFairError(of_error(error))
-        if same and self._np is not None:
-            self._np.outcome = unfair
-            return self._np_out([])
-        if same and self._np_key is not None:
-            self._np_key[3] = True
-        self._np_record(number, unfair)
-        return Outcome([], [])
-
-    def _np_aborted(self, number: int, seats: list) -> Outcome:
-        """Pages ``seats`` left the try this page holds of deal ``number`` with their keys: it ends
-        aborted by them (said once). This page's own seat is named only when it comes back
-        from away (its hold ran out: the host tells it as it told the others); on a live
-        connection an abort in its name is the host's doing. A page restored since holds the
-        try by its key alone."""
-        from ..nopeek import DealAbortedError
-
-        key = self._np_key
-        wire.check(all(s < self._game.seats for s in seats), "an abort must name seats of the table")
-        if key is None or number != key[0] or key[3]:
-            return Outcome([], [])
-        seats = [s for s in seats if s != self.seat or self._resuming]
-        if self._np is not None:
-            self._np.abort(seats)
-            return self._np_out([])
-        key[3] = True
-        self._np_record(number, DealAbortedError(seats))
-        return Outcome([], [])
-
-    def _np_take(self, number: int, message: dict) -> Outcome:
-        self._resuming = False
-        if self._np is None or self._np_rec is None or number != self._key[0]:
-            return Outcome([], [])             # of a try this page is not in: nothing to do
-        self._np_rec.took(message)
-        return self._np_out(self._np.receive(message))
-
-    #: Key shares a message at most: a guest's message stays under the host's size limit.
-    _SHARES = 24
-
-    def _np_out(self, messages: list, again: Optional[list] = None) -> Outcome:
-        """Send this page's messages (key shares in parts that fit a guest's message), each kept
-        in its record, after ``again``, those it sent that the host lost on the way; and bring
-        its own view, words and check to what it knows now."""
-        send = [self._numbered("np", deal=self._key[0], message=part) for part in again or []]
-        for message in messages:
-            parts = [message]
-            if message["type"] == "np-keys":
-                shares = message["shares"]
-                parts = [{**message, "shares": shares[i:i + self._SHARES]}
-                         for i in range(0, len(shares), self._SHARES)]
-            for part in parts:
-                if self._np_rec is not None:
-                    self._np_rec.sent(part)
-                send.append(self._numbered("np", deal=self._key[0], message=part))
-        words, moves = self._np_end()
-        return Outcome(send, words, moves=moves)
-
-    def _np_end(self) -> tuple[list, list]:
-        """This page's view from its own engine, the words for the steps it was newly shown and
-        the cards they moved, and its check once the deal is over."""
-        np, key, game, seat = self._seat_np, self._key, self._game, self._seat
-        number = key[0]
-        try:
-            state = np.partial.state if np.dealt else None
-        except PisheError:
-            state = None
-        teams = len(game.teams)
-        if state is not None:
-            from ..match import Match
-
-            results = [self._np_results.get(n, [0] * teams) for n in range(1, number)]
-            match = Match.resume(game, (self.table or {})["length"], results, np.partial.deck())
-            match.deal = state
-            if np.partial.settled(seat):
-                self._view = game.view(match, seat, friend_names(game, seat)).to_json()
-            elif self._view is not None:
-                # A card it may see is still opening (its engine holds a stand-in there: never
-                # shown): the view stays as it was, with no move until the card is known.
-                self._view = {**self._view, "legal": []}
-            if state.over and np.outcome == VERIFIED:
-                self._np_results[number] = list(state.team_points())
-                self._over = match.over
-        words, moves = self._words(self._np_told), self._motions(np.shown[self._np_told:])
-        self._np_told = len(np.shown)
-        if np.outcome is not None and key[3] is None:
-            key[3] = True              # checked: said once
-            self._np_record(number, np.outcome)
-        return words, moves
-
-    def _np_record(self, number: int, outcome) -> None:
-        from ..nopeek import DealAbortedError
-
-        if outcome == VERIFIED:
-            self._record(number, VERIFIED)
-        elif isinstance(outcome, DealAbortedError):
-            self._abort(number, list(outcome.seats) or None, say(TABLE, "the host began it again"))
-        else:
-            reason = of_error(outcome)
-            if getattr(outcome, "seat", None) is not None:
-                reason = say(TABLE, "{reason} (seat: {seat})", reason=reason.rstrip("."),
-                             seat=self._seat_name(outcome.seat))
-            self._warn(number, reason)
-
-    def _deal_word(self):
-        """The game's word for a deal (Pişti's "Deck"), for the lines that begin with it."""
-        return said.deal_word(self.game) if self.game is not None else say(TABLE, "Deal")
-
-    def _not_fair(self, number: int, reason: str) -> str:
-        reason = lowered(reason) if isinstance(reason, said.Said) else lower(reason[:1]) + reason[1:]
-        return say(TABLE, "{deal} {number} is not fair: {reason}", deal=self._deal_word(), number=number, reason=reason)
-
-    def _warn(self, number: int, reason: str) -> None:
-        """Deal ``number`` was not fair: say so, and keep saying so for the match."""
-        warning = self._not_fair(number, reason)
-        if not self._unfair:
-            self._unfair = True
-            self.verification, self.verification_deal = warning, number
-
-    def _record(self, number: int, verification: str) -> None:
-        if not self._unfair:
-            self.verification, self.verification_deal = verification, number
 
     # -- surviving a reload -----------------------------------------------------------
 
@@ -668,7 +295,7 @@ class Guest:
             guest.seat = wire.optional(wire.whole)(data["seat"], "seat")
             guest.table = wire.optional(wire.obj)(data["table"], "table")
             guest._view = wire.optional(wire.obj)(data["view"], "view")
-            guest.verification = None if data["verification"] is None else said.kept(data["verification"])
+            guest.verification = None if data["verification"] is None else said_again.kept(data["verification"])
             guest.verification_deal = wire.optional(wire.deal_number)(data["verification_deal"], "deal")
             guest._unfair = data["unfair"] is True
             guest._left = data["left"] is True
