@@ -20,7 +20,7 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-from sitebuild.markup import game_markup, registered_games
+from sitebuild.markup import game_file_words, game_markup, registered_games
 
 ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "pishe"
@@ -157,13 +157,13 @@ def _python_template(domain: str, sources: list):
 def page_messages(domain: str | None = None) -> list:
     """``[(path, line, message, context)]``: the page's static messages, the table's
     (``domain`` "table": index.html's own, the build's, the scripts' ``pageWord`` calls) or
-    a game's (its web/games/<game>/*.html), or every one the page shows (``domain`` None)."""
+    a game's (its web/games/<game>/*.html, with the pieces they hold), or every one the page shows (``domain`` None)."""
     from babel.messages.extract import extract
 
     games: dict[str, list] = {name: [] for name in domains() if name != "table"}
     for name in games:
         for path in sorted((ROOT / "web" / "games" / name).glob("*.html")):
-            games[name] += _markup_messages(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())
+            games[name] += _markup_messages(game_file_words(path), path.relative_to(ROOT).as_posix())
     if domain in games:
         return games[domain]
     page = game_markup((ROOT / "index.html").read_text(encoding="utf-8"), registered_games())

@@ -51,7 +51,7 @@ import random
 from typing import Any, Callable, Optional
 
 from .errors import NotYourTurnError, PisheError, UnknownBotError
-from .table.game import game_ids, get_game
+from .table.game import first_game_id, get_game
 from .table.match import Match
 from .table.seating import Seating
 from . import lang
@@ -63,10 +63,12 @@ from .page import check_clock, error as _error, run as _run
 
 #: The game the page deals first: the first in the games' declared order (Game.order), as the
 #: page's own first game is (web/games/registry.js: the build writes the games in that order).
-#: Finding it imports every game with this module: a first match imports nothing more, and a
-#: returning visitor's page restores them with the rest of Python's memory (the snapshot
-#: web/core/worker.js keeps), so any game's table is dealt at once.
-FIRST_GAME = game_ids()[0]
+#: Found from the registry's declaration in the page's wheel, it is the only game imported with
+#: this module (so a returning visitor's page restores it with the rest of Python's memory, the
+#: snapshot web/core/worker.js keeps); another game's code is downloaded and imported when a
+#: match of it begins (pishe.on_demand: build.py leaves it out of the wheel).
+FIRST_GAME = first_game_id()
+get_game(FIRST_GAME)
 
 
 #: The friend's table's calls, made in :mod:`pishe.web_friends` and imported on their

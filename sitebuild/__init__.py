@@ -4,6 +4,7 @@
     pins       what is downloaded (npm, PyPI), pinned by sha256, and what is taken from it
     wheel      the page's pishe wheel: stripped, its catalogs apart, compiled by Pyodide
     friends    the modules and scripts only a friends' table runs, apart
+    games      each game's modules and scripts but the first game's, apart
     stdlib     the standard library's trace, and its split in three zips
     icons      the app's icons
     minify     our scripts and style sheets, minified by esbuild

@@ -96,7 +96,7 @@ _DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'](\.{1,2}/[^"']+)["']\s*\)""")
 _PAGE_SCRIPT = re.compile(r'<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+)"')
 
 
-def _js_reach(stage: Path, start: Iterable[str], dynamic: bool) -> set[str]:
+def js_reach(stage: Path, start: Iterable[str], dynamic: bool) -> set[str]:
     """The scripts of the site in `stage` (paths in it) that the scripts `start` import, and
     theirs, themselves included: static imports, and `import("./…")` too if `dynamic`."""
     seen: set[str] = set()
@@ -112,9 +112,15 @@ def _js_reach(stage: Path, start: Iterable[str], dynamic: bool) -> set[str]:
     return seen
 
 
+def page_scripts(stage: Path) -> list[str]:
+    """The scripts a page of the site in `stage` starts with: index.html's (modules preloaded
+    too) and the worker."""
+    page = (stage / "index.html").read_text(encoding="utf-8") if (stage / "index.html").exists() else ""
+    return [*_PAGE_SCRIPT.findall(page), "web/core/worker.js"]
+
+
 def friends_scripts(stage: Path) -> list[str]:
     """The friends' table's JavaScript in the site in `stage`: what FRIENDS_JS import, in the
     end (import() too), that neither index.html's scripts nor the worker's import at start."""
-    page = (stage / "index.html").read_text(encoding="utf-8") if (stage / "index.html").exists() else ""
-    start = _js_reach(stage, [*_PAGE_SCRIPT.findall(page), "web/core/worker.js"], dynamic=False)
-    return sorted(_js_reach(stage, FRIENDS_JS, dynamic=True) - start)
+    start = js_reach(stage, page_scripts(stage), dynamic=False)
+    return sorted(js_reach(stage, FRIENDS_JS, dynamic=True) - start)

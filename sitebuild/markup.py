@@ -20,8 +20,18 @@ GAMES_MARK = re.compile(r"^([ \t]*)<!-- games: (\w+) -->[ \t]*$|<!-- games: (\w+
 #: The parts of a game's markup that are files in web/games/<game>/ (PART.html, or
 #: PART.<id>.html for one variant only); __GAME__ in them stands for the game's id, and a
 #: line __name__ (lowercase) for the piece in name.html (or name.<id>.html) beside them,
-#: so that variants share a part and differ by a piece.
+#: so that variants share a part and differ by a piece; a piece the game's folder lacks is
+#: the games' shared one, web/games/name.html (the loading line, a seat around the table),
+#: else nothing. A piece's line may give it values, __name key=value key="two words" …__,
+#: which stand in the piece for {{key}}; pieces may hold pieces (a piece's values reach them).
 GAME_PARTS = ("match", "table", "settings", "note", "rules")
+#: The folder of the pieces the games share.
+SHARED_PIECES = ROOT / "web" / "games"
+_PIECE = re.compile(r'^([ \t]*)__([a-z][a-z-]*)((?: [a-z-]+=(?:"[^"\n]*"|[^\s"]+?))*)__\n', re.M)
+_PIECE_VALUE = re.compile(r'([a-z-]+)=(?:"([^"\n]*)"|([^\s"]+))')
+_VALUE = re.compile(r"\{\{([a-z-]+)\}\}")
+#: How deep pieces may hold pieces.
+_PIECE_DEPTH = 4
 
 
 def registered_games() -> list[Game]:
@@ -49,11 +59,51 @@ def _levels_markup(game: Game) -> str:
             f'  <div class="segmented">{radios}\n  </div>{hint}\n</fieldset>')
 
 
+def _source(folder: Path, name: str, game_id: str) -> Path | None:
+    """``folder``'s name.<game_id>.html, else its name.html (None if neither)."""
+    for source in (folder / f"{name}.{game_id}.html", folder / f"{name}.html"):
+        if source.exists():
+            return source
+    return None
+
+
 def _game_file(folder: Path, name: str, game_id: str) -> str:
     """The markup in ``folder``'s name.<game_id>.html, else name.html ("" if neither)."""
-    source = folder / f"{name}.{game_id}.html"
-    source = source if source.exists() else folder / f"{name}.html"
-    return source.read_text(encoding="utf-8").strip("\n") if source.exists() else ""
+    source = _source(folder, name, game_id)
+    return source.read_text(encoding="utf-8").strip("\n") if source else ""
+
+
+def _pieces(text: str, folder: Path, game_id: str, depth: int = 0, given: dict | None = None) -> str:
+    """``text`` with each line __name key=value …__ replaced by its piece (the game's in
+    ``folder``, else the shared one), indented as the line, its {{key}} by the line's values
+    (and those ``given`` to the piece that holds it)."""
+    def piece(mark: re.Match) -> str:
+        name = mark.group(2)
+        source = _source(folder, name, game_id) or _source(SHARED_PIECES, name, game_id)
+        found = source.read_text(encoding="utf-8").strip("\n") if source else ""
+        if not found:
+            return ""
+        values = {**(given or {}),
+                  **{key: quoted or plain for key, quoted, plain in _PIECE_VALUE.findall(mark.group(3))}}
+
+        def value(key: re.Match) -> str:
+            if key.group(1) not in values:
+                raise BuildError(f"the piece {name!r} wants a value for {key.group(1)!r} in {folder.name}")
+            return html.escape(values[key.group(1)])
+        found = _VALUE.sub(value, found)
+        if depth < _PIECE_DEPTH:
+            found = _pieces(found + "\n", folder, game_id, depth + 1, values).rstrip("\n")
+        elif _PIECE.search(found + "\n"):
+            raise BuildError(f"pieces hold pieces more than {_PIECE_DEPTH} deep in {folder.name}")
+        return "".join(mark.group(1) + line + "\n" for line in found.split("\n"))
+    return _PIECE.sub(piece, text)
+
+
+def game_file_words(path: Path) -> str:
+    """The markup of a game's file at ``path`` (web/games/<game>/*.html) with its pieces in
+    place: the words that file shows, for the game's catalog (catalogs.py)."""
+    game_id = path.name.split(".")[1] if path.name.count(".") == 2 else path.parent.name
+    return _pieces(path.read_text(encoding="utf-8"), path.parent, game_id)
 
 
 def _game_part(game: Game, part: str, first: bool) -> str:
@@ -78,11 +128,7 @@ def _game_part(game: Game, part: str, first: bool) -> str:
     text = _game_file(folder, part, game.id)
     if not text:
         return ""
-
-    def piece(mark: re.Match) -> str:
-        found = _game_file(folder, mark.group(2), game.id)
-        return "".join(mark.group(1) + line + "\n" for line in found.split("\n")) if found else ""
-    text = re.sub(r"^([ \t]*)__([a-z][a-z-]*)__\n", piece, text + "\n", flags=re.M).rstrip("\n")
+    text = _pieces(text + "\n", folder, game.id).rstrip("\n")
     lines = text.split("\n")
     levels = re.search(r"^([ \t]*)__LEVELS__$", text, re.M)
     if levels:

@@ -19,19 +19,22 @@ dist/ layout:
     wheels/               the pishe wheel (docstrings and comments stripped, as bytecode),
                           pishe-<code>.zip: a language's catalogs (sitebuild/wheel.py),
                           pishe-friends.zip: the modules only a friends' table imports
-                          (sitebuild/friends.py), and the segno wheel
+                          (sitebuild/friends.py), pishe-game-<package>.zip: a game's modules,
+                          each game's but the first's (sitebuild/games.py), and the segno wheel
     vendor/nostr-tools.mjs  nostr-tools' browser bundle as an ES module, for a friend's table only
     vendor/noble/         the no-peek deal's arithmetic, for a friend's table only
     *.br, *.gz            precompressed copies (not in the build info's file list: sitebuild/compress.py)
 
 The placeholder __PISHE_BUILD__ in our JavaScript files is replaced by the build
 info, a JSON object literal: {"id": ..., "wheels": {...}, "files": [...], "online": [...],
-"later": [...], "stdlib": [{"url", "names"}], "friends": {"url", "names", "calls"}, "loading": {...},
+"later": [...], "stdlib": [{"url", "names"}], "friends": {"url", "names", "calls"},
+"game_code": [{"url", "names", "unpack"}], "loading": {...}, "titles": {...},
 "downloads": {...}, "games": {...}, "languages": {code: zip}},
 each script's with only the keys it reads (as BUILD.<key>: build_literal).
 "stdlib" lists the zips of the standard library's modules a first visit does not
 download (see split_stdlib) and the modules each holds; "friends" the zip of the modules only
-a friends' table imports, those modules and pishe.web's calls that need them (split_friends).
+a friends' table imports, those modules and pishe.web's calls that need them (split_friends);
+"game_code" the zip of each game's modules but the first game's, and those modules (split_games).
 "loading" holds the loading line's words by
 start-up milestone (pishe/table/words.py: the page shows them before Python runs,
 and index.html's __PISHE_LOADING__ becomes the first of them); "downloads" the
@@ -43,10 +46,11 @@ the computer table must not download it).
 "later" lists the files it keeps on their first use instead of at install: micropip
 and segno, which only an invite's QR code needs, the standard library's modules micropip
 adds, the rest of the standard library, the pseudo-language's words, and a friends' table's
-code: its Python's zip, its scripts (friends_scripts) and the no-peek deal's arithmetic (a
-first visit downloads none of them).
+code: its Python's zip, its scripts (friends_scripts) and the no-peek deal's arithmetic, and
+each game's code but the first game's: its Python's zip and its painter's scripts (game_scripts)
+(a first visit downloads none of them).
 "games" maps every registered game's id to its folder under web/games/ (its painter), in the
-games' declared order.
+games' declared order; "titles" their tab titles in each language but English (tab_titles).
 "languages" maps each language but English to the zip of its catalogs (split_catalogs).
 """
 
@@ -63,6 +67,7 @@ from pathlib import Path
 from sitebuild.common import DIST, LOCK_NAME, ROOT, SETTINGS_FILES, sha256_file
 from sitebuild.compress import precompress
 from sitebuild.friends import FRIENDS_ZIP, friends_scripts, split_friends
+from sitebuild.games import game_scripts, split_games
 from sitebuild.icons import ICON_SIZES, icon_png
 from sitebuild.markup import game_markup, registered_games
 from sitebuild.minify import NO_MINIFY_ENV, minified, minify
@@ -70,7 +75,8 @@ from sitebuild.pins import (NOBLE_DIR, NOSTR_MODULE, PINS, copy_noble, copy_nost
                             trimmed_lock)
 from sitebuild.stdlib import STDLIB_MICROPIP, STDLIB_REST, split_stdlib
 from sitebuild.wheel import build_pishe_wheel, compile_wheel, split_catalogs
-from sitebuild.words import loading_words, pseudo_language, start_failed_markup, write_manifest, write_page_words
+from sitebuild.words import (loading_words, pseudo_language, start_failed_markup, tab_titles, write_manifest,
+                              write_page_words)
 
 BUILD_TOKEN = "__PISHE_BUILD__"
 # In index.html: the loading line's first words (pishe/table/words.py's LOADING["start"]).
@@ -147,11 +153,12 @@ def build(dist: Path = DIST) -> dict:
         # and the friends' table's modules leave the wheel.
         languages = split_catalogs(pishe)
         friends = split_friends(pishe)
+        games = registered_games()
+        game_code = split_games(pishe, games)
         copy_nostr(pinned["nostr-tools"], stage / NOSTR_MODULE)
         noble = copy_noble(stage / NOBLE_DIR)
 
         loading = loading_words()
-        games = registered_games()
         if (stage / "index.html").exists():
             page = stage / "index.html"
             text = game_markup(page.read_text(encoding="utf-8"), games)
@@ -159,6 +166,7 @@ def build(dist: Path = DIST) -> dict:
             page.write_text(text.replace(START_FAILED_TOKEN, start_failed_markup()), encoding="utf-8")
         files = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
         friends_js = friends_scripts(stage)  # as written: before minifying
+        games_js = game_scripts(stage, games)
         # Our scripts that take the build info: which keys each reads (BUILD.<key>) is read
         # before minifying renames BUILD; the info goes in after it, so the minified text is the
         # same from build to build (cached) and the info stays the JSON that build_literal writes.
@@ -179,12 +187,14 @@ def build(dist: Path = DIST) -> dict:
             # The pseudo-language's words are for checking a layout, not for a visitor to keep.
             "later": [micropip.relative_to(stage).as_posix(), f"wheels/{pinned['segno'].name}",
                       STDLIB_MICROPIP, STDLIB_REST, f"web/lang/{pseudo_language()}.js", *noble,
-                      FRIENDS_ZIP, *friends_js],
+                      FRIENDS_ZIP, *friends_js, *(part["url"] for part in game_code), *games_js],
             "stdlib": on_demand,
             "friends": friends,
+            "game_code": game_code,
             "loading": loading,
             "downloads": {rel: (stage / rel).stat().st_size for rel in downloads},
             "games": {game.id: game.package for game in games},
+            "titles": tab_titles(games),
         }
         # Only our own scripts carry the placeholder; Pyodide's files are left byte-identical.
         for rel, source in takes_info.items():

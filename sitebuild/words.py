@@ -27,6 +27,18 @@ def write_page_words(folder: Path) -> None:
             f"(self.pisheWordsIn = self.pisheWordsIn || {{}})[{json.dumps(code)}] = {words};\n", encoding="utf-8")
 
 
+def tab_titles(games: list) -> dict[str, dict[str, str]]:
+    """Each game's tab titles (``computer_title``, ``friends_title``) in each language but
+    English, ``{code: {English: translation}}``, from the catalogs: web/first-words.js words
+    the tab with them at once, while the page's words (web/lang/<code>.js) are on their way."""
+    found = {}
+    for code in catalogs.LANGUAGES:
+        words = catalogs.page_words(code)
+        found[code] = {title: words[title] for game in games for title in (game.computer_title, game.friends_title)
+                       if title in words}
+    return found
+
+
 def pseudo_language() -> str:
     """The pseudo-language's code (pishe/table/lang.py), whose words the build writes too."""
     from pishe.table.lang import PSEUDO

@@ -256,6 +256,17 @@ def test_hard_decides_the_same_on_deals_that_differ_only_in_cards_it_cannot_see(
         assert choices[0] == choices[1]
 
 
+def test_hards_auction_plays_out_the_others_baseline_bids_against_each_limit_of_its_own():
+    from pishe.games.batak.hard import _auction_end
+    # Seat 0 opened at 4; Hard (seat 1) to speak; the others' hands are worth 6, 3 and 5 to the baseline.
+    values = [6, None, 3, 5]
+    assert _auction_end(values, set(), 4, 1, 4) == (0, 6)     # Hard passes: 3 passes, 3 bids 5, 0 bids 6
+    assert _auction_end(values, set(), 4, 1, 6) == (0, 6)     # Hard bids 5, then cannot top 0's 6
+    assert _auction_end(values, set(), 4, 1, 7) == (1, 7)     # Hard tops 0's 6 with 7
+    assert _auction_end(values, {2, 3}, 4, 1, 4) == (0, 4)    # everyone passes: the opener at the minimum
+    assert _auction_end([20, None, 20, 20], set(), 12, 1, 13) == (1, 13)  # 13 ends the auction at once
+
+
 def test_the_levels_and_the_computer():
     assert BATAK.levels == {"easy": "Easy", "baseline": "Medium", "hard": "Hard"}
     assert BATAK.computer == "hard" and set(BATAK.bots) == {"random", "easy", "baseline", "hard"}

@@ -36,7 +36,9 @@ from pishe.web import FIRST_GAME, FRIENDS_CALLS
 from sitebuild.common import BuildError, ROOT, RUNTIME_FILES, SETTINGS_FILES, cache_dir
 from sitebuild.compress import COMPRESSIBLE, ENCODINGS, precompress
 from sitebuild.friends import FRIENDS_ZIP, friends_scripts
+from sitebuild.games import GAME_ZIP, game_scripts
 from sitebuild.icons import ICON_SIZES
+from sitebuild.markup import registered_games
 from sitebuild.minify import minified, minify
 from sitebuild.pins import (ESBUILD_PIN, NOBLE_DIR, NOBLE_PINS, NOSTR_BUNDLE, NOSTR_MODULE, PINS, Pin, copy_runtime,
                             fetch_pinned)
@@ -70,7 +72,13 @@ def sha256(path: Path) -> str:
 
 
 #: Our scripts that build.py writes the build info into, each with the keys it reads.
-INFO_SCRIPTS = ("sw.js", "web/core/worker.js", "web/games/registry.js")
+INFO_SCRIPTS = ("sw.js", "web/core/worker.js", "web/games/registry.js", "web/first-words.js")
+
+
+def later_games() -> list[str]:
+    """The game packages whose code a first visit does not download: every one but the first game's."""
+    games = registered_games()
+    return list(dict.fromkeys(game.package for game in games if game.package != games[0].package))
 
 
 def info_literal(text: str) -> tuple[int, int]:
@@ -178,6 +186,8 @@ def test_dist_holds_only_the_expected_files(dist_dir):
         NOSTR_MODULE,
         pishe_wheel,
         FRIENDS_ZIP,
+        # Each game's Python but the first game's, for when it is first dealt.
+        *(GAME_ZIP.format(package=package) for package in later_games()),
         *(f"web/icons/icon-{size}.png" for size in ICON_SIZES),
         # The page's static words in each language but English, and the pseudo-language's;
         # each such language's catalogs, for Python.
@@ -207,8 +217,8 @@ def test_build_info_is_written_into_our_scripts(dist_dir):
     for script in INFO_SCRIPTS:  # minifying renames BUILD: the keys each reads, in its source
         text = source_of(script).read_text()
         assert script_info(dist_dir, script) == {key: info[key] for key in set(re.findall(r"\bBUILD\.(\w+)", text))}
-    assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "friends", "loading", "downloads",
-                         "games", "languages"}
+    assert set(info) == {"id", "wheels", "files", "online", "later", "stdlib", "friends", "game_code", "loading",
+                         "downloads", "games", "titles", "languages"}
     for path in ["sw.js", *(f for f in info["files"] if f.startswith("web/") and f.endswith(".js"))]:
         assert BUILD_TOKEN not in (dist_dir / path).read_text(), path
     # The loading line is worded in Python, before Python runs in the page: by the build.
@@ -387,20 +397,27 @@ def test_pishe_wheel_holds_the_package_stripped_and_nothing_else(tmp_path):
 
 
 def test_the_page_gets_the_stripped_pishe_as_bytecode(dist_dir, tmp_path):
-    """The shipped wheel, with the friends' table's zip beside it, is the stripped one compiled
-    for Pyodide's CPython, module for module, so the page compiles none of our Python on start-up."""
+    """The shipped wheel, with the friends' table's zip and each game's beside it, is the stripped
+    one compiled for Pyodide's CPython, module for module, so the page compiles none of our
+    Python on start-up; the wheel keeps the first game's, and the registry's declaration."""
     stripped = build_pishe_wheel(tmp_path)
     with zipfile.ZipFile(stripped) as source, \
-            zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped, \
-            zipfile.ZipFile(dist_dir / FRIENDS_ZIP) as friends:
+            zipfile.ZipFile(dist_dir / build_info(dist_dir)["wheels"]["pishe"]) as shipped:
         record_of(shipped)
         expected = {n + "c" if n.endswith(".py") else n for n in source.namelist()
                     if not n.endswith(("/RECORD", ".mo"))}  # the catalogs: test_the_catalogs_ship_compiled_and_small
         in_wheel = {n for n in shipped.namelist() if not n.endswith("/RECORD")}
-        assert not in_wheel & set(friends.namelist()) and in_wheel | set(friends.namelist()) == expected
-        assert all(info.compress_type == zipfile.ZIP_STORED for info in friends.infolist())
+        apart = [zipfile.ZipFile(dist_dir / FRIENDS_ZIP),
+                 *(zipfile.ZipFile(dist_dir / GAME_ZIP.format(package=p)) for p in later_games())]
+        parts = [set(part.namelist()) for part in apart]
+        assert sum(map(len, parts)) == len(set().union(*parts)) and not in_wheel & set().union(*parts)
+        assert in_wheel.union(*parts) == expected | {"pishe/games/declared.json"}
+        assert json.loads(shipped.read("pishe/games/declared.json"))[0]["ids"][0] == FIRST_GAME
+        assert all(info.compress_type == zipfile.ZIP_STORED for part in apart for info in part.infolist())
         magics = {shipped.read(n)[:4] for n in shipped.namelist() if n.endswith(".pyc")}
-        assert {friends.read(n)[:4] for n in friends.namelist()} == magics
+        assert {part.read(n)[:4] for part in apart for n in part.namelist()} == magics
+        for part in apart:
+            part.close()
         micropip = dist_dir / "pyodide" / PINS["micropip"].filename
         with zipfile.ZipFile(micropip) as compiled:  # Pyodide's CPython 3.14 (checked below)
             assert magics == {compiled.read(n)[:4] for n in compiled.namelist() if n.endswith(".pyc")}
@@ -1056,7 +1073,9 @@ def test_the_site_works_offline_after_one_visit(page, site, dist_dir, console_er
     assert sorted(later) == sorted([f"pyodide/{PINS['micropip'].filename}",
                                     f"wheels/{PINS['segno'].filename}", STDLIB_MICROPIP, STDLIB_REST,
                                     f"web/lang/{PSEUDO}.js", *noble, FRIENDS_ZIP,
-                                    *friends_scripts(dist_dir)])
+                                    *friends_scripts(dist_dir),
+                                    *(GAME_ZIP.format(package=p) for p in later_games()),
+                                    *game_scripts(dist_dir, registered_games())])
     kept = page.evaluate("""async (later) => {
         const cache = await caches.open((await caches.keys())[0]);
         const scope = (await navigator.serviceWorker.ready).scope;

@@ -138,3 +138,22 @@ def test_no_two_elements_of_the_page_s_games_share_an_id():
                     twice.append(f"{key}: {seen[key]} and {game.id}")
                 seen[key] = game.id
     assert twice == []
+
+
+def test_a_piece_the_games_share_takes_its_values_and_wants_each(tmp_path):
+    """A line __piece key=value …__ is the games' shared piece (web/games/piece.html) where the
+    game's folder has none, its {{key}} the line's values, its own pieces given them too; a
+    value it wants and is not given stops the build, naming it."""
+    from sitebuild.common import BuildError, ROOT
+    from sitebuild.markup import game_file_words
+
+    seats = game_file_words(ROOT / "web" / "games" / "pisti" / "seats.html")
+    root = Fragment(seats).root
+    assert [s.attrs["data-place"] for s in root.all("data-seat")] == ["top", "left", "right"]
+    assert len(root.all("data-flag-who")) == 3 and "\n__" not in seats and "{{" not in seats
+    assert "Partner" in seats and 'class="pisti-seat"' in seats
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "table.html").write_text("<div>\n  __seat place=top seat=1 name=Partner__\n</div>\n")
+    with pytest.raises(BuildError, match="'class'"):
+        game_file_words(game / "table.html")

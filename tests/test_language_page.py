@@ -349,12 +349,13 @@ def test_a_turkish_browser_sees_turkish_from_the_first_paint(browser, server):
     frames = page.evaluate("self.firstFrames")
     seen = [frame["text"] for frame in frames if frame["seen"]]
     assert seen and [foreign(text, ENGLISH) for text in seen] == [[]] * len(seen)
-    assert "Kart çevir" in seen[0] and "Yeni deste açılıyor…" in seen[0] and seen[0].startswith("Pishe Pasha: bilgisayara")
+    # A Turkish page opens on Pişti (web/first-game.js): its table is the first painted.
+    assert "\nEşin\n" in seen[0] and "Yeni deste açılıyor…" in seen[0] and seen[0].startswith("Pişti: bilgisayara")
     assert page.evaluate("document.documentElement.lang") == "tr"
     assert page.locator("[data-language]").input_value() == "tr"
     # The Turkish page installs under its Turkish name and describes itself in Turkish.
     assert page.locator('link[rel="manifest"]').evaluate("(link) => link.href").endswith("/web/manifest.tr.webmanifest")
-    assert page.locator('meta[name="description"]').get_attribute("content").startswith("Pishe Pasha, pagat’ın")
+    assert page.locator('meta[name="description"]').get_attribute("content").startswith("Bilgisayara ya da arkadaşlarına karşı kart oyunları")
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "language-tr-first-paint.png"))
 

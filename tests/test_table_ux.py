@@ -36,7 +36,7 @@ ZOOM_200 = {"viewport": {"width": 640, "height": 400}, "device_scale_factor": 2}
 OVERLAPS = """() => {
   const root = document.querySelector('[data-pishe-table][data-game="pisti"]');
   const shown = [...root.querySelectorAll(
-    ".pisti-middle figcaption, .seat-flag, .held figcaption, .backs, .pisti-middle .slot, .pisti-name, .mini-cards")]
+    ".pisti-middle figcaption, .seat-flag, .held figcaption, .backs, .pisti-middle .slot, .player-name, .mini-cards")]
     .filter((e) => e.getClientRects().length > 0);
   const found = [];
   for (const [i, a] of shown.entries()) for (const b of shown.slice(i + 1)) {
@@ -205,6 +205,42 @@ def test_the_page_opens_on_the_game_of_the_address_the_last_played_or_the_langua
     assert turkish.title() == "Pişti: bilgisayara karşı oyna"
     assert turkish.errors == []
     turkish.context.close()
+
+
+@pytest.mark.parametrize("locale, query, game", [("en-US", "", "pisti-2"), ("en-US", "&game=pisti", "pisti"),
+                                                 ("tr-TR", "", "pisti")])
+def test_the_game_the_page_opens_on_is_its_first_paint(browser, server, locale, query, game):
+    """The game the page opens on (here the last played, Pişti for two; an address's; a Turkish
+    page's) is the table, the radio and the tab's title of its first paint: shown before any
+    module runs (none does here: the page's modules and the worker are not served)."""
+    context = browser.new_context(locale=locale, service_workers="block")
+    context.add_init_script('localStorage.setItem("pishe.game", "pisti-2")' if locale == "en-US" else "")
+    page = context.new_page()
+    page.route("**/web/{tables,core}/*.js", lambda route: route.abort())
+    page.goto(f"{server.url}?delay=0{query}", wait_until="domcontentloaded")
+    page.wait_for_function("!document.documentElement.dataset.words")    # a Turkish page: its words in place
+    expect(table(page, game)).to_be_visible()
+    expect(table(page, "pishe-pasha")).to_be_hidden()
+    titles = {"pisti-2": "Pişti for two: play the computer", "pisti": "Pişti: play the computer"}
+    assert checked_game(page) == game
+    assert page.title() == (titles[game] if locale == "en-US" else "Pişti: bilgisayara karşı oyna")
+    context.close()
+
+
+def test_a_turkish_tab_title_is_turkish_before_the_page_words_come(browser, server):
+    """A cold Turkish visit: the tab's title is Turkish from the start (the build's titles),
+    while the page's words (web/lang/tr.js) are still on their way, and after."""
+    context = browser.new_context(locale="tr-TR", service_workers="block")
+    page = context.new_page()
+    held = []
+    page.route("**/web/lang/tr.js", lambda route: held.append(route))
+    page.goto(f"{server.url}?delay=0", wait_until="domcontentloaded")
+    assert page.evaluate("document.documentElement.dataset.words") == "pending"
+    assert page.title() == "Pişti: bilgisayara karşı oyna"
+    held[0].continue_()
+    page.wait_for_function("!document.documentElement.dataset.words")
+    assert page.title() == "Pişti: bilgisayara karşı oyna"
+    context.close()
 
 
 def test_the_menu_holds_the_page_settings_and_back_closes_it(browser, server):

@@ -15,6 +15,9 @@
 // are (a painter may hold them): the message names them <0>…</0> (text translated with it)
 // or <0/> (left as it is).
 (() => {
+  // The games' tab titles in each language but English (replaced by build.py: {titles}), for
+  // the tab while the page's words are on their way.
+  const BUILD = __PISHE_BUILD__;
   /** The languages the page speaks, by code, each named in itself. */
   const LANGUAGES = { en: "English", tr: "Türkçe" };
   /** The pseudo-language for layout tests (every message longer and accented): ?lang=en-XA only. */
@@ -141,9 +144,17 @@
 
   const code = chosenLanguage();
   const root = document.documentElement;
+
+  /** A tab title (English) in the page's language of the moment: its words, else the build's titles. */
+  function title(message) {
+    const now = root.lang;
+    return now === "en" ? message : pageWord(loaded[now] || BUILD.titles[now] || {}, message);
+  }
+
   const base = document.currentScript ? document.currentScript.src : location.href;
   root.lang = code === PSEUDO ? "en" : code;
   if (code !== "en") linkManifest(code, base);
+  document.title = title(document.title);
   // The words come while <body> is parsed, unseen meanwhile; first() puts them in place once
   // both the words and the whole <body> are there (a missing file leaves the page English).
   let bodyParsed = false, wordsDue = false;
@@ -159,7 +170,7 @@
   }
 
   self.pisheFirstWords = {
-    LANGUAGES, PSEUDO, chosenLanguage, pageWord, applyWords, wordsUrl: (c) => wordsUrl(c, base), loaded,
+    LANGUAGES, PSEUDO, chosenLanguage, pageWord, applyWords, title, wordsUrl: (c) => wordsUrl(c, base), loaded,
     linkManifest: (c) => linkManifest(c, base),
     /** The end of <body>: the words in place (the loading line's too) and the body shown. */
     first() {

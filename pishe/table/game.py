@@ -9,7 +9,11 @@ package exposes ``GAMES``, a tuple of :class:`Game` instances, one per variant
 (Pişti for four and Pişti for two are two variants of one package, each with
 its own id and its :attr:`Game.params`). Nothing else names a game: the
 registry finds the packages by scanning ``pishe/games/``, and the build makes
-the page's markup from ``web/games/<package>/``.
+the page's markup from ``web/games/<package>/``. The page's wheel carries the
+registry's :func:`declaration` as well (``pishe/games/declared.json``, written by
+the build): each package's game ids in the games' order, so that a page finds a
+game's package, and its first game, without importing the others (whose code it
+downloads only when it deals them).
 
 The contracts are typed: :class:`Game` is the base class a game subclasses;
 :class:`State` (a deal's state, what ``new_deal`` returns), :class:`View` (what
@@ -24,8 +28,10 @@ every registered game's views for them).
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import random
+from pathlib import Path
 from typing import Any, Callable, NamedTuple, Optional, Protocol, Sequence, runtime_checkable
 
 from ..cards import Card
@@ -34,7 +40,7 @@ from . import said
 from .lang import N_, TABLE, Catalog, _
 
 __all__ = ["Game", "Length", "State", "View", "Bot", "BotFactory", "Rememberer", "Watcher", "VIEW_KEYS", "MATCH_KEYS",
-           "get_game", "is_game", "games", "game_ids", "find_game", "names_card"]
+           "get_game", "is_game", "games", "game_ids", "first_game_id", "declaration", "find_game", "names_card"]
 
 
 @runtime_checkable
@@ -344,9 +350,24 @@ class Game:
 
 _found: dict = {}       # game id -> Game, of the packages imported so far
 _imported: list = []    # those packages, in order
+#: The file in pishe/games/ that holds the registry's :func:`declaration` in a page's wheel.
+DECLARED = "declared.json"
+_declared: list = []    # that declaration, once read: [] until then, [None] where there is none
+
+
+def _declaration_read() -> Optional[list]:
+    """The declaration the build wrote beside the games (None in a source checkout)."""
+    if not _declared:
+        folder = importlib.import_module("pishe.games").__path__
+        path = Path(next(iter(folder))) / DECLARED
+        _declared.append(json.loads(path.read_text(encoding="utf-8")) if path.exists() else None)
+    return _declared[0]
 
 
 def _packages() -> list:
+    declared = _declaration_read()
+    if declared is not None:
+        return sorted(entry["package"] for entry in declared)
     folder = importlib.import_module("pishe.games").__path__
     return sorted(name for _, name, is_package in pkgutil.iter_modules(folder) if is_package)
 
@@ -363,16 +384,18 @@ def _import(package: str) -> None:
 
 def get_game(game_id: str) -> Game:
     """The game (variant) ``game_id``. Packages are imported only as far as needed to
-    find it (start-up imports one game's)."""
+    find it (start-up imports one game's; with the build's declaration, only its own)."""
+    declared = _declaration_read()
     if isinstance(game_id, str):
         if game_id in _found:
             return _found[game_id]      # no scan of the folder: get_game runs on every message
-        for package in _packages():
+        for package in _packages() if declared is None else [e["package"] for e in declared if game_id in e["ids"]]:
             if package not in _imported:
                 _import(package)
                 if game_id in _found:
                     return _found[game_id]
-    raise UnknownGameError(f"unknown game {str(game_id)[:40]!r}: choose one of {', '.join(game_ids())}")
+    known = [i for entry in declared for i in entry["ids"]] if declared is not None else game_ids()
+    raise UnknownGameError(f"unknown game {str(game_id)[:40]!r}: choose one of {', '.join(known)}")
 
 
 def is_game(game_id) -> bool:
@@ -398,6 +421,23 @@ def games() -> tuple:
 def game_ids() -> tuple:
     """The ids of :func:`games`, in order."""
     return tuple(game.id for game in games())
+
+
+def first_game_id() -> str:
+    """The id of the first of :func:`games`, the one a page deals first: from the build's
+    declaration where there is one (a page's wheel), importing no game."""
+    declared = _declaration_read()
+    return declared[0]["ids"][0] if declared else game_ids()[0]
+
+
+def declaration() -> list:
+    """What the build writes beside the games of a page's wheel (pishe/games/declared.json):
+    ``[{"package", "ids"}]``, each package's game ids in the games' order (:func:`games`),
+    packages in the order of their first game."""
+    found: dict = {}
+    for game in games():
+        found.setdefault(game.package, []).append(game.id)
+    return [{"package": package, "ids": ids} for package, ids in found.items()]
 
 
 def find_game(name: str, params: dict, variant: Optional[str] = None) -> Game:

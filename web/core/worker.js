@@ -38,7 +38,7 @@
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
 import { attach, send } from "./channel.js";
 
-const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, stdlib, friends, loading, downloads, languages}
+const BUILD = __PISHE_BUILD__; // replaced by build.py: {id, wheels, stdlib, friends, game_code, loading, downloads, languages}
 const SITE = new URL("../../", import.meta.url); // dist/ root: this file is dist/web/core/worker.js
 
 // The wheel (a key of BUILD.wheels) unpacked before the table is ready, and
@@ -82,6 +82,7 @@ const storedSnapshot = self.caches
 const PY_RESTORED = "import random\nrandom.seed()";
 
 // The standard library's modules a first visit does not download (build.py's split_stdlib),
+// each game's but the first's (split_games: BUILD.game_code, unpacked beside the wheel's),
 // and a friends' table's (split_friends: BUILD.friends, downloaded by friendsCode below):
 // pishe.on_demand fetches the zip of one when it is first imported, by a synchronous
 // request (allowed in a worker) that Python makes through fetchNow. The finder is set
@@ -315,8 +316,8 @@ async function boot() {
   milestone("wheels", 0.97);
   if (snapshot === "restored") pyodide.runPython(PY_RESTORED);
   scope = pyodide.globals.get("dict")();
-  const parts = [...BUILD.stdlib, BUILD.friends];
-  scope.set("stdlib_parts", JSON.stringify(parts.map(({ url, names }) => ({ url: new URL(url, SITE).href, names }))));
+  const parts = [...BUILD.stdlib, BUILD.friends, ...BUILD.game_code];
+  scope.set("stdlib_parts", JSON.stringify(parts.map((part) => ({ ...part, url: new URL(part.url, SITE).href }))));
   pyodide.runPython(PY_ON_DEMAND, { globals: scope });
   const dispatch = pyodide.runPython(PY_DISPATCH, { globals: scope });
   if (snapshot !== "restored" && self.caches) {

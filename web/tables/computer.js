@@ -95,11 +95,9 @@ function showSettings(settings) {
   for (const name of ["length", "clock", "level"]) check(box, name, settings[name]);
 }
 
-/** Show `game`'s table, settings and rules (every [data-for-game]) and hide the other games'. */
+/** Show `game`'s table, settings and rules (every [data-for-game]) and hide the other games' (web/first-game.js). */
 function showGame(game) {
-  for (const node of document.querySelectorAll("[data-for-game]")) node.hidden = node.dataset.forGame !== game;
-  const radio = document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`);
-  if (radio && radio.dataset.title) document.title = radio.dataset.title;
+  self.pisheFirstGame.show(game);
 }
 
 async function startComputerTable() {

@@ -57,33 +57,9 @@ export function noteSettings(playing, names = []) {
   note.hidden = !changed;
 }
 
-/** Where this browser remembers the game last played (the page opens on it). */
-const GAME_KEY = "pishe.game";
-
-/** Whether the page has a table for `game` (a game id). */
-function known(game) {
-  return Boolean(game) && Boolean(document.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`));
-}
-
-/**
- * The game the page opens on: the one its address names (?game=pisti), else the one last
- * played in this browser, else the first whose settings box names the page's language
- * as its home (data-first-for="tr": a Turkish page opens on Pişti), else the first game.
- */
+/** The game the page opens on (web/first-game.js: ?game=, the last played, the language's, the first). */
 export function openingGame(search = location.search) {
-  const named = new URLSearchParams(search).get("game");
-  if (known(named)) return named;
-  let last = null;
-  try {
-    last = localStorage.getItem(GAME_KEY);
-  } catch {
-    // Storage refused: nothing remembered.
-  }
-  if (known(last)) return last;
-  const lang = document.documentElement.lang;
-  const home = [...document.querySelectorAll("[data-settings][data-first-for]")]
-    .find((box) => box.dataset.firstFor.split(/\s+/).includes(lang));
-  return home ? home.dataset.settings : FIRST_GAME;
+  return self.pisheFirstGame.opening(search);
 }
 
 /**
@@ -92,7 +68,7 @@ export function openingGame(search = location.search) {
  */
 export function rememberGame(game) {
   try {
-    localStorage.setItem(GAME_KEY, game);
+    localStorage.setItem(self.pisheFirstGame.GAME_KEY, game);
   } catch {
     // Not remembered: the address still names it.
   }

@@ -2,9 +2,13 @@
 
 Determinized sampling: it deals the cards it has not seen to the other seats at random, many
 times over, each deal consistent with what it has seen (each seat's number of cards, and the
-suits a seat has shown it lacks or cannot beat, from the rules of following), plays each
-choice out to the deal's end in every such deal with the baseline's rule for every seat, and
-takes the choice that does best on average. It reads its own view and its memory of the
+suits a seat has shown it lacks or cannot beat, from the rules of following) and, the best of
+a few draws, with what the auction said (a bid or a pass bounds the hand's worth as the
+baseline values it, the declarer's trumps are its longest suit), plays each choice out to the
+deal's end in every such deal with the baseline's rule for every seat, and takes the choice
+that does best on average. In the auction a choice is a plan, passing or bidding on up to a
+limit, and the rest of the auction is played out too, the other seats bidding the baseline's
+way. It reads its own view and its memory of the
 steps shown to it, never a hidden card: two deals that differ only in cards it cannot see give
 it the same samples, so the same choice.
 
@@ -15,7 +19,7 @@ The play-outs run on card codes (:data:`.deal.CODE`) through the rules' own fast
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ...cards import DECK, SUITS
 from .deal import CARD_OF, CODE, MAX_BID, PASS, SUIT_CODE, bid_text, legal_codes, trump_text, winning_code
@@ -164,14 +168,45 @@ def _auction_bounds(auction: Sequence[tuple], me: int) -> list:
     return bounds
 
 
-def _misfits(hands: list, bounds: list, partners: bool) -> int:
-    """How many of the auction's ``bounds`` the sampled ``hands`` break."""
+def _misfits(hands: list, bounds: list, partners: bool, shown: Sequence[list] = ([], [], [], []),
+             named: Optional[tuple] = None) -> int:
+    """How many of the auction's ``bounds`` the sampled ``hands`` break, each seat's hand taken
+    with the codes it has played (``shown``), and whether the declarer, ``named`` ``(seat,
+    trump)``, would have named trumps otherwise by the baseline's rule."""
     missed = 0
     for seat, low, high in bounds:
-        value = _estimate(hands[seat], partners)
+        value = _estimate(hands[seat] + shown[seat], partners)
         if value < low or value > high:
             missed += 1
+    if named is not None:
+        seat, trump = named
+        if _trump_code(hands[seat] + shown[seat]) != trump:
+            missed += 1
     return missed
+
+
+def _auction_end(values: list, passed: set, highest: int, me: int, cap: int) -> tuple:
+    """The auction's ``(declarer, contract)`` from ``me``'s turn on, each other seat bidding the
+    baseline's way on its estimate ``values[seat]``, ``me`` one more than the highest while that
+    is at most ``cap`` (else passing); ``passed`` the seats out already, ``highest`` the bid to beat."""
+    out = set(passed)
+    holder = None
+    seat = me
+    while True:
+        if seat not in out:
+            limit = cap if seat == me else values[seat]
+            if highest < limit:
+                highest, holder = highest + 1, seat
+                if highest == MAX_BID:
+                    break
+            else:
+                out.add(seat)
+            if len(out) == 3:
+                break
+        seat = (seat + 1) % 4
+    if holder is None or holder in out:
+        holder = next(s for s in range(4) if s not in out)
+    return holder, highest
 
 
 def _value(points: list, me: int, partners: bool) -> float:
@@ -202,7 +237,7 @@ class HardBot:
     """
 
     def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
-                 tries: int = 6, boldness: float = 0.0):
+                 tries: int = 6, boldness: float = 0.0, play_tries: int = 6):
         self.seat = seat
         self.rng = rng
         self.samples = samples
@@ -210,6 +245,7 @@ class HardBot:
         self.bid_samples = bid_samples
         self.tries = tries
         self.boldness = boldness
+        self.play_tries = play_tries
         self.memory = Memory()
 
     def remember(self, view) -> None:
@@ -255,18 +291,23 @@ class HardBot:
         unseen, known = self._unseen(view), self._known()
         said = _auction_bounds(view.auction, view.seat)
         partners = view.partners
-        worlds = []
-        for _ in range(self.bid_samples):
-            best, misses = None, 99
-            for _ in range(self.tries if said else 1):
-                hands = self._sample(view, unseen, known)
-                n = _misfits(hands, said, partners)
-                if n < misses:
-                    best, misses = hands, n
-                if not n:
-                    break
-            worlds.append(best)
-        return worlds
+        tries = self.tries if said else 1
+        return [self._fitting(view, unseen, known, lambda h: _misfits(h, said, partners), tries)
+                for _ in range(self.bid_samples)]
+
+    def _fitting(self, view, unseen: list, known: tuple, misfits, tries: int) -> list:
+        """The sampled deal with the fewest ``misfits(hands)`` of up to ``tries`` draws (the first
+        with none)."""
+        best = self._sample(view, unseen, known)
+        misses = misfits(best)
+        for _ in range(tries - 1):
+            if not misses:
+                break
+            hands = self._sample(view, unseen, known)
+            n = misfits(hands)
+            if n < misses:
+                best, misses = hands, n
+        return best
 
     def _declaring(self, view, worlds: list, contract: int) -> list:
         """The mean value to this seat of declaring ``contract`` and leading, over ``worlds``, with
@@ -279,26 +320,37 @@ class HardBot:
                 totals[t] += _value(_points(tricks, me, contract, partners), me, partners)
         return [v / len(worlds) for v in totals]
 
-    def _defending(self, view, worlds: list) -> float:
-        """The mean value to this seat of passing, over ``worlds``: the highest bidder so far
-        declares at its bid, naming trumps by the baseline's rule."""
-        me, partners = view.seat, view.partners
-        holder = max(((s, b) for s, b in view.auction if b is not None), key=lambda e: e[1])[0]
-        total = 0.0
-        for hands in worlds:
-            trump = _trump_code(hands[holder])
-            tricks = play_out([h[:] for h in hands], [], holder, trump, False, [0, 0, 0, 0], 0)
-            total += _value(_points(tricks, holder, view.highest, partners), me, partners)
-        return total / len(worlds)
-
     def _bid(self, view):
-        highest = view.highest
+        """Bid one more than the highest when some plan of bidding on, up to a limit, does better
+        over the sampled deals than passing: in each deal the rest of the auction is played out
+        with the baseline's bids for the other seats (:func:`_auction_end`), the declarer names
+        trumps (the baseline's rule; this seat, each suit in turn) and the deal is played out."""
+        highest, me, partners = view.highest, view.seat, view.partners
         if highest >= MAX_BID:
             return PASS
-        worlds = self._worlds(view)
-        if max(self._declaring(view, worlds, highest + 1)) + self.boldness > self._defending(view, worlds):
-            return bid_text(highest + 1)
-        return PASS
+        passed = {s for s, b in view.auction if b is None}
+        caps = range(highest, MAX_BID + 1)
+        mine = [[0.0] * 4 for _ in caps]     # by cap: this seat declaring, by trumps
+        other = [0.0 for _ in caps]          # by cap: another seat declaring
+        for hands in self._worlds(view):
+            values = [_estimate(h, partners) for h in hands]
+            played: dict = {}
+            for i, cap in enumerate(caps):
+                declarer, contract = _auction_end(values, passed, highest, me, cap)
+                if declarer == me:
+                    if me not in played:
+                        played[me] = [play_out([h[:] for h in hands], [], me, t, False, [0, 0, 0, 0], 0)
+                                      for t in range(4)]
+                    for t in range(4):
+                        mine[i][t] += _value(_points(played[me][t], me, contract, partners), me, partners) \
+                            + self.boldness
+                else:
+                    if declarer not in played:
+                        played[declarer] = play_out([h[:] for h in hands], [], declarer,
+                                                    _trump_code(hands[declarer]), False, [0, 0, 0, 0], 0)
+                    other[i] += _value(_points(played[declarer], declarer, contract, partners), me, partners)
+        plans = [max(m) + o for m, o in zip(mine, other)]
+        return bid_text(highest + 1) if max(plans) > plans[0] else PASS
 
     def _trump(self, view):
         contract = view.contract if view.contract is not None else view.highest
@@ -319,8 +371,13 @@ class HardBot:
         codes = [CODE[c] for c in legal]
         rounds = max(self.floor, self.samples // len(codes))
         totals = [0.0] * len(codes)
+        said = _auction_bounds(view.auction, me)
+        shown = [[CODE[c] for c in cards] for cards in self.memory.shown]
+        named = (declarer, trump) if declarer != me else None
+        def misfits(hands: list) -> int:
+            return _misfits(hands, said, partners, shown, named)
         for _ in range(rounds):
-            hands = self._sample(view, unseen, known)
+            hands = self._fitting(view, unseen, known, misfits, self.play_tries)
             for i, code in enumerate(codes):
                 trial = [h[:] for h in hands]
                 trial[me].remove(code)

@@ -20,14 +20,15 @@ class Memory:
     the rules of following, that it does not hold (a suit it did not follow, a card it would
     have had to beat the trick with); ``unlikely``: by seat, the cards it would not hold had it
     played the baseline's way (a player who follows with the cheapest card that wins, else its
-    lowest: the others' computers, and a fair guess at most people); ``bids``: by seat, its bids (the opener's announced
+    lowest: the others' computers, and a fair guess at most people); ``shown``: by seat, the
+    cards it has played; ``bids``: by seat, its bids (the opener's announced
     minimum included); ``passed``: the seats that passed, in order; ``declarer``, ``contract``,
     ``trump`` once known; ``trick``: the cards of the trick in play, ``(seat, card)``.
     ``complete`` is ``False`` when the seat missed steps (a bot that took a seat mid-deal).
     """
 
-    __slots__ = ("next_step", "complete", "played", "gone", "broken", "ruled_out", "unlikely", "bids", "passed",
-                 "declarer", "contract", "trump", "trick")
+    __slots__ = ("next_step", "complete", "played", "gone", "broken", "ruled_out", "unlikely", "shown", "bids",
+                 "passed", "declarer", "contract", "trump", "trick")
     next_step: int
     complete: bool
     played: list[Card]
@@ -35,6 +36,7 @@ class Memory:
     broken: bool
     ruled_out: list[set[Card]]
     unlikely: list[set[Card]]
+    shown: list[list[Card]]
     bids: list[list[int]]
     passed: list[int]
     declarer: Optional[int]
@@ -54,6 +56,7 @@ class Memory:
         self.broken = False
         self.ruled_out = [set(), set(), set(), set()]
         self.unlikely = [set(), set(), set(), set()]
+        self.shown = [[], [], [], []]
         self.bids = [[], [], [], []]
         self.passed = []
         self.declarer = None
@@ -83,6 +86,7 @@ class Memory:
             self.trick.append((seat, card))
             self.played.append(card)
             self.gone.add(card)
+            self.shown[seat].append(card)
         elif kind == TRICK:
             self.trick = []
         elif kind in (BID, OPEN):

@@ -16,10 +16,8 @@
 import { cardFace, emptyPlace, fill } from "../../cards.js";
 import { rove } from "../../keys.js";
 import { list, record, setText, text } from "../../text.js";
-import { paintHint } from "../hints.js";
 import { travel } from "../motion.js";
-import { paintFlag, paintHand, paintHeld } from "../seats.js";
-import { paintSteps } from "../steps.js";
+import { countRow, endPaint, paintCountHead, paintFlag, paintHand, paintSeat } from "../seats.js";
 
 /** Places around the table, by seats after yours in order of play. */
 const PLACES = ["bottom", "right", "top", "left"];
@@ -55,7 +53,6 @@ function paintView(view, root) {
   const v = record(view);
   const me = Number.isInteger(v.seat) ? v.seat : 0;
   const names = list(v.names);
-  const places = list(v.places);
   const match = v.match && typeof v.match === "object" ? v.match : null;
   const turn = Number.isInteger(v.turn) ? v.turn : null;
   const over = Boolean(v.deal_result) || Boolean(match && match.over);
@@ -64,20 +61,11 @@ function paintView(view, root) {
   // Seats around the table.
   for (const area of root.querySelectorAll("[data-place]")) {
     const seat = (me + PLACES.indexOf(area.dataset.place)) % 4;
-    area.dataset.seat = String(seat);
-    const place = record(places[seat]);
-    setText(area.querySelector("[data-name]"), names[seat]);
-    const label = text(place.label);
-    if (label) area.setAttribute("aria-label", label);
-    else area.removeAttribute("aria-label");
-    paintFlag(area.querySelector("[data-flag-turn]"), place.turn_flag);
-    paintFlag(area.querySelector("[data-flag-dealer]"), place.dealer_flag);
+    paintSeat(area, seat, v, turn);
+    const place = record(list(v.places)[seat]);
     paintFlag(area.querySelector("[data-flag-declarer]"), place.declarer_flag);
-    area.classList.toggle("to-play", turn === seat);
     paintBids(area.querySelector("[data-bids]"), record(lines.find((line) => record(line).seat === seat)).bids);
     setText(area.querySelector("[data-taken]"), place.tricks);
-    const held = area.querySelector("[data-held]");
-    if (held) paintHeld(held, list(v.hand_counts)[seat]);
   }
   paintHand(root.querySelector("[data-hand]"), list(v.hand), list(v.legal));
 
@@ -95,31 +83,9 @@ function paintView(view, root) {
   // Each seat's (team's) tricks and score.
   paintScores(root.querySelector("[data-scores]"), v, match);
 
-  // Match line (in the page's top bar).
-  const line = root.ownerDocument.querySelector(`[data-match-line="${CSS.escape(root.dataset.game)}"]`);
-  if (line) {
-    setText(line.querySelector("[data-match-length]"), match ? match.length_name : "");
-    setText(line.querySelector("[data-deal]"), match ? match.deal : "");
-    setText(line.querySelector("[data-dealer]"), names[v.dealer]);
-    line.dataset.dealt = String(Boolean(match)); // before the first deal: the length alone
-  }
-
-  // Whose turn, the goal, the hint of the moment, the deal's table and the match's result.
-  setText(root.querySelector("[data-status]"), v.status);
-  setText(root.querySelector("[data-goal]"), v.goal);
-  paintHint(root.querySelector("[data-hint]"), v.hint, over);
-  root.dataset.turn = over ? "over" : turn === null ? "none" : turn === me ? "mine" : "theirs";
-  paintResult(root.querySelector("[data-result]"), record(v.deal_result), match);
-  const next = root.querySelector("[data-next-deal]");
-  next.hidden = !(match && match.next_deal);
-  next.setAttribute("aria-disabled", next.hidden ? "true" : "false");
-
-  paintSteps(root.querySelector("[data-since]"), root.querySelector("[data-since-none]"), v.since_last_turn);
-
-  const end = performance.now();
-  root.dataset.paints = String((Number(root.dataset.paints) || 0) + 1);
-  root.dispatchEvent(new CustomEvent("pishe:painted", { bubbles: true, detail: { start, end } }));
-  return end - start;
+  // The match line, whose turn, the goal, the hint, the deal's table and the match's result.
+  return endPaint(root, v, { match, me, turn, over, start },
+    (box) => paintResult(box, record(v.deal_result), match));
 }
 
 /** A seat's auction so far: each of its bids and passes, as the view words them. */
@@ -231,25 +197,6 @@ function paintResult(box, result, match) {
   const table = box.querySelector("[data-deal-count]");
   table.hidden = rows.length === 0;
   setText(table.querySelector("[data-deal-caption]"), result.heading);
-  const head = table.tHead.rows[0];
-  const corner = head.cells[0];
-  head.replaceChildren(corner, ...list(result.teams).map((name) => {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = text(name);
-    return th;
-  }));
-  table.tBodies[0].replaceChildren(...rows.map(([r, kind]) => {
-    const tr = document.createElement("tr");
-    if (kind) tr.className = kind;
-    const th = document.createElement("th");
-    th.scope = "row";
-    th.textContent = text(r.what);
-    tr.append(th, ...list(r.values).map((value) => {
-      const td = document.createElement("td");
-      td.textContent = text(value);
-      return td;
-    }));
-    return tr;
-  }));
+  paintCountHead(table, result.teams);
+  table.tBodies[0].replaceChildren(...rows.map(([r, kind]) => countRow(r, kind)));
 }

@@ -12,10 +12,8 @@
 
 import { cardBack, cardFace, emptyPlace, fill } from "../../cards.js";
 import { list, record, setText, text } from "../../text.js";
-import { paintHint } from "../hints.js";
 import { travel } from "../motion.js";
-import { countText, paintFlag, paintHand, paintHeld } from "../seats.js";
-import { paintSteps } from "../steps.js";
+import { countRow, countText, endPaint, paintCountHead, paintHand, paintSeat } from "../seats.js";
 
 /** Places around the table, by seats after yours in order of play (two players: face to face). */
 const PLACES = ["bottom", "right", "top", "left"];
@@ -59,8 +57,6 @@ function paintView(view, root) {
   const v = record(view);
   const me = Number.isInteger(v.seat) ? v.seat : 0;
   const seatCount = Number.isInteger(v.seats) && v.seats > 0 ? v.seats : PLACES.length;
-  const names = list(v.names);
-  const places = list(v.places);
   const match = v.match && typeof v.match === "object" ? v.match : null;
   const turn = Number.isInteger(v.turn) ? v.turn : null;
   const over = Boolean(v.deck_result) || Boolean(match && match.over);
@@ -70,18 +66,7 @@ function paintView(view, root) {
     const k = (seatCount === 2 ? TWO_PLACES : PLACES).indexOf(area.dataset.place);
     const seat = k >= 0 && k < seatCount ? (me + k) % seatCount : null;
     area.hidden = seat === null;
-    if (seat === null) continue;
-    area.dataset.seat = String(seat);
-    const place = record(places[seat]);
-    setText(area.querySelector("[data-name]"), names[seat]);
-    const label = text(place.label);
-    if (label) area.setAttribute("aria-label", label);
-    else area.removeAttribute("aria-label");
-    paintFlag(area.querySelector("[data-flag-turn]"), place.turn_flag);
-    paintFlag(area.querySelector("[data-flag-dealer]"), place.dealer_flag);
-    area.classList.toggle("to-play", turn === seat);
-    const held = area.querySelector("[data-held]");
-    if (held) paintHeld(held, list(v.hand_counts)[seat]);
+    if (seat !== null) paintSeat(area, seat, v, turn);
   }
   paintHand(root.querySelector("[data-hand]"), list(v.hand), list(v.legal));
 
@@ -132,31 +117,9 @@ function paintView(view, root) {
     openingCards.hidden = !open;
   };
 
-  // Match line (in the page's top bar).
-  const line = root.ownerDocument.querySelector(`[data-match-line="${CSS.escape(root.dataset.game)}"]`);
-  if (line) {
-    setText(line.querySelector("[data-match-length]"), match ? match.length_name : "");
-    setText(line.querySelector("[data-deal]"), match ? match.deal : "");
-    setText(line.querySelector("[data-dealer]"), names[v.dealer]);
-    line.dataset.dealt = String(Boolean(match)); // before the first deck: the length alone
-  }
-
-  // Whose turn, the goal, the hint of the moment, the deck's count and the match's result.
-  setText(root.querySelector("[data-status]"), v.status);
-  setText(root.querySelector("[data-goal]"), v.goal);
-  paintHint(root.querySelector("[data-hint]"), v.hint, over);
-  root.dataset.turn = over ? "over" : turn === null ? "none" : turn === me ? "mine" : "theirs";
-  paintResult(root.querySelector("[data-result]"), record(v.deck_result), match);
-  const next = root.querySelector("[data-next-deal]");
-  next.hidden = !(match && match.next_deal);
-  next.setAttribute("aria-disabled", next.hidden ? "true" : "false");
-
-  paintSteps(root.querySelector("[data-since]"), root.querySelector("[data-since-none]"), v.since_last_turn);
-
-  const end = performance.now();
-  root.dataset.paints = String((Number(root.dataset.paints) || 0) + 1);
-  root.dispatchEvent(new CustomEvent("pishe:painted", { bubbles: true, detail: { start, end } }));
-  return end - start;
+  // The match line, whose turn, the goal, the hint, the deck's count and the match's result.
+  return endPaint(root, v, { match, me, turn, over, start },
+    (box) => paintResult(box, record(v.deck_result), match));
 }
 
 /** The count of the deck just played (rows of what and each team's value) and the match's result. */
@@ -167,31 +130,9 @@ function paintResult(box, result, match) {
   setText(box.querySelector("[data-result-title]"), matchResult);
   const table = box.querySelector("[data-deck-count]");
   table.hidden = rows.length === 0;
-  const head = table.tHead.rows[0];
-  const corner = head.cells[0];
-  head.replaceChildren(corner, ...list(result.teams).map((name) => {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = text(name);
-    return th;
-  }));
-  table.tBodies[0].replaceChildren(...rows.map(countRow));
+  paintCountHead(table, result.teams);
+  table.tBodies[0].replaceChildren(...rows.map((row) => countRow(row)));
   // The match's score so far against its target, under the deck's own points.
   const total = result.total ? record(result.total) : null;
   table.tFoot.replaceChildren(...(total ? [countRow(total)] : []));
-}
-
-/** One row of the deck's count: what it counts, then each team's value. */
-function countRow(row) {
-  const r = record(row);
-  const tr = document.createElement("tr");
-  const th = document.createElement("th");
-  th.scope = "row";
-  th.textContent = text(r.what);
-  tr.append(th, ...list(r.values).map((value) => {
-    const td = document.createElement("td");
-    td.textContent = text(value);
-    return td;
-  }));
-  return tr;
 }
