@@ -318,10 +318,12 @@ def test_phone_details_tabs_confirm_hint_and_tap(browser, server):
     expect(hint).to_be_visible()
     expect(hint).to_contain_text("tap a card")
     expect(hint).not_to_contain_text("click")
-    scores = pisti.locator("[data-teams]").bounding_box()["y"]
+    # Where the scores sit on the page, not in the window: the click may scroll the button into view.
+    on_page = "(el) => el.getBoundingClientRect().top + window.scrollY"
+    scores = pisti.locator("[data-teams]").evaluate(on_page)
     hint.get_by_role("button", name="Got it").click()
     expect(hint).to_be_hidden()
-    assert pisti.locator("[data-teams]").bounding_box()["y"] == scores
+    assert pisti.locator("[data-teams]").evaluate(on_page) == scores
     # Mid-match, New match asks first: the choice that throws the match away looks unlike the safe one.
     pisti.locator("[data-hand] button[aria-disabled='false']").first.click()
     ready(page)
