@@ -50,3 +50,14 @@ def test_tournament_every_seat_for_itself_and_in_partnerships():
     out = _run("tournament", "--game", "batak", "--variant", "esli", "baseline", "random", "--deals", "6", "--json")
     result = json.loads(out.stdout)
     assert result["game"] == "batak-esli" and result["deals"] == 6 and result["gain"] > 0
+
+
+
+def test_play_out_names_actions_that_are_not_a_list():
+    import pytest
+
+    from pishe.games.batak.cli import PlayOutError, play_out
+    from pishe.table.game import get_game
+
+    with pytest.raises(PlayOutError, match="actions must be a list"):
+        play_out(get_game("batak"), {"deck": DECK, "dealer": 3, "actions": "bid 5"})

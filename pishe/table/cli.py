@@ -26,7 +26,7 @@ from .match import Match
 if TYPE_CHECKING:
     from .game import Bot, Game
 
-__all__ = ["CommandLine", "interval", "play_deal", "tournament", "tournament_lines", "play_out"]
+__all__ = ["CommandLine", "interval", "play_actions", "play_deal", "tournament", "tournament_lines", "play_out"]
 
 
 def interval(pairs: Sequence[float]) -> tuple[float, list[float]]:
@@ -129,6 +129,22 @@ def _deck(data: dict) -> list[Card]:
     return cards
 
 
+def play_actions(game: Game, deal, actions, apply: Callable, error: type = InvalidPositionError) -> None:
+    """Plays a play-out line's ``actions`` (the game's action texts, in order) through
+    ``apply(action, seat)``, each by ``deal``'s seat to move. Raises ``error`` when they are
+    not a list, :class:`~pishe.errors.DealOverError` for one after the deal is over, and an
+    unreadable or illegal one's own error, saying which action it was and whose."""
+    if not isinstance(actions, list):
+        raise error("actions must be a list")
+    for i, text in enumerate(actions):
+        if deal.over:
+            raise DealOverError(f"action {i + 1} ({str(text)[:40]!r}): the deal is over")
+        try:
+            apply(game.parse_action(text), deal.turn)
+        except IllegalActionError as e:
+            raise type(e)(f"action {i + 1} ({str(text)[:40]!r}) by seat {deal.turn}: {e}") from None
+
+
 def play_out(game: Game, data: dict) -> dict:
     """Answer one ``play-out`` line of ``game`` (its ``game`` and variant keys taken away):
     ``{"deck": [52 cards, bottom to top], "actions": [texts]}`` applies the actions in turn;
@@ -144,18 +160,11 @@ def play_out(game: Game, data: dict) -> dict:
     deal = match.deal
     taken: list[str] = []
     if "actions" in data:
-        actions = data["actions"]
-        if not isinstance(actions, list):
-            raise InvalidPositionError("actions must be a list")
-        for i, text in enumerate(actions):
-            if deal.over:
-                raise DealOverError(f"action {i + 1} ({str(text)[:40]!r}): the deal is over")
-            try:
-                action = game.parse_action(text)
-                match.apply(action, deal.turn)
-            except IllegalActionError as e:
-                raise type(e)(f"action {i + 1} ({str(text)[:40]!r}) by seat {deal.turn}: {e}") from None
+        def take(action, seat: int) -> None:
+            match.apply(action, seat)
             taken.append(game.action_text(action))
+
+        play_actions(game, deal, data["actions"], take)
     else:
         names = data["bots"]
         if not isinstance(names, list) or len(names) != game.seats:

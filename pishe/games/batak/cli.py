@@ -14,7 +14,7 @@ from math import sqrt
 from typing import Optional
 
 from ...cards import DECK, Card
-from ...errors import DealOverError, IllegalActionError, InvalidCardError, PisheError
+from ...errors import InvalidCardError, PisheError
 from ...table import cli as table_cli
 from ...table.game import Game
 from ...table.match import Match
@@ -116,16 +116,8 @@ def play_out(game: Game, data: dict) -> dict:
     deal = Deal.deal(_deck_of(data), dealer, bool(game.params.get("partners")))
     steps = list(deal.log)
     if "actions" in data:
-        actions = data["actions"]
-        if not isinstance(actions, list):
-            raise PlayOutError("actions must be a list")
-        for i, text in enumerate(actions):
-            if deal.over:
-                raise DealOverError(f"action {i + 1} ({str(text)[:40]!r}): the deal is over")
-            try:
-                steps += deal.apply(game.parse_action(text), deal.turn)
-            except IllegalActionError as e:
-                raise type(e)(f"action {i + 1} ({str(text)[:40]!r}) by seat {deal.turn}: {e}") from None
+        table_cli.play_actions(game, deal, data["actions"], lambda action, seat: steps.extend(deal.apply(action, seat)),
+                               PlayOutError)
     else:
         names = data["bots"]
         if not isinstance(names, list) or len(names) != 4:
