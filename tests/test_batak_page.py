@@ -142,6 +142,8 @@ def play_deal(page: Page, game: str, seed: int, on_turn=None) -> dict:
     bid_once = True
     while expected["view"]["turn"] is not None:
         view = expected["view"]
+        # The computers' moves are painted one by one: read the table once it is your turn there too.
+        page.wait_for_function(f"document.querySelector('{TABLES[game]}').dataset.turn === 'mine'", timeout=30_000)
         assert_shows(page.evaluate(READ_TABLE, TABLES[game]), view)
         assert view["turn"] == view["seat"]
         if on_turn:
