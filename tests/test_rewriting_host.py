@@ -489,3 +489,84 @@ def test_a_guest_named_not_fair_twice_has_its_seat_played_by_a_computer(monkeypa
     monkeypatch.setattr(NoPeekSeat, "_message", plain)
     table.play_deck()
     assert all(table.page(s).verification == VERIFIED for s in (1, 3))
+
+
+# -- a page that stops a deal with no cause ----------------------------------------------------
+
+
+def claim(table: Table, by: int, reveal: bool = True, **named) -> None:
+    """Guest ``by``'s changed page stops the try in play with an ``np-unfair`` the deal gives no
+    cause for (naming whom ``named`` says, or nobody), signed and in its place as an honest
+    page's; with ``reveal``, its secret of the try follows, as an honest page's does."""
+    from pishe.table.nopeek import NotFairError
+
+    page = table.page(by)
+    said = page._np.stop(NotFairError("no cause", **named))
+    assert [m["type"] for m in said] == ["np-unfair", "np-reveal"]
+    table.delivering = True              # the page sends all it said before it takes anything in
+    for text in page._np_out(said if reveal else said[:1]).send:
+        assert table.send(table.conn_of(by), text).error is None
+    table.delivering = False
+    table.deliver([])
+
+
+def test_a_claim_with_no_cause_names_its_sender_and_twice_gives_its_seat_to_a_computer():
+    """Friend 2's page stops the deal twice with an np-unfair naming nobody: each time the deal
+    ends for everyone and is dealt again, and once every page's secret of the stopped try is in,
+    the host's page finds nothing wrong in what was dealt and played, and names friend 2's
+    page; named twice, a computer plays seat 2 from the next try on. Nobody else is named."""
+    table = seated("pisti", [1, 2, 3], 40, "151")
+    host = table.host
+    host_moved(table, 1)
+    claim(table, 2)
+    assert host.named == {2: 1} and host.np_try["tries"] == 1
+    for _ in range(3):
+        table.move()
+    claim(table, 2)
+    assert host.named == {2: 2} and host.np_try["tries"] == 2
+    table.play_deck()
+    assert all(table.page(s).verification == VERIFIED for s in (1, 3))
+    table.deliver(host.next_deal().send)
+    assert host.np_try["pages"] == [0, 1, 0, 3]
+
+
+def test_a_claim_naming_the_host_is_one_the_host_page_knows_false():
+    """Friend 1's page stops the deal saying the host changed what it relays: the host's page
+    checks every message before it relays it and relays each as it came, so it names friend 1's
+    page at once; the deal is dealt again."""
+    table = seated("pishe-pasha", [1], 41, "one-deal")
+    host_moved(table, 1)
+    claim(table, 1, host=True)
+    assert table.host.named == {1: 1} and table.host.np_try["tries"] == 1
+
+
+def test_a_claim_whose_sender_keeps_its_secret_names_it():
+    """Friend 1's page stops the deal naming friend 2's, and keeps its secret of the try (so the
+    claim cannot be checked): once it sends a message of the next try, its claim does not hold,
+    and it is named; friend 2's page is not."""
+    table = seated("pisti", [1, 2, 3], 42, "151")
+    host = table.host
+    host_moved(table, 1)
+    claim(table, 1, reveal=False, seat=2)
+    assert host.np_try["tries"] == 1 and host.named == {1: 1}
+
+
+def test_an_honest_claim_names_the_seat_that_cheated_not_its_sender(monkeypatch):
+    """Friend 1's changed page masks a wrong key for friend 2's cards: friend 2's page finds
+    that the keys open no card and stops the deal; once every secret is in, the host's page
+    names friend 1's page, never friend 2's."""
+    plain = NoPeekSeat._message
+
+    def wrong(self, kind, **fields):
+        if kind == "np-keys" and self.seat == 1:
+            fields["shares"] = [[*share[:3], ("0" if share[3][0] != "0" else "1") + share[3][1:], share[4]]
+                                if share[2] == 2 else share for share in fields["shares"]]
+        return plain(self, kind, **fields)
+
+    monkeypatch.setattr(NoPeekSeat, "_message", wrong)
+    table = Table("pisti", [1, 2, 3], 43, "151")
+    for _ in range(3):
+        table.join()
+    host = table.host
+    assert host.np_try["tries"] >= 1
+    assert 2 not in host.named and host.named.get(1, 0) >= 1

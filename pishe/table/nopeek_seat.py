@@ -120,6 +120,9 @@ class NoPeekSeat:
         #: Once a deal stopped mid-deal has every page's secret: what the check of what was dealt
         #: names (:func:`~pishe.table.nopeek.check_stopped`), or ``None``.
         self.culprit: Optional[NotFairError] = None
+        #: Once a deal stopped mid-deal has every page's secret: whether that check found nothing
+        #: wrong (the page that stopped it had no cause that the deal shows).
+        self.cleared = False
         self._stopped = False
 
     def heard(self, seat: int) -> int:
@@ -269,8 +272,32 @@ class NoPeekSeat:
         if len(self._secrets) == len(self.seats):
             dealing = self.dealing
             self.culprit = check_stopped(dealing.group, self.game.id, dealing.match_id, dealing.deal, self.seats,
-                                         dealing.record, self._secrets)
+                                         dealing.record, self._secrets) or self._moves_checked()
+            self.cleared = self.culprit is None
         return []
+
+    def _moves_checked(self) -> Optional[NotFairError]:
+        """With every secret of a stopped try in and its deck dealt: its moves so far against
+        the rules on the cards every secret opens, and every key share against what its
+        receiver could see then; the :class:`NotFairError` naming the seat that broke one, or
+        ``None``."""
+        if not self.dealt:
+            return None
+        try:
+            cards = check_deal(self.dealing.group, self.game.id, self.dealing.match_id, self.dealing.deal,
+                               self.seats, self.dealing.record, self._secrets)
+            cheat = first_refused(self.game, cards, self.partial.dealer, self.partial.actions)
+            if cheat is not None:
+                return NotFairError(_("A seat played a move the rules refuse."), self.pages.get(cheat, cheat))
+            check_openings(self.game, cards, self.partial.dealer, self.partial.actions, self.dealing.record,
+                           self.pages)
+        except NotFairError as e:
+            return e
+        return None
+
+    def revealed(self, seat: int) -> bool:
+        """Whether page ``seat``'s secret of this deal has come (or is this page's own, revealed)."""
+        return seat in self._secrets
 
     @property
     def stopped(self) -> bool:
