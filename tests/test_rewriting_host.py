@@ -570,3 +570,24 @@ def test_an_honest_claim_names_the_seat_that_cheated_not_its_sender(monkeypatch)
     host = table.host
     assert host.np_try["tries"] >= 1
     assert 2 not in host.named and host.named.get(1, 0) >= 1
+
+
+def test_a_seat_named_twice_is_flagged_a_computers_on_every_page():
+    """Once a computer plays the seat of a page found not fair twice, every page's seat flags
+    say so (the named page's own too), and the named page shows its seat played by the computer
+    for the rest of the match, never a board of its own."""
+    from pishe import web_friends
+
+    table = seated("pisti", [1, 2, 3], 44, "151")
+    host = table.host
+    host_moved(table, 1)
+    claim(table, 2, host=True)
+    claim(table, 2, host=True)
+    assert host.np_try["pages"] == [0, 1, 0, 3]
+    for status in [host.status()] + [table.page(s).status() for s in (1, 2, 3)]:
+        flags = web_friends._friend_status(status)["presence"]
+        assert flags[2] == "Not fair: computer", flags
+    assert "for the rest of the match" in table.page(2).view()["status"]
+    assert table.page(2).sits_out() and table.page(2).phase == "playing"
+    table.play_deck()           # the table goes on: the host's page plays seat 2
+    assert host.phase == "deal-over" and table.page(1).phase == table.page(3).phase == "deal-over"

@@ -88,8 +88,10 @@ class Guest(GuestDeal):
         the table, saying that it plays from the next deal."""
         if self.sits_out():
             deal = said.lowered(self._deal_word())
-            return self._game.blank_view(self._seat, friend_names(self._game, self._seat), say(
-                TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal))
+            why = say(TABLE, "A computer plays your seat for the rest of the match: the host's page found this "
+                             "page not fair twice.") if self._seat_flag("unfair") else say(
+                TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal)
+            return self._game.blank_view(self._seat, friend_names(self._game, self._seat), why)
         return self._view
 
     def sits_out(self) -> bool:
@@ -101,12 +103,18 @@ class Guest(GuestDeal):
 
         if self.game is None or self.seat is None or self._seq is None:
             return False
+        if self._seat_flag("unfair"):
+            return True         # the host's page found this page not fair twice: its computer plays
         if self._np is not None:
             return isinstance(self._np.outcome, DealAbortedError)
-        seats = (self.table or {}).get("seats") or []
-        away = self.seat < len(seats) and isinstance(seats[self.seat], dict) and seats[self.seat].get("away") is True
         # A page that never dealt with this host (no key) and has no board sits out.
-        return away and (self._np_key is not None or self._view is None)
+        return self._seat_flag("away") and (self._np_key is not None or self._view is None)
+
+    def _seat_flag(self, flag: str) -> bool:
+        """Whether the host's table says ``flag`` (``away``, ``unfair``) of this page's seat."""
+        seats, seat = (self.table or {}).get("seats") or [], self.seat
+        return (seat is not None and seat < len(seats) and isinstance(seats[seat], dict)
+                and seats[seat].get(flag) is True)
 
     @property
     def phase(self) -> str:
@@ -141,7 +149,8 @@ class Guest(GuestDeal):
         """The table's sentence when computers sit with friends (their cards are the host
         page's: the deal's try says which seats' page is the host's), or ``None``."""
         seats = (self.table or {}).get("seats") or []
-        computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") for s in seats)
+        computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") or s.get("unfair")
+                        for s in seats)
         computers = computers or any(s != page for s, page in self._seat_np.pages.items() if page == 0)
         return computers_note() if computers else None
 
