@@ -581,9 +581,13 @@ def test_a_seat_named_twice_is_flagged_a_computers_on_every_page():
     table = seated("pisti", [1, 2, 3], 44, "151")
     host = table.host
     host_moved(table, 1)
-    claim(table, 2, host=True)
-    claim(table, 2, host=True)
-    assert host.np_try["pages"] == [0, 1, 0, 3]
+    claim(table, 2, seat=1)
+    for _ in range(3):
+        table.move()
+    claim(table, 2, seat=1)
+    table.play_deck()
+    table.deliver(host.next_deal().send)
+    assert host.named == {2: 2} and host.np_try["pages"] == [0, 1, 0, 3]
     for status in [host.status()] + [table.page(s).status() for s in (1, 2, 3)]:
         flags = web_friends._friend_status(status)["presence"]
         assert flags[2] == "Not fair: computer", flags
@@ -591,3 +595,27 @@ def test_a_seat_named_twice_is_flagged_a_computers_on_every_page():
     assert table.page(2).sits_out() and table.page(2).phase == "playing"
     table.play_deck()           # the table goes on: the host's page plays seat 2
     assert host.phase == "deal-over" and table.page(1).phase == table.page(3).phase == "deal-over"
+    assert all(table.page(s).verification == VERIFIED for s in (1, 3))
+
+
+def test_a_host_found_not_fair_twice_gets_no_new_try_and_the_page_says_so():
+    """The host takes back its move on every try: the friend's page finds it not fair each time
+    and stops the try; the second time in the match it takes no new try from the host, and says
+    so in the game's word for a deal, for its player to leave. The count holds across a reload."""
+    table = seated("pisti-2", [1], 45, "151")
+    page = table.page(1)
+    for n in range(2):
+        host_moved(table, 2)
+        log = table.host.dealing.log
+        cut = last_act_of(log, 0)
+        table.deliver([(table.conn_of(1), resent(table, log[:cut] + log[cut + 1:]))])
+        assert table.host.np_try["tries"] == n + 1
+    line = page.status()["verification"]
+    assert line == ("This page found the host not fair twice in this match: it takes no new deck from the host. "
+                    "You may leave the table.")
+    assert page.receive(resent(table, table.host.dealing.log if table.host.dealing else [])).send == []
+    assert page.view()["status"] == line and page.view()["legal"] == []
+    again = Guest.restore(page.save(), random.Random(3), page.ledger())
+    assert again.status()["verification"] == line
+    assert again.receive(json.dumps(welcome_of(table, 1))).send == []
+    assert again.receive(resent(table, [], tries=table.host.np_try["tries"] + 1)).send == []

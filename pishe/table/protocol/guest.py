@@ -86,6 +86,8 @@ class Guest(GuestDeal):
         """This seat's view from this page's own engine (``None`` before the first deal).
         While this page sits the deal in play out (:meth:`sits_out`): its seat's place at
         the table, saying that it plays from the next deal."""
+        if self._refusing is not None:
+            return self._game.blank_view(self._seat, friend_names(self._game, self._seat), self.verification or "")
         if self.sits_out():
             deal = said.lowered(self._deal_word())
             why = say(TABLE, "A computer plays your seat for the rest of the match: the host's page found this "
@@ -121,7 +123,7 @@ class Guest(GuestDeal):
         """``connecting``, ``dealing``, ``playing``, ``deal-over`` or ``match-over``."""
         if self._seq is None:
             return CONNECTING
-        if self.sits_out():
+        if self.sits_out() or self._refusing is not None:
             return PLAYING              # the others play the deal: this page's seat is the computer's
         if self._np is not None and (not self._np.dealt or self._view is None
                                      or self._view_deal() != self._key[0]):
@@ -252,6 +254,8 @@ class Guest(GuestDeal):
         if key is not None and self._match_id is not None and self.game is not None and not self._over:
             self._abort(key[0] if key[3] is None else key[0] + 1, None, say(TABLE, "the host started another match"))
         self._match_id, self._view = match_id, None
+        if self._over:
+            self._host_named, self._refusing = 0, None      # a new match after this one: counted afresh
         self._np, self._np_key, self._np_results, self._np_rec, self._over = None, None, {}, None, False
 
     def _error(self, values: dict) -> Outcome:

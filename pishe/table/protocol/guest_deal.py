@@ -64,6 +64,8 @@ class GuestDeal(GuestTable):
         from ..nopeek_seat import NoPeekSeat
 
         self._resuming = False
+        if self._refusing is not None:
+            return Outcome([], [])         # this page takes no new try from this host (_host_not_fair)
         game, seat, number, tries = self._game, self._seat, values["deal"], values["tries"]
         pages = values["pages"]
         wire.check(len(pages) == game.seats and all(type(p) is int for p in pages)
@@ -79,6 +81,7 @@ class GuestDeal(GuestTable):
             # Deals go 1, 2, 3… and tries only up: a deal that ended is never dealt again.
             self._warn(number, say(TABLE, "the host dealt again a {deal} that had ended.",
                                    deal=lowered(self._deal_word())))
+            self._host_not_fair(number)
             return Outcome([], [])
         if self._np is not None and not same and self._np.outcome is None:
             self._np.abort([])             # begun again before its end: the host's doing
@@ -209,3 +212,5 @@ class GuestDeal(GuestTable):
             self._abort(number, None, say(TABLE, "{seat}'s page found it not fair", seat=self._seat_name(outcome.by)))
         else:
             self._warn(number, named_reason(outcome, self._seat_name))
+            if getattr(outcome, "host", False):
+                self._host_not_fair(number)
