@@ -619,3 +619,23 @@ def test_a_host_found_not_fair_twice_gets_no_new_try_and_the_page_says_so():
     assert again.status()["verification"] == line
     assert again.receive(json.dumps(welcome_of(table, 1))).send == []
     assert again.receive(resent(table, [], tries=table.host.np_try["tries"] + 1)).send == []
+
+
+@pytest.mark.parametrize("number", [2, 3])
+def test_a_first_deal_numbered_past_1_for_a_page_new_to_the_match_is_refused(number):
+    """A host numbers the match's first deal 2 or 3 (to pick another dealer) for a page new to
+    the match, whose seat no computer played: the page deals nothing, says why in the game's word
+    for a deal, and never verifies it. Deal 1 is then taken as usual."""
+    table = Table("pisti-2", [1], 46, "151")
+    page = Guest(rng=random.Random(4))
+    sent = [text for _conn, text in table.host.receive(page.hello(), table.open(page)).send]
+    assert [json.loads(t)["type"] for t in sent[:2]] == ["welcome", "np-deal"]
+    page.receive(sent[0])
+    fields = {k: v for k, v in json.loads(sent[1]).items() if k not in ("v", "game", "type")}
+    forged = write("pisti-2", "np-deal", **{**fields, "deal": number})
+    assert page.receive(forged).send == []
+    assert page.status()["verification"] == (f"The host dealt this page deck {number} of a match it never played "
+                                             "in: this page takes deck 1 only, unless a computer was playing its "
+                                             "seat. Nothing was dealt.")
+    assert page.status()["deal"] is None and page.phase == "dealing"
+    assert json.loads(page.receive(sent[1]).send[0])["message"]["type"] == "np-commit"

@@ -112,12 +112,6 @@ class Guest(GuestDeal):
         # A page that never dealt with this host (no key) and has no board sits out.
         return self._seat_flag("away") and (self._np_key is not None or self._view is None)
 
-    def _seat_flag(self, flag: str) -> bool:
-        """Whether the host's table says ``flag`` (``away``, ``unfair``) of this page's seat."""
-        seats, seat = (self.table or {}).get("seats") or [], self.seat
-        return (seat is not None and seat < len(seats) and isinstance(seats[seat], dict)
-                and seats[seat].get(flag) is True)
-
     @property
     def phase(self) -> str:
         """``connecting``, ``dealing``, ``playing``, ``deal-over`` or ``match-over``."""

@@ -73,6 +73,15 @@ class GuestDeal(GuestTable):
                    "each seat's page must be its own or the host's, this seat this page's")
         log = [wire.obj(m, "message") for m in values["log"]]
         key = self._np_key
+        if key is None and not self._np_results and number > 1 and not self._seat_flag("away"):
+            # A page new to the match takes deal 1, or a later one only where a computer played
+            # its seat when it came (the match went on without it): the dealer follows from the
+            # number, and a host may not pick another by numbering a first deal 2.
+            self._record(number, say(TABLE, "The host dealt this page {deal} {number} of a match it never played "
+                                            "in: this page takes {deal} 1 only, unless a computer was playing its "
+                                            "seat. Nothing was dealt.", deal=lowered(self._deal_word()),
+                                     number=number))
+            return Outcome([], [])
         same = key is not None and key[:2] == [number, tries]
         if key is not None and same and key[3]:
             return Outcome([], [])             # checked already: nothing of it is left to do

@@ -159,6 +159,12 @@ class GuestTable:
             self._unfair = True
             self.verification_deal, self.verification = warning
 
+    def _seat_flag(self, flag: str) -> bool:
+        """Whether the host's table says ``flag`` (``away``, ``unfair``) of this page's seat."""
+        seats, seat = (self.table or {}).get("seats") or [], self.seat
+        return (seat is not None and seat < len(seats) and isinstance(seats[seat], dict)
+                and seats[seat].get(flag) is True)
+
     def _view_deal(self) -> int:
         return self._view["match"]["deal"] if self._view is not None else 0
 
