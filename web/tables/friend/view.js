@@ -126,18 +126,25 @@ function paintTable(draw, view, status, answer) {
 
 /**
  * At a friends' match end the result panel carries what comes next: the host's Play again
- * (the same friends in the same seats), and on a friend's page the line that the host
- * starts it, with Leave the table.
+ * (the same friends in the same seats) and New match (the friends' table closes: a new
+ * match against the computer, where another game or other friends can be chosen), and on
+ * a friend's page the line that the host starts it, with Leave the table.
  */
 function showMatchEnd(root, view) {
   const over = Boolean(view && view.match && view.match.over);
-  const again = root.querySelector("[data-result-new-match]");
-  again.hidden = !(over && session.role === "host");
-  again.setAttribute("aria-disabled", again.hidden ? "true" : "false");
+  for (const button of root.querySelectorAll("[data-result-new-match], [data-result-fresh]")) {
+    button.hidden = !(over && session.role === "host");
+    button.setAttribute("aria-disabled", button.hidden ? "true" : "false");
+  }
   const wait = root.querySelector("[data-result-wait]");
   wait.hidden = !(over && session.role === "guest");
   say(wait.querySelector("[data-result-wait-line]"), wait.hidden ? null : "waiting_next_match");
   say(wait.querySelector("[data-result-leave]"), wait.hidden ? null : "leave_table");
+}
+
+/** The friends' table is left: no table's result panel keeps its actions or its wait line. */
+export function clearMatchEnd() {
+  for (const root of document.querySelectorAll("[data-pishe-table]")) showMatchEnd(root, null);
 }
 
 /** A seat's chosen name (player text) in `node`, marked as the player's own; "" for none. */
