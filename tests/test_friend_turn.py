@@ -53,6 +53,12 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
         expect(page.locator("[data-check-code]")).to_have_text(code)
     codes = {page.locator("[data-check-code]").text_content() for page in (table.host, table.guest)}
     assert len(codes) == 1, codes
+    # Its four pictures stay on one line, larger than the words, even on a narrow phone.
+    table.guest.set_viewport_size({"width": 320, "height": 640})
+    symbols = table.guest.locator("[data-check-symbols]").bounding_box()
+    words = table.guest.locator("[data-check-before]").bounding_box()
+    assert symbols and words and symbols["height"] < symbols["width"] / 3 and symbols["height"] > words["height"]
+    table.guest.set_viewport_size({"width": 1280, "height": 860})
     table.collect_wire()
     replayed = table.replay("one-deal")
     table.check_secrets()

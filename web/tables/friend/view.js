@@ -5,7 +5,7 @@
 // another page is ever inserted as HTML.
 
 import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
-import { list, setText } from "../../text.js";
+import { list, setText, text } from "../../text.js";
 import { say, word } from "../words.js";
 import { showFair, ui } from "./panel.js";
 import {
@@ -177,10 +177,13 @@ function showFairness() {
   const fair = fairness(session.status);
   showFair(fair);
   // The table check code of the deal in play, as Python words it: friends compare it on a call.
+  // Its words come around the code's pictures ([before, code, after]): those are shown large, together.
   const check = document.querySelector("[data-check-code]");
-  const checkLine = session.status && typeof session.status.check_line === "string" ? session.status.check_line : "";
-  check.hidden = !checkLine;
-  setText(check, checkLine);
+  const checkLine = list(session.status && session.status.check_line).map(text);
+  check.hidden = checkLine.length !== 3;
+  setText(check.querySelector("[data-check-before]"), checkLine[0]);
+  setText(check.querySelector("[data-check-symbols]"), checkLine[1]);
+  setText(check.querySelector("[data-check-after]"), checkLine[2]);
   // A no-peek table says plainly whose cards the host's page knows: its computers'.
   const note = document.querySelector("[data-computers-note]");
   const computers = session.status && typeof session.status.computers_note === "string" ? session.status.computers_note : "";
