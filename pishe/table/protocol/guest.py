@@ -94,6 +94,7 @@ class Guest(GuestDeal):
                              "page not fair twice.") if self._seat_flag("unfair") else say(
                 TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal)
             return self._game.blank_view(self._seat, friend_names(self._game, self._seat), why)
+        self._reworded()
         return self._view
 
     def sits_out(self) -> bool:
