@@ -639,3 +639,30 @@ def test_a_first_deal_numbered_past_1_for_a_page_new_to_the_match_is_refused(num
                                              "seat. Nothing was dealt.")
     assert page.status()["deal"] is None and page.phase == "dealing"
     assert json.loads(page.receive(sent[1]).send[0])["message"]["type"] == "np-commit"
+
+
+@pytest.mark.parametrize("between", [False, True])
+def test_a_new_page_at_a_later_deal_takes_the_next_deal_at_a_seat_a_computer_played(between):
+    """A friend's tab is closed at deal 2 (or between deals 1 and 2), its ledger with it: the new
+    tab's page is new to the match, so it cannot take deal 2 (or 3) as its first on the host's
+    word alone. The host's page seats it as coming to a computer's seat: a computer plays seat 1
+    for the rest of the deal in play, and the new page takes the next deal (its seat was the
+    computer's when it came, so it may) and verifies it."""
+    table = Table("pisti-2", [1], 47, "151")
+    table.join()
+    host = table.host
+    table.play_deck()
+    if not between:
+        table.deliver(host.next_deal().send)
+        table.move()
+    table.drop(table.conn_of(1))
+    table.join()
+    page = table.page(1)
+    assert page.status()["seats"][1]["away"] and page.sits_out()
+    if not between:
+        table.play_deck()               # the host's page plays seat 1
+        assert page.verification is None
+    table.deliver(host.next_deal().send)
+    assert host.np_try["pages"] == [0, 1]
+    table.play_deck()
+    assert page.verification == VERIFIED and page.verification_deal == (2 if between else 3)
