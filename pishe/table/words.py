@@ -81,6 +81,7 @@ PAGE = {
     "seat_lost": N_("connection lost"),
     "seat_away": N_("away: a computer plays"),
     "seat_left": N_("left: a computer plays"),
+    "seat_unfair": N_("not fair: a computer plays"),
     "seat_reconnecting": N_("reconnecting…"),
     # Beside a seat's name, the name its player chose (player text), and the field to choose one.
     "chosen_name": N_("Name chosen by this player"),
