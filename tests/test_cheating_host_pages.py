@@ -56,8 +56,8 @@ def test_a_resent_log_taking_back_the_hosts_move_is_not_fair_naming_the_host(tab
     """The host's page sends its ``np-deal`` for the try in play again, its last move taken out
     of the log: the guest's page says the deal is not fair, naming the host, at once. The deal
     is dealt again (the guest's page stopped it for everyone), and the line stays: never
-    "verified"."""
-    started(table, 2)
+    "verified". Cheated on so twice in the match, the guest's page takes no new try."""
+    cheated_at, _g = started(table, 2)
     deal, log = try_in_play(guest_wire(table))
     cut = max(i for i, m in enumerate(log) if m["seat"] == 0 and m["type"] == "np-act")
     forged = {**deal, "log": log[:cut] + log[cut + 1:]}
@@ -71,8 +71,21 @@ def test_a_resent_log_taking_back_the_hosts_move_is_not_fair_naming_the_host(tab
     table.guest.wait_for_function(
         "(t) => window.__wire.received.some((m) => { const d = JSON.parse(m); return d.type === 'np-deal' && d.tries > t; })",
         arg=deal["tries"], timeout=20_000)
-    table.sync()
+    h, g = table.sync(before=cheated_at)         # the new try's board, on both pages
     expect(line).to_contain_text("(the host)")
+    assert "verified" not in line.text_content()
+    # The host cheats so again on the new try: the second time in the match, the guest's page
+    # takes no new try from it, says so, and offers to leave.
+    before = len(table.actions)
+    while sum(1 for _deal, seat, _action in table.actions[before:] if seat == 0) < 2:
+        h, g = table.act(h["turn"], h, g)
+    again, log = try_in_play(guest_wire(table))
+    assert again["tries"] == deal["tries"] + 1
+    cut = max(i for i, m in enumerate(log) if m["seat"] == 0 and m["type"] == "np-act")
+    table.host.evaluate(SEND, json.dumps({**again, "log": log[:cut]}, separators=(",", ":")))
+    expect(line).to_have_text("This page found the host not fair twice in this match: it takes no new deal from "
+                              "the host. You may leave the table.", timeout=20_000)
+    expect(table.guest.get_by_role("button", name="Leave the table", exact=True)).to_be_visible()
     assert "verified" not in line.text_content()
     no_errors(table)
 
