@@ -171,7 +171,8 @@ def test_a_wrong_key_for_the_hosts_first_cards_crashes_nothing_and_blames_nobody
     host's status still reads, says the keys open no card, and the table waits on nobody (no
     silence hold can blame an honest seat). Each try stops at once for everyone; every page's
     secret of it then names the guest that sent the wrong key (the host's page checks what was
-    dealt), and once named twice its seat is the host page's computer's: the table goes on."""
+    dealt, and relays the secrets: every friend's page checks it too), and once named twice its
+    seat is the host page's computer's: the table goes on."""
     plain = NoPeekSeat._message
 
     def wrong(self, kind, **fields):
@@ -189,8 +190,9 @@ def test_a_wrong_key_for_the_hosts_first_cards_crashes_nothing_and_blames_nobody
     assert "do not open any card" in status["verification"]
     assert host.named[1] >= 2 and host.np_try["pages"] == [0, 0, 2, 3]
     assert 2 not in host.waiting_for() and 3 not in host.waiting_for()
-    for seat in (2, 3):
-        assert "page found it not fair" in table.page(seat).status()["verification"]
+    for seat in (2, 3):         # each checks the stopped try on its secrets, relayed: seat 1 named
+        line = table.page(seat).status()["verification"]
+        assert "is not the one its seat's secret gives" in line and f"(seat: {table.page(seat)._seat_name(1)})" in line
 
 
 def test_a_page_flooding_the_log_is_refused_past_the_cap():
@@ -514,18 +516,23 @@ def test_a_claim_with_no_cause_names_its_sender_and_twice_gives_its_seat_to_a_co
     """Friend 2's page stops the deal twice with an np-unfair naming nobody: each time the deal
     ends for everyone and is dealt again, and once every page's secret of the stopped try is in,
     the host's page finds nothing wrong in what was dealt and played, and names friend 2's
-    page; named twice, a computer plays seat 2 from the next try on. Nobody else is named."""
+    page, as every other friend's page does (the host relays the secrets: each checks for itself); named twice, a computer plays seat 2 from the next try on. Nobody else is named."""
     table = seated("pisti", [1, 2, 3], 40, "151")
     host = table.host
     host_moved(table, 1)
     claim(table, 2)
     assert host.named == {2: 1} and host.np_try["tries"] == 1
+    # Every other page gets every secret of the stopped try, checks it, and names friend 2's page.
+    for seat in (1, 3):
+        line = table.page(seat).status()["verification"]
+        assert line.startswith("Deck 1 is not fair: a page stopped the deal with no cause that the deal shows (seat: ")
+        assert table.page(seat)._seat_name(2) in line
     for _ in range(3):
         table.move()
     claim(table, 2)
     assert host.named == {2: 2} and host.np_try["tries"] == 2
     table.play_deck()
-    assert all(table.page(s).verification == VERIFIED for s in (1, 3))
+    assert host.phase == "deal-over" and all(table.page(s).phase == "deal-over" for s in (1, 3))
     table.deliver(host.next_deal().send)
     assert host.np_try["pages"] == [0, 1, 0, 3]
 
@@ -554,7 +561,7 @@ def test_a_claim_whose_sender_keeps_its_secret_names_it():
 def test_an_honest_claim_names_the_seat_that_cheated_not_its_sender(monkeypatch):
     """Friend 1's changed page masks a wrong key for friend 2's cards: friend 2's page finds
     that the keys open no card and stops the deal; once every secret is in, the host's page
-    names friend 1's page, never friend 2's."""
+    names friend 1's page, never friend 2's, and so does friend 3's page."""
     plain = NoPeekSeat._message
 
     def wrong(self, kind, **fields):
@@ -570,6 +577,9 @@ def test_an_honest_claim_names_the_seat_that_cheated_not_its_sender(monkeypatch)
     host = table.host
     assert host.np_try["tries"] >= 1
     assert 2 not in host.named and host.named.get(1, 0) >= 1
+    # Friend 3's page checks the stopped try on its secrets too: it names friend 1's page.
+    line = table.page(3).status()["verification"]
+    assert "(seat: " + str(table.page(3)._seat_name(1)) + ")" in line and "no cause" not in line
 
 
 def test_a_seat_named_twice_is_flagged_a_computers_on_every_page():
@@ -595,7 +605,7 @@ def test_a_seat_named_twice_is_flagged_a_computers_on_every_page():
     assert table.page(2).sits_out() and table.page(2).phase == "playing"
     table.play_deck()           # the table goes on: the host's page plays seat 2
     assert host.phase == "deal-over" and table.page(1).phase == table.page(3).phase == "deal-over"
-    assert all(table.page(s).verification == VERIFIED for s in (1, 3))
+    assert all(table.page(s).status()["verification_deal"] == 1 for s in (1, 3))     # naming seat 2
 
 
 def test_a_host_found_not_fair_twice_gets_no_new_try_and_the_page_says_so():

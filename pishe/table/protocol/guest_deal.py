@@ -95,6 +95,8 @@ class GuestDeal(GuestTable):
         if self._np is not None and not same and self._np.outcome is None:
             self._np.abort([])             # begun again before its end: the host's doing
             self._np_end()
+        if self._np is not None and not same and self._np.stopped and key is not None:
+            self._np_stopped = (key[:2], self._np)     # its secrets still to come: the claim checked
         if not same and any(m.get("seat") == seat for m in log):
             raise WrongPhaseError(_("This page lost its keys to deal {number}.").format(number=number))
         record = self._np_rec if same and self._np_rec is not None else Record(seat)
@@ -150,10 +152,35 @@ class GuestDeal(GuestTable):
 
     def _np_take(self, number: int, tries: int, message: dict) -> Outcome:
         self._resuming = False
+        if self._np_stopped is not None and self._np_stopped[0] == [number, tries]:
+            return self._np_check_claim(message)
         if self._np is None or self._np_rec is None or [number, tries] != self._key[:2]:
             return Outcome([], [])             # of a try this page is not in: nothing to do
         self._np_rec.took(message)
         return self._np_out(self._np.receive(message))
+
+    def _np_check_claim(self, message: dict) -> Outcome:
+        """A secret of the try that another page's ``np-unfair`` stopped (the host relays them):
+        with every one in, this page checks what was dealt and played as the host's page does.
+        A seat that broke the deal is named; a claim that did not name the host and that the
+        deal gives no cause for names its sender (a claim naming the host this page cannot
+        judge: it does not see what the host showed that page). Said once; nothing is sent."""
+        from ..nopeek import NotFairError
+
+        key, np = self._np_stopped or ([0, 0], None)
+        if np is None:
+            return Outcome([], [])
+        np.receive(message)
+        if np.culprit is None and not np.cleared:
+            return Outcome([], [])
+        self._np_stopped = None
+        claim = np.claim
+        if np.culprit is not None:
+            self._warn(key[0], named_reason(np.culprit, self._seat_name))
+        elif claim is not None and not claim["host"] and claim["seat"] != self.seat:
+            self._warn(key[0], named_reason(NotFairError(_("A page stopped the deal with no cause that the deal "
+                                                           "shows."), claim["seat"]), self._seat_name))
+        return Outcome([], [])
 
     def _np_out(self, messages: list, again: Optional[list] = None) -> Outcome:
         """Send this page's messages (signed by its seat, key shares already in parts that fit a

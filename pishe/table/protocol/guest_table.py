@@ -68,6 +68,9 @@ class GuestTable:
         self._np: Optional[NoPeekSeat] = None
         self._np_key: Optional[list] = None
         self._np_rec: Optional[Record] = None     # this page's own record of the try it holds
+        # The try another page's np-unfair stopped, [deal, try] and this page's seat of it, while
+        # its secrets come (GuestDeal._np_check_claim); not kept across a reload.
+        self._np_stopped: Optional[tuple] = None
         self._over = False                   # the match was over on this page's own engine
         # How often this page's own check found the host not fair in this match; at
         # HOST_NOT_FAIR_LIMIT it takes no new try from the host (_refusing: the deal number).

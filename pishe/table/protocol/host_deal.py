@@ -151,7 +151,14 @@ class DealDriver(HostTable):
         stopped = self._unchecked.get((number, tries))
         if stopped is None or seat not in stopped.np.seats:
             return Outcome([], [])
+        revealed = stopped.np.revealed(seat)
         stopped.np.receive(message)
+        send = []
+        if not revealed and stopped.np.revealed(seat):
+            # Every page of the try gets every secret of it, and checks the claim for itself.
+            text = wire.write(self.game.id, "np", deal=number, tries=tries, message=message)
+            send = [(g.conn, text) for s, g in self.guests.items()
+                    if g.conn is not None and s != seat and s in stopped.np.seats]
         culprit = stopped.np.culprit
         claimant = self._claims.get((number, tries))
         if culprit is not None or stopped.np.cleared:
@@ -161,7 +168,7 @@ class DealDriver(HostTable):
             self._np_name(culprit.seat)
         elif stopped.np.cleared and claimant is not None:
             self._np_name(claimant)       # every secret in, nothing wrong: the claim had no cause
-        return Outcome([], [])
+        return Outcome(send, [])
 
     def _np_claim(self, deal: _HostDeal, claim: dict) -> None:
         """Check guest ``claim["seat"]``'s ``np-unfair``, which stopped ``deal``'s try. A claim
