@@ -522,7 +522,9 @@ def test_a_claim_with_no_cause_names_its_sender_and_twice_gives_its_seat_to_a_co
     host_moved(table, 1)
     claim(table, 2)
     assert host.named == {2: 1} and host.np_try["tries"] == 1
-    # Every other page gets every secret of the stopped try, checks it, and names friend 2's page.
+    # Every other page gets every secret of the stopped try, checks it, and names friend 2's page;
+    # so does the host's page.
+    assert host.status()["verification"].startswith("A page stopped the deal with no cause that the deal shows")
     for seat in (1, 3):
         line = table.page(seat).status()["verification"]
         assert line.startswith("Deck 1 is not fair: a page stopped the deal with no cause that the deal shows (seat: ")

@@ -10,7 +10,7 @@ from ...errors import PisheError
 from ..lang import TABLE, _, language
 from ..said import lowered, named_reason, of_error, say
 from . import wire
-from .common import TIMEOUT, friend_names, timeout_action
+from .common import TIMEOUT, friend_names, no_cause, timeout_action
 from .guest_table import GuestTable
 from .nopeek_deal import dealer_of, np_match_id, rebuild
 from .record import Record, RecordRewrittenError
@@ -165,8 +165,6 @@ class GuestDeal(GuestTable):
         A seat that broke the deal is named; a claim that did not name the host and that the
         deal gives no cause for names its sender (a claim naming the host this page cannot
         judge: it does not see what the host showed that page). Said once; nothing is sent."""
-        from ..nopeek import NotFairError
-
         key, np = self._np_stopped or ([0, 0], None)
         if np is None:
             return Outcome([], [])
@@ -178,8 +176,7 @@ class GuestDeal(GuestTable):
         if np.culprit is not None:
             self._warn(key[0], named_reason(np.culprit, self._seat_name))
         elif claim is not None and not claim["host"] and claim["seat"] != self.seat:
-            self._warn(key[0], named_reason(NotFairError(_("A page stopped the deal with no cause that the deal "
-                                                           "shows."), claim["seat"]), self._seat_name))
+            self._warn(key[0], named_reason(no_cause(claim["seat"]), self._seat_name))
         return Outcome([], [])
 
     def _np_out(self, messages: list, again: Optional[list] = None) -> Outcome:

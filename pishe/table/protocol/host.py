@@ -85,7 +85,7 @@ class Host(HostSeats):
         self.match, self._played, self._bots = None, None, {}
         self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._pending = _HostDeal(1)
-        self.named, self._claims, self._unchecked = {}, {}, {}      # counted for a match
+        self.named, self._claims, self._unchecked, self._refuted = {}, {}, {}, None      # counted for a match
         for guest in self.guests.values():
             guest.joining = False
             guest.away = guest.away and guest.conn is None      # who is here plays

@@ -11,6 +11,7 @@ from ...errors import NotYourTurnError, PisheError
 from ..match import Match
 from ..lang import _
 from . import wire
+from .common import no_cause
 from .host_table import NAMED_TWICE, HostTable, _HostDeal
 from .nopeek_deal import dealer_of, np_match_id
 from .wire import HOST_SEAT, CorruptSaveError, Outcome, WrongPhaseError
@@ -168,6 +169,7 @@ class DealDriver(HostTable):
             self._np_name(culprit.seat)
         elif stopped.np.cleared and claimant is not None:
             self._np_name(claimant)       # every secret in, nothing wrong: the claim had no cause
+            self._refuted = [number, no_cause(claimant)]
         return Outcome(send, [])
 
     def _np_claim(self, deal: _HostDeal, claim: dict) -> None:
@@ -179,6 +181,7 @@ class DealDriver(HostTable):
         was dealt and played finds nothing wrong, its sender is named."""
         if claim["host"]:
             self._np_name(claim["seat"])
+            self._refuted = [deal.number, no_cause(claim["seat"])]
         else:
             self._claims[deal.number, deal.tries] = claim["seat"]
 

@@ -122,7 +122,7 @@ class HostSeats(DealDriver):
         it is done, its try aborted or stopped last), the deals aborted, whether computers sit
         with friends (their cards are this page's), and ``check_code``, the table check code of
         the try being dealt or in play (``None`` before every page's keys came)."""
-        from ..nopeek import DealAbortedError
+        from ..nopeek import DealAbortedError, NotFairError
 
         np = self._in_play.np_seat if self._played is not None else None
         outcome = np.outcome if np is not None else None
@@ -131,6 +131,8 @@ class HostSeats(DealDriver):
             outcome = self._stopped[2].np.outcome
         elif outcome is None and self.aborts and self.aborts[-1][0] == number:
             outcome = DealAbortedError(self.aborts[-1][1])
+        if self._refuted is not None and self._refuted[0] == number and not isinstance(outcome, NotFairError):
+            outcome = self._refuted[1]      # a page stopped this deal with no cause: said for the deal
         deal = self._pending or self._played
         code = deal.np_seat.check_code if deal is not None and deal.np_seat is not None else None
         computers = any(s != HOST_SEAT and (s not in self.guests or self._absent(s)) for s in range(self.game.seats))
