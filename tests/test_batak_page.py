@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from axe import violations
 from test_friend import Table, profiles  # noqa: F401  (the host's and the friend's browsers)
+from test_language_page import TWO_FRAMES
 from test_pisti_page import local, new_match, ready_page, settle, wait_idle
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
@@ -184,6 +185,27 @@ def test_whole_deal_against_the_computer_with_axe(batak_page: Page):
     assert sum(view["tricks"]) == 13
     next_deal = page.get_by_role("button", name="Next deal", exact=True)
     expect(next_deal).to_be_focused()
+    # On a phone, in Turkish, the seats' names over the columns stay whole ("Karşıdaki") and
+    # the table fits its panel.
+    size = page.viewport_size
+    deal_count = page.locator(TABLES["batak"] + " .deal-count")
+    page.locator("[data-language]").select_option("tr")
+    expect(deal_count.get_by_role("row").last).to_contain_text("Toplam")
+    for width, height in ((360, 740), (320, 640)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(TWO_FRAMES)
+        fit = page.evaluate("""(root) => {
+          const t = document.querySelector(root + ' .deal-count');
+          return { heads: [...t.querySelectorAll('thead th')].filter((h) => h.scrollWidth > h.clientWidth)
+                     .map((h) => h.textContent),
+                   over: t.getBoundingClientRect().width - t.closest('[data-result]').clientWidth };
+        }""", TABLES["batak"])
+        assert fit["heads"] == [] and fit["over"] <= 0, (width, fit)
+        page.screenshot(path=str(RESULTS / f"batak-deal-end-tr-{width}.png"))
+    page.set_viewport_size(size)
+    page.locator("[data-language]").select_option("en")
+    expect(deal_count.get_by_role("row").last).to_contain_text("Total")
+    next_deal.focus()
     press(page, "batak", lambda: page.keyboard.press("d"))
     expected = settle(local("next_deal"))
     assert_shows(page.evaluate(READ_TABLE, TABLES["batak"]), expected["view"])
