@@ -14,18 +14,15 @@ from math import sqrt
 from typing import Optional
 
 from ...cards import DECK, Card
-from ...errors import InvalidCardError, PisheError
+from ...errors import InvalidCardError
 from ...table import cli as table_cli
+from ...table.cli import PlayOutError
 from ...table.game import Game
 from ...table.match import Match
 from .deal import Deal, InvalidDeckError
 from .view import describe, seat_view, show_step
 
-__all__ = ["tournament", "tournament_lines", "play_out", "PlayOutError"]
-
-
-class PlayOutError(PisheError, ValueError):
-    """A play-out line that is not one (a missing or malformed field)."""
+__all__ = ["tournament", "tournament_lines", "play_out"]
 
 
 def _bots(game: Game, names: list, rng: random.Random) -> list:
@@ -116,8 +113,7 @@ def play_out(game: Game, data: dict) -> dict:
     deal = Deal.deal(_deck_of(data), dealer, bool(game.params.get("partners")))
     steps = list(deal.log)
     if "actions" in data:
-        table_cli.play_actions(game, deal, data["actions"], lambda action, seat: steps.extend(deal.apply(action, seat)),
-                               PlayOutError)
+        table_cli.play_actions(game, deal, data["actions"], lambda action, seat: steps.extend(deal.apply(action, seat)))
     else:
         names = data["bots"]
         if not isinstance(names, list) or len(names) != 4:

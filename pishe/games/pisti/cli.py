@@ -12,19 +12,15 @@ import random
 from typing import Optional
 
 from ...cards import DECK, Card
-from ...errors import DealOverError, IllegalActionError, InvalidCardError, PisheError, UnknownBotError
-from ...table.cli import interval
+from ...errors import InvalidCardError, UnknownBotError
+from ...table.cli import PlayOutError, interval, play_actions
 from ...table.game import Game
 from .bots import BOTS
 from .deal import Deck, InvalidDeckError
 from .view import describe, seat_view, show_step
 from .words import _, ngettext
 
-__all__ = ["play_deck", "tournament", "tournament_lines", "play_out", "PlayOutError"]
-
-
-class PlayOutError(PisheError, ValueError):
-    """A play-out request that is not one (a missing or malformed field)."""
+__all__ = ["play_deck", "tournament", "tournament_lines", "play_out"]
 
 
 def new_bots(names, rng: random.Random, bots: Optional[dict] = None) -> list:
@@ -140,17 +136,8 @@ def play_out(game: Game, data: dict) -> dict:
     deck = Deck.deal(cards, dealer, seats)
     steps = list(deck.log)
     if "plays" in data:
-        plays = data["plays"]
-        if not isinstance(plays, list):
-            raise PlayOutError("plays must be a list of cards")
-        for i, text in enumerate(plays):
-            if deck.over:
-                raise DealOverError(f"play {i + 1} ({text!r}): the deck is over after 48 plays")
-            try:
-                card = Card.parse(text)
-                steps += deck.apply(card)
-            except (InvalidCardError, IllegalActionError) as e:
-                raise type(e)(f"play {i + 1} ({text!r}) by seat {deck.turn}: {e}") from None
+        play_actions(game, deck, data["plays"], lambda card, seat: steps.extend(deck.apply(card, seat)),
+                     name="play", over="the deck is over after 48 plays")
     else:
         names = data["bots"]
         if not isinstance(names, list) or len(names) != seats:
