@@ -684,8 +684,7 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     opens the new link: same seat, the deal goes on, and the guest's page checks the
     whole deal.
 
-    At the end, Play again starts a new match of the length chosen meanwhile, on the same
-    channel; leaving the table forgets it: a reload then opens the computer's table."""
+    At the end, leaving the table forgets it: a reload then opens the computer's table."""
     RESULTS.mkdir(exist_ok=True)
     table.open_host("one-deal")
     link = table.invite_link()
@@ -783,10 +782,6 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     assert logs and any(m["seat"] == 1 and m["type"] == "np-commit" for m in logs[0])
     assert not any(m["type"] == "np" and m["message"]["type"] == "np-commit" for m in hellos)
 
-    # A length chosen during the match applies from the next one (Play again below), as the host's page says.
-    note = table.host.get_by_role("status").filter(has_text="Changed settings apply from the next match.")
-    table.host.get_by_role("radio", name="First to 50", exact=True).check()
-    expect(note).to_be_visible()
     # The deal to its end.
     h, g = table.play(shots="friend-mid-game")
     assert len(table.actions) > 20
@@ -816,26 +811,13 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     assert checked >= sum(1 for a in table.actions if a[1] == 0) - away
     table.check_boards(replayed)
 
-    # Play again: a new match with the same friend in the same seat, on the same channel.
-    play_again = table.host.get_by_role("button", name="Play again", exact=True)
-    expect(play_again).to_be_visible()
-    table.host.screenshot(path=str(RESULTS / "friend-host-match-over.png"))
-    welcomes = len([m for m in table.guest.evaluate("window.__wire.received") if '"welcome"' in m])
-    play_again.click()
-    expect(play_again).to_be_hidden(timeout=10_000)
-    h2, g2 = table.sync()
-    assert h2["deal"] == g2["deal"] == "1" and h2["result"] is None
-    assert [h2["seats"][s]["score"] for s in (0, 1)] == ["0", "0"] and g2["mine"] == 1
-    for page in (table.host, table.guest):
-        expect(page.locator('[data-match-line="pishe-pasha"] [data-match-length]')).to_have_text("First to 50")
-    expect(note).to_be_hidden()
-    received = table.guest.evaluate("window.__wire.received")
-    assert len([m for m in received if '"welcome"' in m]) == welcomes + 1
-    expect(table.host.get_by_role("textbox", name="Invite link", exact=True)).to_be_hidden()
-    expect(table.host.locator("[data-friend-status]")).to_have_text("Connected")
-
-    # Leaving the table forgets it: a reload then opens the computer's table.
-    table.host.get_by_role("button", name="Leave the table", exact=True).click()
+    # The host's New match on the result panel leaves the friends' table for a new match against
+    # the computer (the panel's Play again keeps the friends); leaving forgets the friends' table:
+    # a reload then opens the computer's table.
+    table.host.locator(PASHA + " [data-result]").get_by_role("button", name="New match", exact=True).click()
+    expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
+    expect(table.host.locator(PASHA).get_by_role("button", name="New match", exact=True)).to_be_hidden()
+    expect(table.host.locator(PASHA + " [data-result-wait]")).to_be_hidden()
     table.host.reload()
     expect(table.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
     expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
