@@ -26,8 +26,8 @@ from .match import Match
 if TYPE_CHECKING:
     from .game import Bot, Game
 
-__all__ = ["CommandLine", "PlayOutError", "interval", "play_actions", "play_deal", "tournament", "tournament_lines",
-           "play_out"]
+__all__ = ["CommandLine", "PlayOutError", "interval", "line_deck", "play_actions", "play_deal", "tournament",
+           "tournament_lines", "play_out"]
 
 
 class PlayOutError(PisheError, ValueError):
@@ -121,17 +121,16 @@ def _check_keys(data: dict, allowed: set) -> None:
         raise PlayOutError(f"unexpected keys: {', '.join(sorted(extra))}")
 
 
-def _deck(data: dict) -> list[Card]:
+def line_deck(data: dict, error: type = InvalidPositionError) -> list[Card]:
+    """The cards of a play-out line's ``"deck"``, bottom to top; raises ``error`` unless it is a
+    list of 52 card texts (whether each card is there once is the deal's to check)."""
     texts = data.get("deck")
     if not isinstance(texts, list) or len(texts) != 52:
-        raise InvalidPositionError("deck must be a list of the 52 cards, bottom to top")
+        raise error("deck must be a list of the 52 cards, bottom to top")
     try:
-        cards = [Card.parse(text) for text in texts]
+        return [Card.parse(text) for text in texts]
     except InvalidCardError as e:
-        raise InvalidPositionError(f"deck: {e}") from None
-    if len(set(cards)) != 52:
-        raise InvalidPositionError("deck must hold each of the 52 cards once")
-    return cards
+        raise error(f"deck: {e}") from None
 
 
 def play_actions(game: Game, deal, actions, apply: Callable, name: str = "action",
@@ -163,7 +162,10 @@ def play_out(game: Game, data: dict) -> dict:
     _check_keys(data, {"deck", "actions", "bots", "seed"})
     if ("actions" in data) == ("bots" in data):
         raise PlayOutError('a line needs either "actions" or "bots"')
-    match = Match(game, deck=_deck(data))
+    cards = line_deck(data)
+    if len(set(cards)) != 52:
+        raise InvalidPositionError("deck must hold each of the 52 cards once")
+    match = Match(game, deck=cards)
     deal = match.deal
     taken: list[str] = []
     if "actions" in data:

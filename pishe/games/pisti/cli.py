@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from ...cards import DECK, Card
-from ...errors import InvalidCardError, UnknownBotError
-from ...table.cli import PlayOutError, interval, play_actions
+from ...cards import DECK
+from ...errors import UnknownBotError
+from ...table.cli import PlayOutError, interval, line_deck, play_actions
 from ...table.game import Game
 from .bots import BOTS
 from .deal import Deck, InvalidDeckError
@@ -101,17 +101,6 @@ def tournament_lines(result: dict) -> list:
                 a=result["a"], gain=result["gain"], low=low, high=high)]
 
 
-def _deck_of(data: dict) -> list:
-    texts = data.get("deck")
-    if not isinstance(texts, list) or len(texts) != 52:
-        raise InvalidDeckError("deck must be a list of the 52 cards, bottom to top")
-    try:
-        cards = [Card.parse(t) for t in texts]
-    except InvalidCardError as e:
-        raise InvalidDeckError(f"deck: {e}") from None
-    return cards
-
-
 def play_out(game: Game, data: dict) -> dict:
     """Answer one play-out request of ``game`` (a Pişti variant; the table's command line
     has taken its ``game``, ``variant`` and ``seats`` keys away).
@@ -131,7 +120,7 @@ def play_out(game: Game, data: dict) -> dict:
         raise PlayOutError(f"unexpected keys: {', '.join(sorted(extra))}")
     if ("plays" in data) == ("bots" in data):
         raise PlayOutError('a play-out request needs either "plays" or "bots"')
-    cards = _deck_of(data)
+    cards = line_deck(data, InvalidDeckError)
     dealer = data.get("dealer", seats - 1)
     deck = Deck.deal(cards, dealer, seats)
     steps = list(deck.log)
