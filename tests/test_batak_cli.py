@@ -56,7 +56,8 @@ def test_tournament_every_seat_for_itself_and_in_partnerships():
 def test_play_out_names_actions_that_are_not_a_list():
     import pytest
 
-    from pishe.games.batak.cli import PlayOutError, play_out
+    from pishe.games.batak.cli import play_out
+    from pishe.table.cli import PlayOutError
     from pishe.table.game import get_game
 
     with pytest.raises(PlayOutError, match="actions must be a list"):

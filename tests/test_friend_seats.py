@@ -87,13 +87,13 @@ def test_a_guest_who_leaves_is_played_by_a_computer_for_good():
 
 
 def test_fuzz_from_every_guest_changes_nothing_when_refused():
-    """10,000 random and broken messages from the three guests' connections (and one
+    """MESSAGES random and broken messages from the three guests' connections (and one
     with no seat) as a Pişti match goes on: the host never raises, and every refused
     message leaves its whole state (engine, seats, bots) exactly as it was."""
     import pickle
     import random
 
-    from test_protocol_fuzz import MESSAGES, Fuzzer, _random_value
+    from test_protocol_fuzz import MESSAGES, Fuzzer, random_value
 
     rng = random.Random(99)
     table = seated("pisti", [1, 2, 3], seed=21)
@@ -125,7 +125,7 @@ def test_fuzz_from_every_guest_changes_nothing_when_refused():
         elif pick < 7:
             text = json.dumps(message)
         elif pick < 9:
-            text = json.dumps(_random_value(rng))
+            text = json.dumps(random_value(rng))
         else:
             text = "[" * rng.randrange(1, 5000)
         if before is None:

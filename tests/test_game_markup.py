@@ -2,7 +2,9 @@
 (web/tables/computer.js, loader.js, turns.js, friend/view.js), as docs/GAMES.md lists
 them: a game whose table.html lacks one fails here, not in a player's browser."""
 
+import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -77,6 +79,58 @@ def test_a_table_is_marked_as_its_game_s(game):
     assert len(roots) == 1
     root = roots[0]
     assert root.attrs.get("data-game") == game.id and root.attrs.get("data-for-game") == game.id
+
+
+def rule_selectors(css: str) -> list[str]:
+    """Every selector of ``css``'s style rules (in @media and @supports blocks too; not the
+    steps of @keyframes), comments left out."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    found, blocks, start = [], [], 0          # blocks: what each open brace holds, "rules" or not
+    for i, char in enumerate(css):
+        if char == "{":
+            prelude = css[start:i].strip()
+            holds_rules = prelude.startswith("@") and not prelude.startswith("@keyframes")
+            if (not blocks or blocks[-1]) and not prelude.startswith("@"):
+                found += [selector.strip() for selector in prelude.split(",")]
+            blocks.append(holds_rules)
+            start = i + 1
+        elif char == "}" or (char == ";" and (not blocks or blocks[-1])):
+            if char == "}":
+                blocks.pop()
+            start = i + 1
+    return found
+
+
+def scoped(selector: str, package: str) -> bool:
+    """Whether ``selector`` reaches only its game's table: it names the table's root class
+    ``.game-<package>``, or a class of the game's own prefix ``<package>-`` outside a
+    ``:has()``/``:not()`` (those test other elements, they do not confine the match)."""
+    own = re.sub(r":(?:has|not|is|where)\((?:[^()]|\([^()]*\))*\)", "", selector)
+    return f".game-{package}" in selector or re.search(rf"\.{re.escape(package)}-", own) is not None
+
+
+@pytest.mark.parametrize("package", sorted({game.package for game in GAMES}))
+def test_a_game_s_style_sheet_reaches_its_own_table_alone(package):
+    """Every game's style sheet is on the page at once (docs/GAMES.md): each of its selectors
+    names the game's root class or its own prefix, and the table's root carries that class,
+    so that no rule of one game reaches another's markup."""
+    sheet = Path(__file__).resolve().parent.parent / "web" / "games" / package / f"{package}.css"
+    selectors = rule_selectors(sheet.read_text(encoding="utf-8"))
+    assert selectors and [s for s in selectors if not scoped(s, package)] == []
+    for game in (g for g in GAMES if g.package == package):
+        root = part(game, "table").one("data-pishe-table")
+        assert root is not None and f"game-{package}" in (root.attrs.get("class") or "").split()
+
+
+def test_the_scope_check_tells_a_scoped_selector_from_one_that_reaches_further():
+    css = """/* a, b { } */ .pisti-seat, :where(.game-pisti) .team { color: red; }
+    @media (max-width: 520px) { .status { margin: 0; } .hc :where(.game-pisti) .team { top: 0; } }
+    @keyframes lift { from { top: 0; } to { top: 1px; } }
+    .felt:has(.pisti-seat) { gap: 0; }"""
+    selectors = rule_selectors(css)
+    assert selectors == [".pisti-seat", ":where(.game-pisti) .team", ".status", ".hc :where(.game-pisti) .team",
+                         ".felt:has(.pisti-seat)"]
+    assert [scoped(s, "pisti") for s in selectors] == [True, True, False, True, False]
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)

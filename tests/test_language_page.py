@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 import build
 import catalogs
 from tests.axe import violations
+from test_table_ux import KEEP, local
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
@@ -178,6 +179,30 @@ def play_pisti_deck(page: Page, read: Reader, play_word: str, axe: bool = False)
     read("Pişti count table")
 
 
+#: Your moves of the Turkish Pishe Pasha deal the page plays: the deal's last ones.
+LAST_MOVES = 12
+
+
+def near_the_end(moves_left: int) -> dict:
+    """A one-deal Pishe Pasha match of SEED played here (pishe.web, as the page's worker plays
+    it; your moves as :func:`play_pasha_deal` chooses them) until ``moves_left`` of your moves
+    are left in its deal: the answer, whose match the page keeps."""
+    def play(stop):
+        answer, mine = local("new_match", "one-deal", SEED, "pishe-pasha", None, None), 0
+        while not answer["view"]["deal_result"] and mine != stop:
+            if answer["computer_moves"]:
+                answer = local("computer_step")
+            else:
+                legal = answer["view"]["legal"]
+                answer = local("act", next(a for a in ("give", "keep", "turn") if a in legal))
+                mine += 1
+        return answer, mine
+
+    whole = play(None)[1]
+    assert whole > moves_left
+    return play(whole - moves_left)[0]
+
+
 TURKISH_NAMES = {"turn": "Kart çevir", "give": "Ver", "keep": "Tut", "invite": "Arkadaş davet et",
                  "pisti": "Pişti", "play": " at", "new": "Yeni maç", "leave": "Masadan kalk"}
 ENGLISH_NAMES = {"turn": "Turn a card", "give": "Give", "keep": "Keep", "invite": "Invite a friend",
@@ -203,6 +228,12 @@ def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, loc
         press(page, "pishe-pasha", lambda: page.evaluate(
             "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ç', bubbles: true}))"))
     # The English deal's end is read by every other test of the page: English plays to mid-deal.
+    if turkish:                 # the deal's last moves, dealt where they were as after a reload
+        answer = near_the_end(LAST_MOVES)
+        page.evaluate(KEEP, [answer["settings"], answer["saved"]])
+        page.reload()
+        expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+        wait_idle(page)
     play_pasha_deal(page, read, names, most=600 if turkish else 6)
 
     # Pişti, chosen mid-match: the page asks first (the confirm dialog). The Turkish deal was

@@ -300,12 +300,16 @@ def test_leftover_goes_to_the_last_capturing_team_and_the_deck_is_counted():
 
 
 def counted(taken0, taken1, pishti=((), ()), jack_pishti=((), ())):
-    deck = Deck.hypothetical(dealer=3, turn=0, hands=[[], [], [], []], stock=[], pile=[],
-                             face_down=(), up=None, sent_under=[], taken=[taken0, taken1],
+    """A deck counted with ``taken0`` and ``taken1`` taken: the last of ``taken0`` is the
+    deck's 48th card, played by seat 0 onto an empty pile and left over to team 0."""
+    *before, last = taken0
+    deck = Deck.hypothetical(dealer=3, turn=0, hands=[[last], [], [], []], stock=[], pile=[],
+                             face_down=(), up=None, sent_under=[], taken=[before, taken1],
                              pishti=[cards(*pishti[0]), cards(*pishti[1])],
                              jack_pishti=[cards(*jack_pishti[0]), cards(*jack_pishti[1])],
                              opening_team=0, last_capture=0, played=47, seen=[0] * 14)
-    deck._end()
+    deck.apply(last, 0)
+    assert deck.over
     return deck
 
 

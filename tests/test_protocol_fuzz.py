@@ -27,7 +27,7 @@ _NP_TYPES = ["np-commit", "np-shuffle", "np-lock", "np-keys", "np-act", "np-reve
 _ACTIONS = ["give", "turn", "keep", "Give", "give ", "", "pass", None, 1, ["turn"]]
 
 
-def _random_value(rng: random.Random, depth: int = 0):
+def random_value(rng: random.Random, depth: int = 0):
     """Any JSON value, nested at most three deep."""
     makers = [
         lambda: None, lambda: True, lambda: False, lambda: rng.randint(-3, 3),
@@ -37,8 +37,8 @@ def _random_value(rng: random.Random, depth: int = 0):
     ]
     if depth < 3:
         makers += [
-            lambda: [_random_value(rng, depth + 1) for _ in range(rng.randrange(4))],
-            lambda: {rng.choice(["v", "seq", "", "a"]): _random_value(rng, depth + 1)
+            lambda: [random_value(rng, depth + 1) for _ in range(rng.randrange(4))],
+            lambda: {rng.choice(["v", "seq", "", "a"]): random_value(rng, depth + 1)
                      for _ in range(rng.randrange(4))},
         ]
     return rng.choice(makers)()
@@ -91,9 +91,9 @@ class Fuzzer:
             if kind == 0:
                 message.pop(key, None)
             elif kind == 1:
-                message[rng.choice(["x", "seat", "card", "steps", "V", key + " "])] = _random_value(rng)
+                message[rng.choice(["x", "seat", "card", "steps", "V", key + " "])] = random_value(rng)
             elif kind == 2:
-                message[key] = _random_value(rng)
+                message[key] = random_value(rng)
             elif kind == 3:
                 message["v"] = rng.choice([0, 1, 3, "4", 4.0, True, None, -1, 10 ** 30])
             elif kind == 4:

@@ -3,6 +3,7 @@ what each game declares for the table (refusal words, points, its end rule), and
 page markup the build makes from web/games/<game>/."""
 
 import json
+import pkgutil
 import random
 import re
 import subprocess
@@ -13,14 +14,15 @@ import pytest
 
 import build
 from pishe.errors import UnknownGameError
-from pishe.table import game as registry
+import pishe.games
 from pishe.table.game import Game, Length, find_game, game_ids, games, get_game
 from pishe.table.match import Match, shuffled_deck
 from pishe.table.protocol.guest import REFUSALS
 
 
 def test_every_package_under_pishe_games_is_registered():
-    assert {g.package for g in games()} == set(registry._packages())
+    folders = {name for _, name, is_package in pkgutil.iter_modules(pishe.games.__path__) if is_package}
+    assert {g.package for g in games()} == folders and {"pasha", "pisti", "batak"} <= folders
     assert game_ids()[0] == "pishe-pasha"
     assert len(set(game_ids())) == len(game_ids())
     for game in games():

@@ -4,7 +4,7 @@ real :class:`Host`.
 Every guest page keeps its own record of the try in play (``pishe.table.protocol.record``):
 a log sent again must extend it. Each test plays one attack on the wire and checks what the
 honest pages show: not fair naming the host, or an abort by the host, counted, and never
-"verified" for the deal attacked. The grinding runs play 40 deals of a host that cheats
+"verified" for the deal attacked. The grinding runs play GRIND deals of a host that cheats
 whenever it is losing, and report what the friend's page counted.
 """
 
@@ -215,6 +215,11 @@ def test_a_page_flooding_the_log_is_refused_past_the_cap():
 
 # -- grinding: a host that cheats whenever it is losing ----------------------------------------
 
+#: Deals a grinding run plays (issue 28: 40): the host cheats in a third to two thirds of them (each page's
+#: secrets are its own random draw), so a run with no cheat at all (asserted not to happen)
+#: has a chance under one in a million.
+GRIND = 40
+
 
 def _losing(table: Table) -> bool:
     taken = table.host.view()["taken"]
@@ -234,14 +239,14 @@ def _cheat(table: Table, page: Guest, kind: str) -> None:
 
 
 @pytest.mark.parametrize("kind", ["take-back", "re-deal", "restart"])
-def test_grinding_40_deals_a_host_that_cheats_when_losing_wins_nothing_verified(kind, capsys):
-    """40 deals of Pişti for two; whenever the host is behind in cards taken after its own
+def test_grinding_deals_a_host_that_cheats_when_losing_wins_nothing_verified(kind, capsys):
+    """GRIND deals of Pişti for two; whenever the host is behind in cards taken after its own
     move, it cheats (takes its move back, deals the deck again, or starts a new match). The
     friend's page never verifies a deal cheated on: each is not fair (naming the host) or an
     abort by the host, counted; the host's wins are those of the honest deals alone. The win
     rate and the counts the friend's pages showed are reported."""
     verified = wins = cheated = not_fair_deals = aborts = 0
-    for n in range(40):
+    for n in range(GRIND):
         table = Table("pisti-2", [1], 200 + n, "151")
         table.join(Guest(rng=random.Random(n)))
         page, host = table.page(1), table.host
@@ -265,9 +270,9 @@ def test_grinding_40_deals_a_host_that_cheats_when_losing_wins_nothing_verified(
             wins += host.match.results[0][0] > host.match.results[0][1]
         aborts += page.status()["aborts"]
     with capsys.disabled():
-        print(f"\n{kind}: 40 deals, host cheated in {cheated}; friend's page: {verified} verified "
+        print(f"\n{kind}: {GRIND} deals, host cheated in {cheated}; friend's page: {verified} verified "
               f"(host won {wins}), {not_fair_deals} not fair, {aborts} aborts counted")
-    assert verified + cheated == 40
+    assert verified + cheated == GRIND and cheated > 0
     assert cheated == not_fair_deals + aborts
     assert (not_fair_deals == cheated) if kind == "take-back" else (aborts == cheated)
 

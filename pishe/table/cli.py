@@ -19,14 +19,19 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from ..cards import DECK, Card
-from ..errors import DealOverError, IllegalActionError, InvalidCardError, InvalidPositionError
+from ..errors import DealOverError, IllegalActionError, InvalidCardError, InvalidPositionError, PisheError
 from .lang import ngettext, _
 from .match import Match
 
 if TYPE_CHECKING:
     from .game import Bot, Game
 
-__all__ = ["CommandLine", "interval", "play_actions", "play_deal", "tournament", "tournament_lines", "play_out"]
+__all__ = ["CommandLine", "PlayOutError", "interval", "line_deck", "play_actions", "play_deal", "tournament",
+           "tournament_lines", "play_out"]
+
+
+class PlayOutError(PisheError, ValueError):
+    """A play-out line that is not one (a missing, unknown or malformed field)."""
 
 
 def interval(pairs: Sequence[float]) -> tuple[float, list[float]]:
@@ -113,36 +118,37 @@ def tournament_lines(result: dict) -> list:
 def _check_keys(data: dict, allowed: set) -> None:
     extra = set(data) - allowed
     if extra:
-        raise InvalidPositionError(f"unexpected keys: {', '.join(sorted(extra))}")
+        raise PlayOutError(f"unexpected keys: {', '.join(sorted(extra))}")
 
 
-def _deck(data: dict) -> list[Card]:
+def line_deck(data: dict, error: type = InvalidPositionError) -> list[Card]:
+    """The cards of a play-out line's ``"deck"``, bottom to top; raises ``error`` unless it is a
+    list of 52 card texts (whether each card is there once is the deal's to check)."""
     texts = data.get("deck")
     if not isinstance(texts, list) or len(texts) != 52:
-        raise InvalidPositionError("deck must be a list of the 52 cards, bottom to top")
+        raise error("deck must be a list of the 52 cards, bottom to top")
     try:
-        cards = [Card.parse(text) for text in texts]
+        return [Card.parse(text) for text in texts]
     except InvalidCardError as e:
-        raise InvalidPositionError(f"deck: {e}") from None
-    if len(set(cards)) != 52:
-        raise InvalidPositionError("deck must hold each of the 52 cards once")
-    return cards
+        raise error(f"deck: {e}") from None
 
 
-def play_actions(game: Game, deal, actions, apply: Callable, error: type = InvalidPositionError) -> None:
+def play_actions(game: Game, deal, actions, apply: Callable, name: str = "action",
+                 over: str = "the deal is over") -> None:
     """Plays a play-out line's ``actions`` (the game's action texts, in order) through
-    ``apply(action, seat)``, each by ``deal``'s seat to move. Raises ``error`` when they are
-    not a list, :class:`~pishe.errors.DealOverError` for one after the deal is over, and an
-    unreadable or illegal one's own error, saying which action it was and whose."""
+    ``apply(action, seat)``, each by ``deal``'s seat to move. Raises :class:`PlayOutError` when
+    they are not a list, :class:`~pishe.errors.DealOverError` for one after the deal is over
+    (saying ``over``), and an unreadable or illegal one's own error, saying which action it
+    was and whose. ``name``: what the game calls an action in these messages (Pişti: "play")."""
     if not isinstance(actions, list):
-        raise error("actions must be a list")
+        raise PlayOutError(f"{name}s must be a list")
     for i, text in enumerate(actions):
         if deal.over:
-            raise DealOverError(f"action {i + 1} ({str(text)[:40]!r}): the deal is over")
+            raise DealOverError(f"{name} {i + 1} ({str(text)[:40]!r}): {over}")
         try:
             apply(game.parse_action(text), deal.turn)
         except IllegalActionError as e:
-            raise type(e)(f"action {i + 1} ({str(text)[:40]!r}) by seat {deal.turn}: {e}") from None
+            raise type(e)(f"{name} {i + 1} ({str(text)[:40]!r}) by seat {deal.turn}: {e}") from None
 
 
 def play_out(game: Game, data: dict) -> dict:
@@ -155,8 +161,11 @@ def play_out(game: Game, data: dict) -> dict:
     Raises a :class:`~pishe.errors.PisheError` saying what is wrong."""
     _check_keys(data, {"deck", "actions", "bots", "seed"})
     if ("actions" in data) == ("bots" in data):
-        raise InvalidPositionError('a line needs either "actions" or "bots"')
-    match = Match(game, deck=_deck(data))
+        raise PlayOutError('a line needs either "actions" or "bots"')
+    cards = line_deck(data)
+    if len(set(cards)) != 52:
+        raise InvalidPositionError("deck must hold each of the 52 cards once")
+    match = Match(game, deck=cards)
     deal = match.deal
     taken: list[str] = []
     if "actions" in data:
@@ -168,10 +177,10 @@ def play_out(game: Game, data: dict) -> dict:
     else:
         names = data["bots"]
         if not isinstance(names, list) or len(names) != game.seats:
-            raise InvalidPositionError(f"bots must be a list of {game.seats} bot names, by seat")
+            raise PlayOutError(f"bots must be a list of {game.seats} bot names, by seat")
         seed = data.get("seed", 0)
         if not isinstance(seed, int):
-            raise InvalidPositionError("seed must be a whole number")
+            raise PlayOutError("seed must be a whole number")
         taken = play_deal(match, _bots(game, names, random.Random(seed)))
     return {
         "over": deal.over,

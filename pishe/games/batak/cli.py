@@ -13,19 +13,15 @@ import random
 from math import sqrt
 from typing import Optional
 
-from ...cards import DECK, Card
-from ...errors import InvalidCardError, PisheError
+from ...cards import DECK
 from ...table import cli as table_cli
+from ...table.cli import PlayOutError, line_deck
 from ...table.game import Game
 from ...table.match import Match
 from .deal import Deal, InvalidDeckError
 from .view import describe, seat_view, show_step
 
-__all__ = ["tournament", "tournament_lines", "play_out", "PlayOutError"]
-
-
-class PlayOutError(PisheError, ValueError):
-    """A play-out line that is not one (a missing or malformed field)."""
+__all__ = ["tournament", "tournament_lines", "play_out"]
 
 
 def _bots(game: Game, names: list, rng: random.Random) -> list:
@@ -86,16 +82,6 @@ def tournament_lines(result: dict) -> list:
     return table_cli.tournament_lines(result)
 
 
-def _deck_of(data: dict) -> list:
-    texts = data.get("deck")
-    if not isinstance(texts, list) or len(texts) != 52:
-        raise InvalidDeckError("deck must be a list of the 52 cards, bottom to top")
-    try:
-        return [Card.parse(t) for t in texts]
-    except InvalidCardError as e:
-        raise InvalidDeckError(f"deck: {e}") from None
-
-
 def play_out(game: Game, data: dict) -> dict:
     """Answer one play-out line of ``game`` (its ``game``, ``variant`` and ``partners`` keys taken
     away): ``{"deck": [52 cards, bottom to top], "dealer": d, "actions": [...]}`` takes the
@@ -113,11 +99,10 @@ def play_out(game: Game, data: dict) -> dict:
     if ("actions" in data) == ("bots" in data):
         raise PlayOutError('a play-out line needs either "actions" or "bots"')
     dealer = data.get("dealer", game.first_dealer)
-    deal = Deal.deal(_deck_of(data), dealer, bool(game.params.get("partners")))
+    deal = Deal.deal(line_deck(data, InvalidDeckError), dealer, bool(game.params.get("partners")))
     steps = list(deal.log)
     if "actions" in data:
-        table_cli.play_actions(game, deal, data["actions"], lambda action, seat: steps.extend(deal.apply(action, seat)),
-                               PlayOutError)
+        table_cli.play_actions(game, deal, data["actions"], lambda action, seat: steps.extend(deal.apply(action, seat)))
     else:
         names = data["bots"]
         if not isinstance(names, list) or len(names) != 4:

@@ -6,14 +6,15 @@ from __future__ import annotations
 from typing import Optional
 
 from ...cards import DECK, SUITS, Card
+from ...table.memory import StepMemory
 from .deal import BID, CARD, OPEN, ORDER, PASSED, POWER, TRICK, TRUMPS, WON, trick_winner
 
 __all__ = ["Memory"]
 
 
-class Memory:
+class Memory(StepMemory):
     """What a seat has seen of the current deal, kept up to date by :meth:`update` from each of
-    its views (asked at every turn, a view holds every step since the seat's last action).
+    its views (:class:`~pishe.table.memory.StepMemory`).
 
     ``played``: the cards played so far, in order; ``gone``: the same as a set; ``broken``:
     whether a trump has been played; ``ruled_out``: by seat, the cards its plays have shown, by
@@ -27,10 +28,8 @@ class Memory:
     ``complete`` is ``False`` when the seat missed steps (a bot that took a seat mid-deal).
     """
 
-    __slots__ = ("next_step", "complete", "played", "gone", "broken", "ruled_out", "unlikely", "shown", "bids",
+    __slots__ = ("played", "gone", "broken", "ruled_out", "unlikely", "shown", "bids",
                  "passed", "declarer", "contract", "trump", "trick")
-    next_step: int
-    complete: bool
     played: list[Card]
     gone: set[Card]
     broken: bool
@@ -49,8 +48,7 @@ class Memory:
 
     def reset(self, complete: bool = True) -> None:
         """Forget the deal: a new one, seen from its deal."""
-        self.next_step = 0
-        self.complete = complete
+        super().reset(complete)
         self.played = []
         self.gone = set()
         self.broken = False
@@ -64,19 +62,8 @@ class Memory:
         self.trump = None
         self.trick = []
 
-    def update(self, view) -> None:
-        """Take in the steps of ``view`` not yet seen."""
-        first = view.first_step
-        if first == 0:
-            self.reset()
-        elif first > self.next_step:
-            self.complete = False
-        skip = max(0, self.next_step - first)
-        for shown in view.steps[skip:]:
-            self._see(shown)
-        self.next_step = first + len(view.steps)
-
-    def _see(self, shown: dict) -> None:
+    def see(self, shown: dict) -> None:
+        """Take in one step: a card played, a trick gathered, a bid, a pass, the contract, trumps."""
         kind = shown["kind"]
         if kind == CARD:
             seat, card = shown["seat"], Card.parse(shown["card"])

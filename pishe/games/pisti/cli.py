@@ -11,20 +11,16 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from ...cards import DECK, Card
-from ...errors import DealOverError, IllegalActionError, InvalidCardError, PisheError, UnknownBotError
-from ...table.cli import interval
+from ...cards import DECK
+from ...errors import UnknownBotError
+from ...table.cli import PlayOutError, interval, line_deck, play_actions
 from ...table.game import Game
 from .bots import BOTS
 from .deal import Deck, InvalidDeckError
 from .view import describe, seat_view, show_step
 from .words import _, ngettext
 
-__all__ = ["play_deck", "tournament", "tournament_lines", "play_out", "PlayOutError"]
-
-
-class PlayOutError(PisheError, ValueError):
-    """A play-out request that is not one (a missing or malformed field)."""
+__all__ = ["play_deck", "tournament", "tournament_lines", "play_out"]
 
 
 def new_bots(names, rng: random.Random, bots: Optional[dict] = None) -> list:
@@ -105,17 +101,6 @@ def tournament_lines(result: dict) -> list:
                 a=result["a"], gain=result["gain"], low=low, high=high)]
 
 
-def _deck_of(data: dict) -> list:
-    texts = data.get("deck")
-    if not isinstance(texts, list) or len(texts) != 52:
-        raise InvalidDeckError("deck must be a list of the 52 cards, bottom to top")
-    try:
-        cards = [Card.parse(t) for t in texts]
-    except InvalidCardError as e:
-        raise InvalidDeckError(f"deck: {e}") from None
-    return cards
-
-
 def play_out(game: Game, data: dict) -> dict:
     """Answer one play-out request of ``game`` (a Pişti variant; the table's command line
     has taken its ``game``, ``variant`` and ``seats`` keys away).
@@ -135,22 +120,13 @@ def play_out(game: Game, data: dict) -> dict:
         raise PlayOutError(f"unexpected keys: {', '.join(sorted(extra))}")
     if ("plays" in data) == ("bots" in data):
         raise PlayOutError('a play-out request needs either "plays" or "bots"')
-    cards = _deck_of(data)
+    cards = line_deck(data, InvalidDeckError)
     dealer = data.get("dealer", seats - 1)
     deck = Deck.deal(cards, dealer, seats)
     steps = list(deck.log)
     if "plays" in data:
-        plays = data["plays"]
-        if not isinstance(plays, list):
-            raise PlayOutError("plays must be a list of cards")
-        for i, text in enumerate(plays):
-            if deck.over:
-                raise DealOverError(f"play {i + 1} ({text!r}): the deck is over after 48 plays")
-            try:
-                card = Card.parse(text)
-                steps += deck.apply(card)
-            except (InvalidCardError, IllegalActionError) as e:
-                raise type(e)(f"play {i + 1} ({text!r}) by seat {deck.turn}: {e}") from None
+        play_actions(game, deck, data["plays"], lambda card, seat: steps.extend(deck.apply(card, seat)),
+                     name="play", over="the deck is over after 48 plays")
     else:
         names = data["bots"]
         if not isinstance(names, list) or len(names) != seats:

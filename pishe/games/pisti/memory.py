@@ -9,16 +9,18 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ...cards import Card
+from ...table.memory import StepMemory
 from .deal import CAPTURE, OPENING, PACKET, PISHTI, PLAY, sort_cards
 
 __all__ = ["Memory"]
 
 
-class Memory:
+class Memory(StepMemory):
     """What a seat has seen of the current deck, and how often each seat passed up a capture.
 
-    Read ``complete`` before trusting it: it is ``False`` when the seat missed
-    steps (a bot that took a seat in the middle of a deck). ``pile`` holds the
+    Taken in from its views (:class:`~pishe.table.memory.StepMemory`); read ``complete``
+    before trusting it: it is ``False`` when the seat missed steps (a bot that took a seat
+    in the middle of a deck). ``pile`` holds the
     pile's cards, ``None`` for a face-down opening card; ``taken`` the cards
     each team took, ``None`` likewise; ``lacks`` by seat maps each rank a seat
     did not take the pile with, since its last packet, to how many times it
@@ -40,11 +42,9 @@ class Memory:
     nothing is counted.
     """
 
-    __slots__ = ("next_step", "complete", "seen", "known", "up", "pile", "taken",
+    __slots__ = ("seen", "known", "up", "pile", "taken",
                  "last_capture", "opening_team", "lacks", "skips", "takes", "since", "agree", "differ",
                  "rule")
-    next_step: int
-    complete: bool
     seen: list[int]
     known: set[Card]
     up: Optional[Card]
@@ -71,8 +71,7 @@ class Memory:
 
     def reset(self, complete: bool = True) -> None:
         """Forget the deck: a new one, seen from its deal (``skips`` and ``takes`` stay)."""
-        self.next_step = 0
-        self.complete = complete
+        super().reset(complete)
         self.seen = [0] * 14
         self.known = set()
         self.up = None
@@ -80,30 +79,21 @@ class Memory:
         self.taken = [[], []]
         self.last_capture = None
         self.opening_team = None
-        self.lacks = []
-        self.since = []
+        self.lacks = [{} for _ in self.skips]       # by seat, as many as the views have shown
+        self.since = [[] for _ in self.skips]
 
     def update(self, view) -> None:
-        """Take in the steps of ``view`` not taken in yet."""
-        first = view.first_step
-        if first == 0:
-            self.reset()
-        elif first > self.next_step:
-            self.complete = False
+        """Take in the steps of ``view`` not taken in yet (its ``hand_counts`` say how many seats)."""
         seats = len(view.hand_counts)
-        if len(self.lacks) != seats:
-            self.lacks = [{} for _ in range(seats)]
-            self.since = [[] for _ in range(seats)]
         if len(self.skips) != seats:
             self.skips, self.takes = [0] * seats, [0] * seats
             self.agree, self.differ = [0] * seats, [0] * seats
-        steps = view.steps
-        skip = self.next_step - first
-        for shown in steps[skip if skip > 0 else 0:]:
-            self._take(shown)
-        self.next_step = first + len(steps)
+            self.lacks = [{} for _ in range(seats)]
+            self.since = [[] for _ in range(seats)]
+        super().update(view)
 
-    def _take(self, shown: dict) -> None:
+    def see(self, shown: dict) -> None:
+        """Take in one step: a card played (a capture, a pişti), a packet dealt, the opening."""
         kind = shown["kind"]
         if kind == PLAY or kind == CAPTURE or kind == PISHTI:
             card = Card.parse(shown["card"])
