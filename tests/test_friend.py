@@ -811,8 +811,13 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     assert checked >= sum(1 for a in table.actions if a[1] == 0) - away
     table.check_boards(replayed)
 
-    # Leaving the table forgets it: a reload then opens the computer's table.
-    table.host.get_by_role("button", name="Leave the table", exact=True).click()
+    # The host's New match on the result panel leaves the friends' table for a new match against
+    # the computer (the panel's Play again keeps the friends); leaving forgets the friends' table:
+    # a reload then opens the computer's table.
+    table.host.locator(PASHA + " [data-result]").get_by_role("button", name="New match", exact=True).click()
+    expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
+    expect(table.host.locator(PASHA).get_by_role("button", name="New match", exact=True)).to_be_hidden()
+    expect(table.host.locator(PASHA + " [data-result-wait]")).to_be_hidden()
     table.host.reload()
     expect(table.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
     expect(table.host.locator("body")).to_have_attribute("data-table", "computer")

@@ -53,6 +53,12 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
         expect(page.locator("[data-check-code]")).to_have_text(code)
     codes = {page.locator("[data-check-code]").text_content() for page in (table.host, table.guest)}
     assert len(codes) == 1, codes
+    # Its four pictures stay on one line, larger than the words, even on a narrow phone.
+    table.guest.set_viewport_size({"width": 320, "height": 640})
+    symbols = table.guest.locator("[data-check-symbols]").bounding_box()
+    words = table.guest.locator("[data-check-before]").bounding_box()
+    assert symbols and words and symbols["height"] < symbols["width"] / 3 and symbols["height"] > words["height"]
+    table.guest.set_viewport_size({"width": 1280, "height": 860})
     table.collect_wire()
     replayed = table.replay("one-deal")
     table.check_secrets()
@@ -65,6 +71,12 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     # Play again: a new match with the same friend in the same seat, on the same channel.
     play_again = table.host.get_by_role("button", name="Play again", exact=True)
     expect(play_again).to_be_visible()
+    # Beside it the host's New match (the friends' table closes); the friend's panel has neither.
+    expect(table.host.get_by_role("button", name="New match", exact=True)).to_be_visible()
+    for name in ("Play again", "New match"):
+        expect(table.guest.get_by_role("button", name=name, exact=True)).to_be_hidden()
+    expect(table.guest.locator('[data-game="pishe-pasha"] [data-result-wait-line]')).to_have_text(
+        "Waiting for the host to start another match.")
     table.host.screenshot(path=str(RESULTS / "friend-host-match-over.png"))
     welcomes = len([m for m in table.guest.evaluate("window.__wire.received") if '"welcome"' in m])
     play_again.click()

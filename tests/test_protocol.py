@@ -206,6 +206,21 @@ def test_a_message_of_the_removed_deal_reads_as_a_sentence():
         lang.set_language("en")
 
 
+def test_a_friend_s_view_is_worded_again_when_its_page_changes_language():
+    """A player may change the page's language mid-deal: the friend's page's view (made when
+    the host's message came) reads in the new language at once, the same board and moves."""
+    page = _ready_table().page(GUEST_SEAT)
+    english = page.view()
+    lang.set_language("tr")
+    try:
+        turkish = page.view()
+    finally:
+        lang.set_language("en")
+    assert english is not None and turkish is not None
+    assert turkish["names"] != english["names"] and turkish["legal"] == english["legal"]
+    assert page.view() == english
+
+
 def test_out_of_turn_is_refused():
     table = _ready_table()
     host = table.host

@@ -239,15 +239,18 @@ def fairness(verification: Optional[str], deal: Optional[int], verified: str,
     return {"ok": False, "line": verification}
 
 
-def check_line(code: Optional[str], deal: Optional[int], deal_name: str = "Deal") -> Optional[str]:
+def check_line(code: Optional[str], deal: Optional[int], deal_name: str = "Deal") -> Optional[list]:
     """The line beside the fairness line with the table check code of the deal in play (its
     four pictures, the same on every honest page), for friends to compare on a call; ``None``
-    before every page's keys have come. ``deal_name`` is the game's word for a deal."""
+    before every page's keys have come. ``deal_name`` is the game's word for a deal. It comes
+    as ``[before, code, after]``, the sentence's words around the code, so that a page shows
+    the pictures large and together."""
     if not code or deal is None:
         return None
-    return _("{deal_name} {deal} check code: {code} (the same on every page at this table; "
-             "a different one on a friend's page means the host swapped their keys)").format(
-        deal_name=deal_name, deal=deal, code=code)
+    line = _("{deal_name} {deal} check code: {code} (the same on every page at this table; "
+             "a different one on a friend's page means the host swapped their keys)")
+    before, after = line.split("{code}", 1)
+    return [before.format(deal_name=deal_name, deal=deal), code, after.format(deal_name=deal_name, deal=deal)]
 
 
 def presence(seats: list, seat: Optional[int]) -> list:

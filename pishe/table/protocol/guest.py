@@ -90,6 +90,7 @@ class Guest(GuestDeal):
             deal = said.lowered(self._deal_word())
             return self._game.blank_view(self._seat, friend_names(self._game, self._seat), say(
                 TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal))
+        self._reworded()
         return self._view
 
     def sits_out(self) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...errors import PisheError
-from ..lang import TABLE, _
+from ..lang import TABLE, _, language
 from ..said import lowered, named_reason, of_error, say
 from . import wire
 from .common import TIMEOUT, friend_names, timeout_action
@@ -156,31 +156,58 @@ class GuestDeal(GuestTable):
         words, moves = self._np_end()
         return Outcome(send, words, moves=moves)
 
+    def _match(self, state):
+        """The match as this page knows it, with ``state`` the deal in play."""
+        from ..match import Match
+
+        teams, number = len(self._game.teams), self._key[0]
+        results = [self._np_results.get(n, [0] * teams) for n in range(1, number)]
+        match = Match.resume(self._game, (self.table or {})["length"], results, self._seat_np.partial.deck())
+        match.deal = state
+        return match
+
+    def _dealt_state(self):
+        """The deal in play in this page's engine, or ``None`` while it is not yet dealt."""
+        np = self._seat_np
+        try:
+            return np.partial.state if np.dealt else None
+        except PisheError:
+            return None
+
+    def _made_view(self, state) -> Optional[tuple]:
+        """This seat's view of ``state`` made now, in the page's language, and that language;
+        ``None`` while a card this seat may see is still opening (its engine holds a stand-in)."""
+        if state is None or not self._seat_np.partial.settled(self._seat):
+            return None
+        return self._game.view(self._match(state), self._seat, friend_names(self._game, self._seat)).to_json(), \
+            language()
+
+    def _reworded(self) -> None:
+        """The view made again when the page's language changed since it was made (a player
+        may change it mid-deal); kept as it was while a card it may see is opening."""
+        if self._view is None or self._view_language == language() or self._np is None or self._np_key is None:
+            return
+        made = self._made_view(self._dealt_state())
+        if made is not None:
+            self._view, self._view_language = made
+
     def _np_end(self) -> tuple[list, list]:
         """This page's view from its own engine, the words for the steps it was newly shown and
         the cards they moved, and its check once the deal is over."""
-        np, key, game, seat = self._seat_np, self._key, self._game, self._seat
+        np, key = self._seat_np, self._key
         number = key[0]
-        try:
-            state = np.partial.state if np.dealt else None
-        except PisheError:
-            state = None
-        teams = len(game.teams)
+        state = self._dealt_state()
         if state is not None:
-            from ..match import Match
-
-            results = [self._np_results.get(n, [0] * teams) for n in range(1, number)]
-            match = Match.resume(game, (self.table or {})["length"], results, np.partial.deck())
-            match.deal = state
-            if np.partial.settled(seat):
-                self._view = game.view(match, seat, friend_names(game, seat)).to_json()
+            made = self._made_view(state)
+            if made is not None:
+                self._view, self._view_language = made
             elif self._view is not None:
                 # A card it may see is still opening (its engine holds a stand-in there: never
                 # shown): the view stays as it was, with no move until the card is known.
                 self._view = {**self._view, "legal": []}
             if state.over and np.outcome == VERIFIED:
                 self._np_results[number] = list(state.team_points())
-                self._over = match.over
+                self._over = self._match(state).over
         words, moves = self._words(self._np_told), self._motions(np.shown[self._np_told:])
         self._np_told = len(np.shown)
         if np.outcome is not None and key[3] is None:

@@ -49,6 +49,7 @@ class GuestTable:
         self.verification_deal: Optional[int] = None
         self._seq: Optional[int] = None
         self._view: Optional[dict] = None
+        self._view_language: Optional[str] = None   # the language self._view was worded in
         self._unfair = False                 # a warning that a deal was not fair is showing
         self._match_id: Optional[str] = None
         # Every try this page dealt in and that was never finished, in any match at this

@@ -26,7 +26,8 @@ import {
   setAwaiting, store, stored, turns,
 } from "./core.js";
 import {
-  clearResultFair, enterTable, focusTable, lockButtons, show, showChosenName, showError, showTitle, table, useGame,
+  clearMatchEnd, clearResultFair, enterTable, focusTable, lockButtons, show, showChosenName, showError, showTitle,
+  table, useGame,
 } from "./view.js";
 import { hostAnswer, hostCall, noteHostSettings } from "./host.js";
 import { guestAnswer, guestCall } from "./guest.js";
@@ -55,6 +56,7 @@ function leave() {
     closeLinks();
     clearSeatInvites();
     leaveBoard();
+    clearMatchEnd();
     const body = document.body;
     body.dataset.table = "computer";
     delete body.dataset.role;
@@ -207,12 +209,13 @@ function wire() {
     root.addEventListener("click", (event) => {
       if (!session.role || root !== table()) return;
       const button = event.target.closest(
-        "[data-action], [data-next-deal], [data-take-over], [data-result-new-match], [data-result-leave]");
+        "[data-action], [data-next-deal], [data-take-over], [data-result-new-match], [data-result-fresh], "
+        + "[data-result-leave]");
       if (!usable(button) || !root.contains(button)) return;
       if (button.dataset.action) act(button);
       else if (button.hasAttribute("data-take-over")) takeOver();
       else if (button.hasAttribute("data-result-new-match")) playAgain();
-      else if (button.hasAttribute("data-result-leave")) leave();
+      else if (button.hasAttribute("data-result-fresh") || button.hasAttribute("data-result-leave")) leave();
       else nextDeal(button);
     });
   }

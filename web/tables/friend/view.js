@@ -5,7 +5,7 @@
 // another page is ever inserted as HTML.
 
 import { FIRST_GAME, painter, tableOf } from "../../games/registry.js";
-import { list, setText } from "../../text.js";
+import { list, setText, text } from "../../text.js";
 import { say, word } from "../words.js";
 import { showFair, ui } from "./panel.js";
 import {
@@ -126,18 +126,25 @@ function paintTable(draw, view, status, answer) {
 
 /**
  * At a friends' match end the result panel carries what comes next: the host's Play again
- * (the same friends in the same seats), and on a friend's page the line that the host
- * starts it, with Leave the table.
+ * (the same friends in the same seats) and New match (the friends' table closes: a new
+ * match against the computer, where another game or other friends can be chosen), and on
+ * a friend's page the line that the host starts it, with Leave the table.
  */
 function showMatchEnd(root, view) {
   const over = Boolean(view && view.match && view.match.over);
-  const again = root.querySelector("[data-result-new-match]");
-  again.hidden = !(over && session.role === "host");
-  again.setAttribute("aria-disabled", again.hidden ? "true" : "false");
+  for (const button of root.querySelectorAll("[data-result-new-match], [data-result-fresh]")) {
+    button.hidden = !(over && session.role === "host");
+    button.setAttribute("aria-disabled", button.hidden ? "true" : "false");
+  }
   const wait = root.querySelector("[data-result-wait]");
   wait.hidden = !(over && session.role === "guest");
   say(wait.querySelector("[data-result-wait-line]"), wait.hidden ? null : "waiting_next_match");
   say(wait.querySelector("[data-result-leave]"), wait.hidden ? null : "leave_table");
+}
+
+/** The friends' table is left: no table's result panel keeps its actions or its wait line. */
+export function clearMatchEnd() {
+  for (const root of document.querySelectorAll("[data-pishe-table]")) showMatchEnd(root, null);
 }
 
 /** A seat's chosen name (player text) in `node`, marked as the player's own; "" for none. */
@@ -170,10 +177,13 @@ function showFairness() {
   const fair = fairness(session.status);
   showFair(fair);
   // The table check code of the deal in play, as Python words it: friends compare it on a call.
+  // Its words come around the code's pictures ([before, code, after]): those are shown large, together.
   const check = document.querySelector("[data-check-code]");
-  const checkLine = session.status && typeof session.status.check_line === "string" ? session.status.check_line : "";
-  check.hidden = !checkLine;
-  setText(check, checkLine);
+  const checkLine = list(session.status && session.status.check_line).map(text);
+  check.hidden = checkLine.length !== 3;
+  setText(check.querySelector("[data-check-before]"), checkLine[0]);
+  setText(check.querySelector("[data-check-symbols]"), checkLine[1]);
+  setText(check.querySelector("[data-check-after]"), checkLine[2]);
   // A no-peek table says plainly whose cards the host's page knows: its computers'.
   const note = document.querySelector("[data-computers-note]");
   const computers = session.status && typeof session.status.computers_note === "string" ? session.status.computers_note : "";
