@@ -21,12 +21,77 @@ from __future__ import annotations
 import random
 from typing import Optional, Sequence
 
-from ...cards import SUITS
-from .deal import CARD_OF, CODE, MAX_BID, PASS, SUIT_CODE, bid_text, trump_text, winning_code
-from .lookahead import ALL, best_values, bits, play_out
+from ...cards import DECK, SUITS
+from .deal import CARD_OF, CODE, MAX_BID, PASS, SUIT_CODE, bid_text, legal_codes, trump_text, winning_code
 from .memory import Memory
 
-__all__ = ["HardBot", "sample_hands"]
+__all__ = ["HardBot", "play_out", "sample_hands"]
+
+_ALL = sorted(CODE[c] for c in DECK)
+#: For each code, the bits (1 << code) of the higher cards of its suit.
+_ABOVE = {c: sum(1 << d for d in _ALL if d & 3 == c & 3 and d > c) for c in _ALL}
+
+
+def _baseline_lead(hand: list, trump: int, seen: int) -> int:
+    """The baseline's lead on codes (see :func:`.baseline.baseline_lead`); ``seen``: the bits of
+    the cards played so far."""
+    others = [c for c in hand if c & 3 != trump]
+    if not others:
+        return hand[0]
+    mine = seen
+    for c in hand:
+        mine |= 1 << c
+    for c in others:
+        if not _ABOVE[c] & ~mine:
+            return c
+    lengths = [0, 0, 0, 0]
+    for c in others:
+        lengths[c & 3] += 1
+    suit = lengths.index(max(lengths))
+    for c in others:
+        if c & 3 == suit:
+            return c
+    raise AssertionError("no lead")
+
+
+def _baseline_follow(legal: list, trick: list, trump: int) -> int:
+    """The baseline's follow on codes (see :func:`.baseline.baseline_follow`)."""
+    n = len(trick)
+    for c in legal:
+        if winning_code([*trick, c], trump) == n:
+            return c
+    return legal[0]
+
+
+def play_out(hands: list, trick: list, leader: int, trump: int, broken: bool, tricks: list, seen: int) -> list:
+    """Play a deal to its end with the baseline's rule for every seat, on codes: ``hands`` by seat
+    (sorted lists, changed in place), ``trick`` the codes played to the trick in play, led by
+    ``leader``, ``tricks`` each seat's tricks so far (changed in place), ``seen`` the bits of the
+    cards played before. Returns ``tricks``."""
+    seat = (leader + len(trick)) % 4
+    trick = list(trick)
+    while hands[seat]:
+        hand = hands[seat]
+        if trick:
+            legal = legal_codes(hand, trick, trump, broken)
+            card = legal[0] if len(legal) == 1 else _baseline_follow(legal, trick, trump)
+        else:
+            card = _baseline_lead(hand, trump, seen)
+        hand.remove(card)
+        trick.append(card)
+        seen |= 1 << card
+        if card & 3 == trump:
+            broken = True
+        if len(trick) == 4:
+            leader = (seat + 1) % 4
+            winner = (leader + winning_code(trick, trump)) % 4
+            tricks[winner] += 1
+            trick = []
+            seat = winner
+        else:
+            seat = (seat + 1) % 4
+    return tricks
+
 
 def sample_hands(rng: random.Random, unseen: Sequence[int], counts: Sequence[int], ruled_out: Sequence[set],
                  unlikely: Sequence[set], me: int, tries: int = 8) -> list:
@@ -168,11 +233,12 @@ class HardBot:
     """Looks ahead over sampled deals of the cards it cannot see (see the module docs).
 
     ``samples`` bounds the play-outs of one decision: a card is tried in ``samples // cards``
-    deals at least ``floor`` times; a bid or a trump choice in ``bid_samples`` deals.
+    deals at least ``floor`` times; a bid or a trump choice in ``bid_samples`` deals, each the best
+    fit to the auction of ``tries`` draws (in play, of ``play_tries``).
     """
 
-    def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
-                 tries: int = 6, boldness: float = 0.0, play_tries: int = 6, endgame: int = 0):
+    def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 64,
+                 tries: int = 12, boldness: float = 0.0, play_tries: int = 6):
         self.seat = seat
         self.rng = rng
         self.samples = samples
@@ -181,7 +247,6 @@ class HardBot:
         self.tries = tries
         self.boldness = boldness
         self.play_tries = play_tries
-        self.endgame = endgame
         self.memory = Memory()
 
     def remember(self, view) -> None:
@@ -205,7 +270,7 @@ class HardBot:
     def _unseen(self, view) -> list:
         mine = {CODE[c] for c in view.hand}
         gone = {CODE[c] for c in self.memory.gone}
-        return [c for c in ALL if c not in mine and c not in gone]
+        return [c for c in _ALL if c not in mine and c not in gone]
 
     def _known(self) -> tuple:
         """Each seat's ruled-out and unlikely cards, as sets of codes."""
@@ -303,7 +368,7 @@ class HardBot:
         unseen, known = self._unseen(view), self._known()
         trick = [CODE[c] for _, c in view.trick]
         leader = view.trick[0][0] if view.trick else me
-        seen_before = bits(CODE[c] for c in self.memory.gone) & ~bits(trick)
+        seen_before = _bits(CODE[c] for c in self.memory.gone) & ~_bits(trick)
         codes = [CODE[c] for c in legal]
         rounds = max(self.floor, self.samples // len(codes))
         totals = [0.0] * len(codes)
@@ -312,20 +377,8 @@ class HardBot:
         named = (declarer, trump) if declarer != me else None
         def misfits(hands: list) -> int:
             return _misfits(hands, said, partners, shown, named)
-        def value(tricks: list) -> float:
-            return _value(_points(tricks, declarer, contract, partners), me, partners)
-        searching = len(view.hand) <= self.endgame
         for _ in range(rounds):
             hands = self._fitting(view, unseen, known, misfits, self.play_tries)
-            if searching:
-                best = best_values(hands, trick, leader, trump, view.broken, list(view.tricks),
-                                   seen_before | bits(trick), me, value)
-                values = [best.get(c) for c in codes]
-                for i in range(len(codes)):
-                    v = values[i] if values[i] is not None else values[i - 1]
-                    values[i] = v
-                    totals[i] += v
-                continue
             for i, code in enumerate(codes):
                 trial = [h[:] for h in hands]
                 trial[me].remove(code)
@@ -335,10 +388,17 @@ class HardBot:
                 if len(after) == 4:
                     winner = (leader + winning_code(after, trump)) % 4
                     tricks[winner] += 1
-                    play_out(trial, [], winner, trump, broken, tricks, seen_before | bits(after))
+                    play_out(trial, [], winner, trump, broken, tricks, seen_before | _bits(after))
                 else:
-                    play_out(trial, after, leader, trump, broken, tricks, seen_before | bits(after))
-                totals[i] += value(tricks)
+                    play_out(trial, after, leader, trump, broken, tricks, seen_before | _bits(after))
+                totals[i] += _value(_points(tricks, declarer, contract, partners), me, partners)
         best = max(range(len(codes)), key=lambda i: (totals[i], -codes[i]))
         return CARD_OF[codes[best]]
+
+
+def _bits(codes) -> int:
+    bits = 0
+    for c in codes:
+        bits |= 1 << c
+    return bits
 
