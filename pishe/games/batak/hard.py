@@ -237,8 +237,8 @@ class HardBot:
     fit to the auction of ``tries`` draws (in play, of ``play_tries``).
     """
 
-    def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 64,
-                 tries: int = 12, boldness: float = 0.0, play_tries: int = 6):
+    def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
+                 tries: int = 6, boldness: float = 0.0, play_tries: int = 6):
         self.seat = seat
         self.rng = rng
         self.samples = samples
