@@ -108,7 +108,7 @@ def _person_clock(status: dict, view: Optional[dict]) -> dict:
     mine: dict = next((s for s in seats if s.get("seat") == status.get("seat")), {})
     to_move = next((s for s in seats if s.get("seat") == turn), None)
     runs = (status.get("phase") == "playing" and to_move is not None and to_move.get("role") != "computer"
-            and not any(to_move.get(k) for k in ("autopilot", "away", "left")))
+            and not any(to_move.get(k) for k in ("autopilot", "away", "left", "unfair")))
     clock = None
     if runs and turn is not None and seconds is not None:
         clock = words.clock(turn, seconds, turn == status.get("seat"))

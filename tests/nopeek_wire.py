@@ -29,7 +29,8 @@ def np_messages(both: list) -> dict:
             tries[m["deal"]] = m["tries"]
             out[(m["deal"], m["tries"])] = list(m["log"])     # all of the try so far, once
         elif m["type"] == "np" and m["deal"] in tries:
-            out.setdefault((m["deal"], tries[m["deal"]]), []).append(m["message"])
+            # Its own try (a stopped try's secrets are relayed after the next try began).
+            out.setdefault((m["deal"], m["tries"]), []).append(m["message"])
     return out
 
 

@@ -171,7 +171,8 @@ def test_a_wrong_key_for_the_hosts_first_cards_crashes_nothing_and_blames_nobody
     host's status still reads, says the keys open no card, and the table waits on nobody (no
     silence hold can blame an honest seat). Each try stops at once for everyone; every page's
     secret of it then names the guest that sent the wrong key (the host's page checks what was
-    dealt), and once named twice its seat is the host page's computer's: the table goes on."""
+    dealt, and relays the secrets: every friend's page checks it too), and once named twice its
+    seat is the host page's computer's: the table goes on."""
     plain = NoPeekSeat._message
 
     def wrong(self, kind, **fields):
@@ -189,8 +190,9 @@ def test_a_wrong_key_for_the_hosts_first_cards_crashes_nothing_and_blames_nobody
     assert "do not open any card" in status["verification"]
     assert host.named[1] >= 2 and host.np_try["pages"] == [0, 0, 2, 3]
     assert 2 not in host.waiting_for() and 3 not in host.waiting_for()
-    for seat in (2, 3):
-        assert "page found it not fair" in table.page(seat).status()["verification"]
+    for seat in (2, 3):         # each checks the stopped try on its secrets, relayed: seat 1 named
+        line = table.page(seat).status()["verification"]
+        assert "is not the one its seat's secret gives" in line and f"(seat: {table.page(seat)._seat_name(1)})" in line
 
 
 def test_a_page_flooding_the_log_is_refused_past_the_cap():
@@ -489,3 +491,190 @@ def test_a_guest_named_not_fair_twice_has_its_seat_played_by_a_computer(monkeypa
     monkeypatch.setattr(NoPeekSeat, "_message", plain)
     table.play_deck()
     assert all(table.page(s).verification == VERIFIED for s in (1, 3))
+
+
+# -- a page that stops a deal with no cause ----------------------------------------------------
+
+
+def claim(table: Table, by: int, reveal: bool = True, **named) -> None:
+    """Guest ``by``'s changed page stops the try in play with an ``np-unfair`` the deal gives no
+    cause for (naming whom ``named`` says, or nobody), signed and in its place as an honest
+    page's; with ``reveal``, its secret of the try follows, as an honest page's does."""
+    from pishe.table.nopeek import NotFairError
+
+    page = table.page(by)
+    said = page._np.stop(NotFairError("no cause", **named))
+    assert [m["type"] for m in said] == ["np-unfair", "np-reveal"]
+    table.delivering = True              # the page sends all it said before it takes anything in
+    for text in page._np_out(said if reveal else said[:1]).send:
+        assert table.send(table.conn_of(by), text).error is None
+    table.delivering = False
+    table.deliver([])
+
+
+def test_a_claim_with_no_cause_names_its_sender_and_twice_gives_its_seat_to_a_computer():
+    """Friend 2's page stops the deal twice with an np-unfair naming nobody: each time the deal
+    ends for everyone and is dealt again, and once every page's secret of the stopped try is in,
+    the host's page finds nothing wrong in what was dealt and played, and names friend 2's
+    page, as every other friend's page does (the host relays the secrets: each checks for itself); named twice, a computer plays seat 2 from the next try on. Nobody else is named."""
+    table = seated("pisti", [1, 2, 3], 40, "151")
+    host = table.host
+    host_moved(table, 1)
+    claim(table, 2)
+    assert host.named == {2: 1} and host.np_try["tries"] == 1
+    # Every other page gets every secret of the stopped try, checks it, and names friend 2's page;
+    # so does the host's page.
+    assert host.status()["verification"].startswith("A page stopped the deal with no cause that the deal shows")
+    for seat in (1, 3):
+        line = table.page(seat).status()["verification"]
+        assert line.startswith("Deck 1 is not fair: a page stopped the deal with no cause that the deal shows (seat: ")
+        assert table.page(seat)._seat_name(2) in line
+    for _ in range(3):
+        table.move()
+    claim(table, 2)
+    assert host.named == {2: 2} and host.np_try["tries"] == 2
+    table.play_deck()
+    assert host.phase == "deal-over" and all(table.page(s).phase == "deal-over" for s in (1, 3))
+    table.deliver(host.next_deal().send)
+    assert host.np_try["pages"] == [0, 1, 0, 3]
+
+
+def test_a_claim_naming_the_host_is_one_the_host_page_knows_false():
+    """Friend 1's page stops the deal saying the host changed what it relays: the host's page
+    checks every message before it relays it and relays each as it came, so it names friend 1's
+    page at once; the deal is dealt again."""
+    table = seated("pishe-pasha", [1], 41, "one-deal")
+    host_moved(table, 1)
+    claim(table, 1, host=True)
+    assert table.host.named == {1: 1} and table.host.np_try["tries"] == 1
+
+
+def test_a_claim_whose_sender_keeps_its_secret_names_it():
+    """Friend 1's page stops the deal naming friend 2's, and keeps its secret of the try (so the
+    claim cannot be checked): once it sends a message of the next try, its claim does not hold,
+    and it is named; friend 2's page is not."""
+    table = seated("pisti", [1, 2, 3], 42, "151")
+    host = table.host
+    host_moved(table, 1)
+    claim(table, 1, reveal=False, seat=2)
+    assert host.np_try["tries"] == 1 and host.named == {1: 1}
+
+
+def test_an_honest_claim_names_the_seat_that_cheated_not_its_sender(monkeypatch):
+    """Friend 1's changed page masks a wrong key for friend 2's cards: friend 2's page finds
+    that the keys open no card and stops the deal; once every secret is in, the host's page
+    names friend 1's page, never friend 2's, and so does friend 3's page."""
+    plain = NoPeekSeat._message
+
+    def wrong(self, kind, **fields):
+        if kind == "np-keys" and self.seat == 1:
+            fields["shares"] = [[*share[:3], ("0" if share[3][0] != "0" else "1") + share[3][1:], share[4]]
+                                if share[2] == 2 else share for share in fields["shares"]]
+        return plain(self, kind, **fields)
+
+    monkeypatch.setattr(NoPeekSeat, "_message", wrong)
+    table = Table("pisti", [1, 2, 3], 43, "151")
+    for _ in range(3):
+        table.join()
+    host = table.host
+    assert host.np_try["tries"] >= 1
+    assert 2 not in host.named and host.named.get(1, 0) >= 1
+    # Friend 3's page checks the stopped try on its secrets too: it names friend 1's page.
+    line = table.page(3).status()["verification"]
+    assert "(seat: " + str(table.page(3)._seat_name(1)) + ")" in line and "no cause" not in line
+
+
+def test_a_seat_named_twice_is_flagged_a_computers_on_every_page():
+    """Once a computer plays the seat of a page found not fair twice, every page's seat flags
+    say so (the named page's own too), and the named page shows its seat played by the computer
+    for the rest of the match, never a board of its own."""
+    from pishe import web_friends
+
+    table = seated("pisti", [1, 2, 3], 44, "151")
+    host = table.host
+    host_moved(table, 1)
+    claim(table, 2, seat=1)
+    for _ in range(3):
+        table.move()
+    claim(table, 2, seat=1)
+    table.play_deck()
+    table.deliver(host.next_deal().send)
+    assert host.named == {2: 2} and host.np_try["pages"] == [0, 1, 0, 3]
+    for status in [host.status()] + [table.page(s).status() for s in (1, 2, 3)]:
+        flags = web_friends._friend_status(status)["presence"]
+        assert flags[2] == "Not fair: computer", flags
+    assert "for the rest of the match" in table.page(2).view()["status"]
+    assert table.page(2).sits_out() and table.page(2).phase == "playing"
+    table.play_deck()           # the table goes on: the host's page plays seat 2
+    assert host.phase == "deal-over" and table.page(1).phase == table.page(3).phase == "deal-over"
+    assert all(table.page(s).status()["verification_deal"] == 1 for s in (1, 3))     # naming seat 2
+
+
+def test_a_host_found_not_fair_twice_gets_no_new_try_and_the_page_says_so():
+    """The host takes back its move on every try: the friend's page finds it not fair each time
+    and stops the try; the second time in the match it takes no new try from the host, and says
+    so in the game's word for a deal, for its player to leave. The count holds across a reload."""
+    table = seated("pisti-2", [1], 45, "151")
+    page = table.page(1)
+    for n in range(2):
+        host_moved(table, 2)
+        log = table.host.dealing.log
+        cut = last_act_of(log, 0)
+        table.deliver([(table.conn_of(1), resent(table, log[:cut] + log[cut + 1:]))])
+        assert table.host.np_try["tries"] == n + 1
+    line = page.status()["verification"]
+    assert line == ("This page found the host not fair twice in this match: it takes no new deck from the host. "
+                    "You may leave the table.")
+    assert page.receive(resent(table, table.host.dealing.log if table.host.dealing else [])).send == []
+    assert page.view()["status"] == line and page.view()["legal"] == []
+    again = Guest.restore(page.save(), random.Random(3), page.ledger())
+    assert again.status()["verification"] == line
+    assert again.receive(json.dumps(welcome_of(table, 1))).send == []
+    assert again.receive(resent(table, [], tries=table.host.np_try["tries"] + 1)).send == []
+
+
+@pytest.mark.parametrize("number", [2, 3])
+def test_a_first_deal_numbered_past_1_for_a_page_new_to_the_match_is_refused(number):
+    """A host numbers the match's first deal 2 or 3 (to pick another dealer) for a page new to
+    the match, whose seat no computer played: the page deals nothing, says why in the game's word
+    for a deal, and never verifies it. Deal 1 is then taken as usual."""
+    table = Table("pisti-2", [1], 46, "151")
+    page = Guest(rng=random.Random(4))
+    sent = [text for _conn, text in table.host.receive(page.hello(), table.open(page)).send]
+    assert [json.loads(t)["type"] for t in sent[:2]] == ["welcome", "np-deal"]
+    page.receive(sent[0])
+    fields = {k: v for k, v in json.loads(sent[1]).items() if k not in ("v", "game", "type")}
+    forged = write("pisti-2", "np-deal", **{**fields, "deal": number})
+    assert page.receive(forged).send == []
+    assert page.status()["verification"] == (f"The host dealt this page deck {number} of a match it never played "
+                                             "in: this page takes deck 1 only, unless a computer was playing its "
+                                             "seat. Nothing was dealt.")
+    assert page.status()["deal"] is None and page.phase == "dealing"
+    assert json.loads(page.receive(sent[1]).send[0])["message"]["type"] == "np-commit"
+
+
+@pytest.mark.parametrize("between", [False, True])
+def test_a_new_page_at_a_later_deal_takes_the_next_deal_at_a_seat_a_computer_played(between):
+    """A friend's tab is closed at deal 2 (or between deals 1 and 2), its ledger with it: the new
+    tab's page is new to the match, so it cannot take deal 2 (or 3) as its first on the host's
+    word alone. The host's page seats it as coming to a computer's seat: a computer plays seat 1
+    for the rest of the deal in play, and the new page takes the next deal (its seat was the
+    computer's when it came, so it may) and verifies it."""
+    table = Table("pisti-2", [1], 47, "151")
+    table.join()
+    host = table.host
+    table.play_deck()
+    if not between:
+        table.deliver(host.next_deal().send)
+        table.move()
+    table.drop(table.conn_of(1))
+    table.join()
+    page = table.page(1)
+    assert page.status()["seats"][1]["away"] and page.sits_out()
+    if not between:
+        table.play_deck()               # the host's page plays seat 1
+        assert page.verification is None
+    table.deliver(host.next_deal().send)
+    assert host.np_try["pages"] == [0, 1]
+    table.play_deck()
+    assert page.verification == VERIFIED and page.verification_deal == (2 if between else 3)

@@ -120,6 +120,11 @@ class NoPeekSeat:
         #: Once a deal stopped mid-deal has every page's secret: what the check of what was dealt
         #: names (:func:`~pishe.table.nopeek.check_stopped`), or ``None``.
         self.culprit: Optional[NotFairError] = None
+        #: Once a deal stopped mid-deal has every page's secret: whether that check found nothing
+        #: wrong (the page that stopped it had no cause that the deal shows).
+        self.cleared = False
+        #: The ``np-unfair`` of another page that stopped this deal, as it came, or ``None``.
+        self.claim: Optional[dict] = None
         self._stopped = False
 
     def heard(self, seat: int) -> int:
@@ -224,6 +229,7 @@ class NoPeekSeat:
             if message["type"] == "np-unfair":
                 named_host = message["host"] and message["named"] is None
                 self.outcome, self._stopped = DealStoppedError(message["seat"], named_host), True
+                self.claim = message
                 return self._reveal_stopped()
             return self._receive(message)
         except NotFairError as e:
@@ -256,21 +262,47 @@ class NoPeekSeat:
         return [self._message("np-reveal", secret=self.dealing.reveal())]
 
     def _after_stop(self, message) -> list:
-        """A message that comes once the deal stopped: only the secrets are taken in; with every
-        one in, :attr:`culprit` is found. Nothing is sent, nothing raised."""
+        """A message that comes once the deal stopped: only the secrets are taken in, each signed
+        by its seat (in any order: a page may have sent messages of the try after it stopped,
+        which no page takes in; a secret answers for itself against its seat's commitment); with
+        every one in, :attr:`culprit` is found. Nothing is sent, nothing raised."""
         try:
             message = _checked(message, self.seats, self._blame)
-            if message["type"] != "np-reveal" or message["seat"] in self._secrets:
+            seat = message["seat"]
+            if message["type"] != "np-reveal" or seat in self._secrets or not self._signed(message):
                 return []
-            self._authentic(message)
         except (NotFairError, GroupError, ValueError, LookupError):
             return []
         self._secrets[message["seat"]] = message["secret"]
         if len(self._secrets) == len(self.seats):
             dealing = self.dealing
             self.culprit = check_stopped(dealing.group, self.game.id, dealing.match_id, dealing.deal, self.seats,
-                                         dealing.record, self._secrets)
+                                         dealing.record, self._secrets) or self._moves_checked()
+            self.cleared = self.culprit is None
         return []
+
+    def _moves_checked(self) -> Optional[NotFairError]:
+        """With every secret of a stopped try in and its deck dealt: its moves so far against
+        the rules on the cards every secret opens, and every key share against what its
+        receiver could see then; the :class:`NotFairError` naming the seat that broke one, or
+        ``None``."""
+        if not self.dealt:
+            return None
+        try:
+            cards = check_deal(self.dealing.group, self.game.id, self.dealing.match_id, self.dealing.deal,
+                               self.seats, self.dealing.record, self._secrets)
+            cheat = first_refused(self.game, cards, self.partial.dealer, self.partial.actions)
+            if cheat is not None:
+                return NotFairError(_("A seat played a move the rules refuse."), self.pages.get(cheat, cheat))
+            check_openings(self.game, cards, self.partial.dealer, self.partial.actions, self.dealing.record,
+                           self.pages)
+        except NotFairError as e:
+            return e
+        return None
+
+    def revealed(self, seat: int) -> bool:
+        """Whether page ``seat``'s secret of this deal has come (or is this page's own, revealed)."""
+        return seat in self._secrets
 
     @property
     def stopped(self) -> bool:
@@ -305,8 +337,7 @@ class NoPeekSeat:
         sign = message["sign"] if kind == "np-commit" and seat not in record.signs else record.signs.get(seat)
         if sign is None:
             raise NotFairError(_("A message came from a seat before its commitment."), **blame)
-        body = {k: v for k, v in message.items() if k != "sig"}
-        if not self.dealing.group.verify(bytes.fromhex(sign), canonical(body), bytes.fromhex(message["sig"])):
+        if not self._signed(message, sign):
             raise NotFairError(_("A message's signature is not its seat's: the host changed it on the way, or "
                                  "its seat signed it wrong."), **blame)
         heard = message["heard"]
@@ -316,6 +347,15 @@ class NoPeekSeat:
                 [self._chains[s][count] for s, count in zip(self.seats, heard)]):
             raise NotFairError(_("This page and a seat's page were shown different records of the deal."), **blame)
         self._chains[seat].append(chained(self._chains[seat][-1], message))
+
+    def _signed(self, message: dict, sign: Optional[str] = None) -> bool:
+        """Whether ``message`` is signed by its seat's key (``sign``, or the one its commitment
+        bound in this page's record)."""
+        sign = sign if sign is not None else self.dealing.record.signs.get(message["seat"])
+        if sign is None:
+            return False
+        body = {k: v for k, v in message.items() if k != "sig"}
+        return self.dealing.group.verify(bytes.fromhex(sign), canonical(body), bytes.fromhex(message["sig"]))
 
     def abort(self, seats: Sequence[int]) -> None:
         """Pages ``seats`` left the deal for good, with their keys: it ends aborted by them."""

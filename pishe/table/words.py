@@ -81,6 +81,7 @@ PAGE = {
     "seat_lost": N_("connection lost"),
     "seat_away": N_("away: a computer plays"),
     "seat_left": N_("left: a computer plays"),
+    "seat_unfair": N_("not fair: a computer plays"),
     "seat_reconnecting": N_("reconnecting…"),
     # Beside a seat's name, the name its player chose (player text), and the field to choose one.
     "chosen_name": N_("Name chosen by this player"),
@@ -255,14 +256,17 @@ def check_line(code: Optional[str], deal: Optional[int], deal_name: str = "Deal"
 
 def presence(seats: list, seat: Optional[int]) -> list:
     """Who plays each seat, as ``seat``'s page flags it beside the seat's name ("" for
-    none): "Computer", "Friend", "Host", and who is away or has left. ``seats`` is a
-    table's list of ``{"seat", "role", "connected", "autopilot", "away", "left"}``."""
+    none): "Computer", "Friend", "Host", and who is away, has left, or was found not fair twice
+    (a computer plays it for the rest of the match). ``seats`` is a table's list of
+    ``{"seat", "role", "connected", "autopilot", "away", "left", "unfair"}``."""
     flags = []
     for s in seats:
         if s.get("role") == "computer":
             flags.append(_("Computer"))
         elif s.get("left"):
             flags.append(_("Left: computer"))
+        elif s.get("unfair"):
+            flags.append(_("Not fair: computer"))
         elif s.get("away"):
             flags.append(_("Away: computer"))
         elif s.get("autopilot"):

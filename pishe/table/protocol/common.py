@@ -9,7 +9,7 @@ from typing import Optional
 from ..lang import TABLE, _
 from ..said import say
 
-__all__ = ["COMPUTER", "TIMEOUT", "computers_note", "friend_names", "timeout_action"]
+__all__ = ["COMPUTER", "TIMEOUT", "computers_note", "friend_names", "no_cause", "timeout_action"]
 
 #: How the deal's log marks a move the table made for a person's seat (``np-act``'s
 #: ``mark``: every page words such a move as the table's).
@@ -28,6 +28,14 @@ def computers_note() -> str:
     """What a no-peek table says when computers sit with friends."""
     return _("The computers' cards are known to the host's page: it plays them. "
              "No page knows a card of a person's seat before that seat may show it.")
+
+
+def no_cause(seat: int):
+    """The finding that page ``seat`` stopped a deal with an ``np-unfair`` that does not hold (a
+    :class:`~pishe.table.nopeek.NotFairError` naming it)."""
+    from ..nopeek import NotFairError
+
+    return NotFairError(_("A page stopped the deal with no cause that the deal shows."), seat)
 
 
 def timeout_action(view: Optional[dict]) -> Optional[str]:

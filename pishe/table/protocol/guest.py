@@ -86,10 +86,14 @@ class Guest(GuestDeal):
         """This seat's view from this page's own engine (``None`` before the first deal).
         While this page sits the deal in play out (:meth:`sits_out`): its seat's place at
         the table, saying that it plays from the next deal."""
+        if self._refusing is not None:
+            return self._game.blank_view(self._seat, friend_names(self._game, self._seat), self.verification or "")
         if self.sits_out():
             deal = said.lowered(self._deal_word())
-            return self._game.blank_view(self._seat, friend_names(self._game, self._seat), say(
-                TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal))
+            why = say(TABLE, "A computer plays your seat for the rest of the match: the host's page found this "
+                             "page not fair twice.") if self._seat_flag("unfair") else say(
+                TABLE, "A computer plays your seat for now: you play when the next {deal} is dealt.", deal=deal)
+            return self._game.blank_view(self._seat, friend_names(self._game, self._seat), why)
         self._reworded()
         return self._view
 
@@ -102,19 +106,19 @@ class Guest(GuestDeal):
 
         if self.game is None or self.seat is None or self._seq is None:
             return False
+        if self._seat_flag("unfair"):
+            return True         # the host's page found this page not fair twice: its computer plays
         if self._np is not None:
             return isinstance(self._np.outcome, DealAbortedError)
-        seats = (self.table or {}).get("seats") or []
-        away = self.seat < len(seats) and isinstance(seats[self.seat], dict) and seats[self.seat].get("away") is True
         # A page that never dealt with this host (no key) and has no board sits out.
-        return away and (self._np_key is not None or self._view is None)
+        return self._seat_flag("away") and (self._np_key is not None or self._view is None)
 
     @property
     def phase(self) -> str:
         """``connecting``, ``dealing``, ``playing``, ``deal-over`` or ``match-over``."""
         if self._seq is None:
             return CONNECTING
-        if self.sits_out():
+        if self.sits_out() or self._refusing is not None:
             return PLAYING              # the others play the deal: this page's seat is the computer's
         if self._np is not None and (not self._np.dealt or self._view is None
                                      or self._view_deal() != self._key[0]):
@@ -142,7 +146,8 @@ class Guest(GuestDeal):
         """The table's sentence when computers sit with friends (their cards are the host
         page's: the deal's try says which seats' page is the host's), or ``None``."""
         seats = (self.table or {}).get("seats") or []
-        computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") for s in seats)
+        computers = any(s.get("role") == "computer" or s.get("away") or s.get("left") or s.get("unfair")
+                        for s in seats)
         computers = computers or any(s != page for s, page in self._seat_np.pages.items() if page == 0)
         return computers_note() if computers else None
 
@@ -244,6 +249,8 @@ class Guest(GuestDeal):
         if key is not None and self._match_id is not None and self.game is not None and not self._over:
             self._abort(key[0] if key[3] is None else key[0] + 1, None, say(TABLE, "the host started another match"))
         self._match_id, self._view = match_id, None
+        if self._over:
+            self._host_named, self._refusing = 0, None      # a new match after this one: counted afresh
         self._np, self._np_key, self._np_results, self._np_rec, self._over = None, None, {}, None, False
 
     def _error(self, values: dict) -> Outcome:

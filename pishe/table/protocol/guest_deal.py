@@ -10,7 +10,7 @@ from ...errors import PisheError
 from ..lang import TABLE, _, language
 from ..said import lowered, named_reason, of_error, say
 from . import wire
-from .common import TIMEOUT, friend_names, timeout_action
+from .common import TIMEOUT, friend_names, no_cause, timeout_action
 from .guest_table import GuestTable
 from .nopeek_deal import dealer_of, np_match_id, rebuild
 from .record import Record, RecordRewrittenError
@@ -64,6 +64,8 @@ class GuestDeal(GuestTable):
         from ..nopeek_seat import NoPeekSeat
 
         self._resuming = False
+        if self._refusing is not None:
+            return Outcome([], [])         # this page takes no new try from this host (_host_not_fair)
         game, seat, number, tries = self._game, self._seat, values["deal"], values["tries"]
         pages = values["pages"]
         wire.check(len(pages) == game.seats and all(type(p) is int for p in pages)
@@ -71,6 +73,15 @@ class GuestDeal(GuestTable):
                    "each seat's page must be its own or the host's, this seat this page's")
         log = [wire.obj(m, "message") for m in values["log"]]
         key = self._np_key
+        if key is None and not self._np_results and number > 1 and not self._seat_flag("away"):
+            # A page new to the match takes deal 1, or a later one only where a computer played
+            # its seat when it came (the match went on without it): the dealer follows from the
+            # number, and a host may not pick another by numbering a first deal 2.
+            self._record(number, say(TABLE, "The host dealt this page {deal} {number} of a match it never played "
+                                            "in: this page takes {deal} 1 only, unless a computer was playing its "
+                                            "seat. Nothing was dealt.", deal=lowered(self._deal_word()),
+                                     number=number))
+            return Outcome([], [])
         same = key is not None and key[:2] == [number, tries]
         if key is not None and same and key[3]:
             return Outcome([], [])             # checked already: nothing of it is left to do
@@ -79,10 +90,13 @@ class GuestDeal(GuestTable):
             # Deals go 1, 2, 3… and tries only up: a deal that ended is never dealt again.
             self._warn(number, say(TABLE, "the host dealt again a {deal} that had ended.",
                                    deal=lowered(self._deal_word())))
+            self._host_not_fair(number)
             return Outcome([], [])
         if self._np is not None and not same and self._np.outcome is None:
             self._np.abort([])             # begun again before its end: the host's doing
             self._np_end()
+        if self._np is not None and not same and self._np.stopped and key is not None:
+            self._np_stopped = (key[:2], self._np)     # its secrets still to come: the claim checked
         if not same and any(m.get("seat") == seat for m in log):
             raise WrongPhaseError(_("This page lost its keys to deal {number}.").format(number=number))
         record = self._np_rec if same and self._np_rec is not None else Record(seat)
@@ -138,10 +152,32 @@ class GuestDeal(GuestTable):
 
     def _np_take(self, number: int, tries: int, message: dict) -> Outcome:
         self._resuming = False
+        if self._np_stopped is not None and self._np_stopped[0] == [number, tries]:
+            return self._np_check_claim(message)
         if self._np is None or self._np_rec is None or [number, tries] != self._key[:2]:
             return Outcome([], [])             # of a try this page is not in: nothing to do
         self._np_rec.took(message)
         return self._np_out(self._np.receive(message))
+
+    def _np_check_claim(self, message: dict) -> Outcome:
+        """A secret of the try that another page's ``np-unfair`` stopped (the host relays them):
+        with every one in, this page checks what was dealt and played as the host's page does.
+        A seat that broke the deal is named; a claim that did not name the host and that the
+        deal gives no cause for names its sender (a claim naming the host this page cannot
+        judge: it does not see what the host showed that page). Said once; nothing is sent."""
+        key, np = self._np_stopped or ([0, 0], None)
+        if np is None:
+            return Outcome([], [])
+        np.receive(message)
+        if np.culprit is None and not np.cleared:
+            return Outcome([], [])
+        self._np_stopped = None
+        claim = np.claim
+        if np.culprit is not None:
+            self._warn(key[0], named_reason(np.culprit, self._seat_name))
+        elif claim is not None and not claim["host"] and claim["seat"] != self.seat:
+            self._warn(key[0], named_reason(no_cause(claim["seat"]), self._seat_name))
+        return Outcome([], [])
 
     def _np_out(self, messages: list, again: Optional[list] = None) -> Outcome:
         """Send this page's messages (signed by its seat, key shares already in parts that fit a
@@ -236,3 +272,5 @@ class GuestDeal(GuestTable):
             self._abort(number, None, say(TABLE, "{seat}'s page found it not fair", seat=self._seat_name(outcome.by)))
         else:
             self._warn(number, named_reason(outcome, self._seat_name))
+            if getattr(outcome, "host", False):
+                self._host_not_fair(number)

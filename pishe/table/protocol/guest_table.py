@@ -20,7 +20,11 @@ if TYPE_CHECKING:
     from ..game import Game
     from ..nopeek_seat import NoPeekSeat
 
-__all__ = ["GuestTable"]
+__all__ = ["GuestTable", "HOST_NOT_FAIR_LIMIT"]
+
+#: How many times in a match a guest's page finds the host not fair before it takes no new try
+#: from it (a host that cheats on every try would have the deal dealt again for ever).
+HOST_NOT_FAIR_LIMIT = 2
 
 #: What a game's wording functions may raise on data that is not a step or view of theirs
 #: (they check the data they read, not data they were never meant to read).
@@ -64,7 +68,14 @@ class GuestTable:
         self._np: Optional[NoPeekSeat] = None
         self._np_key: Optional[list] = None
         self._np_rec: Optional[Record] = None     # this page's own record of the try it holds
+        # The try another page's np-unfair stopped, [deal, try] and this page's seat of it, while
+        # its secrets come (GuestDeal._np_check_claim); not kept across a reload.
+        self._np_stopped: Optional[tuple] = None
         self._over = False                   # the match was over on this page's own engine
+        # How often this page's own check found the host not fair in this match; at
+        # HOST_NOT_FAIR_LIMIT it takes no new try from the host (_refusing: the deal number).
+        self._host_named = 0
+        self._refusing: Optional[int] = None
         self._np_results: dict = {}
         self._np_told = 0
         if ledger is not None:
@@ -115,7 +126,7 @@ class GuestTable:
         return json.dumps({"v": VERSION, "match_id": self._match_id, "warning": warning,
                            "aborts": self._aborts, "clock": self._clock, "np": self._np_key,
                            "np_record": self._np_rec.data() if self._np_rec is not None else None,
-                           "over": self._over,
+                           "over": self._over, "host_named": self._host_named, "refusing": self._refusing,
                            "np_results": sorted(self._np_results.items())}, separators=(",", ":"))
 
     def _read_ledger(self, text: str) -> None:
@@ -140,14 +151,23 @@ class GuestTable:
                           for n, points in wire.items(data["np_results"], "np_results")}
             record = data.get("np_record")
             record = None if record is None or np_key is None else Record.of(record)
+            host_named = wire.whole(data.get("host_named", 0), "host_named")
+            refusing = wire.optional(wire.deal_number)(data.get("refusing"), "refusing")
         except (PisheError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
             raise CorruptSaveError(_("the page's ledger cannot be read ({error})").format(error=e)) from None
         self._np_key, self._np_results, self._np_rec = np_key, np_results, record
         self._over = data.get("over") is True
+        self._host_named, self._refusing = host_named, refusing
         self._match_id, self._aborts, self._clock = match_id, aborts, clock
         if warning is not None:
             self._unfair = True
             self.verification_deal, self.verification = warning
+
+    def _seat_flag(self, flag: str) -> bool:
+        """Whether the host's table says ``flag`` (``away``, ``unfair``) of this page's seat."""
+        seats, seat = (self.table or {}).get("seats") or [], self.seat
+        return (seat is not None and seat < len(seats) and isinstance(seats[seat], dict)
+                and seats[seat].get(flag) is True)
 
     def _view_deal(self) -> int:
         return self._view["match"]["deal"] if self._view is not None else 0
@@ -214,6 +234,20 @@ class GuestTable:
         if not self._unfair:
             self._unfair = True
             self.verification, self.verification_deal = warning, number
+
+    def _host_not_fair(self, number: int) -> None:
+        """This page's own check found the host not fair in deal ``number``: counted for the
+        match; at :data:`HOST_NOT_FAIR_LIMIT` the page takes no new try from the host, and says
+        so (in the game's word for a deal), for the player to leave the table."""
+        self._host_named += 1
+        if self._host_named < HOST_NOT_FAIR_LIMIT:
+            return
+        self._refusing = number
+        self._unfair = True
+        self.verification_deal = number
+        self.verification = say(TABLE, "This page found the host not fair twice in this match: it takes no new "
+                                       "{deal} from the host. You may leave the table.",
+                                deal=lowered(self._deal_word()))
 
     def _record(self, number: int, verification: str) -> None:
         if not self._unfair:

@@ -28,9 +28,9 @@ from . import wire
 from .host_seats import HostSeats, NotAGuestSeatError
 from .host_table import _GuestSeat, _HostDeal
 from .nopeek_deal import dealer_of, np_match_id, replay_seat
-from .wire import (HOST_SEAT, PLAYING, MAX_GUEST_MESSAGE, VERSION, CorruptSaveError, NotConnectedError, Outcome,
-                   OutOfOrderMessageError, ReplayedMessageError, SeatTakenError, UnknownTokenError, WrongPhaseError,
-                   removed_deal)
+from .wire import (DEAL_OVER, HOST_SEAT, MATCH_OVER, PLAYING, MAX_GUEST_MESSAGE, VERSION, CorruptSaveError,
+                   NotConnectedError, Outcome, OutOfOrderMessageError, ReplayedMessageError, SeatTakenError,
+                   UnknownTokenError, WrongPhaseError, removed_deal)
 
 __all__ = ["Host", "NotAGuestSeatError", "SeatLeftError"]
 
@@ -85,7 +85,7 @@ class Host(HostSeats):
         self.match, self._played, self._bots = None, None, {}
         self.seating = Seating([HOST_SEAT, *self.guests], clock)
         self._pending = _HostDeal(1)
-        self.named = {}
+        self.named, self._claims, self._unchecked, self._refuted = {}, {}, {}, None      # counted for a match
         for guest in self.guests.values():
             guest.joining = False
             guest.away = guest.away and guest.conn is None      # who is here plays
@@ -197,9 +197,13 @@ class Host(HostSeats):
         self.guests[seat].conn = conn
         # A friend new to a seat dealt to a computer (deal_now) takes it from the next deal; so
         # does one back to a seat whose cards the host's page was opened (a try dealt again
-        # after its page went, its computer in the seat).
-        joining = ((token is None or self._np_hosts(seat)) and self.guests[seat].away
-                   and self.phase == PLAYING)
+        # after its page went, its computer in the seat), and a new page (no token) whose first
+        # deal would come after the match's first: it holds nothing of the deals before, and a
+        # page new to a match takes deal 1, or a later one only at a seat a computer played.
+        late = (token is None and self.match is not None and self.phase != MATCH_OVER
+                and (self._deal.number > 1 or self.phase == DEAL_OVER))
+        joining = late or ((token is None or self._np_hosts(seat)) and self.guests[seat].away
+                           and self.phase == PLAYING)
         self.guests[seat].joining = joining
         self.guests[seat].away = joining
         # The others see the person come (before the first deal, whom the table still waits for) or back.
@@ -221,7 +225,7 @@ class Host(HostSeats):
         messages = [wire.write(self.game.id, "welcome", seat=seat, token=guest.token,
                                seq=guest.next_seq, **self._table())]
         deal = self._pending or self._played
-        if deal is not None and deal.np_seat is not None and seat in deal.np.seats:
+        if deal is not None and deal.np_seat is not None and seat in deal.np.seats and not guest.joining:
             messages.append(self._np_deal_message(deal))      # the page replays it with its secret
         else:
             # A page back after its hold: the try it dealt in was aborted by it, as the others

@@ -11,6 +11,7 @@ from ...errors import NotYourTurnError, PisheError
 from ..match import Match
 from ..lang import _
 from . import wire
+from .common import no_cause
 from .host_table import NAMED_TWICE, HostTable, _HostDeal
 from .nopeek_deal import dealer_of, np_match_id
 from .wire import HOST_SEAT, CorruptSaveError, Outcome, WrongPhaseError
@@ -107,20 +108,24 @@ class DealDriver(HostTable):
             raise WrongPhaseError(_("The deal is over."))
         self._np_check_cap(deal, seat, message)
         self.guests[seat].away = False        # a silent page that answers has its seat back
+        self._np_unbacked(seat)
         heard = deal.np.heard(seat)
         answers = deal.np.receive(message)
         # Relayed when the host's page took it into its record (signed, in its place), even if
         # what it says is not fair: every page then holds the record the host's page does.
-        relayed = self._np_relay([message]) if deal.np.heard(seat) > heard else []
+        taken = deal.np.heard(seat) > heard
+        relayed = self._np_relay([message]) if taken else []
         if deal.np.stopped:
-            return self._np_stop(relayed + self._np_relay(answers))
+            claim = message if taken and message.get("type") == "np-unfair" else None
+            return self._np_stop(relayed + self._np_relay(answers), claim)
         return self._np_after(relayed + self._np_relay(answers))
 
-    def _np_stop(self, send: list) -> Outcome:
-        """The try in play was found not fair mid-deal (by the host's page, or by the page whose
-        ``np-unfair`` was relayed in ``send``): it ends at once for everyone, counted, with
-        nobody waited on, and the deal is dealt again as a new try. A guest the host's own page
-        named alone is counted (:attr:`named`)."""
+    def _np_stop(self, send: list, claim: Optional[dict] = None) -> Outcome:
+        """The try in play was found not fair mid-deal (by the host's page, or by the guest page
+        whose ``np-unfair``, ``claim``, was relayed in ``send``): it ends at once for everyone,
+        counted, with nobody waited on, and the deal is dealt again as a new try. A guest the
+        host's own page named alone is counted (:attr:`named`); so is a guest whose claim does
+        not check out (:meth:`_np_claim`)."""
         from ..nopeek import NotFairError
 
         deal = self._deal
@@ -130,6 +135,9 @@ class DealDriver(HostTable):
         self.aborts.append([deal.number, []])
         self._stopped = [deal.number, len(self.aborts), deal]
         self._unchecked = {key: d for key, d in self._unchecked.items() if key[0] == deal.number}
+        self._claims = {key: c for key, c in self._claims.items() if key in self._unchecked}
+        if claim is not None:
+            self._np_claim(deal, claim)
         if not (isinstance(outcome, NotFairError) and not outcome.host and outcome.seat is not None):
             self._unchecked[deal.number, deal.tries] = deal    # its secrets will name who did it
         after = self._np_after(send)
@@ -144,13 +152,48 @@ class DealDriver(HostTable):
         stopped = self._unchecked.get((number, tries))
         if stopped is None or seat not in stopped.np.seats:
             return Outcome([], [])
+        revealed = stopped.np.revealed(seat)
         stopped.np.receive(message)
+        send = []
+        if not revealed and stopped.np.revealed(seat):
+            # Every page of the try gets every secret of it, and checks the claim for itself.
+            text = wire.write(self.game.id, "np", deal=number, tries=tries, message=message)
+            send = [(g.conn, text) for s, g in self.guests.items()
+                    if g.conn is not None and s != seat and s in stopped.np.seats]
         culprit = stopped.np.culprit
-        if culprit is not None:
+        claimant = self._claims.get((number, tries))
+        if culprit is not None or stopped.np.cleared:
             del self._unchecked[number, tries]
-            if not culprit.host and culprit.seat in self.guests:
-                self._np_name(culprit.seat)
-        return Outcome([], [])
+            self._claims.pop((number, tries), None)
+        if culprit is not None and not culprit.host and culprit.seat in self.guests:
+            self._np_name(culprit.seat)
+        elif stopped.np.cleared and claimant is not None:
+            self._np_name(claimant)       # every secret in, nothing wrong: the claim had no cause
+            self._refuted = [number, no_cause(claimant)]
+        return Outcome(send, [])
+
+    def _np_claim(self, deal: _HostDeal, claim: dict) -> None:
+        """Check guest ``claim["seat"]``'s ``np-unfair``, which stopped ``deal``'s try. A claim
+        naming the host (alone, or as "the host or" a seat) is one the host's page knows does not
+        hold: it checks every message before it relays it, and relays each as it came, to every
+        page in one order; its sender is named (:meth:`_np_name`). Any other claim is checked
+        once every page's secret of the try is in (:meth:`_np_after_stop`): if the check of what
+        was dealt and played finds nothing wrong, its sender is named."""
+        if claim["host"]:
+            self._np_name(claim["seat"])
+            self._refuted = [deal.number, no_cause(claim["seat"])]
+        else:
+            self._claims[deal.number, deal.tries] = claim["seat"]
+
+    def _np_unbacked(self, seat: int) -> None:
+        """Guest ``seat`` sends a message of the try in play while its claim that stopped an
+        earlier try still lacks its secret of that try (an honest page sends it with its claim):
+        a claim it does not let be checked does not hold; its sender is named."""
+        for key, claimant in list(self._claims.items()):
+            stopped = self._unchecked.get(key)
+            if claimant == seat and (stopped is None or not stopped.np.revealed(seat)):
+                del self._claims[key]
+                self._np_name(seat)
 
     def _np_name(self, seat: int) -> None:
         """The host's page found guest ``seat``'s page not fair (by its own check): counted; at

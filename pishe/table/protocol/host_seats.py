@@ -15,7 +15,7 @@ from ..said import say
 from . import wire
 from .common import COMPUTER, TIMEOUT, computers_note, timeout_action
 from .host_deal import DealDriver
-from .host_table import _HostDeal
+from .host_table import NAMED_TWICE, _HostDeal
 from .wire import HOST_SEAT, Outcome, WrongPhaseError
 
 __all__ = ["HostSeats", "NotAGuestSeatError"]
@@ -74,7 +74,8 @@ class HostSeats(DealDriver):
     def seats(self) -> list:
         """Who sits where: each seat's ``role`` (``host``, ``guest`` or ``computer``), whether
         its page is ``connected``, and for a person's seat whether a computer plays it now
-        (``autopilot`` after three timeouts, ``away`` after the hold, ``left`` for good)."""
+        (``autopilot`` after three timeouts, ``away`` after the hold, ``left`` for good, ``unfair``
+        for the rest of the match once the host's page found its page not fair twice)."""
         out = []
         for s in range(self.game.seats):
             guest = self.guests.get(s)
@@ -82,6 +83,7 @@ class HostSeats(DealDriver):
                         "connected": s == HOST_SEAT or (guest is not None and guest.conn is not None),
                         "autopilot": self.seating.autopilot(s),
                         "away": guest is not None and guest.away, "left": guest is not None and guest.left,
+                        "unfair": guest is not None and self._unfair(s),
                         "name": self.host_name if s == HOST_SEAT else guest.name if guest else None})
         return out
 
@@ -120,7 +122,7 @@ class HostSeats(DealDriver):
         it is done, its try aborted or stopped last), the deals aborted, whether computers sit
         with friends (their cards are this page's), and ``check_code``, the table check code of
         the try being dealt or in play (``None`` before every page's keys came)."""
-        from ..nopeek import DealAbortedError
+        from ..nopeek import DealAbortedError, NotFairError
 
         np = self._in_play.np_seat if self._played is not None else None
         outcome = np.outcome if np is not None else None
@@ -129,6 +131,8 @@ class HostSeats(DealDriver):
             outcome = self._stopped[2].np.outcome
         elif outcome is None and self.aborts and self.aborts[-1][0] == number:
             outcome = DealAbortedError(self.aborts[-1][1])
+        if self._refuted is not None and self._refuted[0] == number and not isinstance(outcome, NotFairError):
+            outcome = self._refuted[1]      # a page stopped this deal with no cause: said for the deal
         deal = self._pending or self._played
         code = deal.np_seat.check_code if deal is not None and deal.np_seat is not None else None
         computers = any(s != HOST_SEAT and (s not in self.guests or self._absent(s)) for s in range(self.game.seats))
@@ -272,6 +276,22 @@ class HostSeats(DealDriver):
                 return Outcome(self._presence().send + aborted.send, aborted.steps)
         dealt = self._np_ready()
         return dealt if dealt.send else self._presence()
+
+    def _np_begin(self, number: int, tries: int, aborted: list) -> Outcome:
+        """A try begins (:meth:`~.host_deal.DealDriver._np_begin`); while a computer plays a seat
+        whose page was found not fair twice, every page is first told who sits where."""
+        begun = super()._np_begin(number, tries, aborted)
+        if not any(self._unfair(s) for s in self.guests):
+            return begun
+        return Outcome(self._presence().send + begun.send, begun.steps, moves=begun.moves)
+
+    def _unfair(self, seat: int) -> bool:
+        """Whether a computer plays guest ``seat`` for the rest of the match because the host's
+        page found its page not fair twice: named twice, and out of the try being dealt or in
+        play (a page named twice mid-try plays that try on)."""
+        deal = self._pending or self._played
+        np = deal.np_seat if deal is not None else None
+        return self.named.get(seat, 0) >= NAMED_TWICE and (np is None or seat not in np.seats)
 
     def _presence(self, but: Optional[int] = None) -> Outcome:
         """Tell the connected guests (but ``but``) who sits where now."""

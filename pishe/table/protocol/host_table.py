@@ -114,6 +114,11 @@ class HostTable:
         # committed to), by (deal, try).
         self._stopped: Optional[list] = None
         self._unchecked: dict = {}
+        # The guest whose np-unfair stopped each of those tries (by deal, try), its claim to be
+        # checked on the try's secrets (DealDriver._np_claim).
+        self._claims: dict = {}
+        # The last claim found to have no cause: [deal number, the NotFairError naming its sender].
+        self._refuted: Optional[list] = None
         # The host's view as it was at the last step where every card it may see was open (shown
         # while a card it may see now is still opening: a view is never made from stand-ins),
         # and that step's (moves, cards known).

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 #: The protocol version every message carries as ``"v"``.
-VERSION = 5
+VERSION = 6
 #: The longest message a guest may send, in bytes of UTF-8 (checked before parsing).
 MAX_GUEST_MESSAGE = 4096
 #: The longest message a host may send (a whole deal's steps fit many times over).
@@ -229,7 +229,8 @@ def items(value, name: str) -> list:
     return value
 
 
-_SEAT_KEYS = {"seat": int, "role": str, "connected": bool, "autopilot": bool, "away": bool, "left": bool}
+_SEAT_KEYS = {"seat": int, "role": str, "connected": bool, "autopilot": bool, "away": bool, "left": bool,
+              "unfair": bool}
 _ROLES = ("host", "guest", "computer")
 
 

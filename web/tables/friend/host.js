@@ -52,7 +52,8 @@ export function showSeats(status) {
   const kept = keptSeats();
   for (const seat of kept) {
     const info = seats.get(seat.number) || {};
-    const key = info.left ? "seat_left" : info.away ? "seat_away" : seat.connected ? "seat_connected"
+    const key = info.left ? "seat_left" : info.unfair ? "seat_unfair" : info.away ? "seat_away"
+      : seat.connected ? "seat_connected"
       : seat.noPath ? "seat_no_path" : seat.everOpened ? (seat.hold.running ? "seat_reconnecting" : "seat_lost")
         : "seat_waiting";
     setSeatState(seat.invite, key);
