@@ -233,7 +233,8 @@ class HardBot:
     """Looks ahead over sampled deals of the cards it cannot see (see the module docs).
 
     ``samples`` bounds the play-outs of one decision: a card is tried in ``samples // cards``
-    deals at least ``floor`` times; a bid or a trump choice in ``bid_samples`` deals.
+    deals at least ``floor`` times; a bid or a trump choice in ``bid_samples`` deals, each the best
+    fit to the auction of ``tries`` draws (in play, of ``play_tries``).
     """
 
     def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
