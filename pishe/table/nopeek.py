@@ -235,10 +235,11 @@ class Record:
         return cls(by_seat(data["commitments"]), by_seat(data["publics"]), by_seat(data["shuffled"]),
                    by_seat(data["locked"]), [tuple(s) for s in data["shares"]], by_seat(data["signs"]))
 
-    def deck(self, seats: Sequence[int]) -> Optional[list]:
-        """The locked deck by position (bytes) once the last seat has locked, else ``None``."""
+    def locked_card(self, seats: Sequence[int], position: int) -> Optional[bytes]:
+        """The locked deck's point at ``position`` once the last seat has locked, else ``None``
+        (one point decoded: a page asks for each card it may open, many times a deal)."""
         last = self.locked.get(seats[-1])
-        return None if last is None else [bytes.fromhex(p) for p in last]
+        return None if last is None else bytes.fromhex(last[position])
 
 
 class Dealer:
@@ -354,12 +355,13 @@ class Dealer:
         if position in self.opened:
             return self.opened[position]
         held = self._received.get(position, {})
-        mine = held.get(self.seat) or self._keys.keys[position]
-        held = {**held, self.seat: mine}
-        deck = self.record.deck(self.seats)
-        if deck is None or any(s not in held for s in self.seats):
+        if any(s not in held for s in self.seats if s != self.seat):
             return None
-        card = _open(self.group, self.game_id, deck[position], [held[s] for s in self.seats])
+        locked = self.record.locked_card(self.seats, position)
+        if locked is None:
+            return None
+        mine = held.get(self.seat) or self._keys.keys[position]
+        card = _open(self.group, self.game_id, locked, [mine if s == self.seat else held[s] for s in self.seats])
         if card is None:
             raise NotFairError(_("The keys sent to open a card of yours do not open any card: a seat sent a "
                                  "wrong key, or the host changed one on the way."))

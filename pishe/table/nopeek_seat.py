@@ -204,11 +204,10 @@ class NoPeekSeat:
         after = self.partial.trial(mover, text)
         moves = len(self.partial.actions) + 1
         everyone = set(self.seats)
-        visible = self.partial.visible(after)
+        seen_by = self._seen_by(self.partial.visible(after))
         shares = []
         for position in sorted(set(self.partial.known)):
-            if (position, None) not in self._sent and all(
-                    any(position in visible[t] for t in self.pages if self.pages[t] == q) for q in everyone):
+            if (position, None) not in self._sent and seen_by[position] == everyone:
                 shares += self.dealing.keys_for(position, moves)
                 self._sent.add((position, None))
         self.partial.apply(mover, text, mark)
@@ -482,8 +481,7 @@ class NoPeekSeat:
         moves = len(self.partial.actions)
         shares = []
         everyone = set(self.seats)
-        for position in range(len(self.partial.deck())):
-            seeing = {q for q in everyone if any(position in visible[t] for t in self.pages if self.pages[t] == q)}
+        for position, seeing in enumerate(self._seen_by(visible)):
             if not seeing:
                 continue
             receivers = [None] if seeing == everyone else sorted(seeing - {self.seat})
@@ -503,6 +501,16 @@ class NoPeekSeat:
                 out.append(self._message("np-reveal", secret=self.dealing.reveal()))
                 out += self._end()
         return out
+
+    def _seen_by(self, visible: list) -> list:
+        """By position, the dealing pages whose seats may see it (``visible``: by table seat, the
+        positions that seat may see, :meth:`Partial.visible`)."""
+        seen_by: list[set] = [set() for _ in self.partial.deck()]
+        for t, q in self.pages.items():
+            if q in self.seats:
+                for position in visible[t]:
+                    seen_by[position].add(q)
+        return seen_by
 
     def _show(self, moves: int) -> None:
         """What this page's seat is shown up to move ``moves``, once it knows all it may see."""
