@@ -673,20 +673,31 @@ def no_errors(table: Table) -> None:
 # ---- tests -----------------------------------------------------------------------
 
 
-def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_away(table: Table):
-    """A one-deal match played to its end, through two ways a page leaves mid-deal (one
-    table connected for the whole deal, each scenario as it would be alone).
+def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_the_next_deal(table: Table):
+    """Deal 1 of a first-to-100 match played to its end through four ways a page leaves
+    mid-deal, one after the other (one table connected for all, each scenario as it would
+    be alone), then deal 2; only one try of deal 1 is played whole.
+
+    The guest's tab reloads: the address keeps the used invite link; the tab does not
+    answer it again (the host's side of it is gone) but shows the table as it was, paused,
+    and takes its seat back from the host's next link, and plays on.
+
+    The guest's tab is closed (its sessionStorage with it, and its secret of the deal): a
+    new tab opens the new invite and gets the guest seat; the deal was dealt no-peek, so
+    without that secret nobody can open its cards: the host's page says the deal was aborted
+    by its friend, and deal 1 is dealt again with the new tab. On that try:
 
     The host's tab reloads: its table comes back as it was, the friend's page says the
     connection is lost, and a new invite link lets both play on.
 
-    The guest's page goes away: the host plays on, invites again, and the guest's tab
-    opens the new link: same seat, the deal goes on, and the guest's page checks the
-    whole deal.
+    The guest's page goes away: the host plays on, invites again, and the guest's tab opens
+    the new link: same seat (resumed with its token and its kept secret), the deal goes on,
+    and both pages verify the whole deal, as this test does on the wire.
 
-    At the end, leaving the table forgets it: a reload then opens the computer's table."""
+    Deal 2: the guest asks for it and leads it, with deal 1's scores. Then leaving the table
+    forgets it: a reload opens the computer's table."""
     RESULTS.mkdir(exist_ok=True)
-    table.open_host("one-deal")
+    table.open_host("first-to-100")
     link = table.invite_link()
     assert len(link) <= 200 and "#join=" in link, link
     # The QR code of the link: an SVG drawn from Python's matrix.
@@ -703,11 +714,54 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     expect(table.guest.locator("[data-friend-path]")).to_have_text(direct, timeout=10_000)
     h, g = table.sync()
     # Both pages show the match length the host chose, and the guest sits in seat 1.
-    assert h["length"] == g["length"] == "One deal"
+    assert h["length"] == g["length"] == "First to 100"
     assert h["mine"] == 0 and g["mine"] == 1
     assert h["seats"][0]["name"] == "You" and h["seats"][1]["name"] == "Friend"
     assert g["seats"][1]["name"] == "You" and g["seats"][0]["name"] == "Friend"
     assert h["turn"] == 0 and h["enabled"] == ["turn"] and g["enabled"] == []
+    h, g = table.play(until=lambda h, g: len(table.actions) >= 8 and h["turn"] == 0)
+    assert h["result"] is None, "the deal ended too soon for this test"
+    table.collect_wire()
+
+    # -- the guest's tab reloads
+    table.guest.reload()
+    # Worded by Python (pishe/table/words.py): shown once the reloaded tab's Python is ready.
+    expect(table.guest.locator("[data-friend-status]")).to_have_text(
+        "This invite link was used already — ask your friend for a new one", timeout=BOOT_MS)
+    expect(table.guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
+    table.guest.wait_for_function(
+        "Number(document.querySelector('[data-pishe-table]').dataset.paints || 0) > 1 && "
+        "document.body.dataset.idle === 'true'", timeout=BOOT_MS)
+    paused = table.board(table.guest)
+    assert shared(paused) == shared(g) and paused["enabled"] == []
+    expect(table.guest.locator(PASHA + " [data-status]")).to_have_text("Paused until you are connected again.")
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Friend is reconnecting…", timeout=40_000)
+
+    table.host.get_by_role("button", name="Invite again", exact=True).click()
+    table.join(table.invite_link())           # the same tab: only the address's fragment changes
+    reloaded_at = len(table.actions)
+    h, g = table.play(until=lambda h, g: len(table.actions) >= reloaded_at + 6 and h["turn"] == 1)
+    assert h["result"] is None, "the deal ended too soon for this test"
+    table.collect_wire()
+
+    # -- the guest's tab is closed
+    context = table.guest.context
+    table.guest.close()
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Friend is reconnecting…", timeout=40_000)
+    host_before = table.board(table.host)
+    table.host.get_by_role("button", name="Invite again", exact=True).click()
+    link = table.invite_link()
+    table.guest = table.page(context)
+    table.errors["guest (new tab)"] = table.watch(table.guest)
+    table.join(link)
+    expect(table.host.locator("[data-fair]")).to_have_text(
+        "Deal 1 was stopped: Friend left before it was over (stopped and dealt again "
+        "at this table: 1).", timeout=20_000)
+    table.actions = [a for a in table.actions if a[0] != 1]     # the aborted try's: its deck is gone
+    table.boards = [b for b in table.boards if b[0] != 1]
+    h, g = table.sync()
+    assert shared(h) != shared(host_before) and h["deal"] == g["deal"] == "1" and g["mine"] == 1
+    assert h["turn"] == 0 and [h["seats"][s]["discard"] for s in (0, 1)] == ["0", "0"]  # dealt afresh
     h, g = table.play(until=lambda h, g: len(table.actions) >= 10)
     assert h["result"] is None, "the deal ended too soon for this test"
 
@@ -782,19 +836,21 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     assert logs and any(m["seat"] == 1 and m["type"] == "np-commit" for m in logs[0])
     assert not any(m["type"] == "np" and m["message"]["type"] == "np-commit" for m in hellos)
 
-    # The deal to its end.
+    # Deal 1 to its end.
     h, g = table.play(shots="friend-mid-game")
     assert len(table.actions) > 20
     # Same result on both pages; the guest checked the deal. The guest page kept every
     # step it had seen (sessionStorage), and was sent every move made while it was away
     # (the steps of those naming cards back in a stock, if the host's stock was turned over
-    # meanwhile, as null), so it replays and checks the whole deal.
+    # meanwhile, as null), so it replays and checks the whole deal; the host's page counts
+    # the try its friend's closed tab stopped.
     assert h["result"] == g["result"]
     expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=20_000)
     expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified")
-    expect(table.host.locator("[data-fair]")).to_have_text("Deal 1 verified")
+    expect(table.host.locator("[data-fair]")).to_have_text(
+        "Deal 1 verified (stopped and dealt again at this table: 1)")
     table.collect_wire()
-    replayed = table.replay("one-deal")
+    replayed = table.replay("first-to-100")
     winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
     assert winners == [s for s in (0, 1) if g["seats"][s]["flag"] == "Wins the deal"] and len(winners) == 1
     winner = winners[0]
@@ -802,8 +858,13 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     guest_title = table.guest.locator(PASHA + " [data-result-title]").text_content()
     assert (host_title, guest_title) == (("You win the deal!", "Friend wins the deal") if winner == 0
                                          else ("Friend wins the deal", "You win the deal!"))
+    # The match goes on (its end, "Match over.", and the result panel's buttons then:
+    # tests/test_friend_turn.py): each page gives the match score so far, by its own seat.
+    scores = {s: h["seats"][s]["score"] for s in (0, 1)}
+    assert scores != {0: "0", 1: "0"}
     match_lines = [p.locator(PASHA + " [data-result-match]").text_content() for p in (table.host, table.guest)]
-    assert match_lines[0].startswith("Match over.") and match_lines[1].startswith("Match over.")
+    assert match_lines == [f"Match score: You {scores[0]} · Friend {scores[1]}. First to 100.",
+                           f"Match score: Friend {scores[0]} · You {scores[1]}. First to 100."], match_lines
     table.screenshots("friend-deal-end")
 
     checked = table.check_secrets()
@@ -811,97 +872,24 @@ def test_invite_connect_and_play_a_whole_deal_the_host_reloading_and_the_guest_a
     assert checked >= sum(1 for a in table.actions if a[1] == 0) - away
     table.check_boards(replayed)
 
-    # The host's New match on the result panel leaves the friends' table for a new match against
-    # the computer (the panel's Play again keeps the friends); leaving forgets the friends' table:
-    # a reload then opens the computer's table.
-    table.host.locator(PASHA + " [data-result]").get_by_role("button", name="New match", exact=True).click()
-    expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
-    expect(table.host.locator(PASHA).get_by_role("button", name="New match", exact=True)).to_be_hidden()
-    expect(table.host.locator(PASHA + " [data-result-wait]")).to_be_hidden()
-    table.host.reload()
-    expect(table.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
-    expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
-    no_errors(table)
-
-
-def test_guest_tab_reloaded_then_closed_a_new_tab_takes_the_seat_and_the_next_deal(table: Table):
-    """Two ways a guest's tab goes away, one after the other in deal 1 of a first-to-100
-    match (one table connected for both, each scenario as it would be alone), then deal 2.
-
-    Reloaded: the address keeps the used invite link; the tab does not answer it
-    again (the host's side of it is gone) but shows the table as it was, paused, and
-    takes its seat back from the host's next link, and plays on.
-
-    Closed (its sessionStorage with it, and its secret of the deal): a new tab opens the
-    new invite and gets the guest seat; the deal was dealt no-peek, so without that secret
-    nobody can open its cards: the host's page says the deal was aborted by its friend, and
-    deal 1 is dealt again with the new tab, played to its end and verified.
-
-    Deal 2: the guest asks for it and leads it, with deal 1's scores."""
-    table.open_host("first-to-100")
-    table.join(table.invite_link())
-    h, g = table.play(until=lambda h, g: len(table.actions) >= 8 and h["turn"] == 0)
-    assert h["result"] is None, "the deal ended too soon for this test"
-    table.collect_wire()
-
-    # -- the guest's tab reloads
-    table.guest.reload()
-    # Worded by Python (pishe/table/words.py): shown once the reloaded tab's Python is ready.
-    expect(table.guest.locator("[data-friend-status]")).to_have_text(
-        "This invite link was used already — ask your friend for a new one", timeout=BOOT_MS)
-    expect(table.guest.get_by_role("textbox", name="Reply code", exact=True)).to_be_hidden()
-    table.guest.wait_for_function(
-        "Number(document.querySelector('[data-pishe-table]').dataset.paints || 0) > 1 && "
-        "document.body.dataset.idle === 'true'", timeout=BOOT_MS)
-    paused = table.board(table.guest)
-    assert shared(paused) == shared(g) and paused["enabled"] == []
-    expect(table.guest.locator(PASHA + " [data-status]")).to_have_text("Paused until you are connected again.")
-    expect(table.host.locator("[data-friend-status]")).to_have_text("Friend is reconnecting…", timeout=40_000)
-
-    table.host.get_by_role("button", name="Invite again", exact=True).click()
-    table.join(table.invite_link())           # the same tab: only the address's fragment changes
-    reloaded_at = len(table.actions)
-    h, g = table.play(until=lambda h, g: len(table.actions) >= reloaded_at + 6 and h["turn"] == 1)
-    assert h["result"] is None, "the deal ended too soon for this test"
-    table.collect_wire()
-
-    # -- the guest's tab is closed
-    context = table.guest.context
-    table.guest.close()
-    expect(table.host.locator("[data-friend-status]")).to_have_text("Friend is reconnecting…", timeout=40_000)
-    host_before = table.board(table.host)
-    table.host.get_by_role("button", name="Invite again", exact=True).click()
-    link = table.invite_link()
-    table.guest = table.page(context)
-    table.errors["guest (new tab)"] = table.watch(table.guest)
-    table.join(link)
-    expect(table.host.locator("[data-fair]")).to_have_text(
-        "Deal 1 was stopped: Friend left before it was over (stopped and dealt again "
-        "at this table: 1).", timeout=20_000)
-    table.actions = [a for a in table.actions if a[0] != 1]     # the aborted try's: its deck is gone
-    table.boards = [b for b in table.boards if b[0] != 1]
-    h, g = table.sync()
-    assert shared(h) != shared(host_before) and h["deal"] == g["deal"] == "1" and g["mine"] == 1
-    assert h["turn"] == 0 and [h["seats"][s]["discard"] for s in (0, 1)] == ["0", "0"]  # dealt afresh
-    h, g = table.play()
-    assert h["result"] == g["result"]
-    expect(table.guest.locator("[data-fair]")).to_have_text("Deal 1 verified", timeout=20_000)
-    expect(table.host.locator("[data-fair]")).to_have_text(
-        "Deal 1 verified (stopped and dealt again at this table: 1)")
-    table.collect_wire()
-    replayed = table.replay("first-to-100")
-    table.check_secrets()
-    table.check_boards(replayed)
-
     # -- deal 2: the guest asks for it, and leads it
-    scores = {s: h["seats"][s]["score"] for s in (0, 1)}
-    assert scores != {0: "0", 1: "0"}
     assert g["nextDeal"] and h["nextDeal"]
     before = table.board(table.host)
     table.guest.get_by_role("button", name="Next deal", exact=True).click()
     h, g = table.sync(before)
     assert h["deal"] == g["deal"] == "2" and h["turn"] == 1  # the guest leads deal 2
     assert {s: g["seats"][s]["score"] for s in (0, 1)} == scores
+
+    # The host leaves the friends' table (Leave the table, as the result panel's New match
+    # does at a match end) for a new match against the computer; leaving forgets the friends'
+    # table: a reload then opens the computer's table.
+    table.host.get_by_role("button", name="Leave the table", exact=True).click()
+    expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
+    expect(table.host.locator(PASHA).get_by_role("button", name="New match", exact=True)).to_be_hidden()
+    expect(table.host.locator(PASHA + " [data-result-wait]")).to_be_hidden()
+    table.host.reload()
+    expect(table.host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    expect(table.host.locator("body")).to_have_attribute("data-table", "computer")
     no_errors(table)
 
 

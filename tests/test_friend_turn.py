@@ -45,6 +45,9 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     expect(note).to_be_visible()
     h, g = table.play()
     assert h["result"] is not None and h["result"] == g["result"]
+    # A one-deal match is over at its deal's end, and both pages' result panels say so.
+    for page in (table.host, table.guest):
+        expect(page.locator('[data-game="pishe-pasha"] [data-result-match]')).to_have_text(re.compile(r"^Match over\. "))
     # Every page reveals its secret at the end: then both check, and so does this test.
     expect(table.guest.locator("[data-result-fair]")).to_have_text("Deal 1 verified", timeout=20_000)
     # The deal's check code, four pictures, the same on both pages: friends compare it on a call.
