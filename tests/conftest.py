@@ -39,6 +39,9 @@ OFFLINE_FLAGS = machinery.CHROMIUM_OFFLINE_FLAGS
 # (not mDNS names) and loopback candidates allowed.
 WEBRTC_FLAGS = ["--allow-loopback-in-peer-connection"]
 WEBRTC_DISABLED_FEATURES = ["WebRtcHideLocalIpsWithMdns"]
+# The address bar's popups, which Chromium's headless mode loads in two renderers of their
+# own in every browser it starts: no test has an address bar to type in.
+BROWSER_UI_DISABLED_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
 
 
 # The order files go out in. xdist (--dist loadfile, files in collection order) hands each
@@ -92,7 +95,7 @@ def _playwright_disabled_features(playwright) -> list[str]:
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args, playwright):
     """Extend (not replace) pytest-playwright's options, so --headed and --slowmo still work."""
-    features = _playwright_disabled_features(playwright) + WEBRTC_DISABLED_FEATURES
+    features = _playwright_disabled_features(playwright) + WEBRTC_DISABLED_FEATURES + BROWSER_UI_DISABLED_FEATURES
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
