@@ -135,12 +135,13 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
     """``count`` sampled deals from a chain of swaps that starts at ``start`` (hands by seat, the
     seats to sample holding cards, the rest empty or left alone): each step swaps a card between two
     sampled seats at random, neither taking a card of its ``ruled_out`` set, and is kept when the
-    two seats' ``misfits(hand)`` (by seat) add up to no more than before. The first deal is taken
+    two seats' ``misfits(hand, limit)`` (by seat; past ``limit`` it may stop counting) add up to no
+    more than before. The first deal is taken
     once nothing misfits or after ``descent`` steps, each next one ``gap`` steps on: with nothing
     misfitting, the chain wanders evenly over the deals that fit everything seen."""
     hands = [list(h) for h in start]
     seats = [s for s in range(4) if hands[s] and misfits[s] is not None]
-    cost = [misfits[s](hands[s]) if s in seats else 0 for s in range(4)]
+    cost = [misfits[s](hands[s], 99) if s in seats else 0 for s in range(4)]
     pairs = [(a, b) for a in seats for b in seats if a < b]
     deals: list = []
     steps = descent
@@ -155,8 +156,10 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
             if x in ruled_out[b] or y in ruled_out[a]:
                 continue
             ha[i], hb[j] = y, x
-            ca, cb = misfits[a](ha), misfits[b](hb)
-            if ca + cb <= cost[a] + cost[b]:
+            limit = cost[a] + cost[b]
+            ca = misfits[a](ha, limit)
+            cb = misfits[b](hb, limit - ca) if ca <= limit else 0
+            if ca + cb <= limit:
                 cost[a], cost[b] = ca, cb
             else:
                 ha[i], hb[j] = x, y
@@ -174,7 +177,7 @@ def _misfit_counter(unlikely: set, bounds: list, shown: list, named: Optional[in
     estimate of the hand with its ``shown`` cards) broken, trumps ``named`` otherwise (when it
     named them), and its ``leads`` (``(code, the codes it played from then on, the bits of the
     cards played before)``) not the baseline's lead from that hand with ``trump``."""
-    def misfits(hand: list) -> int:
+    def misfits(hand: list, limit: int) -> int:
         missed = len(unlikely.intersection(hand))
         if bounds or named is not None:
             full = hand + shown
@@ -186,6 +189,8 @@ def _misfit_counter(unlikely: set, bounds: list, shown: list, named: Optional[in
             if named is not None and _trump_code(full) != named:
                 missed += 1
         for code, later, seen in leads:
+            if missed > limit:
+                break
             if _baseline_lead(sorted(hand + later), trump, seen) != code:
                 missed += 1
         return missed
@@ -210,10 +215,11 @@ def _leads(memory: Memory, me: int) -> list:
 
 def _trump_code(hand: list) -> int:
     """The baseline's trumps on codes (see :func:`.baseline.baseline_trump`)."""
-    def key(suit: int) -> tuple:
-        cards = [c for c in hand if c & 3 == suit]
-        return (len(cards), sum(1 for c in cards if c >> 2 >= 12), suit)
-    return max(range(4), key=key)
+    # Each suit's key (its length, then its A, K and Q, then the suit) as one number.
+    keys = [0, 1, 2, 3]
+    for c in hand:
+        keys[c & 3] += 64 if c < 48 else 68
+    return keys.index(max(keys))
 
 
 def _estimate(hand: list, partners: bool) -> int:
@@ -223,9 +229,10 @@ def _estimate(hand: list, partners: bool) -> int:
         lengths[c & 3] += 1
     value = 0
     for c in hand:
-        power = c >> 2
-        if power == 14 or (power == 13 and lengths[c & 3] >= 2) or (power == 12 and lengths[c & 3] >= 3):
-            value += 1
+        if c >= 48:         # a queen or higher
+            power = c >> 2
+            if power == 14 or (power == 13 and lengths[c & 3] >= 2) or (power == 12 and lengths[c & 3] >= 3):
+                value += 1
     return value + max(0, max(lengths) - 4) + (3 if partners else 0)
 
 
@@ -302,7 +309,7 @@ class HardBot:
     """
 
     def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
-                 boldness: float = 0.0, gap: int = 10, descent: int = 200):
+                 boldness: float = 0.0, gap: int = 30, descent: int = 200):
         self.seat = seat
         self.rng = rng
         self.samples = samples
@@ -437,7 +444,9 @@ class HardBot:
         trick = [CODE[c] for _, c in view.trick]
         leader = view.trick[0][0] if view.trick else me
         seen_before = _bits(CODE[c] for c in self.memory.gone) & ~_bits(trick)
-        codes = [CODE[c] for c in legal]
+        codes = _distinct([CODE[c] for c in legal], seen_before | _bits(CODE[c] for c in view.hand))
+        if len(codes) == 1:
+            return CARD_OF[codes[0]]
         totals = [0.0] * len(codes)
         for hands in self.play_deals(view, max(self.floor, self.samples // len(codes))):
             for i, code in enumerate(codes):
@@ -455,6 +464,18 @@ class HardBot:
                 totals[i] += _value(_points(tricks, declarer, contract, partners), me, partners)
         best = max(range(len(codes)), key=lambda i: (totals[i], -codes[i]))
         return CARD_OF[codes[best]]
+
+
+def _distinct(codes: list, known: int) -> list:
+    """The ``codes`` (in card order) that play differently: of cards of a suit with no card between
+    them but ``known`` ones (bits: this seat's own and those played before the trick in play), which
+    every card still to come beats or loses to alike, the lowest."""
+    kept: list = []
+    for code in codes:
+        last = next((k for k in reversed(kept) if k & 3 == code & 3), None)
+        if last is None or any(not known >> between & 1 for between in range(last + 4, code, 4)):
+            kept.append(code)
+    return kept
 
 
 def _bits(codes) -> int:
