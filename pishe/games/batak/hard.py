@@ -304,12 +304,12 @@ class HardBot:
 
     ``samples`` bounds the play-outs of one decision: a card is tried in ``samples // cards``
     deals, at least ``floor``; a bid or a trump choice in ``bid_samples`` deals. The deals come
-    from a chain of swaps (:func:`fitted_deals`): up to ``descent`` swaps to fit everything seen,
-    then ``gap`` swaps between deals.
+    from chains of swaps (:func:`fitted_deals`), in play ``chains`` of them, each from its own
+    draw: up to ``descent`` swaps to fit everything seen, then ``gap`` swaps between deals.
     """
 
     def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
-                 boldness: float = 0.0, gap: int = 30, descent: int = 200):
+                 boldness: float = 0.0, gap: int = 30, descent: int = 200, chains: int = 3):
         self.seat = seat
         self.rng = rng
         self.samples = samples
@@ -318,6 +318,7 @@ class HardBot:
         self.boldness = boldness
         self.gap = gap
         self.descent = descent
+        self.chains = chains
         self.memory = Memory()
 
     def remember(self, view) -> None:
@@ -364,8 +365,15 @@ class HardBot:
         bounds = _auction_bounds(view.auction, view.seat)
         misfits = [None if s == view.seat else _misfit_counter(known[1][s], bounds[s], [], None, [], 0, view.partners)
                    for s in range(4)]
-        return fitted_deals(self.rng, self._sample(view, unseen, known), known[0], misfits, self.bid_samples,
-                            self.gap, self.descent)
+        return self._fitted(view, unseen, known, misfits, self.bid_samples, 1)
+
+    def _fitted(self, view, unseen: list, known: tuple, misfits: list, count: int, chains: int) -> list:
+        """``count`` sampled deals from ``chains`` chains of swaps (:func:`fitted_deals`), each
+        from its own draw: deals far apart in the chains' wanderings."""
+        chains = min(chains, count)
+        return [deal for k in range(chains)
+                for deal in fitted_deals(self.rng, self._sample(view, unseen, known), known[0], misfits,
+                                         (count + k) // chains, self.gap, self.descent)]
 
     def _declaring(self, view, worlds: list, contract: int) -> list:
         """The mean value to this seat of declaring ``contract`` and leading, over ``worlds``, with
@@ -433,8 +441,7 @@ class HardBot:
                                                         trump if s == declarer else None, leads[s], trump,
                                                         view.partners)
                    for s in range(4)]
-        return fitted_deals(self.rng, self._sample(view, unseen, known), known[0], misfits, count, self.gap,
-                            self.descent)
+        return self._fitted(view, unseen, known, misfits, count, self.chains)
 
     def _card(self, view):
         legal = view.legal
