@@ -136,18 +136,18 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
     seats to sample holding cards, the rest empty or left alone): each step swaps a card between two
     sampled seats at random, neither taking a card of its ``ruled_out`` set, and is kept when the
     two seats' ``misfits(hand, limit)`` (by seat; past ``limit`` it may stop counting) add up to no
-    more than before. The first deal is taken
-    once nothing misfits or after ``descent`` steps, each next one ``gap`` steps on: with nothing
-    misfitting, the chain wanders evenly over the deals that fit everything seen."""
+    more than before. The first deal is taken once nothing misfits or after ``descent`` steps,
+    each next one ``gap`` steps on: with nothing misfitting, the chain wanders evenly over the
+    deals that fit everything seen."""
     hands = [list(h) for h in start]
     seats = [s for s in range(4) if hands[s] and misfits[s] is not None]
     cost = [misfits[s](hands[s], 99) if s in seats else 0 for s in range(4)]
     pairs = [(a, b) for a in seats for b in seats if a < b]
     deals: list = []
-    steps = descent
+    steps, settling = descent, True
     while pairs:
         for _ in range(steps):
-            if steps == descent and not sum(cost):
+            if settling and not sum(cost):
                 break
             a, b = pairs[rng.randrange(len(pairs))]
             ha, hb = hands[a], hands[b]
@@ -166,7 +166,7 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
         deals.append([sorted(h) for h in hands])
         if len(deals) == count:
             return deals
-        steps = gap
+        steps, settling = gap, False
     return [[sorted(h) for h in hands] for _ in range(count)]
 
 
@@ -303,9 +303,10 @@ class HardBot:
     """Looks ahead over sampled deals of the cards it cannot see (see the module docs).
 
     ``samples`` bounds the play-outs of one decision: a card is tried in ``samples // cards``
-    deals, at least ``floor``; a bid or a trump choice in ``bid_samples`` deals. The deals come
-    from chains of swaps (:func:`fitted_deals`), in play ``chains`` of them, each from its own
-    draw: up to ``descent`` swaps to fit everything seen, then ``gap`` swaps between deals.
+    deals (cards that play alike counted once), at least ``floor``; a bid or a trump choice in
+    ``bid_samples`` deals. The deals come from chains of swaps (:func:`fitted_deals`), in play
+    ``chains`` of them, each from its own draw: up to ``descent`` swaps to fit everything seen,
+    then ``gap`` swaps between deals.
     """
 
     def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
