@@ -256,6 +256,35 @@ def test_hard_decides_the_same_on_deals_that_differ_only_in_cards_it_cannot_see(
         assert choices[0] == choices[1]
 
 
+def test_the_deals_hard_samples_in_play_are_ones_where_the_baselines_did_all_they_did():
+    from pishe.games.batak.baseline import BaselineBot
+    from pishe.games.batak.deal import BID, CARD, CARD_OF, PASSED, TRUMPS
+    from pishe.games.batak.view import seat_view
+    rng = random.Random(4)
+    for trial in range(3):
+        deck = shuffled_deck(rng)
+        deal = Deal.deal(deck, 3)
+        bots = [BATAK.new_bot("hard" if s == 0 else "baseline", s, random.Random(trial)) for s in range(4)]
+        # Play to Hard's turn in the seventh trick, with a choice to make.
+        while len(deal.played) < 24 or deal.turn != 0 or len(deal.legal_actions()) < 2:
+            deal.apply(bots[deal.turn].choose(seat_view(deal, deal.turn)), deal.turn)
+        actions = [(step.seat, step) for step in deal.log if step.kind in (BID, PASSED, TRUMPS, CARD)]
+        for sampled in bots[0].play_deals(seat_view(deal, 0), 12):
+            # Each seat's sampled hand with the cards it played: the hands as dealt.
+            hands = [[CARD_OF[c] for c in sampled[s]] + [step.card for seat, step in actions
+                                                         if seat == s and step.kind == CARD]
+                     for s in range(4)]
+            assert sorted(map(str, sum(hands, []))) == sorted(map(str, DECK))
+            replay = Deal.deal(deck_for(hands), 3)
+            others = {s: BaselineBot(s) for s in (1, 2, 3)}
+            for seat, step in actions:
+                action = (step.card if step.kind == CARD else "pass" if step.kind == PASSED
+                          else f"bid {step.bid}" if step.kind == BID else f"trump {step.suit}")
+                if seat in others:
+                    assert others[seat].choose(seat_view(replay, seat)) == action
+                replay.apply(action, seat)
+
+
 def test_hards_auction_plays_out_the_others_baseline_bids_against_each_limit_of_its_own():
     from pishe.games.batak.hard import _auction_end
     # Seat 0 opened at 4; Hard (seat 1) to speak; the others' hands are worth 6, 3 and 5 to the baseline.

@@ -1,16 +1,17 @@
 """The Hard computer: bids, names trumps and plays by looking ahead over hands it cannot see.
 
-Determinized sampling: it deals the cards it has not seen to the other seats at random, many
-times over, each deal consistent with what it has seen (each seat's number of cards, and the
-suits a seat has shown it lacks or cannot beat, from the rules of following) and, the best of
-a few draws, with what the auction said (a bid or a pass bounds the hand's worth as the
-baseline values it, the declarer's trumps are its longest suit), plays each choice out to the
-deal's end in every such deal with the baseline's rule for every seat, and takes the choice
-that does best on average. In the auction a choice is a plan, passing or bidding on up to a
-limit, and the rest of the auction is played out too, the other seats bidding the baseline's
-way. It reads its own view and its memory of the
-steps shown to it, never a hidden card: two deals that differ only in cards it cannot see give
-it the same samples, so the same choice.
+Determinized sampling: it deals the cards it has not seen to the other seats many times over,
+plays each choice out to the deal's end in every such deal with the baseline's rule for every
+seat, and takes the choice that does best on average. The deals fit what it has seen: each
+seat's number of cards, the cards the rules of following show a seat lacks, and, as far as a
+chain of swaps between the seats' hands can make them (:func:`fitted_deals`), what a seat playing
+the baseline's way showed: the cards its follows say it lacks, its leads replayed on its hand
+as it was, its bids and passes (bounds on the hand's worth as the baseline values it) and, the
+declarer's, its trumps. With nothing left to fit, the chain wanders evenly over the deals that
+fit everything. In the auction a choice is a plan, passing or bidding on up to a limit, and the
+rest of the auction is played out too, the other seats bidding the baseline's way. It reads its
+own view and its memory of the steps shown to it, never a hidden card: two deals that differ
+only in cards it cannot see give it the same samples, so the same choice.
 
 The play-outs run on card codes (:data:`.deal.CODE`) through the rules' own fast paths
 (:func:`.deal.legal_codes`, :func:`.deal.winning_code`).
@@ -25,7 +26,7 @@ from ...cards import DECK, SUITS
 from .deal import CARD_OF, CODE, MAX_BID, PASS, SUIT_CODE, bid_text, legal_codes, trump_text, winning_code
 from .memory import Memory
 
-__all__ = ["HardBot", "play_out", "sample_hands"]
+__all__ = ["HardBot", "play_out", "sample_hands", "fitted_deals"]
 
 _ALL = sorted(CODE[c] for c in DECK)
 #: For each code, the bits (1 << code) of the higher cards of its suit.
@@ -129,12 +130,96 @@ def sample_hands(rng: random.Random, unseen: Sequence[int], counts: Sequence[int
     return hands
 
 
+def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misfits: Sequence, count: int,
+                 gap: int, descent: int) -> list:
+    """``count`` sampled deals from a chain of swaps that starts at ``start`` (hands by seat, the
+    seats to sample holding cards, the rest empty or left alone): each step swaps a card between two
+    sampled seats at random, neither taking a card of its ``ruled_out`` set, and is kept when the
+    two seats' ``misfits(hand, limit)`` (by seat; past ``limit`` it may stop counting) add up to no
+    more than before. The first deal is taken once nothing misfits or after ``descent`` steps,
+    each next one ``gap`` steps on: with nothing misfitting, the chain wanders evenly over the
+    deals that fit everything seen."""
+    hands = [list(h) for h in start]
+    seats = [s for s in range(4) if hands[s] and misfits[s] is not None]
+    cost = [misfits[s](hands[s], 99) if s in seats else 0 for s in range(4)]
+    pairs = [(a, b) for a in seats for b in seats if a < b]
+    deals: list = []
+    steps, settling = descent, True
+    while pairs:
+        for _ in range(steps):
+            if settling and not sum(cost):
+                break
+            a, b = pairs[rng.randrange(len(pairs))]
+            ha, hb = hands[a], hands[b]
+            i, j = rng.randrange(len(ha)), rng.randrange(len(hb))
+            x, y = ha[i], hb[j]
+            if x in ruled_out[b] or y in ruled_out[a]:
+                continue
+            ha[i], hb[j] = y, x
+            limit = cost[a] + cost[b]
+            ca = misfits[a](ha, limit)
+            cb = misfits[b](hb, limit - ca) if ca <= limit else 0
+            if ca + cb <= limit:
+                cost[a], cost[b] = ca, cb
+            else:
+                ha[i], hb[j] = x, y
+        deals.append([sorted(h) for h in hands])
+        if len(deals) == count:
+            return deals
+        steps, settling = gap, False
+    return [[sorted(h) for h in hands] for _ in range(count)]
+
+
+def _misfit_counter(unlikely: set, bounds: list, shown: list, named: Optional[int], leads: list, trump: int,
+                    partners: bool):
+    """How many things seen a sampled hand of one seat contradicts, the seat playing the baseline's
+    way: its ``unlikely`` cards held, its auction ``bounds`` (``(low, high)`` on the baseline's
+    estimate of the hand with its ``shown`` cards) broken, trumps ``named`` otherwise (when it
+    named them), and its ``leads`` (``(code, the codes it played from then on, the bits of the
+    cards played before)``) not the baseline's lead from that hand with ``trump``."""
+    def misfits(hand: list, limit: int) -> int:
+        missed = len(unlikely.intersection(hand))
+        if bounds or named is not None:
+            full = hand + shown
+            if bounds:
+                value = _estimate(full, partners)
+                for low, high in bounds:
+                    if value < low or value > high:
+                        missed += 1
+            if named is not None and _trump_code(full) != named:
+                missed += 1
+        for code, later, seen in leads:
+            if missed > limit:
+                break
+            if _baseline_lead(sorted(hand + later), trump, seen) != code:
+                missed += 1
+        return missed
+    return misfits
+
+
+def _leads(memory: Memory, me: int) -> list:
+    """By seat (``me``'s left empty), the seat's leads so far: ``(code, the codes it played from
+    then on, the bits of the cards played before)``; none when the memory missed steps."""
+    leads: list = [[], [], [], []]
+    if not memory.complete:
+        return leads
+    where = {card: (seat, k) for seat, cards in enumerate(memory.shown) for k, card in enumerate(cards)}
+    seen = 0
+    for i, card in enumerate(memory.played):
+        seat, k = where[card]
+        if i % 4 == 0 and seat != me:
+            leads[seat].append((CODE[card], [CODE[c] for c in memory.shown[seat][k:]], seen))
+        seen |= 1 << CODE[card]
+    return leads
+
+
 def _trump_code(hand: list) -> int:
     """The baseline's trumps on codes (see :func:`.baseline.baseline_trump`)."""
-    def key(suit: int) -> tuple:
-        cards = [c for c in hand if c & 3 == suit]
-        return (len(cards), sum(1 for c in cards if c >> 2 >= 12), suit)
-    return max(range(4), key=key)
+    # Each suit's key (its length, then its A, K and Q, then the suit) as one number.
+    keys = [0, 1, 2, 3]
+    for c in hand:
+        keys[c & 3] += 64 if c < 48 else 68
+    return keys.index(max(keys))
 
 
 def _estimate(hand: list, partners: bool) -> int:
@@ -144,16 +229,18 @@ def _estimate(hand: list, partners: bool) -> int:
         lengths[c & 3] += 1
     value = 0
     for c in hand:
-        power = c >> 2
-        if power == 14 or (power == 13 and lengths[c & 3] >= 2) or (power == 12 and lengths[c & 3] >= 3):
-            value += 1
+        if c >= 48:         # a queen or higher
+            power = c >> 2
+            if power == 14 or (power == 13 and lengths[c & 3] >= 2) or (power == 12 and lengths[c & 3] >= 3):
+                value += 1
     return value + max(0, max(lengths) - 4) + (3 if partners else 0)
 
 
 def _auction_bounds(auction: Sequence[tuple], me: int) -> list:
-    """What the auction says of the other seats' hands: ``(seat, low, high)`` bounds on the
-    baseline's estimate of each bid (``low``) and pass (``high``), the opener's minimum aside."""
-    bounds = []
+    """What the auction says of the other seats' hands: by seat, ``(low, high)`` bounds on the
+    baseline's estimate of the hand, one for each bid (``low``) and pass (``high``), the opener's
+    minimum aside."""
+    bounds: list = [[], [], [], []]
     highest = auction[0][1] if auction else 0
     for seat, bid in auction[1:]:
         if seat == me:
@@ -161,28 +248,11 @@ def _auction_bounds(auction: Sequence[tuple], me: int) -> list:
                 highest = bid
             continue
         if bid is None:
-            bounds.append((seat, 0, highest))
+            bounds[seat].append((0, highest))
         else:
-            bounds.append((seat, bid, 99))
+            bounds[seat].append((bid, 99))
             highest = bid
     return bounds
-
-
-def _misfits(hands: list, bounds: list, partners: bool, shown: Sequence[list] = ([], [], [], []),
-             named: Optional[tuple] = None) -> int:
-    """How many of the auction's ``bounds`` the sampled ``hands`` break, each seat's hand taken
-    with the codes it has played (``shown``), and whether the declarer, ``named`` ``(seat,
-    trump)``, would have named trumps otherwise by the baseline's rule."""
-    missed = 0
-    for seat, low, high in bounds:
-        value = _estimate(hands[seat] + shown[seat], partners)
-        if value < low or value > high:
-            missed += 1
-    if named is not None:
-        seat, trump = named
-        if _trump_code(hands[seat] + shown[seat]) != trump:
-            missed += 1
-    return missed
 
 
 def _auction_end(values: list, passed: set, highest: int, me: int, cap: int) -> tuple:
@@ -233,20 +303,23 @@ class HardBot:
     """Looks ahead over sampled deals of the cards it cannot see (see the module docs).
 
     ``samples`` bounds the play-outs of one decision: a card is tried in ``samples // cards``
-    deals at least ``floor`` times; a bid or a trump choice in ``bid_samples`` deals, each the best
-    fit to the auction of ``tries`` draws (in play, of ``play_tries``).
+    deals (cards that play alike counted once), at least ``floor``; a bid or a trump choice in
+    ``bid_samples`` deals. The deals come from chains of swaps (:func:`fitted_deals`), in play
+    ``chains`` of them, each from its own draw: up to ``descent`` swaps to fit everything seen,
+    then ``gap`` swaps between deals.
     """
 
     def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
-                 tries: int = 6, boldness: float = 0.0, play_tries: int = 6):
+                 boldness: float = 0.0, gap: int = 30, descent: int = 200, chains: int = 3):
         self.seat = seat
         self.rng = rng
         self.samples = samples
         self.floor = floor
         self.bid_samples = bid_samples
-        self.tries = tries
         self.boldness = boldness
-        self.play_tries = play_tries
+        self.gap = gap
+        self.descent = descent
+        self.chains = chains
         self.memory = Memory()
 
     def remember(self, view) -> None:
@@ -286,29 +359,22 @@ class HardBot:
     # -- the auction and the trumps --------------------------------------------------
 
     def _worlds(self, view) -> list:
-        """``bid_samples`` sampled deals that fit the auction so far, each the best fit of a few
-        draws: a seat that bid ``b`` is taken to hold a hand the baseline would value at ``b`` or
-        more, a seat that passed at ``h`` one it would value at ``h`` or less."""
+        """``bid_samples`` sampled deals that fit the auction so far: a seat that bid ``b`` is taken to
+        hold a hand the baseline would value at ``b`` or more, a seat that passed at ``h`` one it
+        would value at ``h`` or less."""
         unseen, known = self._unseen(view), self._known()
-        said = _auction_bounds(view.auction, view.seat)
-        partners = view.partners
-        tries = self.tries if said else 1
-        return [self._fitting(view, unseen, known, lambda h: _misfits(h, said, partners), tries)
-                for _ in range(self.bid_samples)]
+        bounds = _auction_bounds(view.auction, view.seat)
+        misfits = [None if s == view.seat else _misfit_counter(known[1][s], bounds[s], [], None, [], 0, view.partners)
+                   for s in range(4)]
+        return self._fitted(view, unseen, known, misfits, self.bid_samples, 1)
 
-    def _fitting(self, view, unseen: list, known: tuple, misfits, tries: int) -> list:
-        """The sampled deal with the fewest ``misfits(hands)`` of up to ``tries`` draws (the first
-        with none)."""
-        best = self._sample(view, unseen, known)
-        misses = misfits(best)
-        for _ in range(tries - 1):
-            if not misses:
-                break
-            hands = self._sample(view, unseen, known)
-            n = misfits(hands)
-            if n < misses:
-                best, misses = hands, n
-        return best
+    def _fitted(self, view, unseen: list, known: tuple, misfits: list, count: int, chains: int) -> list:
+        """``count`` sampled deals from ``chains`` chains of swaps (:func:`fitted_deals`), each
+        from its own draw: deals far apart in the chains' wanderings."""
+        chains = min(chains, count)
+        return [deal for k in range(chains)
+                for deal in fitted_deals(self.rng, self._sample(view, unseen, known), known[0], misfits,
+                                         (count + k) // chains, self.gap, self.descent)]
 
     def _declaring(self, view, worlds: list, contract: int) -> list:
         """The mean value to this seat of declaring ``contract`` and leading, over ``worlds``, with
@@ -360,25 +426,37 @@ class HardBot:
 
     # -- the play ----------------------------------------------------------------------
 
+    def play_deals(self, view, count: int) -> list:
+        """``count`` sampled deals (hands by seat, as codes) for a card to play in ``view``, each
+        fitting everything seen as well as the chain of swaps can make it (:func:`fitted_deals`):
+        the rules of following, and for seats playing the baseline's way their follows, leads,
+        bids and passes, and the declarer's trumps."""
+        me, declarer = view.seat, view.declarer
+        self.memory.update(view)
+        trump = SUIT_CODE[view.trump]
+        unseen, known = self._unseen(view), self._known()
+        bounds = _auction_bounds(view.auction, me)
+        leads = _leads(self.memory, me)
+        shown = [[CODE[c] for c in cards] for cards in self.memory.shown]
+        misfits = [None if s == me else _misfit_counter(known[1][s], bounds[s], shown[s],
+                                                        trump if s == declarer else None, leads[s], trump,
+                                                        view.partners)
+                   for s in range(4)]
+        return self._fitted(view, unseen, known, misfits, count, self.chains)
+
     def _card(self, view):
         legal = view.legal
         me, partners = view.seat, view.partners
         declarer, contract = view.declarer, view.contract
         trump = SUIT_CODE[view.trump]
-        unseen, known = self._unseen(view), self._known()
         trick = [CODE[c] for _, c in view.trick]
         leader = view.trick[0][0] if view.trick else me
         seen_before = _bits(CODE[c] for c in self.memory.gone) & ~_bits(trick)
-        codes = [CODE[c] for c in legal]
-        rounds = max(self.floor, self.samples // len(codes))
+        codes = _distinct([CODE[c] for c in legal], seen_before | _bits(CODE[c] for c in view.hand))
+        if len(codes) == 1:
+            return CARD_OF[codes[0]]
         totals = [0.0] * len(codes)
-        said = _auction_bounds(view.auction, me)
-        shown = [[CODE[c] for c in cards] for cards in self.memory.shown]
-        named = (declarer, trump) if declarer != me else None
-        def misfits(hands: list) -> int:
-            return _misfits(hands, said, partners, shown, named)
-        for _ in range(rounds):
-            hands = self._fitting(view, unseen, known, misfits, self.play_tries)
+        for hands in self.play_deals(view, max(self.floor, self.samples // len(codes))):
             for i, code in enumerate(codes):
                 trial = [h[:] for h in hands]
                 trial[me].remove(code)
@@ -394,6 +472,18 @@ class HardBot:
                 totals[i] += _value(_points(tricks, declarer, contract, partners), me, partners)
         best = max(range(len(codes)), key=lambda i: (totals[i], -codes[i]))
         return CARD_OF[codes[best]]
+
+
+def _distinct(codes: list, known: int) -> list:
+    """The ``codes`` (in card order) that play differently: of cards of a suit with no card between
+    them but ``known`` ones (bits: this seat's own and those played before the trick in play), which
+    every card still to come beats or loses to alike, the lowest."""
+    kept: list = []
+    for code in codes:
+        last = next((k for k in reversed(kept) if k & 3 == code & 3), None)
+        if last is None or any(not known >> between & 1 for between in range(last + 4, code, 4)):
+            kept.append(code)
+    return kept
 
 
 def _bits(codes) -> int:

@@ -119,23 +119,21 @@ class Memory(StepMemory):
             unlikely.update(_between(trump, top, power))
 
     def _learn_lead(self, seat: int, card: Card, trump: str) -> None:
-        """What a lead tells of the leader's hand, played the baseline's way: a trump led holds
-        nothing else; a master led is the first in card order; another card is the lowest of a
-        suit, and the leader holds no master of any other suit."""
+        """What a lead tells for certain of the leader's hand, played the baseline's way: a trump
+        led, that it holds no other suit (by the rules too, trumps unbroken) and no lower trump;
+        another card, that it holds no master of another suit coming first in card order (the
+        highest card of a suit not yet played). The rest a lead tells rests on the whole hand:
+        the Hard computer replays the lead on each hand it samples."""
         unlikely = self.unlikely[seat]
         if card.suit == trump:
-            if not self.broken:
-                self.ruled_out[seat].update(c for c in DECK if c.suit != trump)
-            else:
-                unlikely.update(c for c in DECK if c.suit != trump)
+            (unlikely if self.broken else self.ruled_out[seat]).update(c for c in DECK if c.suit != trump)
+            unlikely.update(_between(trump, 0, POWER[card]))
             return
-        tops = {s: max((c for c in _SUIT[s] if c not in self.gone), key=POWER.__getitem__, default=None)
-                for s in SUITS if s != trump}
-        if tops[card.suit] == card:
-            unlikely.update(t for t in tops.values() if t is not None and ORDER[t] < ORDER[card])
-            return
-        unlikely.update(t for s, t in tops.items() if t is not None and s != card.suit)
-        unlikely.update(_between(card.suit, 0, POWER[card]))
+        for suit in SUITS:
+            if suit != trump and suit != card.suit:
+                top = max((c for c in _SUIT[suit] if c not in self.gone), key=POWER.__getitem__, default=None)
+                if top is not None and ORDER[top] < ORDER[card]:
+                    unlikely.add(top)
 
 
 _SUIT = {s: [Card(r, s) for r in range(1, 14)] for s in SUITS}
