@@ -22,34 +22,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pishe.cards import DECK  # noqa: E402
 from pishe.games.batak.baseline import BaselineBot  # noqa: E402
-from pishe.games.batak.cli import _interval  # noqa: E402
+from pishe.games.batak.cli import interval, shuffle_gains  # noqa: E402
 from pishe.games.batak.hard import HardBot  # noqa: E402
-from pishe.table.cli import play_deal  # noqa: E402
 from pishe.table.game import get_game  # noqa: E402
-from pishe.table.match import Match  # noqa: E402
 
 
 def gains(deals: int, seed: int, settings: dict) -> list:
     """Hard's gain over the baselines' average on each shuffle of ``deals`` deals (four a shuffle)."""
-    game = get_game("batak")
     rng = random.Random(seed)
     bot_rng = random.Random(rng.getrandbits(64))
     seatings = [[HardBot(s, random.Random(bot_rng.getrandbits(64)), **settings) if s == hard
                  else BaselineBot(s, random.Random(bot_rng.getrandbits(64))) for s in range(4)] for hard in range(4)]
-    found = []
-    for _ in range(deals // 4):
-        cards = list(DECK)
-        rng.shuffle(cards)
-        gain = 0.0
-        for hard, seated in enumerate(seatings):
-            match = Match(game, deck=cards)
-            play_deal(match, seated)
-            got = match.deal.team_points()
-            gain += got[hard] - (sum(got) - got[hard]) / 3
-        found.append(gain / 4)
-    return found
+    return shuffle_gains(get_game("batak"), seatings, rng, deals // 4)[1]
 
 
 def main() -> None:
@@ -64,13 +49,13 @@ def main() -> None:
     settings = {name: json.loads(value) for name, value in (s.split("=", 1) for s in args.set)}
     start = time.process_time()
     found = gains(args.deals, args.seed, settings)
-    mean, low, high = _interval(found)
+    mean, low, high = interval(found)
     print(f"hard {settings} {args.deals} deals seed {args.seed}: gain {mean:+.3f} a deal "
           f"(95% interval {low:+.3f} to {high:+.3f})  [{time.process_time() - start:.0f} s]")
     if args.save:
         Path(args.save).write_text(json.dumps(found))
     if args.against:
-        mean, low, high = _interval([a - b for a, b in zip(found, json.loads(Path(args.against).read_text()))])
+        mean, low, high = interval([a - b for a, b in zip(found, json.loads(Path(args.against).read_text()))])
         print(f"paired against {args.against}: {mean:+.3f} a deal (95% interval {low:+.3f} to {high:+.3f})")
 
 

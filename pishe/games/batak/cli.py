@@ -21,7 +21,7 @@ from ...table.match import Match
 from .deal import Deal, InvalidDeckError
 from .view import describe, seat_view, show_step
 
-__all__ = ["tournament", "tournament_lines", "play_out"]
+__all__ = ["tournament", "tournament_lines", "play_out", "shuffle_gains", "interval"]
 
 
 def _bots(game: Game, names: list, rng: random.Random) -> list:
@@ -43,9 +43,21 @@ def tournament(game: Game, a: str, b: str, deals: int, seed: Optional[int] = Non
     rng = random.Random(seed)
     bot_rng = random.Random(rng.getrandbits(64))
     seatings = [_bots(game, [a if seat == a_seat else b for seat in range(4)], bot_rng) for a_seat in range(4)]
+    points, gains = shuffle_gains(game, seatings, rng, deals // 4, progress)
+    mean, low, high = interval(gains)
+    return {"game": game.id, "a": a, "b": b, "deals": deals, "points": [round(points[0], 3), round(points[1], 3)],
+            "gain": round(mean, 3), "ci95": [round(low, 3), round(high, 3)]}
+
+
+def shuffle_gains(game: Game, seatings: list, rng: random.Random, shuffles: int, progress=None) -> tuple:
+    """Every seat for itself, bot A against the others: ``shuffles`` shuffles drawn from ``rng``,
+    each dealt once to each of the four ``seatings`` (bots by seat, A's at the seating's own
+    index). Returns ``(points, gains)``: A's total points and the average other seat's, and A's
+    gain over that average on each shuffle (a mean of its four deals). ``progress(done)`` is
+    called every 100 deals."""
     points = [0.0, 0.0]
     gains = []
-    for n in range(deals // 4):
+    for n in range(shuffles):
         cards = list(DECK)
         rng.shuffle(cards)
         gain = 0.0
@@ -60,12 +72,10 @@ def tournament(game: Game, a: str, b: str, deals: int, seed: Optional[int] = Non
         gains.append(gain / 4)
         if progress is not None and (4 * n + 4) % 100 == 0:
             progress(4 * n + 4)
-    mean, low, high = _interval(gains)
-    return {"game": game.id, "a": a, "b": b, "deals": deals, "points": [round(points[0], 3), round(points[1], 3)],
-            "gain": round(mean, 3), "ci95": [round(low, 3), round(high, 3)]}
+    return points, gains
 
 
-def _interval(values: list) -> tuple:
+def interval(values: list) -> tuple:
     """The mean of ``values`` and its 95% interval (normal approximation)."""
     n = len(values)
     if n == 0:
