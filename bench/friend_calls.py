@@ -136,7 +136,7 @@ def in_pyodide(deals: int) -> dict:
     import nopeek
     import pyodide_run
 
-    return pyodide_run.in_pyodide(_PY, f"import json; json.dumps(run({deals}))", nopeek._noble)
+    return pyodide_run.in_pyodide(_PY, f"import json; json.dumps(run({deals}))", nopeek._noble(ROOT))
 
 
 def in_cpython(deals: int) -> dict:
