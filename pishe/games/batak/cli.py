@@ -49,12 +49,14 @@ def tournament(game: Game, a: str, b: str, deals: int, seed: Optional[int] = Non
             "gain": round(mean, 3), "ci95": [round(low, 3), round(high, 3)]}
 
 
-def shuffle_gains(game: Game, seatings: list, rng: random.Random, shuffles: int, progress=None) -> tuple:
+def shuffle_gains(game: Game, seatings: list, rng: random.Random, shuffles: int, progress=None,
+                  started=None) -> tuple:
     """Every seat for itself, bot A against the others: ``shuffles`` shuffles drawn from ``rng``,
     each dealt once to each of the four ``seatings`` (bots by seat, A's at the seating's own
     index). Returns ``(points, gains)``: A's total points and the average other seat's, and A's
     gain over that average on each shuffle (a mean of its four deals). ``progress(done)`` is
-    called every 100 deals."""
+    called every 100 deals; ``started(match)``, when given, with each match before its deal is
+    played (a benchmark's look at the hidden hands, never the table's)."""
     points = [0.0, 0.0]
     gains = []
     for n in range(shuffles):
@@ -63,6 +65,8 @@ def shuffle_gains(game: Game, seatings: list, rng: random.Random, shuffles: int,
         gain = 0.0
         for a_seat, seated in enumerate(seatings):
             match = Match(game, deck=cards)
+            if started is not None:
+                started(match)
             table_cli.play_deal(match, seated)
             got = match.deal.team_points()
             others = (sum(got) - got[a_seat]) / 3
