@@ -8,10 +8,6 @@ Fixtures:
     dist_dir                  Path of a dist/ built once per test run (in a temp dir, shared
                               by the xdist workers), with no Nostr relay in its signaling.json
     site                      a build.SiteServer serving dist_dir: .url, .stop(), .start()
-    module_site               one build.SiteServer of dist_dir for the worker's whole session
-    warm_profiles             .launch(**options): a persistent context whose profile starts as
-                              a returning visitor's of module_site (Pyodide cached, Python's
-                              snapshot stored)
     console_errors            watch(page) -> list that fills with the page's console
                               errors and uncaught exceptions
     nostr_relay               the ws:// address of a real Nostr relay (PyPI nostr-relay) on
@@ -24,7 +20,6 @@ Fixtures:
 from __future__ import annotations
 
 import fcntl
-import shutil
 import sys
 from pathlib import Path
 
@@ -143,55 +138,12 @@ def site(dist_dir):
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def module_site(dist_dir):
-    """dist_dir served for the whole session (one server a worker): one origin, so persistent
-    profiles' caches keep serving Pyodide from one test to the next, and profiles copied from
-    warm_profiles find it there."""
+    """dist_dir served for a whole test module: one origin, so persistent profiles' caches
+    keep serving Pyodide from one test to the next."""
     with build.SiteServer(dist_dir) as server:
         yield server
-
-
-class WarmProfiles:
-    """Persistent browser profiles that start as a returning visitor's of ``site``: Pyodide's
-    wasm, compiled, in the disk cache and Python's memory snapshot in Cache Storage (each a
-    copy of one profile that loaded the page once, its localStorage emptied). A page of a
-    plain context, or of a new profile, fetches and compiles the 9.6 MB wasm and starts
-    Python from nothing, seconds of CPU on every one."""
-
-    def __init__(self, browser_type, launch_args: dict, folders, site):
-        self.browser_type, self.launch_args, self.folders, self.site = browser_type, launch_args, folders, site
-        self._warm: Path | None = None
-
-    def _warmed(self) -> Path:
-        if self._warm is None:
-            folder = self.folders.mktemp("warm-profile")
-            context = self.browser_type.launch_persistent_context(folder, **self.launch_args, service_workers="block")
-            try:
-                page = context.pages[0] if context.pages else context.new_page()
-                page.goto(self.site.url + "?delay=0")
-                page.wait_for_function("document.body.dataset.ready === 'true' && document.body.dataset.idle === 'true'",
-                                       timeout=120_000)
-                page.evaluate("localStorage.clear()")
-            finally:
-                context.close()
-            self._warm = folder
-        return self._warm
-
-    def launch(self, **options):
-        """A new persistent context (service workers blocked: Playwright's routes see every
-        request) on a fresh copy of the warm profile, with the session's launch arguments
-        and ``options`` (viewport, locale, has_touch...)."""
-        folder = self.folders.mktemp("profile") / "profile"
-        shutil.copytree(self._warmed(), folder, symlinks=True)
-        return self.browser_type.launch_persistent_context(folder, **self.launch_args, service_workers="block",
-                                                           **options)
-
-
-@pytest.fixture(scope="session")
-def warm_profiles(browser_type, browser_type_launch_args, tmp_path_factory, module_site) -> WarmProfiles:
-    """WarmProfiles of module_site's origin, for the session's worker (warmed on first use)."""
-    return WarmProfiles(browser_type, browser_type_launch_args, tmp_path_factory, module_site)
 
 
 @pytest.fixture

@@ -629,16 +629,16 @@ def answering(answer):
 
 
 @contextlib.contextmanager
-def persistent_profiles(warm_profiles, names, answers: dict, **options):
-    """Browsers by name, each a persistent profile started as a returning visitor's of
-    module_site (conftest's warm_profiles: the 9.6 MB wasm in its disk cache; a plain
-    context fetches and compiles it again on every load) whose requests for each glob of
-    `answers` get that JSON, with the wire tap. No service worker: Playwright's routes
-    must see the pages' own requests."""
+def persistent_profiles(browser_type, launch_args: dict, tmp_path_factory, names, answers: dict, **options):
+    """Browsers by name, each a persistent profile (it keeps the 9.6 MB wasm in its disk
+    cache; a plain context fetches and compiles it again on every load) whose requests
+    for each glob of `answers` get that JSON, with the wire tap. No service worker:
+    Playwright's routes must see the pages' own requests."""
     launched = {}
     try:
         for name in names:
-            context = warm_profiles.launch(**options)
+            context = browser_type.launch_persistent_context(
+                tmp_path_factory.mktemp("profile"), **launch_args, service_workers="block", **options)
             for glob, answer in answers.items():
                 context.route(glob, answering(answer))
             context.add_init_script(WIRE_TAP)
@@ -650,9 +650,9 @@ def persistent_profiles(warm_profiles, names, answers: dict, **options):
 
 
 @pytest.fixture(scope="module")
-def profiles(warm_profiles):
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory):
     """The host's and the guest's browsers, with no ICE server."""
-    with persistent_profiles(warm_profiles, ("host", "guest"),
+    with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
                              {"**/ice-servers.json": {"iceServers": []}},
                              viewport={"width": 1280, "height": 860}) as launched:
         yield launched

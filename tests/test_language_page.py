@@ -14,6 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import Page, expect
 
+import build
 import catalogs
 from tests.axe import violations
 from test_table_ux import KEEP, local
@@ -87,14 +88,14 @@ def test_the_phrase_lists_are_of_each_language():
     assert not foreign("Sıra sende. Kart çevir", ENGLISH) and not foreign("Your turn. Turn a card", TURKISH)
 
 
-@pytest.fixture
-def server(module_site):
-    """The worker's one server of the site: the origin conftest's warm_profiles were warmed on."""
-    return module_site
+@pytest.fixture(scope="module")
+def server(dist_dir):
+    with build.SiteServer(dist_dir) as site:
+        yield site
 
 
-def open_page(profiles, server, locale: str, query: str = "", viewport=None) -> Page:
-    context = profiles.launch(locale=locale, viewport=viewport or {"width": 1280, "height": 800})
+def open_page(browser, server, locale: str, query: str = "", viewport=None) -> Page:
+    context = browser.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 800})
     page = context.new_page()
     page.errors = []
     page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
@@ -209,10 +210,10 @@ ENGLISH_NAMES = {"turn": "Turn a card", "give": "Give", "keep": "Keep", "invite"
 
 
 @pytest.mark.parametrize("locale", ["tr-TR", "en-US"])
-def test_a_whole_deal_of_each_game_in_the_browsers_language(warm_profiles, server, locale):
+def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, locale):
     turkish = locale == "tr-TR"
     names = TURKISH_NAMES if turkish else ENGLISH_NAMES
-    page = open_page(warm_profiles, server, locale, "&game=pishe-pasha")  # a Turkish page would open on Pişti
+    page = open_page(browser, server, locale, "&game=pishe-pasha")  # a Turkish page would open on Pişti
     assert page.evaluate("document.documentElement.lang") == ("tr" if turkish else "en")
     assert page.get_by_role("combobox", name="Dil" if turkish else "Language").input_value() == locale[:2]
     read = Reader(page, ENGLISH if turkish else TURKISH)
@@ -271,10 +272,10 @@ def test_a_whole_deal_of_each_game_in_the_browsers_language(warm_profiles, serve
     assert page.errors == []
 
 
-def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(warm_profiles, server):
+def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, server):
     """Mid-deal, and after a reload, in the top bar and in the header's menu at a phone's width;
     axe in Turkish; an invite link carries no language; a broken link says why in Turkish."""
-    page = open_page(warm_profiles, server, "en-US", "&lang=tr&game=pishe-pasha")  # ?lang=tr wins over the browser
+    page = open_page(browser, server, "en-US", "&lang=tr&game=pishe-pasha")  # ?lang=tr wins over the browser
     assert page.evaluate("document.documentElement.lang") == "tr"
     for _ in range(3):
         press(page, "pishe-pasha", page.get_by_role("button", name="Kart çevir", exact=True).click)
@@ -439,9 +440,9 @@ MEASURE = """() => {
 }"""
 
 
-def test_the_pseudo_language_fits_at_every_width(warm_profiles, server):
+def test_the_pseudo_language_fits_at_every_width(browser, server):
     """Every message about 40% longer, accented: nothing clipped, off the page or overlapping."""
-    page = open_page(warm_profiles, server, "en-US", "&lang=en-XA", viewport={"width": 320, "height": 700})
+    page = open_page(browser, server, "en-US", "&lang=en-XA", viewport={"width": 320, "height": 700})
     assert "ẍ" in page.get_by_role("button", name=re.compile("Tûŕñ")).inner_text()
     faults = {}
     for game in ("pishe-pasha", "pisti"):

@@ -171,8 +171,8 @@ def test_whole_deck_against_the_computer(two_page: Page):
 
 
 @pytest.fixture(scope="module")
-def profiles(warm_profiles, nostr_relay):
-    with persistent_profiles(warm_profiles, ("host", "guest 1"),
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
+    with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest 1"),
                              {"**/signaling.json": signaling([nostr_relay])}) as launched:
         yield launched
 

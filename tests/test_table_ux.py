@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+import build
 import pishe.web as local_web
 from axe import violations
 
@@ -76,15 +77,15 @@ def played(game: str, length: str, until: str) -> dict:
             answer = local("act", str(view["legal"][0]))
 
 
-@pytest.fixture
-def server(module_site):
-    """The worker's one server of the site: the origin conftest's warm_profiles were warmed on."""
-    return module_site
+@pytest.fixture(scope="module")
+def server(dist_dir):
+    with build.SiteServer(dist_dir) as served:
+        yield served
 
 
-def open_page(profiles, server, query: str = "delay=0", locale: str = "en-US", **options) -> Page:
-    """A page of a new profile (a returning visitor's: conftest's warm_profiles) at ``?query``, ready; ``page.errors`` its console's errors."""
-    context = profiles.launch(locale=locale, **{"viewport": {"width": 390, "height": 844}, **options})
+def open_page(browser, server, query: str = "delay=0", locale: str = "en-US", **options) -> Page:
+    """A new context's page of the site at ``?query``, ready; ``page.errors`` its console's errors."""
+    context = browser.new_context(locale=locale, **{"viewport": {"width": 390, "height": 844}, **options})
     page = context.new_page()
     page.errors = []
     page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
@@ -110,9 +111,9 @@ def table(page: Page, game: str):
     return page.locator(f'[data-pishe-table][data-game="{game}"]')
 
 
-def test_play_again_is_on_the_result_panel(warm_profiles, server):
+def test_play_again_is_on_the_result_panel(browser, server):
     """In every game (one page: each match's end dealt where it was, as after a reload)."""
-    page = open_page(warm_profiles, server)
+    page = open_page(browser, server)
     for game, length in (("pisti", "51"), ("pisti-2", "51"), ("pishe-pasha", "one-deal")):
         deal_where(page, played(game, length, "match"))
         panel = table(page, game).locator("[data-result]")
@@ -128,8 +129,8 @@ def test_play_again_is_on_the_result_panel(warm_profiles, server):
 
 
 @pytest.mark.parametrize("look", ["phone on its side", "200%"])
-def test_the_result_panels_start_under_the_header_and_scroll_into_view(warm_profiles, server, look):
-    page = open_page(warm_profiles, server, **(PHONE_ON_ITS_SIDE if look == "phone on its side" else ZOOM_200))
+def test_the_result_panels_start_under_the_header_and_scroll_into_view(browser, server, look):
+    page = open_page(browser, server, **(PHONE_ON_ITS_SIDE if look == "phone on its side" else ZOOM_200))
     RESULTS.mkdir(exist_ok=True)
     for game in ("pisti", "pisti-2"):
         for until in ("deck", "match"):
@@ -164,8 +165,8 @@ def test_the_result_panels_start_under_the_header_and_scroll_into_view(warm_prof
     page.context.close()
 
 
-def test_the_pisti_table_labels_stay_apart_at_200_percent(warm_profiles, server):
-    page = open_page(warm_profiles, server, **ZOOM_200)
+def test_the_pisti_table_labels_stay_apart_at_200_percent(browser, server):
+    page = open_page(browser, server, **ZOOM_200)
     deal_where(page, played("pisti", "51", "under"))
     under = table(page, "pisti").locator("[data-sent-under]")
     expect(under).to_be_visible()
@@ -179,8 +180,8 @@ def checked_game(page: Page) -> str:
     return page.locator('input[name="game"]:checked').get_attribute("value")
 
 
-def test_the_page_opens_on_the_game_of_the_address_the_last_played_or_the_language(warm_profiles, server):
-    page = open_page(warm_profiles, server)
+def test_the_page_opens_on_the_game_of_the_address_the_last_played_or_the_language(browser, server):
+    page = open_page(browser, server)
     assert checked_game(page) == "pishe-pasha"                  # an English first visit: the first game
     page.get_by_role("radio", name="Pişti for two", exact=True).check()
     ready(page)
@@ -198,7 +199,7 @@ def test_the_page_opens_on_the_game_of_the_address_the_last_played_or_the_langua
     assert checked_game(again) == "pisti" and again.title() == "Pişti: play the computer"
     page.context.close()
     # A Turkish first visit with no address: Pişti, in Turkish.
-    turkish = open_page(warm_profiles, server, locale="tr-TR")
+    turkish = open_page(browser, server, locale="tr-TR")
     assert checked_game(turkish) == "pisti"
     expect(table(turkish, "pisti")).to_be_visible()
     assert turkish.title() == "Pişti: bilgisayara karşı oyna"
@@ -242,8 +243,8 @@ def test_a_turkish_tab_title_is_turkish_before_the_page_words_come(browser, serv
     context.close()
 
 
-def test_the_menu_holds_the_page_settings_and_back_closes_it(warm_profiles, server):
-    page = open_page(warm_profiles, server, "game=pisti", has_touch=True)
+def test_the_menu_holds_the_page_settings_and_back_closes_it(browser, server):
+    page = open_page(browser, server, "game=pisti", has_touch=True)
     menu = page.get_by_role("button", name="Settings and language")
     menu.click()
     expect(menu).to_have_attribute("aria-expanded", "true")
@@ -274,8 +275,8 @@ def test_the_menu_holds_the_page_settings_and_back_closes_it(warm_profiles, serv
     page.context.close()
 
 
-def test_a_target_chosen_before_the_first_card_applies_to_that_match(warm_profiles, server):
-    page = open_page(warm_profiles, server, f"delay=0&seed={SEED}&game=pisti", viewport={"width": 1280, "height": 800})
+def test_a_target_chosen_before_the_first_card_applies_to_that_match(browser, server):
+    page = open_page(browser, server, f"delay=0&seed={SEED}&game=pisti", viewport={"width": 1280, "height": 800})
     line = page.locator('[data-match-line="pisti"]')
     expect(line.locator("[data-match-length]")).to_have_text("First to 101")
     settings = page.locator('[data-settings="pisti"]')
@@ -294,10 +295,10 @@ def test_a_target_chosen_before_the_first_card_applies_to_that_match(warm_profil
     page.context.close()
 
 
-def test_phone_details_tabs_confirm_hint_and_tap(warm_profiles, server):
+def test_phone_details_tabs_confirm_hint_and_tap(browser, server):
     RESULTS.mkdir(exist_ok=True)
     for locale in ("en-US", "tr-TR"):
-        page = open_page(warm_profiles, server, "delay=0&game=pisti", locale=locale,
+        page = open_page(browser, server, "delay=0&game=pisti", locale=locale,
                          viewport={"width": 320, "height": 640}, has_touch=True, is_mobile=True)
         # At 320 px every game tab keeps its name on one line.
         lines = page.evaluate("""() => [...document.querySelectorAll('.game-choice .segmented span')].map((span) => {
@@ -309,7 +310,7 @@ def test_phone_details_tabs_confirm_hint_and_tap(warm_profiles, server):
         page.screenshot(path=str(RESULTS / f"ux-320-{locale}.png"))
         page.context.close()
 
-    page = open_page(warm_profiles, server, "delay=0&game=pisti", viewport={"width": 390, "height": 844}, has_touch=True,
+    page = open_page(browser, server, "delay=0&game=pisti", viewport={"width": 390, "height": 844}, has_touch=True,
                      is_mobile=True)
     pisti = table(page, "pisti")
     # A touch screen's hint says tap, and it sits under the scores: closing it moves them not.
