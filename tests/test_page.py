@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import build
 import pishe.web as local_web
@@ -145,8 +146,16 @@ def press_and_wait(page: Page, do) -> None:
     to be repainted and to settle (no call in flight, the computer done moving)."""
     before = paints(page)
     do()
-    page.wait_for_function(f"document.querySelector('[data-pishe-table]').dataset.paints !== '{before}'"
-                           " && document.body.dataset.idle === 'true'", timeout=30_000)
+    try:
+        page.wait_for_function(f"document.querySelector('[data-pishe-table]').dataset.paints !== '{before}'"
+                               " && document.body.dataset.idle === 'true'", timeout=30_000)
+    except PlaywrightTimeoutError:
+        # What the page was doing, for a wait that failed only under load (test_protect_page).
+        state = page.evaluate("""() => ({paints: document.querySelector('[data-pishe-table]').dataset.paints,
+            body: {...document.body.dataset}, dialog: Boolean(document.querySelector('dialog[open]')),
+            focus: document.activeElement && document.activeElement.outerHTML.slice(0, 120),
+            status: [...document.querySelectorAll('[data-status], [data-error]')].map((e) => e.textContent.trim())})""")
+        raise AssertionError(f"no repaint and settle within 30 s (paints before: {before}): {state}") from None
 
 
 def finish_animations(page: Page) -> None:
