@@ -19,25 +19,26 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pishe.games.batak.baseline import BaselineBot  # noqa: E402
-from pishe.games.batak.cli import interval, shuffle_gains  # noqa: E402
+from batak_paired import hard_gains  # noqa: E402
+
+from pishe.games.batak.cli import interval  # noqa: E402
 from pishe.games.batak.deal import CODE  # noqa: E402
 from pishe.games.batak.hard import HardBot  # noqa: E402
-from pishe.table.game import get_game  # noqa: E402
 
 WHEN = ("auction", "play", "early", "mid", "late", "defending", "all")
 
 
 class ToldHard(HardBot):
-    """Hard searching the true deal (``table["match"]``'s) where ``told`` says, its samples elsewhere."""
+    """Hard searching the true deal (the last of ``matches``) where ``told`` says, its samples elsewhere."""
 
-    def __init__(self, seat: int, rng: random.Random, told: str, table: dict):
+    def __init__(self, seat: int, rng: random.Random, told: str, matches: list):
         super().__init__(seat, rng)
-        self.told, self.table = told, table
+        self.told, self.matches = told, matches
 
     def _truth(self) -> list:
-        return [sorted(CODE[c] for c in hand) for hand in self.table["match"].deal.hands]
+        return [sorted(CODE[c] for c in hand) for hand in self.matches[-1].deal.hands]
 
     def _worlds(self, view) -> list:
         if self.told in ("auction", "all"):
@@ -55,22 +56,10 @@ class ToldHard(HardBot):
 def trial(deals: int, seed: int, told: str) -> tuple:
     """Hard's gain on each shuffle, and on each deal whether Hard declared, told ``told``
     (``""``: as it is)."""
-    rng = random.Random(seed)
-    bot_rng = random.Random(rng.getrandbits(64))
-    table: dict = {}
-    seatings = [[ToldHard(s, random.Random(bot_rng.getrandbits(64)), told, table) if s == hard
-                 else BaselineBot(s, random.Random(bot_rng.getrandbits(64))) for s in range(4)] for hard in range(4)]
-    declared: list = []
-
-    def started(match) -> None:
-        if "match" in table:
-            old = table["match"]
-            declared.append(old.deal.declarer == len(declared) % 4)
-        table["match"] = match
-
-    gains = shuffle_gains(get_game("batak"), seatings, rng, deals // 4, started=started)[1]
-    started(None)
-    return gains, declared
+    matches: list = []
+    gains = hard_gains(deals, seed, lambda seat, rng: ToldHard(seat, rng, told, matches), started=matches.append)
+    # Each shuffle is dealt with Hard at seat 0, 1, 2, then 3.
+    return gains, [match.deal.declarer == n % 4 for n, match in enumerate(matches)]
 
 
 def main() -> None:

@@ -28,13 +28,20 @@ from pishe.games.batak.hard import HardBot  # noqa: E402
 from pishe.table.game import get_game  # noqa: E402
 
 
-def gains(deals: int, seed: int, settings: dict) -> list:
-    """Hard's gain over the baselines' average on each shuffle of ``deals`` deals (four a shuffle)."""
+def hard_gains(deals: int, seed: int, hard, started=None) -> list:
+    """The gain over the baselines' average on each shuffle of ``deals`` deals (four a shuffle) of
+    ``hard(seat, rng)`` at one seat against three baselines, each shuffle with it in each seat, the
+    bots' generators drawn as the tournament draws them; ``started`` as :func:`shuffle_gains` takes it."""
     rng = random.Random(seed)
     bot_rng = random.Random(rng.getrandbits(64))
-    seatings = [[HardBot(s, random.Random(bot_rng.getrandbits(64)), **settings) if s == hard
-                 else BaselineBot(s, random.Random(bot_rng.getrandbits(64))) for s in range(4)] for hard in range(4)]
-    return shuffle_gains(get_game("batak"), seatings, rng, deals // 4)[1]
+    seatings = [[hard(s, random.Random(bot_rng.getrandbits(64))) if s == at
+                 else BaselineBot(s, random.Random(bot_rng.getrandbits(64))) for s in range(4)] for at in range(4)]
+    return shuffle_gains(get_game("batak"), seatings, rng, deals // 4, started=started)[1]
+
+
+def gains(deals: int, seed: int, settings: dict) -> list:
+    """Hard's (``HardBot`` with ``settings``) gain on each shuffle of ``deals`` deals."""
+    return hard_gains(deals, seed, lambda seat, rng: HardBot(seat, rng, **settings))
 
 
 def main() -> None:
