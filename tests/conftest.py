@@ -8,6 +8,8 @@ Fixtures:
     dist_dir                  Path of a dist/ built once per test run (in a temp dir, shared
                               by the xdist workers), with no Nostr relay in its signaling.json
     site                      a build.SiteServer serving dist_dir: .url, .stop(), .start()
+    returning_dist            Path of dist_dir's files plus a returning visitor's Python
+                              memory (tests/returning.py: welcome_back), made once per run
     console_errors            watch(page) -> list that fills with the page's console
                               errors and uncaught exceptions
     nostr_relay               the ws:// address of a real Nostr relay (PyPI nostr-relay) on
@@ -20,6 +22,7 @@ Fixtures:
 from __future__ import annotations
 
 import fcntl
+import shutil
 import sys
 from pathlib import Path
 
@@ -30,6 +33,7 @@ sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, outside 
 
 import build  # noqa: E402
 import machinery  # noqa: E402  (beside this file: pytest puts tests/ on sys.path)
+import returning  # noqa: E402
 from turn import LocalTurn, turnserver_executable  # noqa: E402
 
 CHROMIUM = machinery.CHROMIUM
@@ -128,6 +132,20 @@ def dist_dir(tmp_path_factory, worker_id) -> Path:
             (dist / "signaling.json").write_text('{"relays": []}\n')
             built.touch()
     return dist
+
+
+@pytest.fixture(scope="session")
+def returning_dist(dist_dir, browser) -> Path:
+    """dist_dir's files and the Python memory of one first visit of them (tests/returning.py),
+    made by the first xdist worker to need them; the other waits and reads the same."""
+    shared = dist_dir.parent.parent
+    root = shared / "returning"
+    with open(shared / "returning.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / returning.KEY_FILE).exists():
+            shutil.rmtree(root, ignore_errors=True)
+            returning.make_root(dist_dir, root, browser, boot_ms=120_000)
+    return root
 
 
 @pytest.fixture
