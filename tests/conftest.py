@@ -157,10 +157,10 @@ def site(dist_dir):
 
 
 @pytest.fixture(scope="module")
-def module_site(dist_dir):
-    """dist_dir served for a whole test module: one origin, so persistent profiles' caches
+def module_site(returning_dist):
+    """returning_dist served for a whole test module: one origin, so persistent profiles' caches
     keep serving Pyodide from one test to the next."""
-    with build.SiteServer(dist_dir) as server:
+    with build.SiteServer(returning_dist) as server:
         yield server
 
 
@@ -198,18 +198,21 @@ def nostr_relay(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def returning_browser(browser_type, browser_type_launch_args, dist_dir, tmp_path_factory):
-    """(context, server): one persistent browser profile and one server of dist_dir for the
-    whole session, the returning visitor of test_page (and of the modules that take its
-    fixtures). After the session's first boot Pyodide comes from the profile's disk cache
-    and Python's memory from its snapshot, in every module, as for a returning visitor
+def returning_browser(browser_type, browser_type_launch_args, returning_dist, tmp_path_factory):
+    """(context, server): one persistent browser profile and one server of returning_dist for
+    the whole session, the returning visitor of test_page (and of the modules that take its
+    fixtures). Pyodide comes from the profile's disk cache after the session's first boot,
+    and Python's memory from its snapshot (tests/returning.py), as for a returning visitor
     (a plain context fetches and compiles the 9.6 MB wasm, and starts Python, on every
     load). Service workers are blocked; a first visit needs a context of its own."""
-    with build.SiteServer(dist_dir) as server:
+    with build.SiteServer(returning_dist) as server:
         context = browser_type.launch_persistent_context(
             tmp_path_factory.mktemp("profile"), **browser_type_launch_args,
             service_workers="block", viewport={"width": 1280, "height": 720})
         try:
+            first = context.pages[0] if context.pages else context.new_page()
+            returning.welcome_back(first, server)
+            first.close()
             yield context, server
         finally:
             context.close()

@@ -75,5 +75,7 @@ def welcome_back(page: Page, server) -> None:
     """Make `page`'s context a returning visitor of `server` (a build.SiteServer of a
     :func:`make_root` folder): its Cache Storage holds the snapshot a first visit keeps.
     Call it before the context opens the site; it leaves `page` on one of the site's files."""
-    page.goto(server.url + KEY_FILE)
+    response = page.goto(server.url + KEY_FILE)
+    if response is None or not response.ok:
+        raise RuntimeError(f"{server.url} serves no {KEY_FILE}: serve conftest's returning_dist")
     page.evaluate(_STORE, MEMORY_FILE)
