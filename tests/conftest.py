@@ -8,6 +8,8 @@ Fixtures:
     dist_dir                  Path of a dist/ built once per test run (in a temp dir, shared
                               by the xdist workers), with no Nostr relay in its signaling.json
     site                      a build.SiteServer serving dist_dir: .url, .stop(), .start()
+    returning_dist            Path of dist_dir's files plus a returning visitor's Python
+                              memory (tests/returning.py: welcome_back), made once per run
     console_errors            watch(page) -> list that fills with the page's console
                               errors and uncaught exceptions
     nostr_relay               the ws:// address of a real Nostr relay (PyPI nostr-relay) on
@@ -20,6 +22,7 @@ Fixtures:
 from __future__ import annotations
 
 import fcntl
+import shutil
 import sys
 from pathlib import Path
 
@@ -30,6 +33,7 @@ sys.path.insert(0, str(ROOT))  # build.py lives at the repository root, outside 
 
 import build  # noqa: E402
 import machinery  # noqa: E402  (beside this file: pytest puts tests/ on sys.path)
+import returning  # noqa: E402
 from turn import LocalTurn, turnserver_executable  # noqa: E402
 
 CHROMIUM = machinery.CHROMIUM
@@ -130,6 +134,20 @@ def dist_dir(tmp_path_factory, worker_id) -> Path:
     return dist
 
 
+@pytest.fixture(scope="session")
+def returning_dist(dist_dir, browser) -> Path:
+    """dist_dir's files and the Python memory of one first visit of them (tests/returning.py),
+    made by the first xdist worker to need them; the other waits and reads the same."""
+    shared = dist_dir.parent.parent
+    root = shared / "returning"
+    with open(shared / "returning.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / returning.KEY_FILE).exists():
+            shutil.rmtree(root, ignore_errors=True)
+            returning.make_root(dist_dir, root, browser, boot_ms=120_000)
+    return root
+
+
 @pytest.fixture
 def site(dist_dir):
     """dist_dir served on a free 127.0.0.1 port; stop() then start() keeps the port."""
@@ -139,10 +157,10 @@ def site(dist_dir):
 
 
 @pytest.fixture(scope="module")
-def module_site(dist_dir):
-    """dist_dir served for a whole test module: one origin, so persistent profiles' caches
+def module_site(returning_dist):
+    """returning_dist served for a whole test module: one origin, so persistent profiles' caches
     keep serving Pyodide from one test to the next."""
-    with build.SiteServer(dist_dir) as server:
+    with build.SiteServer(returning_dist) as server:
         yield server
 
 
@@ -180,18 +198,21 @@ def nostr_relay(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def returning_browser(browser_type, browser_type_launch_args, dist_dir, tmp_path_factory):
-    """(context, server): one persistent browser profile and one server of dist_dir for the
-    whole session, the returning visitor of test_page (and of the modules that take its
-    fixtures). After the session's first boot Pyodide comes from the profile's disk cache
-    and Python's memory from its snapshot, in every module, as for a returning visitor
+def returning_browser(browser_type, browser_type_launch_args, returning_dist, tmp_path_factory):
+    """(context, server): one persistent browser profile and one server of returning_dist for
+    the whole session, the returning visitor of test_page (and of the modules that take its
+    fixtures). Pyodide comes from the profile's disk cache after the session's first boot,
+    and Python's memory from its snapshot (tests/returning.py), as for a returning visitor
     (a plain context fetches and compiles the 9.6 MB wasm, and starts Python, on every
     load). Service workers are blocked; a first visit needs a context of its own."""
-    with build.SiteServer(dist_dir) as server:
+    with build.SiteServer(returning_dist) as server:
         context = browser_type.launch_persistent_context(
             tmp_path_factory.mktemp("profile"), **browser_type_launch_args,
             service_workers="block", viewport={"width": 1280, "height": 720})
         try:
+            first = context.pages[0] if context.pages else context.new_page()
+            returning.welcome_back(first, server)
+            first.close()
             yield context, server
         finally:
             context.close()

@@ -158,8 +158,8 @@ def play_deal(page: Page, game: str, seed: int, on_turn=None) -> dict:
 
 
 @pytest.fixture(scope="module")
-def batak_page(browser, dist_dir):
-    with ready_page(browser, dist_dir, SEED) as page:
+def batak_page(browser, returning_dist):
+    with ready_page(browser, returning_dist, SEED) as page:
         yield page
 
 

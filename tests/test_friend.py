@@ -34,6 +34,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from nopeek_wire import check_carried, match_id_of, np_messages, rebuilt_deck
+from returning import welcome_back
 from pishe.table.game import get_game
 from pishe.table.match import Match
 from pishe.table.protocol.wire import VERSION
@@ -629,16 +630,20 @@ def answering(answer):
 
 
 @contextlib.contextmanager
-def persistent_profiles(browser_type, launch_args: dict, tmp_path_factory, names, answers: dict, **options):
+def persistent_profiles(browser_type, launch_args: dict, tmp_path_factory, names, answers: dict, site, **options):
     """Browsers by name, each a persistent profile (it keeps the 9.6 MB wasm in its disk
-    cache; a plain context fetches and compiles it again on every load) whose requests
-    for each glob of `answers` get that JSON, with the wire tap. No service worker:
-    Playwright's routes must see the pages' own requests."""
+    cache; a plain context fetches and compiles it again on every load) of a returning
+    visitor of `site` (tests/returning.py), whose requests for each glob of `answers` get
+    that JSON, with the wire tap. No service worker: Playwright's routes must see the
+    pages' own requests."""
     launched = {}
     try:
         for name in names:
             context = browser_type.launch_persistent_context(
                 tmp_path_factory.mktemp("profile"), **launch_args, service_workers="block", **options)
+            first = context.pages[0] if context.pages else context.new_page()
+            welcome_back(first, site)
+            first.close()
             for glob, answer in answers.items():
                 context.route(glob, answering(answer))
             context.add_init_script(WIRE_TAP)
@@ -650,10 +655,10 @@ def persistent_profiles(browser_type, launch_args: dict, tmp_path_factory, names
 
 
 @pytest.fixture(scope="module")
-def profiles(browser_type, browser_type_launch_args, tmp_path_factory):
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, module_site):
     """The host's and the guest's browsers, with no ICE server."""
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
-                             {"**/ice-servers.json": {"iceServers": []}},
+                             {"**/ice-servers.json": {"iceServers": []}}, module_site,
                              viewport={"width": 1280, "height": 860}) as launched:
         yield launched
 

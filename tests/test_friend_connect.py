@@ -38,11 +38,11 @@ SLOWER = re.compile(r"Through relays \(slower\) · \d+ ms round trip")
 
 
 @pytest.fixture(scope="module")
-def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay, module_site):
     answers = {"**/ice-servers.json": {"iceServers": [], "iceTransportPolicy": "relay"},
                "**/signaling.json": signaling([nostr_relay, DOWN])}
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
-                             answers, viewport={"width": 1280, "height": 860}) as launched:
+                             answers, module_site, viewport={"width": 1280, "height": 860}) as launched:
         yield launched
 
 

@@ -18,11 +18,11 @@ from test_friend import RESULTS, Table, no_errors, persistent_profiles, table  #
 
 
 @pytest.fixture(scope="module")
-def profiles(browser_type, browser_type_launch_args, tmp_path_factory, turn_server):
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, turn_server, module_site):
     """The host's and the guest's browsers, whose one ICE server is the local coturn, relayed paths only."""
     config = {"iceServers": turn_server.ice_servers, "iceTransportPolicy": "relay"}
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest"),
-                             {"**/ice-servers.json": config},
+                             {"**/ice-servers.json": config}, module_site,
                              viewport={"width": 1280, "height": 860}) as launched:
         yield launched
 

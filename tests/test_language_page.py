@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 import build
 import catalogs
 from tests.axe import violations
+from returning import welcome_back
 from test_table_ux import KEEP, local
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
@@ -89,8 +90,8 @@ def test_the_phrase_lists_are_of_each_language():
 
 
 @pytest.fixture(scope="module")
-def server(dist_dir):
-    with build.SiteServer(dist_dir) as site:
+def server(returning_dist):
+    with build.SiteServer(returning_dist) as site:
         yield site
 
 
@@ -100,6 +101,7 @@ def open_page(browser, server, locale: str, query: str = "", viewport=None) -> P
     page.errors = []
     page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    welcome_back(page, server)                  # a returning visitor's browser (tests/returning.py)
     page.goto(f"{server.url}/?delay=0&seed={SEED}{query}")
     expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
     wait_idle(page)

@@ -59,11 +59,11 @@ class Pages:
 
 
 @pytest.fixture(scope="module")
-def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay, module_site):
     """A browser for the host and for each friend, signaling through the local relay."""
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory,
                              ("host", "guest 1", "guest 2", "guest 3"),
-                             {"**/signaling.json": signaling([nostr_relay])}) as launched:
+                             {"**/signaling.json": signaling([nostr_relay])}, module_site) as launched:
         yield launched
 
 

@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 
 import build
 import pishe.web as local_web
+from returning import welcome_back
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
@@ -156,16 +157,18 @@ def assert_shows(table: dict, view: dict) -> None:
 
 
 @contextlib.contextmanager
-def ready_page(browser, dist_dir, seed: int = SEED):
-    """A page of the built site, served for the module, ready and idle, with no computer
-    delay and the computer's deals from ``seed``; ``page.errors`` collects its console errors."""
-    server = build.SiteServer(dist_dir).start()
+def ready_page(browser, returning_dist, seed: int = SEED):
+    """A page of the built site (conftest's returning_dist), served for the module, in a
+    returning visitor's browser (tests/returning.py), ready and idle, with no computer delay
+    and the computer's deals from ``seed``; ``page.errors`` collects its console errors."""
+    server = build.SiteServer(returning_dist).start()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     try:
+        welcome_back(page, server)
         page.goto(f"{server.url}?delay=0&seed={seed}")
         expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
         wait_idle(page)
@@ -177,8 +180,8 @@ def ready_page(browser, dist_dir, seed: int = SEED):
 
 
 @pytest.fixture(scope="module")
-def pisti_page(browser, dist_dir):
-    with ready_page(browser, dist_dir) as page:
+def pisti_page(browser, returning_dist):
+    with ready_page(browser, returning_dist) as page:
         yield page
 
 

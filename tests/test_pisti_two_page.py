@@ -81,8 +81,8 @@ def assert_shows(table: dict, view: dict) -> None:
 
 
 @pytest.fixture(scope="module")
-def two_page(browser, dist_dir):
-    with ready_page(browser, dist_dir, SEED) as page:
+def two_page(browser, returning_dist):
+    with ready_page(browser, returning_dist, SEED) as page:
         yield page
 
 
@@ -171,9 +171,9 @@ def test_whole_deck_against_the_computer(two_page: Page):
 
 
 @pytest.fixture(scope="module")
-def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay):
+def profiles(browser_type, browser_type_launch_args, tmp_path_factory, nostr_relay, module_site):
     with persistent_profiles(browser_type, browser_type_launch_args, tmp_path_factory, ("host", "guest 1"),
-                             {"**/signaling.json": signaling([nostr_relay])}) as launched:
+                             {"**/signaling.json": signaling([nostr_relay])}, module_site) as launched:
         yield launched
 
 

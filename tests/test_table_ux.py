@@ -23,6 +23,7 @@ from playwright.sync_api import Page, expect
 import build
 import pishe.web as local_web
 from axe import violations
+from returning import welcome_back
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
@@ -78,18 +79,20 @@ def played(game: str, length: str, until: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def server(dist_dir):
-    with build.SiteServer(dist_dir) as served:
+def server(returning_dist):
+    with build.SiteServer(returning_dist) as served:
         yield served
 
 
 def open_page(browser, server, query: str = "delay=0", locale: str = "en-US", **options) -> Page:
-    """A new context's page of the site at ``?query``, ready; ``page.errors`` its console's errors."""
+    """A new context's page of the site at ``?query``, ready, in a returning visitor's browser
+    (tests/returning.py); ``page.errors`` its console's errors."""
     context = browser.new_context(locale=locale, **{"viewport": {"width": 390, "height": 844}, **options})
     page = context.new_page()
     page.errors = []
     page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    welcome_back(page, server)
     page.goto(f"{server.url}?{query}")
     ready(page)
     return page

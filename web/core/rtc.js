@@ -6,7 +6,10 @@
 // wherever its maker hands it (the Python worker: web/core/channel.js).
 
 const VERSION = "p1";
-const GATHER_MS = 2500;   // ICE gathering may never say "complete": never wait longer
+const GATHER_MS = 2500;   // ICE gathering may never say "complete": never wait longer,
+// but for a TURN server's first relayed address, which a slow network or a busy server may
+// give later: without it a friend behind a strict firewall has no path at all.
+const RELAY_GATHER_MS = 8000;
 
 const toUrlSafe = (s) => s.replace(/\+/g, "-").replace(/\//g, "_");
 const fromUrlSafe = (s) => s.replace(/-/g, "+").replace(/_/g, "/");
@@ -107,14 +110,32 @@ export function hasCandidates(code) {
   return String(code).split("~").length > 4;
 }
 
-function gathered(pc) {
+/**
+ * Resolves when `pc` has gathered its candidates, or after GATHER_MS; with `turn` (a TURN
+ * server is configured) not before a relayed candidate came, up to RELAY_GATHER_MS.
+ */
+function gathered(pc, turn) {
   return new Promise((resolve) => {
     if (pc.iceGatheringState === "complete") return resolve();
-    const timer = setTimeout(resolve, GATHER_MS);
+    let relayed = false;
+    let waited = false;
+    const timers = [];
+    const done = () => { timers.forEach(clearTimeout); resolve(); };
+    timers.push(setTimeout(() => { waited = true; if (!turn || relayed) done(); }, GATHER_MS));
+    if (turn) timers.push(setTimeout(done, RELAY_GATHER_MS));
+    pc.addEventListener("icecandidate", ({ candidate }) => {
+      if (candidate && candidate.type === "relay") { relayed = true; if (waited) done(); }
+    });
     pc.addEventListener("icegatheringstatechange", () => {
-      if (pc.iceGatheringState === "complete") { clearTimeout(timer); resolve(); }
+      if (pc.iceGatheringState === "complete") done();
     });
   });
+}
+
+/** Whether `iceServers` (as RTCConfiguration takes them) name a TURN server. */
+function namesTurn(iceServers) {
+  return (iceServers || []).some((server) => [].concat(server.urls || server.url || [])
+    .some((url) => /^turns?:/i.test(String(url))));
 }
 
 /**
@@ -133,6 +154,7 @@ export class Link {
   constructor(iceServers, take, { iceTransportPolicy = "all" } = {}) {
     if (typeof RTCPeerConnection !== "function") throw failure("this browser has no WebRTC", "why_no_webrtc");
     this.pc = new RTCPeerConnection({ iceServers, iceTransportPolicy });
+    this.turn = namesTurn(iceServers);
     this.onopen = this.onclose = null;
     this.open = false;
     this.carrier = null;
@@ -215,7 +237,7 @@ export class Link {
     } catch (err) {
       throw named(err, "why_browser");
     }
-    await gathered(this.pc);
+    await gathered(this.pc, this.turn);
     return encodeDescription(this.pc.localDescription.sdp);
   }
 
@@ -227,7 +249,7 @@ export class Link {
     } catch (err) {
       throw named(err, "why_browser");
     }
-    await gathered(this.pc);
+    await gathered(this.pc, this.turn);
     return encodeDescription(this.pc.localDescription.sdp);
   }
 

@@ -86,14 +86,16 @@ const PY_RESTORED = "import random\nrandom.seed()";
 // and a friends' table's (split_friends: BUILD.friends, downloaded by friendsCode below):
 // pishe.on_demand fetches the zip of one when it is first imported, by a synchronous
 // request (allowed in a worker) that Python makes through fetchNow. The finder is set
-// before the snapshot (which holds no JavaScript object), its fetch after it.
+// before the snapshot (which holds no JavaScript object), its fetch after it. Its parts'
+// addresses are relative to the site, so the snapshot holds no origin: any page of this
+// build can restore it (the browser tests hand one to the tables they open).
 const PY_ON_DEMAND = `
 import json, pishe.on_demand
 on_demand = pishe.on_demand.install(json.loads(stdlib_parts), "/lib")
 `;
 function fetchNow(url) {
   const request = new XMLHttpRequest();
-  request.open("GET", url, false);
+  request.open("GET", new URL(url, SITE).href, false);
   request.responseType = "arraybuffer";
   request.send();
   if (request.status !== 200) throw new Error(`HTTP ${request.status} for ${url}`);
@@ -259,7 +261,7 @@ function friendsCode() {
     friends = Promise.all([download(BUILD.friends.url), started]).then(([bytes, dispatch]) => {
       if (!dispatch) return;
       const onDemand = scope.get("on_demand");
-      onDemand.keep(new URL(BUILD.friends.url, SITE).href, bytes);
+      onDemand.keep(BUILD.friends.url, bytes);
       onDemand.destroy();
     });
     friends.catch(() => { friends = null; });
@@ -317,7 +319,7 @@ async function boot() {
   if (snapshot === "restored") pyodide.runPython(PY_RESTORED);
   scope = pyodide.globals.get("dict")();
   const parts = [...BUILD.stdlib, BUILD.friends, ...BUILD.game_code];
-  scope.set("stdlib_parts", JSON.stringify(parts.map((part) => ({ ...part, url: new URL(part.url, SITE).href }))));
+  scope.set("stdlib_parts", JSON.stringify(parts));
   pyodide.runPython(PY_ON_DEMAND, { globals: scope });
   const dispatch = pyodide.runPython(PY_DISPATCH, { globals: scope });
   if (snapshot !== "restored" && self.caches) {
