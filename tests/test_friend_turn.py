@@ -3,7 +3,8 @@
 coturn (tests/turn.py) runs on 127.0.0.1 with one static user, as the README's
 hosting section sets one up; both pages read an ice-servers.json that lists it
 with "iceTransportPolicy": "relay", so no direct path is even tried: every
-message of a whole deal goes through the TURN server's relayed addresses.
+message of a whole deal goes through the TURN server's relayed addresses. And a TURN
+server that answers slowly (turn.SlowUdp in front of it) still gives the invite its address.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from returning import welcome_back
 # test_friend's `table` fixture, on this module's `profiles`.
-from test_friend import RESULTS, Table, no_errors, persistent_profiles, table  # noqa: F401
+from test_friend import BOOT_MS, RESULTS, Table, answering, no_errors, persistent_profiles, table  # noqa: F401
+from turn import SlowUdp
 
 
 @pytest.fixture(scope="module")
@@ -113,3 +116,27 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
         "Mehmet", timeout=10_000)
     table.host.screenshot(path=str(RESULTS / "friend-host-names.png"))
     no_errors(table)
+
+
+def test_a_slow_turn_server_s_address_still_reaches_the_invite(browser, module_site, turn_server):
+    """A TURN server on a slow network (each of its answers held 1.5 s, so its relayed
+    address comes after about 3 s, past the 2.5 s a page gives ICE to gather) is still in
+    the invite: a page with a TURN server waits for its relayed address (web/core/rtc.js),
+    without which a friend behind a strict firewall has no path at all."""
+    with SlowUdp(("127.0.0.1", turn_server.port), delay=1.5) as slow:
+        config = {"iceServers": slow.ice_servers(turn_server.ice_servers), "iceTransportPolicy": "relay"}
+        context = browser.new_context()
+        try:
+            context.route("**/ice-servers.json", answering(config))
+            host = context.new_page()
+            welcome_back(host, module_site)
+            host.goto(module_site.url)
+            expect(host.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+            host.get_by_role("button", name="Invite a friend", exact=True).click()
+            link = host.get_by_role("textbox", name="Invite link", exact=True)
+            expect(link).not_to_have_value("", timeout=30_000)
+            offer = link.input_value().split("#join=", 1)[1].split("&game=")[0]
+            candidates = offer.split("~")[4:]
+            assert candidates and all(c.startswith("r127.0.0.1,") for c in candidates), offer
+        finally:
+            context.close()
