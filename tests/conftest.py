@@ -210,9 +210,7 @@ def returning_browser(browser_type, browser_type_launch_args, returning_dist, tm
             tmp_path_factory.mktemp("profile"), **browser_type_launch_args,
             service_workers="block", viewport={"width": 1280, "height": 720})
         try:
-            first = context.pages[0] if context.pages else context.new_page()
-            returning.welcome_back(first, server)
-            first.close()
+            returning.welcome_back_profile(context, server)
             yield context, server
         finally:
             context.close()

@@ -1,7 +1,7 @@
 """A returning visitor's browser for the tests that open tables in new contexts.
 
-A new browser context is a first visit: the page starts Python (about 4 s of a core here)
-and keeps a snapshot of its memory for the next start (web/core/worker.js). Most browser
+A new browser context is a first visit: the page starts Python (about 7 s of a core here;
+restoring a snapshot takes about 4) and keeps a snapshot of its memory for the next start (web/core/worker.js). Most browser
 tests are not about that start, and a returning visitor's browser already holds the
 snapshot. :func:`make_root` takes the snapshot once, from one real first visit, and serves
 it beside the site; :func:`welcome_back` stores it in a new context's Cache Storage, where
@@ -79,3 +79,11 @@ def welcome_back(page: Page, server) -> None:
     if response is None or not response.ok:
         raise RuntimeError(f"{server.url} serves no {KEY_FILE}: serve conftest's returning_dist")
     page.evaluate(_STORE, MEMORY_FILE)
+
+
+def welcome_back_profile(context, server) -> None:
+    """:func:`welcome_back` for a persistent browser `context` (its first tab, then closed), so
+    that every page it opens later restores Python."""
+    first = context.pages[0] if context.pages else context.new_page()
+    welcome_back(first, server)
+    first.close()

@@ -34,7 +34,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from nopeek_wire import check_carried, match_id_of, np_messages, rebuilt_deck
-from returning import welcome_back
+from returning import welcome_back_profile
 from pishe.table.game import get_game
 from pishe.table.match import Match
 from pishe.table.protocol.wire import VERSION
@@ -641,9 +641,7 @@ def persistent_profiles(browser_type, launch_args: dict, tmp_path_factory, names
         for name in names:
             context = browser_type.launch_persistent_context(
                 tmp_path_factory.mktemp("profile"), **launch_args, service_workers="block", **options)
-            first = context.pages[0] if context.pages else context.new_page()
-            welcome_back(first, site)
-            first.close()
+            welcome_back_profile(context, site)
             for glob, answer in answers.items():
                 context.route(glob, answering(answer))
             context.add_init_script(WIRE_TAP)

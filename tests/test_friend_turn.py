@@ -20,6 +20,12 @@ from test_friend import BOOT_MS, RESULTS, Table, answering, no_errors, persisten
 from turn import SlowUdp
 
 
+def offer_candidates(link: str) -> tuple[str, list[str]]:
+    """An invite link's connection offer, and its candidates (web/core/rtc.js: encodeDescription)."""
+    offer = link.split("#join=", 1)[1].split("&game=")[0]
+    return offer, offer.split("~")[4:]
+
+
 @pytest.fixture(scope="module")
 def profiles(browser_type, browser_type_launch_args, tmp_path_factory, turn_server, module_site):
     """The host's and the guest's browsers, whose one ICE server is the local coturn, relayed paths only."""
@@ -34,8 +40,7 @@ def test_a_whole_deal_through_a_turn_server(table: Table, turn_server):
     table.open_host("one-deal")
     link = table.invite_link()
     # The offer carries relayed candidates only (r…): the host's page asked coturn for an address.
-    offer = link.split("#join=", 1)[1].split("&game=")[0]
-    candidates = offer.split("~")[4:]
+    offer, candidates = offer_candidates(link)
     assert candidates and all(c.startswith("r127.0.0.1,") for c in candidates), offer
     table.join(link)
     # Each side says its path, with a live round trip.
@@ -135,8 +140,7 @@ def test_a_slow_turn_server_s_address_still_reaches_the_invite(browser, module_s
             host.get_by_role("button", name="Invite a friend", exact=True).click()
             link = host.get_by_role("textbox", name="Invite link", exact=True)
             expect(link).not_to_have_value("", timeout=30_000)
-            offer = link.input_value().split("#join=", 1)[1].split("&game=")[0]
-            candidates = offer.split("~")[4:]
+            offer, candidates = offer_candidates(link.input_value())
             assert candidates and all(c.startswith("r127.0.0.1,") for c in candidates), offer
         finally:
             context.close()
