@@ -77,8 +77,12 @@ def choose_game(page: Page, game: str) -> None:
     if not radio.is_checked():
         def change():
             radio.check()
+            # A match in progress would be lost: the page asks first. Wait for its question or
+            # the new game's heading, as a computer's move of the match may repaint meanwhile.
             dialog = page.get_by_role("dialog")
-            if dialog.is_visible():  # a match in progress would be lost: the page asks first
+            heading = page.get_by_role("heading", level=1, name=name, exact=True)
+            expect(dialog.or_(heading).first).to_be_attached()
+            if dialog.is_visible():
                 dialog.get_by_role("button", name="Change the game", exact=True).click()
         press(page, game, change)
     expect(page.get_by_role("heading", level=1, name=name, exact=True)).to_be_attached()
@@ -136,7 +140,8 @@ def choose(view: dict, bid_once: bool) -> str:
 
 def play_deal(page: Page, game: str, seed: int, on_turn=None) -> dict:
     """New match of ``game``; the whole first deal played through the buttons, every view checked.
-    ``on_turn(view)`` is called at each of your turns, before you move. Returns the last answer."""
+    ``on_turn(view)`` is called at each of your turns, before you move: true, it has seen what it
+    looks for and the deal stops there. Returns the last answer."""
     choose_game(page, game)
     new_match(page)
     expected = settle(local("new_match", "8", seed, game, None))
@@ -147,8 +152,8 @@ def play_deal(page: Page, game: str, seed: int, on_turn=None) -> dict:
         page.wait_for_function(f"document.querySelector('{TABLES[game]}').dataset.turn === 'mine'", timeout=30_000)
         assert_shows(page.evaluate(READ_TABLE, TABLES[game]), view)
         assert view["turn"] == view["seat"]
-        if on_turn:
-            on_turn(view)
+        if on_turn and on_turn(view):
+            return expected
         action = choose(view, bid_once)
         bid_once = bid_once and not action.startswith("bid ")
         press(page, game, move_button(page, game, view, action).click)
@@ -302,6 +307,7 @@ def test_touch_targets_on_the_first_screen(batak_page: Page, width, height):
                 found[phase] = page.evaluate(LAYOUT, TABLES["batak"])
                 RESULTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(RESULTS / f"batak-{phase}-{width}x{height}.png"))
+            return phase == "play"
         play_deal(page, "batak", SEED, measure)
     finally:
         cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": False})
@@ -337,6 +343,7 @@ def test_high_contrast_look(batak_page: Page):
             RESULTS.mkdir(exist_ok=True)
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(RESULTS / "batak-phone-high-contrast.png"))
+        return bool(looks)
     try:
         play_deal(page, "batak", SEED, look)
     finally:

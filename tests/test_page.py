@@ -364,6 +364,50 @@ def test_live_region_announces_every_step(page: Page, site, console_errors):
     assert errors == []
 
 
+# Marks each card (or place) shown and each line of the step lists, with what its slot showed.
+MARK_SHOWN = """() => {
+  for (const slot of document.querySelectorAll('[data-pishe-table] [data-slot]')) {
+    slot.__key = slot.dataset.key;
+    if (slot.firstElementChild) slot.firstElementChild.__shown = true;
+  }
+  for (const li of document.querySelectorAll('[data-pishe-table] ol > li')) li.__shown = true;
+}"""
+# After a move: the slots that show what they showed with a node drawn again, the slots kept,
+# the slots changed; the lines drawn again while the lines before them stayed.
+REDRAWN = """() => {
+  const slots = [...document.querySelectorAll('[data-pishe-table] [data-slot]')].filter((s) => s.firstElementChild);
+  const same = slots.filter((s) => s.__key === s.dataset.key);
+  const lines = [...document.querySelectorAll('[data-pishe-table] ol')].flatMap((ol) => {
+    const kept = [...ol.children].filter((li) => li.__shown).length;
+    return kept ? [...ol.children].slice(0, kept).filter((li) => !li.__shown) : [];
+  });
+  return { redrawn: same.filter((s) => !s.firstElementChild.__shown).map((s) => s.dataset.key),
+           kept: same.length, changed: slots.length - same.length, lines: lines.length };
+}"""
+
+
+def test_a_redraw_keeps_what_it_does_not_change(page: Page, site, console_errors):
+    """A move's redraw replaces only the cards that changed, and adds lines to the step lists
+    without drawing the others again: a new node, however alike, is painted again (on a
+    phone, battery). The cards kept still say what the view says."""
+    errors = console_errors(page)
+    open_table(page, site, f"delay=0&seed={SEED}")
+    expected, _ = settle(local("new_match", "one-deal", SEED))
+    changed = 0
+    for _ in range(6):
+        view = expected["view"]
+        action = choose(view["legal"])
+        page.evaluate(MARK_SHOWN)
+        press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+        expected, _ = settle(local("act", action))
+        found = page.evaluate(REDRAWN)
+        assert found["redrawn"] == [] and found["lines"] == 0 and found["kept"] > 0, found
+        changed += found["changed"]
+        assert_shows(read_table(page), expected["view"])
+    assert changed > 0
+    assert errors == []
+
+
 def test_computer_moves_on_a_timer(page: Page, site, console_errors):
     """With a delay the computer's steps arrive one by one, and your buttons stay
     disabled while it moves."""

@@ -63,10 +63,26 @@ export function emptyPlace(suit) {
   return node;
 }
 
-/** Put a card (or place) `child` in `slot`, marking it as arriving when `key` shows another card than before. */
+/**
+ * Put a card (or place) `child` in `slot`, marking it as arriving when `key` shows another
+ * card than before. A slot already showing the same drawing keeps its node, given the new
+ * one's attributes (its label may have changed): a new node, however alike, is painted again.
+ */
 export function fill(slot, child, key) {
   const before = slot.dataset.key;
   slot.dataset.key = key;
+  const shown = slot.childElementCount === 1 ? slot.firstElementChild : null;
   if (before !== undefined && before !== key && key) child.classList.add("arrive");
+  else if (shown && redraw(shown, child)) return;
   slot.replaceChildren(child);
+}
+
+// Give `shown` the attributes of `child` when both draw the same insides, keeping an
+// arrival mark so that a redraw does not cut its motion short; false when they differ.
+function redraw(shown, child) {
+  if (shown.tagName !== child.tagName || shown.innerHTML !== child.innerHTML) return false;
+  if (shown.classList.contains("arrive")) child.classList.add("arrive");
+  for (const { name } of [...shown.attributes]) if (!child.hasAttribute(name)) shown.removeAttribute(name);
+  for (const { name, value } of child.attributes) if (shown.getAttribute(name) !== value) shown.setAttribute(name, value);
+  return true;
 }
