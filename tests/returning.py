@@ -52,12 +52,17 @@ _STORE = """async (file) => {
 }"""
 
 
+def link_site(dist: Path, root: Path) -> None:
+    """Put in `root` a link to each of `dist`'s entries: the built site, with room beside it."""
+    for entry in dist.iterdir():
+        (root / entry.name).symlink_to(entry)
+
+
 def make_root(dist: Path, root: Path, browser: Browser, boot_ms: int) -> None:
     """Fill `root` with `dist`'s entries (links) and the Python memory of one first visit of
     it in `browser` (its key beside it)."""
     root.mkdir(parents=True)
-    for entry in dist.iterdir():
-        (root / entry.name).symlink_to(entry)
+    link_site(dist, root)
     with build.SiteServer(dist) as server:
         context = browser.new_context()
         try:

@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from pishe.table.words import PAGE
+from returning import link_site
 
 ROOT = Path(__file__).resolve().parent.parent
 RELAY_JS = ROOT / "web" / "tables" / "friend" / "relay.js"
@@ -140,8 +141,7 @@ def harness_site(dist_dir, tmp_path_factory):
     a real file, not a Playwright route: Chromium lets a page connect to a relay on
     127.0.0.1 only when the page itself came from a local address."""
     root = tmp_path_factory.mktemp("relay-site")
-    for entry in dist_dir.iterdir():
-        (root / entry.name).symlink_to(entry)
+    link_site(dist_dir, root)
     (root / HARNESS).write_text(HARNESS_HTML, encoding="utf-8")
     server = build.SiteServer(root).start()
     yield server
