@@ -334,6 +334,13 @@ def test_hards_rules_on_bits_are_the_baselines():
             assert CARD_OF[_lead(bits, t, _bits(gone)).bit_length() - 1] == baseline_lead(hand, trump, gone)
 
 
+def test_hards_chains_draw_the_numbers_randrange_draws():
+    from pishe.games.batak.hard import _below
+    mine, python = random.Random(7), random.Random(7)
+    sizes = [1, 2, 3, 5, 6, 12, 13] * 50
+    assert [_below(mine.getrandbits, n) for n in sizes] == [python.randrange(n) for n in sizes]
+
+
 def test_hards_auction_plays_out_the_others_baseline_bids_against_each_limit_of_its_own():
     from pishe.games.batak.hard import _auction_end
     # Seat 0 opened at 4; Hard (seat 1) to speak; the others' hands are worth 6, 3 and 5 to the baseline.

@@ -164,10 +164,9 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
     seats to sample holding cards, the rest empty or left alone): each step swaps a card between two
     sampled seats at random, neither taking a card of its ``ruled_out`` set, and is kept when the
     two seats' ``misfits(bits, limit)`` (by seat, of the hand's bits, 1 << code; past ``limit`` it
-    may stop counting) add up to no
-    more than before. The first deal is taken once nothing misfits or after ``descent`` steps,
-    each next one ``gap`` steps on: with nothing misfitting, the chain wanders evenly over the
-    deals that fit everything seen."""
+    may stop counting) add up to no more than before. The first deal is taken once nothing misfits
+    or after ``descent`` steps, each next one ``gap`` steps on: with nothing misfitting, the chain
+    wanders evenly over the deals that fit everything seen."""
     hands = [list(h) for h in start]
     bits = [_bits(h) for h in hands]
     seats = [s for s in range(4) if hands[s] and misfits[s] is not None]
@@ -175,13 +174,14 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
     pairs = [(a, b) for a in seats for b in seats if a < b]
     deals: list = []
     steps, settling = descent, True
+    draw = rng.getrandbits
     while pairs:
         for _ in range(steps):
             if settling and not sum(cost):
                 break
-            a, b = pairs[rng.randrange(len(pairs))]
+            a, b = pairs[_below(draw, len(pairs))]
             ha, hb = hands[a], hands[b]
-            i, j = rng.randrange(len(ha)), rng.randrange(len(hb))
+            i, j = _below(draw, len(ha)), _below(draw, len(hb))
             x, y = ha[i], hb[j]
             if x in ruled_out[b] or y in ruled_out[a]:
                 continue
@@ -201,6 +201,16 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
     return [[sorted(h) for h in hands] for _ in range(count)]
 
 
+def _below(draw, n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` > 0 from ``draw``, ``rng.getrandbits``: the same number from
+    the same draws as Python's own (``Random._randbelow_with_getrandbits``), with fewer calls."""
+    k = n.bit_length()
+    r = draw(k)
+    while r >= n:
+        r = draw(k)
+    return r
+
+
 def _misfit_counter(unlikely: int, bounds: list, shown: int, named: Optional[int], leads: list, trump: int,
                     partners: bool):
     """How many things seen a sampled hand of one seat (its bits, 1 << code) contradicts, the seat
@@ -209,15 +219,15 @@ def _misfit_counter(unlikely: int, bounds: list, shown: int, named: Optional[int
     ``named`` otherwise (when it named them), and its ``leads`` (``(the card's bit, the bits of the
     cards it played from then on, the bits of the cards played before)``) not the baseline's lead
     from that hand with ``trump``."""
+    # The bounds broken by each estimate (at most 12 for the honours, 9 for a long suit, 3 for a partner).
+    broken = [sum(value < low or value > high for low, high in bounds) for value in range(25)] if bounds else None
+
     def misfits(hand: int, limit: int) -> int:
         missed = (hand & unlikely).bit_count()
-        if bounds or named is not None:
+        if broken or named is not None:
             full = hand | shown
-            if bounds:
-                value = _estimate(full, partners)
-                for low, high in bounds:
-                    if value < low or value > high:
-                        missed += 1
+            if broken:
+                missed += broken[_estimate(full, partners)]
             if named is not None and _trump_code(full) != named:
                 missed += 1
         for card, later, seen in leads:
@@ -256,14 +266,17 @@ def _trump_code(hand: int) -> int:
 
 def _estimate(hand: int, partners: bool) -> int:
     """The baseline's estimate (see :func:`.baseline.estimate`) of a hand's bits (1 << code)."""
-    value = longest = 0
+    value = (hand & _HIGH).bit_count()      # every queen, king and ace, less those of short suits
+    longest = 0
     for s, suit in enumerate(_SUIT_BITS):
         length = (hand & suit).bit_count()
-        if length:
-            # The ace (code 56 + suit), the king (52 + suit) with 2 cards, the queen (48 + suit) with 3.
-            value += (hand >> (56 + s) & 1) + (length >= 2 and hand >> (52 + s) & 1) \
-                + (length >= 3 and hand >> (48 + s) & 1)
-            longest = max(longest, length)
+        if length < 3:
+            # The queen (code 48 + suit) counts in a suit of 3 or more, the king (52 + suit) of 2.
+            value -= hand >> (48 + s) & 1
+            if length < 2:
+                value -= hand >> (52 + s) & 1
+        elif length > longest:
+            longest = length
     return value + max(0, longest - 4) + (3 if partners else 0)
 
 
