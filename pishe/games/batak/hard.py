@@ -31,7 +31,9 @@ from .memory import Memory
 __all__ = ["HardBot", "play_out", "sample_hands", "fitted_deals"]
 
 _ALL = sorted(CODE[c] for c in DECK)
-#: By suit number, the bits (1 << code) of the suit's cards.
+#: The bits (1 << code) of the 52 cards.
+_DECK_BITS = sum(1 << c for c in _ALL)
+#: By suit number, the bits of the suit's cards.
 _SUIT_BITS = [sum(1 << c for c in _ALL if c & 3 == s) for s in range(4)]
 #: The bits of the queens, kings and aces.
 _HIGH = sum(1 << c for c in _ALL if c >= 48)
@@ -48,20 +50,16 @@ def _lead(hand: int, trump: int, seen: int) -> int:
     others = hand & ~_SUIT_BITS[trump]
     if not others:
         return hand & -hand
-    mine = hand | seen
-    best = 0
-    for suit in _OTHER_SUITS[trump]:
-        held = others & suit
-        if held:
-            out = suit & ~mine
-            if out:
-                # Its masters: the cards above every card of the suit still out.
-                top = out.bit_length()
-                held = held >> top << top
-            if held and (not best or held & -held < best):
-                best = held & -held
-    if best:
-        return best
+    # The cards still out, each spread down its suit (a card's next lower one of its suit is 4
+    # bits down): what is left of the hand's other suits above them are its masters.
+    out = _DECK_BITS & ~(hand | seen)
+    out |= out >> 4
+    out |= out >> 8
+    out |= out >> 16
+    out |= out >> 32
+    masters = others & ~out
+    if masters:
+        return masters & -masters
     longest = pick = 0
     for suit in _OTHER_SUITS[trump]:
         held = others & suit
@@ -259,9 +257,8 @@ def _leads(memory: Memory, me: int) -> list:
 def _trump_code(hand: int) -> int:
     """The baseline's trumps (see :func:`.baseline.baseline_trump`) of a hand's bits (1 << code)."""
     # Each suit's key (its length, then its A, K and Q, then the suit) as one number.
-    keys = [(hand & suit).bit_count() * 64 + (hand & suit & _HIGH).bit_count() * 4 + s
-            for s, suit in enumerate(_SUIT_BITS)]
-    return keys.index(max(keys))
+    return max([(hand & suit).bit_count() * 64 + (hand & suit & _HIGH).bit_count() * 4 + s
+                for s, suit in enumerate(_SUIT_BITS)]) & 3
 
 
 def _estimate(hand: int, partners: bool) -> int:
