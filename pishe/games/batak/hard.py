@@ -162,9 +162,9 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
     seats to sample holding cards, the rest empty or left alone): each step swaps a card between two
     sampled seats at random, neither taking a card of its ``ruled_out`` set, and is kept when the
     two seats' ``misfits(bits)`` (by seat, of the hand's bits, 1 << code) add up to no more than
-    before. The first deal is taken once nothing misfits
-    or after ``descent`` steps, each next one ``gap`` steps on: with nothing misfitting, the chain
-    wanders evenly over the deals that fit everything seen."""
+    before. The first deal is taken once nothing misfits or after ``descent`` steps, each next one
+    ``gap`` steps on: with nothing misfitting, the chain wanders evenly over the deals that fit
+    everything seen."""
     hands = [list(h) for h in start]
     bits = [_bits(h) for h in hands]
     seats = [s for s in range(4) if hands[s] and misfits[s] is not None]
