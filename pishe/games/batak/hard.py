@@ -161,14 +161,14 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
     """``count`` sampled deals from a chain of swaps that starts at ``start`` (hands by seat, the
     seats to sample holding cards, the rest empty or left alone): each step swaps a card between two
     sampled seats at random, neither taking a card of its ``ruled_out`` set, and is kept when the
-    two seats' ``misfits(bits)`` (by seat, of the hand's bits, 1 << code) add up to no more than
-    before. The first deal is taken once nothing misfits or after ``descent`` steps, each next one
-    ``gap`` steps on: with nothing misfitting, the chain wanders evenly over the deals that fit
-    everything seen."""
+    two seats' ``misfits(bits, limit)`` (by seat, of the hand's bits, 1 << code; past ``limit``
+    it may stop counting) add up to no more than before. The first deal is taken once nothing
+    misfits or after ``descent`` steps, each next one ``gap`` steps on: with nothing misfitting,
+    the chain wanders evenly over the deals that fit everything seen."""
     hands = [list(h) for h in start]
     bits = [_bits(h) for h in hands]
     seats = [s for s in range(4) if hands[s] and misfits[s] is not None]
-    cost = [misfits[s](bits[s]) if s in seats else 0 for s in range(4)]
+    cost = [misfits[s](bits[s], 99) if s in seats else 0 for s in range(4)]
     pairs = [(a, b) for a in seats for b in seats if a < b]
     deals: list = []
     steps, settling = descent, True
@@ -185,8 +185,8 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
                 continue
             swap = 1 << x | 1 << y
             limit = cost[a] + cost[b]
-            ca = misfits[a](bits[a] ^ swap)
-            cb = misfits[b](bits[b] ^ swap) if ca <= limit else 0
+            ca = misfits[a](bits[a] ^ swap, limit)
+            cb = misfits[b](bits[b] ^ swap, limit - ca) if ca <= limit else 0
             if ca + cb <= limit:
                 cost[a], cost[b] = ca, cb
                 ha[i], hb[j] = y, x
@@ -223,11 +223,13 @@ def _misfit_counter(unlikely: int, bounds: list, shown: int, named: Optional[int
     # A chain meets the same hands again and again once few cards are left to swap.
     counted: dict = {}
 
-    def misfits(hand: int) -> int:
+    def misfits(hand: int, limit: int) -> int:
         missed = counted.get(hand)
         if missed is not None:
             return missed
         missed = (hand & unlikely).bit_count()
+        if missed > limit:
+            return missed       # past the limit: not worth the rest, nor keeping
         if broken or named is not None:
             full = hand | shown
             if broken:
