@@ -37,6 +37,8 @@ _DECK_BITS = sum(1 << c for c in _ALL)
 _SUIT_BITS = [sum(1 << c for c in _ALL if c & 3 == s) for s in range(4)]
 #: The bits of the queens, kings and aces.
 _HIGH = sum(1 << c for c in _ALL if c >= 48)
+#: By suit number, the bits of the other suits' cards.
+_NOT_SUIT_BITS = [_DECK_BITS ^ bits for bits in _SUIT_BITS]
 #: By trump suit number, the bits of each other suit's cards, in suit order.
 _OTHER_SUITS = [[_SUIT_BITS[s] for s in range(4) if s != t] for t in range(4)]
 #: The bits of a card's suit, by the card's bit.
@@ -47,12 +49,12 @@ def _lead(hand: int, trump: int, seen: int) -> int:
     """The baseline's lead (see :func:`.baseline.baseline_lead`) on bits (1 << code), the card's
     bit: ``hand`` the hand's bits, ``seen`` those of the cards played so far. Codes sort in card
     order, so a set's first card in card order is its lowest bit."""
-    others = hand & ~_SUIT_BITS[trump]
+    others = hand & _NOT_SUIT_BITS[trump]
     if not others:
         return hand & -hand
     # The cards still out, each spread down its suit (a card's next lower one of its suit is 4
     # bits down): what is left of the hand's other suits above them are its masters.
-    out = _DECK_BITS & ~(hand | seen)
+    out = _DECK_BITS ^ hand ^ seen
     out |= out >> 4
     out |= out >> 8
     out |= out >> 16
@@ -229,16 +231,20 @@ def _misfit_counter(unlikely: int, bounds: list, shown: int, named: Optional[int
             return missed
         missed = (hand & unlikely).bit_count()
         if missed > limit:
-            return missed       # past the limit: not worth the rest, nor keeping
+            return missed       # past the limit: not worth the rest, nor keeping (so at each check)
         if broken or named is not None:
             full = hand | shown
             if broken:
                 missed += broken[_estimate(full, partners)]
             if named is not None and _trump_code(full) != named:
                 missed += 1
+            if missed > limit:
+                return missed
         for card, later, seen in leads:
             if _lead(hand | later, trump, seen) != card:
                 missed += 1
+                if missed > limit:
+                    return missed
         counted[hand] = missed
         return missed
     return misfits
