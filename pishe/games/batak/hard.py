@@ -363,7 +363,7 @@ class HardBot:
     then ``gap`` swaps between deals.
     """
 
-    def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
+    def __init__(self, seat: int, rng: random.Random, samples: int = 144, floor: int = 6, bid_samples: int = 24,
                  boldness: float = 0.0, gap: int = 30, descent: int = 200, chains: int = 3):
         self.seat = seat
         self.rng = rng
