@@ -47,8 +47,8 @@ _SUIT_OF_BIT = {1 << c: _SUIT_BITS[c & 3] for c in _ALL}
 
 def _lead(hand: int, trump: int, seen: int) -> int:
     """The baseline's lead (see :func:`.baseline.baseline_lead`) on bits (1 << code), the card's
-    bit: ``hand`` the hand's bits, ``seen`` those of the cards played so far. Codes sort in card
-    order, so a set's first card in card order is its lowest bit."""
+    bit: ``hand`` the hand's bits, ``seen`` those of the cards played so far (none of the hand's).
+    Codes sort in card order, so a set's first card in card order is its lowest bit."""
     others = hand & _NOT_SUIT_BITS[trump]
     if not others:
         return hand & -hand
@@ -231,7 +231,7 @@ def _misfit_counter(unlikely: int, bounds: list, shown: int, named: Optional[int
             return missed
         missed = (hand & unlikely).bit_count()
         if missed > limit:
-            return missed       # past the limit: not worth the rest, nor keeping (so at each check)
+            return missed       # past the limit the count may stop here, and is not kept
         if broken or named is not None:
             full = hand | shown
             if broken:
@@ -285,7 +285,7 @@ def _estimate(hand: int, partners: bool) -> int:
             value -= hand >> (48 + s) & 1
             if length < 2:
                 value -= hand >> (52 + s) & 1
-        elif length > longest:
+        elif length > longest:     # only a suit of 5 or more adds
             longest = length
     return value + max(0, longest - 4) + (3 if partners else 0)
 
