@@ -285,6 +285,62 @@ def test_the_deals_hard_samples_in_play_are_ones_where_the_baselines_did_all_the
                 replay.apply(action, seat)
 
 
+def _bits(cards) -> int:
+    from pishe.games.batak.deal import CODE
+    return sum(1 << CODE[c] for c in cards)
+
+
+def test_hards_play_outs_on_bits_agree_with_the_engine_played_by_the_baselines_rules():
+    from pishe.games.batak.baseline import baseline_follow, baseline_lead
+    from pishe.games.batak.deal import CODE, SUIT_CODE
+    from pishe.games.batak.hard import play_out
+    rng = random.Random(5)
+    for _trial in range(300):
+        deal = Deal.deal(shuffled_deck(rng), rng.randrange(4))
+        for _ in range(3):
+            deal.apply("pass")
+        deal.apply(f"trump {rng.choice('CDHS')}")
+        # Random cards for a while (trumps led, tricks taken anyhow), then the baseline's to the end.
+        for _ in range(rng.randrange(52)):
+            deal.apply(rng.choice(deal.legal_actions()))
+        positions = []
+        while not deal.over:
+            leader = deal.trick[0][0] if deal.trick else deal.turn
+            positions.append(([_bits(h) for h in deal.hands], [CODE[c] for _, c in deal.trick], leader,
+                              list(deal.tricks), _bits(deal.played)))
+            hand, trick = deal.hands[deal.turn], deal.trick_cards()
+            deal.apply(baseline_follow(deal.legal_actions(), trick, deal.trump) if trick
+                       else baseline_lead(hand, deal.trump, set(deal.played)))
+        # From every position on the way, the play-out takes the tricks the engine's deal took.
+        for hands, trick, leader, tricks, seen in positions:
+            assert play_out(hands, trick, leader, SUIT_CODE[deal.trump], tricks, seen) == deal.tricks
+
+
+def test_hards_rules_on_bits_are_the_baselines():
+    from pishe.cards import SUITS
+    from pishe.games.batak.baseline import baseline_lead, baseline_trump, estimate
+    from pishe.games.batak.deal import CARD_OF, trump_text
+    from pishe.games.batak.hard import _estimate, _lead, _trump_code
+    rng = random.Random(6)
+    for _trial in range(1000):
+        deck = shuffled_deck(rng)
+        size = rng.randint(1, 13)
+        hand, gone = deck[:size], set(deck[size:size + rng.randrange(53 - size)])
+        bits = _bits(hand)
+        for partners in (False, True):
+            assert _estimate(bits, partners) == estimate(hand, partners)
+        assert trump_text(SUITS[_trump_code(bits)]) == baseline_trump(hand)
+        for t, trump in enumerate(SUITS):
+            assert CARD_OF[_lead(bits, t, _bits(gone)).bit_length() - 1] == baseline_lead(hand, trump, gone)
+
+
+def test_hards_chains_draw_the_numbers_randrange_draws():
+    from pishe.games.batak.hard import _below
+    mine, python = random.Random(7), random.Random(7)
+    sizes = [1, 2, 3, 5, 6, 12, 13] * 50
+    assert [_below(mine.getrandbits, n) for n in sizes] == [python.randrange(n) for n in sizes]
+
+
 def test_hards_auction_plays_out_the_others_baseline_bids_against_each_limit_of_its_own():
     from pishe.games.batak.hard import _auction_end
     # Seat 0 opened at 4; Hard (seat 1) to speak; the others' hands are worth 6, 3 and 5 to the baseline.

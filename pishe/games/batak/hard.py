@@ -13,8 +13,10 @@ rest of the auction is played out too, the other seats bidding the baseline's wa
 own view and its memory of the steps shown to it, never a hidden card: two deals that differ
 only in cards it cannot see give it the same samples, so the same choice.
 
-The play-outs run on card codes (:data:`.deal.CODE`) through the rules' own fast paths
-(:func:`.deal.legal_codes`, :func:`.deal.winning_code`).
+The play-outs and the chains of swaps run on a hand's bits (``1 << code``, :data:`.deal.CODE`):
+:func:`play_out` is the rules of following (:func:`.deal.legal_codes`) and the baseline's choice
+among the cards they allow brought down to a few operations on bits, checked against the
+engine's deals in tests/test_batak.py.
 """
 
 from __future__ import annotations
@@ -23,74 +25,100 @@ import random
 from typing import Optional, Sequence
 
 from ...cards import DECK, SUITS
-from .deal import CARD_OF, CODE, MAX_BID, PASS, SUIT_CODE, bid_text, legal_codes, trump_text, winning_code
+from .deal import CARD_OF, CODE, MAX_BID, PASS, SUIT_CODE, bid_text, trump_text, winning_code
 from .memory import Memory
 
 __all__ = ["HardBot", "play_out", "sample_hands", "fitted_deals"]
 
 _ALL = sorted(CODE[c] for c in DECK)
-#: For each code, the bits (1 << code) of the higher cards of its suit.
-_ABOVE = {c: sum(1 << d for d in _ALL if d & 3 == c & 3 and d > c) for c in _ALL}
+#: The bits (1 << code) of the 52 cards.
+_DECK_BITS = sum(1 << c for c in _ALL)
+#: By suit number, the bits of the suit's cards.
+_SUIT_BITS = [sum(1 << c for c in _ALL if c & 3 == s) for s in range(4)]
+#: The bits of the queens, kings and aces.
+_HIGH = sum(1 << c for c in _ALL if c >= 48)
+#: By suit number, the bits of the other suits' cards.
+_NOT_SUIT_BITS = [_DECK_BITS ^ bits for bits in _SUIT_BITS]
+#: By trump suit number, the bits of each other suit's cards, in suit order.
+_OTHER_SUITS = [[_SUIT_BITS[s] for s in range(4) if s != t] for t in range(4)]
+#: The bits of a card's suit, by the card's bit.
+_SUIT_OF_BIT = {1 << c: _SUIT_BITS[c & 3] for c in _ALL}
 
 
-def _baseline_lead(hand: list, trump: int, seen: int) -> int:
-    """The baseline's lead on codes (see :func:`.baseline.baseline_lead`); ``seen``: the bits of
-    the cards played so far."""
-    others = [c for c in hand if c & 3 != trump]
+def _lead(hand: int, trump: int, seen: int) -> int:
+    """The baseline's lead (see :func:`.baseline.baseline_lead`) on bits (1 << code), the card's
+    bit: ``hand`` the hand's bits, ``seen`` those of the cards played so far (none of the hand's).
+    Codes sort in card order, so a set's first card in card order is its lowest bit."""
+    others = hand & _NOT_SUIT_BITS[trump]
     if not others:
-        return hand[0]
-    mine = seen
-    for c in hand:
-        mine |= 1 << c
-    for c in others:
-        if not _ABOVE[c] & ~mine:
-            return c
-    lengths = [0, 0, 0, 0]
-    for c in others:
-        lengths[c & 3] += 1
-    suit = lengths.index(max(lengths))
-    for c in others:
-        if c & 3 == suit:
-            return c
-    raise AssertionError("no lead")
+        return hand & -hand
+    # The cards still out, each spread down its suit (a card's next lower one of its suit is 4
+    # bits down): what is left of the hand's other suits above them are its masters.
+    out = _DECK_BITS ^ hand ^ seen
+    out |= out >> 4
+    out |= out >> 8
+    out |= out >> 16
+    out |= out >> 32
+    masters = others & ~out
+    if masters:
+        return masters & -masters
+    longest = pick = 0
+    for suit in _OTHER_SUITS[trump]:
+        held = others & suit
+        if held.bit_count() > longest:
+            longest, pick = held.bit_count(), held
+    return pick & -pick
 
 
-def _baseline_follow(legal: list, trick: list, trump: int) -> int:
-    """The baseline's follow on codes (see :func:`.baseline.baseline_follow`)."""
-    n = len(trick)
-    for c in legal:
-        if winning_code([*trick, c], trump) == n:
-            return c
-    return legal[0]
+def play_out(hands: list, trick: list, leader: int, trump: int, tricks: list, seen: int) -> list:
+    """Play a deal to its end with the baseline's rule for every seat, on bits (1 << code):
+    ``hands`` by seat (each hand's bits; left as they were), ``trick`` the codes played to the
+    trick in play, led by ``leader``, ``tricks`` each seat's tricks so far (changed in place),
+    ``seen`` the bits of the cards played, the trick's included. Returns ``tricks``.
 
-
-def play_out(hands: list, trick: list, leader: int, trump: int, broken: bool, tricks: list, seen: int) -> list:
-    """Play a deal to its end with the baseline's rule for every seat, on codes: ``hands`` by seat
-    (sorted lists, changed in place), ``trick`` the codes played to the trick in play, led by
-    ``leader``, ``tricks`` each seat's tricks so far (changed in place), ``seen`` the bits of the
-    cards played before. Returns ``tricks``."""
-    seat = (leader + len(trick)) % 4
-    trick = list(trick)
+    The rules of following (:func:`.deal.legal_codes`) and the baseline's choice among the cards
+    they allow (:func:`.baseline.baseline_follow`: the cheapest that wins, else the cheapest) come
+    down to one card for each case below; the baseline never leads a trump while it holds another
+    suit, so whether trumps are broken does not matter. tests/test_batak.py checks the play-outs
+    against the engine's deals played by the baseline's own functions."""
+    hands = list(hands)
+    trumps = _SUIT_BITS[trump]
+    played = len(trick)
+    seat = (leader + played) % 4
+    win = win_seat = led = 0
+    if trick:
+        best = winning_code(trick, trump)
+        win, win_seat, led = 1 << trick[best], (leader + best) % 4, _SUIT_BITS[trick[0] & 3]
     while hands[seat]:
         hand = hands[seat]
-        if trick:
-            legal = legal_codes(hand, trick, trump, broken)
-            card = legal[0] if len(legal) == 1 else _baseline_follow(legal, trick, trump)
+        if not played:
+            card = win = _lead(hand, trump, seen)
+            win_seat, led = seat, _SUIT_OF_BIT[card]
+        elif hand & led:
+            held = hand & led
+            if win & led:       # the suit led is winning: the cheapest card above it, if any
+                above = held & -(win << 1)
+                card = above & -above if above else held & -held
+                if above:
+                    win, win_seat = card, seat
+            else:               # trumped: no card of the suit led can win
+                card = held & -held
+        elif hand & trumps:
+            held = hand & trumps
+            above = held & -(win << 1) if win & trumps else held
+            card = above & -above if above else held & -held
+            if above:
+                win, win_seat = card, seat
         else:
-            card = _baseline_lead(hand, trump, seen)
-        hand.remove(card)
-        trick.append(card)
-        seen |= 1 << card
-        if card & 3 == trump:
-            broken = True
-        if len(trick) == 4:
-            leader = (seat + 1) % 4
-            winner = (leader + winning_code(trick, trump)) % 4
-            tricks[winner] += 1
-            trick = []
-            seat = winner
+            card = hand & -hand
+        hands[seat] = hand ^ card
+        seen |= card
+        played += 1
+        if played == 4:
+            tricks[win_seat] += 1
+            seat, played = win_seat, 0
         else:
-            seat = (seat + 1) % 4
+            seat = (seat + 1) & 3
     return tricks
 
 
@@ -135,34 +163,37 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
     """``count`` sampled deals from a chain of swaps that starts at ``start`` (hands by seat, the
     seats to sample holding cards, the rest empty or left alone): each step swaps a card between two
     sampled seats at random, neither taking a card of its ``ruled_out`` set, and is kept when the
-    two seats' ``misfits(hand, limit)`` (by seat; past ``limit`` it may stop counting) add up to no
-    more than before. The first deal is taken once nothing misfits or after ``descent`` steps,
-    each next one ``gap`` steps on: with nothing misfitting, the chain wanders evenly over the
-    deals that fit everything seen."""
+    two seats' ``misfits(bits, limit)`` (by seat, of the hand's bits, 1 << code; past ``limit``
+    it may stop counting) add up to no more than before. The first deal is taken once nothing
+    misfits or after ``descent`` steps, each next one ``gap`` steps on: with nothing misfitting,
+    the chain wanders evenly over the deals that fit everything seen."""
     hands = [list(h) for h in start]
+    bits = [_bits(h) for h in hands]
     seats = [s for s in range(4) if hands[s] and misfits[s] is not None]
-    cost = [misfits[s](hands[s], 99) if s in seats else 0 for s in range(4)]
+    cost = [misfits[s](bits[s], 99) if s in seats else 0 for s in range(4)]
     pairs = [(a, b) for a in seats for b in seats if a < b]
     deals: list = []
     steps, settling = descent, True
+    draw = rng.getrandbits
     while pairs:
         for _ in range(steps):
             if settling and not sum(cost):
                 break
-            a, b = pairs[rng.randrange(len(pairs))]
+            a, b = pairs[_below(draw, len(pairs))]
             ha, hb = hands[a], hands[b]
-            i, j = rng.randrange(len(ha)), rng.randrange(len(hb))
+            i, j = _below(draw, len(ha)), _below(draw, len(hb))
             x, y = ha[i], hb[j]
             if x in ruled_out[b] or y in ruled_out[a]:
                 continue
-            ha[i], hb[j] = y, x
+            swap = 1 << x | 1 << y
             limit = cost[a] + cost[b]
-            ca = misfits[a](ha, limit)
-            cb = misfits[b](hb, limit - ca) if ca <= limit else 0
+            ca = misfits[a](bits[a] ^ swap, limit)
+            cb = misfits[b](bits[b] ^ swap, limit - ca) if ca <= limit else 0
             if ca + cb <= limit:
                 cost[a], cost[b] = ca, cb
-            else:
-                ha[i], hb[j] = x, y
+                ha[i], hb[j] = y, x
+                bits[a] ^= swap
+                bits[b] ^= swap
         deals.append([sorted(h) for h in hands])
         if len(deals) == count:
             return deals
@@ -170,36 +201,59 @@ def fitted_deals(rng: random.Random, start: list, ruled_out: Sequence[set], misf
     return [[sorted(h) for h in hands] for _ in range(count)]
 
 
-def _misfit_counter(unlikely: set, bounds: list, shown: list, named: Optional[int], leads: list, trump: int,
+def _below(draw, n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` > 0 from ``draw``, ``rng.getrandbits``: the same number from
+    the same draws as Python's own (``Random._randbelow_with_getrandbits``), with fewer calls."""
+    k = n.bit_length()
+    r = draw(k)
+    while r >= n:
+        r = draw(k)
+    return r
+
+
+def _misfit_counter(unlikely: int, bounds: list, shown: int, named: Optional[int], leads: list, trump: int,
                     partners: bool):
-    """How many things seen a sampled hand of one seat contradicts, the seat playing the baseline's
-    way: its ``unlikely`` cards held, its auction ``bounds`` (``(low, high)`` on the baseline's
-    estimate of the hand with its ``shown`` cards) broken, trumps ``named`` otherwise (when it
-    named them), and its ``leads`` (``(code, the codes it played from then on, the bits of the
-    cards played before)``) not the baseline's lead from that hand with ``trump``."""
-    def misfits(hand: list, limit: int) -> int:
-        missed = len(unlikely.intersection(hand))
-        if bounds or named is not None:
-            full = hand + shown
-            if bounds:
-                value = _estimate(full, partners)
-                for low, high in bounds:
-                    if value < low or value > high:
-                        missed += 1
+    """How many things seen a sampled hand of one seat (its bits, 1 << code) contradicts, the seat
+    playing the baseline's way: its ``unlikely`` cards (bits) held, its auction ``bounds`` (``(low,
+    high)`` on the baseline's estimate of the hand with its ``shown`` cards, bits) broken, trumps
+    ``named`` otherwise (when it named them), and its ``leads`` (``(the card's bit, the bits of the
+    cards it played from then on, the bits of the cards played before)``) not the baseline's lead
+    from that hand with ``trump``."""
+    # The bounds broken by each estimate (at most 12 for the honours, 9 for a long suit, 3 for a partner).
+    broken = [sum(value < low or value > high for low, high in bounds) for value in range(25)] if bounds else None
+
+    # A chain meets the same hands again and again once few cards are left to swap.
+    counted: dict = {}
+
+    def misfits(hand: int, limit: int) -> int:
+        missed = counted.get(hand)
+        if missed is not None:
+            return missed
+        missed = (hand & unlikely).bit_count()
+        if missed > limit:
+            return missed       # past the limit the count may stop here, and is not kept
+        if broken or named is not None:
+            full = hand | shown
+            if broken:
+                missed += broken[_estimate(full, partners)]
             if named is not None and _trump_code(full) != named:
                 missed += 1
-        for code, later, seen in leads:
             if missed > limit:
-                break
-            if _baseline_lead(sorted(hand + later), trump, seen) != code:
+                return missed
+        for card, later, seen in leads:
+            if _lead(hand | later, trump, seen) != card:
                 missed += 1
+                if missed > limit:
+                    return missed
+        counted[hand] = missed
         return missed
     return misfits
 
 
 def _leads(memory: Memory, me: int) -> list:
-    """By seat (``me``'s left empty), the seat's leads so far: ``(code, the codes it played from
-    then on, the bits of the cards played before)``; none when the memory missed steps."""
+    """By seat (``me``'s left empty), the seat's leads so far: ``(the card's bit, the bits of the
+    cards it played from then on, the bits of the cards played before)``; none when the memory
+    missed steps."""
     leads: list = [[], [], [], []]
     if not memory.complete:
         return leads
@@ -208,32 +262,32 @@ def _leads(memory: Memory, me: int) -> list:
     for i, card in enumerate(memory.played):
         seat, k = where[card]
         if i % 4 == 0 and seat != me:
-            leads[seat].append((CODE[card], [CODE[c] for c in memory.shown[seat][k:]], seen))
+            leads[seat].append((1 << CODE[card], _bits(CODE[c] for c in memory.shown[seat][k:]), seen))
         seen |= 1 << CODE[card]
     return leads
 
 
-def _trump_code(hand: list) -> int:
-    """The baseline's trumps on codes (see :func:`.baseline.baseline_trump`)."""
+def _trump_code(hand: int) -> int:
+    """The baseline's trumps (see :func:`.baseline.baseline_trump`) of a hand's bits (1 << code)."""
     # Each suit's key (its length, then its A, K and Q, then the suit) as one number.
-    keys = [0, 1, 2, 3]
-    for c in hand:
-        keys[c & 3] += 64 if c < 48 else 68
-    return keys.index(max(keys))
+    return max([(hand & suit).bit_count() * 64 + (hand & suit & _HIGH).bit_count() * 4 + s
+                for s, suit in enumerate(_SUIT_BITS)]) & 3
 
 
-def _estimate(hand: list, partners: bool) -> int:
-    """The baseline's estimate of a hand on codes (see :func:`.baseline.estimate`)."""
-    lengths = [0, 0, 0, 0]
-    for c in hand:
-        lengths[c & 3] += 1
-    value = 0
-    for c in hand:
-        if c >= 48:         # a queen or higher
-            power = c >> 2
-            if power == 14 or (power == 13 and lengths[c & 3] >= 2) or (power == 12 and lengths[c & 3] >= 3):
-                value += 1
-    return value + max(0, max(lengths) - 4) + (3 if partners else 0)
+def _estimate(hand: int, partners: bool) -> int:
+    """The baseline's estimate (see :func:`.baseline.estimate`) of a hand's bits (1 << code)."""
+    value = (hand & _HIGH).bit_count()      # every queen, king and ace, less those of short suits
+    longest = 0
+    for s, suit in enumerate(_SUIT_BITS):
+        length = (hand & suit).bit_count()
+        if length < 3:
+            # The queen (code 48 + suit) counts in a suit of 3 or more, the king (52 + suit) of 2.
+            value -= hand >> (48 + s) & 1
+            if length < 2:
+                value -= hand >> (52 + s) & 1
+        elif length > longest:     # only a suit of 5 or more adds
+            longest = length
+    return value + max(0, longest - 4) + (3 if partners else 0)
 
 
 def _auction_bounds(auction: Sequence[tuple], me: int) -> list:
@@ -309,7 +363,7 @@ class HardBot:
     then ``gap`` swaps between deals.
     """
 
-    def __init__(self, seat: int, rng: random.Random, samples: int = 72, floor: int = 6, bid_samples: int = 24,
+    def __init__(self, seat: int, rng: random.Random, samples: int = 144, floor: int = 6, bid_samples: int = 24,
                  boldness: float = 0.0, gap: int = 30, descent: int = 200, chains: int = 3):
         self.seat = seat
         self.rng = rng
@@ -364,7 +418,8 @@ class HardBot:
         would value at ``h`` or less."""
         unseen, known = self._unseen(view), self._known()
         bounds = _auction_bounds(view.auction, view.seat)
-        misfits = [None if s == view.seat else _misfit_counter(known[1][s], bounds[s], [], None, [], 0, view.partners)
+        misfits = [None if s == view.seat else _misfit_counter(_bits(known[1][s]), bounds[s], 0, None, [], 0,
+                                                               view.partners)
                    for s in range(4)]
         return self._fitted(view, unseen, known, misfits, self.bid_samples, 1)
 
@@ -382,8 +437,9 @@ class HardBot:
         me, partners = view.seat, view.partners
         totals = [0.0] * 4
         for hands in worlds:
+            bits = [_bits(h) for h in hands]
             for t in range(4):
-                tricks = play_out([h[:] for h in hands], [], me, t, False, [0, 0, 0, 0], 0)
+                tricks = play_out(bits, [], me, t, [0, 0, 0, 0], 0)
                 totals[t] += _value(_points(tricks, me, contract, partners), me, partners)
         return [v / len(worlds) for v in totals]
 
@@ -400,21 +456,21 @@ class HardBot:
         mine = [[0.0] * 4 for _ in caps]     # by cap: this seat declaring, by trumps
         other = [0.0 for _ in caps]          # by cap: another seat declaring
         for hands in self._worlds(view):
-            values = [_estimate(h, partners) for h in hands]
+            bits = [_bits(h) for h in hands]
+            values = [_estimate(h, partners) for h in bits]
             played: dict = {}
             for i, cap in enumerate(caps):
                 declarer, contract = _auction_end(values, passed, highest, me, cap)
                 if declarer == me:
                     if me not in played:
-                        played[me] = [play_out([h[:] for h in hands], [], me, t, False, [0, 0, 0, 0], 0)
-                                      for t in range(4)]
+                        played[me] = [play_out(bits, [], me, t, [0, 0, 0, 0], 0) for t in range(4)]
                     for t in range(4):
                         mine[i][t] += _value(_points(played[me][t], me, contract, partners), me, partners) \
                             + self.boldness
                 else:
                     if declarer not in played:
-                        played[declarer] = play_out([h[:] for h in hands], [], declarer,
-                                                    _trump_code(hands[declarer]), False, [0, 0, 0, 0], 0)
+                        played[declarer] = play_out(bits, [], declarer, _trump_code(bits[declarer]),
+                                                    [0, 0, 0, 0], 0)
                     other[i] += _value(_points(played[declarer], declarer, contract, partners), me, partners)
         plans = [max(m) + o for m, o in zip(mine, other)]
         return bid_text(highest + 1) if max(plans) > plans[0] else PASS
@@ -437,8 +493,8 @@ class HardBot:
         unseen, known = self._unseen(view), self._known()
         bounds = _auction_bounds(view.auction, me)
         leads = _leads(self.memory, me)
-        shown = [[CODE[c] for c in cards] for cards in self.memory.shown]
-        misfits = [None if s == me else _misfit_counter(known[1][s], bounds[s], shown[s],
+        shown = [_bits(CODE[c] for c in cards) for cards in self.memory.shown]
+        misfits = [None if s == me else _misfit_counter(_bits(known[1][s]), bounds[s], shown[s],
                                                         trump if s == declarer else None, leads[s], trump,
                                                         view.partners)
                    for s in range(4)]
@@ -457,18 +513,19 @@ class HardBot:
             return CARD_OF[codes[0]]
         totals = [0.0] * len(codes)
         for hands in self.play_deals(view, max(self.floor, self.samples // len(codes))):
+            bits = [_bits(h) for h in hands]
             for i, code in enumerate(codes):
-                trial = [h[:] for h in hands]
-                trial[me].remove(code)
+                trial = list(bits)
+                trial[me] ^= 1 << code
                 tricks = list(view.tricks)
                 after = trick + [code]
-                broken = view.broken or any(c & 3 == trump for c in after)
+                seen = seen_before | _bits(after)
                 if len(after) == 4:
                     winner = (leader + winning_code(after, trump)) % 4
                     tricks[winner] += 1
-                    play_out(trial, [], winner, trump, broken, tricks, seen_before | _bits(after))
+                    play_out(trial, [], winner, trump, tricks, seen)
                 else:
-                    play_out(trial, after, leader, trump, broken, tricks, seen_before | _bits(after))
+                    play_out(trial, after, leader, trump, tricks, seen)
                 totals[i] += _value(_points(tricks, declarer, contract, partners), me, partners)
         best = max(range(len(codes)), key=lambda i: (totals[i], -codes[i]))
         return CARD_OF[codes[best]]
