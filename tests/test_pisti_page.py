@@ -204,12 +204,16 @@ def scores_line(view: dict) -> str:
 
 
 def new_match(page: Page) -> None:
-    """New match, confirmed when the page asks first (a match in progress would be lost)."""
-    button = page.get_by_role("button", name="New match", exact=True)
-    if page.evaluate("document.body.dataset.inProgress") == "true":
-        button.click()
-        button = page.get_by_role("dialog").get_by_role("button", name="Start a new match", exact=True)
-    press_and_wait(page, button.click)
+    """New match, confirmed when the page asks first (a match in progress would be lost). The
+    page asks within the click, so its question is open, or not, once the click is done; a look
+    at the match before it could be outdated by a computer's move in between."""
+    dialog = page.get_by_role("dialog")
+
+    def start():
+        page.get_by_role("button", name="New match", exact=True).click()
+        if dialog.is_visible():
+            dialog.get_by_role("button", name="Start a new match", exact=True).click()
+    press_and_wait(page, start)
 
 
 # ---- tests -----------------------------------------------------------------
