@@ -33,6 +33,7 @@ from pishe.table.game import game_ids
 from pishe.lang import PSEUDO
 from pishe.table.words import LOADING, START_FAILED
 from pishe.web import FIRST_GAME, FRIENDS_CALLS
+from returning import welcome_back
 from sitebuild.common import BuildError, ROOT, RUNTIME_FILES, SETTINGS_FILES, cache_dir
 from sitebuild.compress import COMPRESSIBLE, ENCODINGS, precompress
 from sitebuild.friends import FRIENDS_ZIP, friends_scripts
@@ -964,33 +965,29 @@ needs_web = pytest.mark.skipif(not (ROOT / "pishe" / "web.py").exists(), reason=
 
 @pytest.fixture(scope="module")
 def real_web_starts(browser, module_site):
-    """Two starts of the real pishe.web in one page of a new browser context: a first one
-    (its snapshot stored before the second), then one that restores it and deals every
-    game. {first, missing (a call to no such function), ready, dealt, blank, errors}."""
+    """A start of the real pishe.web in a returning visitor's browser (tests/returning.py: a
+    real first visit's snapshot, which the site's own first visits in test_first_visit.py and
+    the stand-in's starts above take): it restores Python's memory and deals every game.
+    {ready, missing (a call to no such function), dealt, blank, errors}."""
     context = browser.new_context()
     try:
         page = context.new_page()
         errors: list[str] = []
         page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+        welcome_back(page, module_site)
         open_harness(page, module_site)
         out = page.evaluate("""async ([ms, games]) => {
-            const started = startWorker();
-            const first = await settle(started.ready, ms);
-            const missing = await settle(started.call("no_such_function"), ms);
-            const deadline = performance.now() + ms;
-            const stored = async () => (await (await caches.open("python-memory")).keys()).length > 0;
-            while (!(await stored()) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-            started.worker.terminate();
             const py = startWorker();
             const ready = await settle(py.ready, ms);
+            const missing = await settle(py.call("no_such_function"), ms);
             const dealt = [];
             for (const game of games) {
                 const answer = await settle(py.call("new_match", null, 7, game), ms);
                 dealt.push(answer.result ? answer.result.view.game : answer);
             }
             const blank = await settle(py.call("blank_view", games[games.length - 1], "guest"), ms);
-            return {first, missing, ready, dealt, blank: blank.result ? blank.result.view.game : blank};
+            return {ready, missing, dealt, blank: blank.result ? blank.result.view.game : blank};
         }""", [BOOT_TIMEOUT_MS, list(game_ids())])
         yield {**out, "errors": errors}
     finally:
@@ -1000,7 +997,7 @@ def real_web_starts(browser, module_site):
 @needs_web
 def test_the_real_pishe_web_boots_and_answers(real_web_starts):
     out = real_web_starts
-    assert "result" in out["first"], out
+    assert "result" in out["ready"], out
     assert out["missing"] == {"error": "LookupError: pishe.web has no function 'no_such_function'"}
     assert out["errors"] == []
 
@@ -1011,7 +1008,6 @@ def test_the_real_pishe_web_restored_from_a_snapshot_plays_every_game(real_web_s
     in it) imports the rest from the wheel unpacked again: every game deals, and the
     friend's table (pishe.web_friends) answers."""
     out = real_web_starts
-    assert out["first"]["result"]["snapshot"] == "taken", out
     assert out["ready"]["result"]["snapshot"] == "restored", out
     assert out["dealt"] == list(game_ids())
     assert out["blank"] == game_ids()[-1]

@@ -676,10 +676,10 @@ def no_errors(table: Table) -> None:
 # ---- tests -----------------------------------------------------------------------
 
 
-def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_the_next_deal(table: Table):
-    """Deal 1 of a first-to-100 match played to its end through four ways a page leaves
-    mid-deal, one after the other (one table connected for all, each scenario as it would
-    be alone), then deal 2; only one try of deal 1 is played whole.
+def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_play_again(table: Table):
+    """A one-deal match played to its end through four ways a page leaves mid-deal, one
+    after the other (one table connected for all, each scenario as it would be alone), then
+    a new match with the same friend; only one try of the deal is played whole.
 
     The guest's tab reloads: the address keeps the used invite link; the tab does not
     answer it again (the host's side of it is gone) but shows the table as it was, paused,
@@ -697,10 +697,12 @@ def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_the_next_
     the new link: same seat (resumed with its token and its kept secret), the deal goes on,
     and both pages verify the whole deal, as this test does on the wire.
 
-    Deal 2: the guest asks for it and leads it, with deal 1's scores. Then leaving the table
-    forgets it: a reload opens the computer's table."""
+    The match is over on both pages, with the deal's check code. The host chose another
+    length mid-match: Play again starts a match of it with the same friend in the same seat,
+    on the same channel. Then leaving the table forgets it: a reload opens the computer's
+    table. (The guest asking for the next deal of a longer match: test_protocol.py.)"""
     RESULTS.mkdir(exist_ok=True)
-    table.open_host("first-to-100")
+    table.open_host("one-deal")
     link = table.invite_link()
     assert len(link) <= 200 and "#join=" in link, link
     # The QR code of the link: an SVG drawn from Python's matrix.
@@ -717,7 +719,7 @@ def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_the_next_
     expect(table.guest.locator("[data-friend-path]")).to_have_text(direct, timeout=10_000)
     h, g = table.sync()
     # Both pages show the match length the host chose, and the guest sits in seat 1.
-    assert h["length"] == g["length"] == "First to 100"
+    assert h["length"] == g["length"] == "One deal"
     assert h["mine"] == 0 and g["mine"] == 1
     assert h["seats"][0]["name"] == "You" and h["seats"][1]["name"] == "Friend"
     assert g["seats"][1]["name"] == "You" and g["seats"][0]["name"] == "Friend"
@@ -839,6 +841,11 @@ def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_the_next_
     assert logs and any(m["seat"] == 1 and m["type"] == "np-commit" for m in logs[0])
     assert not any(m["type"] == "np" and m["message"]["type"] == "np-commit" for m in hellos)
 
+    # A length chosen during the match applies from the next one (Play again below), as the host's page says.
+    note = table.host.get_by_role("status").filter(has_text="Changed settings apply from the next match.")
+    table.host.get_by_role("radio", name="First to 50", exact=True).check()
+    expect(note).to_be_visible()
+
     # Deal 1 to its end.
     h, g = table.play(shots="friend-mid-game")
     assert len(table.actions) > 20
@@ -853,7 +860,7 @@ def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_the_next_
     expect(table.host.locator("[data-fair]")).to_have_text(
         "Deal 1 verified (stopped and dealt again at this table: 1)")
     table.collect_wire()
-    replayed = table.replay("first-to-100")
+    replayed = table.replay("one-deal")
     winners = [s for s in (0, 1) if h["seats"][s]["flag"] == "Wins the deal"]
     assert winners == [s for s in (0, 1) if g["seats"][s]["flag"] == "Wins the deal"] and len(winners) == 1
     winner = winners[0]
@@ -861,13 +868,21 @@ def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_the_next_
     guest_title = table.guest.locator(PASHA + " [data-result-title]").text_content()
     assert (host_title, guest_title) == (("You win the deal!", "Friend wins the deal") if winner == 0
                                          else ("Friend wins the deal", "You win the deal!"))
-    # The match goes on (its end, "Match over.", and the result panel's buttons then:
-    # tests/test_friend_turn.py): each page gives the match score so far, by its own seat.
-    scores = {s: h["seats"][s]["score"] for s in (0, 1)}
-    assert scores != {0: "0", 1: "0"}
-    match_lines = [p.locator(PASHA + " [data-result-match]").text_content() for p in (table.host, table.guest)]
-    assert match_lines == [f"Match score: You {scores[0]} · Friend {scores[1]}. First to 100.",
-                           f"Match score: Friend {scores[0]} · You {scores[1]}. First to 100."], match_lines
+    # A one-deal match is over at its deal's end, and both pages' result panels say so.
+    for page in (table.host, table.guest):
+        expect(page.locator(PASHA + " [data-result-match]")).to_have_text(re.compile(r"^Match over\. "))
+    # The deal's check code, four pictures, the same on both pages: friends compare it on a call.
+    code = re.compile(r"^Deal 1 check code: \S+ \S+ \S+ \S+ \(the same on every page at this table")
+    for page in (table.host, table.guest):
+        expect(page.locator("[data-check-code]")).to_have_text(code)
+    codes = {page.locator("[data-check-code]").text_content() for page in (table.host, table.guest)}
+    assert len(codes) == 1, codes
+    # Its four pictures stay on one line, larger than the words, even on a narrow phone.
+    table.guest.set_viewport_size({"width": 320, "height": 640})
+    symbols = table.guest.locator("[data-check-symbols]").bounding_box()
+    words = table.guest.locator("[data-check-before]").bounding_box()
+    assert symbols and words and symbols["height"] < symbols["width"] / 3 and symbols["height"] > words["height"]
+    table.guest.set_viewport_size({"width": 1280, "height": 860})
     table.screenshots("friend-deal-end")
 
     checked = table.check_secrets()
@@ -875,13 +890,29 @@ def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_the_next_
     assert checked >= sum(1 for a in table.actions if a[1] == 0) - away
     table.check_boards(replayed)
 
-    # -- deal 2: the guest asks for it, and leads it
-    assert g["nextDeal"] and h["nextDeal"]
-    before = table.board(table.host)
-    table.guest.get_by_role("button", name="Next deal", exact=True).click()
-    h, g = table.sync(before)
-    assert h["deal"] == g["deal"] == "2" and h["turn"] == 1  # the guest leads deal 2
-    assert {s: g["seats"][s]["score"] for s in (0, 1)} == scores
+    # -- Play again: a new match with the same friend in the same seat, on the same channel
+    play_again = table.host.get_by_role("button", name="Play again", exact=True)
+    expect(play_again).to_be_visible()
+    # Beside it the host's New match (the friends' table closes); the friend's panel has neither.
+    expect(table.host.get_by_role("button", name="New match", exact=True)).to_be_visible()
+    for name in ("Play again", "New match"):
+        expect(table.guest.get_by_role("button", name=name, exact=True)).to_be_hidden()
+    expect(table.guest.locator(PASHA + " [data-result-wait-line]")).to_have_text(
+        "Waiting for the host to start another match.")
+    table.host.screenshot(path=str(RESULTS / "friend-host-match-over.png"))
+    welcomes = len([m for m in table.guest.evaluate("window.__wire.received") if '"welcome"' in m])
+    play_again.click()
+    expect(play_again).to_be_hidden(timeout=10_000)
+    h2, g2 = table.sync()
+    assert h2["deal"] == g2["deal"] == "1" and h2["result"] is None
+    assert [h2["seats"][s]["score"] for s in (0, 1)] == ["0", "0"] and g2["mine"] == 1
+    for page in (table.host, table.guest):
+        expect(page.locator('[data-match-line="pishe-pasha"] [data-match-length]')).to_have_text("First to 50")
+    expect(note).to_be_hidden()
+    received = table.guest.evaluate("window.__wire.received")
+    assert len([m for m in received if '"welcome"' in m]) == welcomes + 1
+    expect(table.host.get_by_role("textbox", name="Invite link", exact=True)).to_be_hidden()
+    expect(table.host.locator("[data-friend-status]")).to_have_text("Connected")
 
     # The host leaves the friends' table (Leave the table, as the result panel's New match
     # does at a match end) for a new match against the computer; leaving forgets the friends'
