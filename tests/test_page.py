@@ -17,6 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 import build
 import pishe.web as local_web
 from pishe.table.words import LOADING, PAGE
+from test_table_ux import KEEP
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
@@ -606,21 +607,31 @@ def test_phone_screen_has_no_horizontal_scroll(page: Page, site, console_errors,
     page.locator("details.rules:visible summary").click()
     assert_fits("rules open")
     expected, _ = settle(local("new_match", "one-deal", SEED))
-    # Play until a turned card waits for give-or-keep (the widest row), then to the end.
-    seen_keep = False
-    while not expected["view"]["deal_result"]:
-        legal = expected["view"]["legal"]
-        if "keep" in legal and not seen_keep:
-            assert_fits("turned card")
-            seen_keep = True
-            RESULTS.mkdir(exist_ok=True)
-            page.evaluate("window.scrollTo(0, 0)")
-            finish_animations(page)
-            page.screenshot(path=str(RESULTS / "phone-mid-game.png"))
-        action = choose(legal)
+    # Play until a turned card waits for give-or-keep (the widest row).
+    while "keep" not in expected["view"]["legal"]:
+        action = choose(expected["view"]["legal"])
         press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
         expected, _ = settle(local("act", action))
-    assert seen_keep
+    assert_fits("turned card")
+    RESULTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    finish_animations(page)
+    page.screenshot(path=str(RESULTS / "phone-mid-game.png"))
+    # The rest of the deal is played here; the page deals it where it was two of your moves
+    # before its end, as after a reload (the tab keeps its match), and plays those two.
+    answers = []
+    while not expected["view"]["deal_result"]:
+        action = choose(expected["view"]["legal"])
+        expected, _ = settle(local("act", action))
+        answers.append((action, expected))
+    kept = answers[-3][1]
+    page.evaluate(KEEP, [kept["settings"], kept["saved"]])
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
+    wait_idle(page)
+    for action, _ in answers[-2:]:
+        press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+    expect(page.locator(PASHA + " [data-result]")).to_be_visible()
     assert_fits("deal end")
     finish_animations(page)
     page.screenshot(path=str(RESULTS / "phone-deal-end.png"), full_page=True)
