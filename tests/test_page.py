@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 import build
 import pishe.web as local_web
 from pishe.table.words import LOADING, PAGE
-from test_table_ux import KEEP
+from test_table_ux import deal_where
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
@@ -624,11 +624,7 @@ def test_phone_screen_has_no_horizontal_scroll(page: Page, site, console_errors,
         action = choose(expected["view"]["legal"])
         expected, _ = settle(local("act", action))
         answers.append((action, expected))
-    kept = answers[-3][1]
-    page.evaluate(KEEP, [kept["settings"], kept["saved"]])
-    page.reload()
-    expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
-    wait_idle(page)
+    deal_where(page, answers[-3][1])
     for action, _ in answers[-2:]:
         press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
     expect(page.locator(PASHA + " [data-result]")).to_be_visible()

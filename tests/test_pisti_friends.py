@@ -179,6 +179,11 @@ NO_PATH = {"iceServers": [], "iceTransportPolicy": "relay"}
 RATE = "&relayrate=40"  # events a second through the relays (the default is a person's pace)
 
 
+def at_rate(link: str) -> str:
+    """An invite link opened at RATE (the page's own address, before the link's fragment)."""
+    return link.replace("#join=", "?" + RATE[1:] + "#join=")
+
+
 @pytest.fixture
 def no_webrtc(pages: Pages):
     """Every profile's pages read NO_PATH as their ice-servers.json, for one test."""
@@ -290,7 +295,7 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
     guests = {seat: pages.page(f"guest {seat}") for seat in (1, 2)}
     guests[1].add_init_script(FRAMES)
     for seat, guest in guests.items():
-        guest.goto(links[seat].replace("#join=", "?" + RATE[1:] + "#join="))
+        guest.goto(at_rate(links[seat]))
     # The invited game's table and title from the guest's first painted frame, before Python starts.
     guests[1].wait_for_function("window.__frames.done", timeout=BOOT_MS)
     frames = guests[1].evaluate("window.__frames")
@@ -330,7 +335,7 @@ def test_a_friend_who_never_comes_gets_a_computer_and_takes_the_seat_from_the_ne
     # Left's friend comes mid-deck: seated, but the computer plays the deck out (dealt no-peek
     # without its page, the deck has nothing its page may see but what is played).
     late = pages.page("guest 3")
-    late.goto(links[3].replace("#join=", "?" + RATE[1:] + "#join="))
+    late.goto(at_rate(links[3]))
     expect(late.locator("[data-friend-status]")).to_have_text("Connected", timeout=BOOT_MS)
     expect(host.locator("[data-friend-status]")).to_have_text("Connected", timeout=20_000)
     late.wait_for_function("window.pisheFriend.state.status && window.pisheFriend.state.status.seat === 3",
