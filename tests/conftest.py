@@ -3,7 +3,7 @@ and a local server for it.
 
 Fixtures:
     browser_type_launch_args  pytest-playwright's, extended: $CHROMIUM (default
-                              /usr/bin/chromium), quiet flags, no host but 127.0.0.1,
+                              /usr/bin/chromium-headless-shell), quiet flags, no host but 127.0.0.1,
                               WebRTC between local pages
     dist_dir                  Path of a dist/ built once per test run (in a temp dir, shared
                               by the xdist workers), with no Nostr relay in its signaling.json
@@ -82,15 +82,14 @@ def pytest_configure(config):
 def _playwright_disabled_features(playwright) -> list[str]:
     """The --disable-features list Playwright passes to Chromium, read from one
     throwaway launch. Chromium honours only the last --disable-features switch,
-    so ours has to repeat Playwright's list or it would silently drop it."""
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET_FLAGS)
+    so ours has to repeat Playwright's list or it would silently drop it. (The
+    browser tells its command line over CDP only with --enable-automation, harmless here.)"""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[*QUIET_FLAGS, "--enable-automation"])
     try:
-        page = browser.new_page()
-        page.goto("chrome://version")
-        command_line = page.locator("#command_line").inner_text()
+        command_line = browser.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
     finally:
         browser.close()
-    for token in command_line.split():
+    for token in command_line:
         if token.startswith("--disable-features="):
             return token.split("=", 1)[1].split(",")
     return []

@@ -15,8 +15,11 @@ from pathlib import Path
 
 from build import cache_dir
 
-#: The Chromium the tests and benchmarks drive (Debian's; Playwright cannot download one here).
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+#: The Chromium the tests and benchmarks drive: Debian's (Playwright cannot download one here), its
+#: headless shell (package chromium-headless-shell, the same version), which Playwright itself runs
+#: for headless tests: the whole suite costs about 7% less CPU than in the full browser's headless
+#: mode. CHROMIUM=/usr/bin/chromium runs them in the full browser (--headed needs it).
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
 #: Switches that keep Chromium quiet: no background traffic, no first-run work.
 CHROMIUM_QUIET_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
