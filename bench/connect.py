@@ -72,7 +72,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # machinery.py
 import build  # noqa: E402
 import machinery  # noqa: E402  (tests/machinery.py: the Chromium and relay the tests use)
 from turn import LocalTurn, turnserver_executable  # noqa: E402  (tests/turn.py: coturn on 127.0.0.1)
-from friend import FLAGS, disabled_features, line, percentile  # noqa: E402  (bench/friend.py)
+from friend import FLAGS, line, percentile  # noqa: E402  (bench/friend.py)
 
 BOOT_MS = 180_000
 
@@ -93,7 +93,7 @@ def site_with_relay(chromium: str):
         relay_dir.mkdir()
         with build.SiteServer(dist) as server, machinery.LocalRelay(executable, relay_dir) as relay, \
                 sync_playwright() as pw:
-            features = disabled_features(pw, chromium)
+            features = machinery.playwright_disabled_features(pw, chromium)
             browser = pw.chromium.launch(executable_path=chromium, args=FLAGS + [
                 "--disable-features=" + ",".join(dict.fromkeys(features + ["WebRtcHideLocalIpsWithMdns"]))])
             yield server, relay, pw, browser, features

@@ -154,19 +154,6 @@ AUTO = """async (pause) => {
 }"""
 
 
-def disabled_features(pw, chromium: str) -> list[str]:
-    """Playwright's own --disable-features list (Chromium keeps only the last such switch)."""
-    browser = pw.chromium.launch(executable_path=chromium, args=QUIET)
-    page = browser.new_page()
-    page.goto("chrome://version")
-    line = page.locator("#command_line").inner_text()
-    browser.close()
-    for token in line.split():
-        if token.startswith("--disable-features="):
-            return token.split("=", 1)[1].split(",")
-    return []
-
-
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
@@ -260,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         dist = Path(tmp) / "dist"
         build.build(dist)
         with build.SiteServer(dist) as server, sync_playwright() as pw:
-            features = disabled_features(pw, args.chromium) + ["WebRtcHideLocalIpsWithMdns"]
+            features = machinery.playwright_disabled_features(pw, args.chromium) + ["WebRtcHideLocalIpsWithMdns"]
             browser = pw.chromium.launch(executable_path=args.chromium,
                                          args=FLAGS + ["--disable-features=" + ",".join(dict.fromkeys(features))])
             pages = []

@@ -231,8 +231,8 @@ def main(argv=None) -> int:
             (dist / "signaling.json").write_text('{"relays": []}\n')
         all_moves, deal_seconds, calls, ways, waits, deals = [], [], {}, [], [], []
         with build.SiteServer(dist) as site, sync_playwright() as pw:
-            from conftest import _playwright_disabled_features, WEBRTC_DISABLED_FEATURES, WEBRTC_FLAGS
-            features = _playwright_disabled_features(pw) + WEBRTC_DISABLED_FEATURES
+            from conftest import WEBRTC_DISABLED_FEATURES, WEBRTC_FLAGS
+            features = machinery.playwright_disabled_features(pw, args.chromium) + WEBRTC_DISABLED_FEATURES
             launch = {"executable_path": args.chromium,
                       "args": [*machinery.CHROMIUM_QUIET_FLAGS, *machinery.CHROMIUM_OFFLINE_FLAGS, *WEBRTC_FLAGS,
                                "--disable-features=" + ",".join(dict.fromkeys(features))]}

@@ -79,26 +79,10 @@ def pytest_configure(config):
         config.option.screenshot = "only-on-failure"
 
 
-def _playwright_disabled_features(playwright) -> list[str]:
-    """The --disable-features list Playwright passes to Chromium, read from one
-    throwaway launch. Chromium honours only the last --disable-features switch,
-    so ours has to repeat Playwright's list or it would silently drop it. (The
-    browser tells its command line over CDP only with --enable-automation, harmless here.)"""
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[*QUIET_FLAGS, "--enable-automation"])
-    try:
-        command_line = browser.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
-    finally:
-        browser.close()
-    for token in command_line:
-        if token.startswith("--disable-features="):
-            return token.split("=", 1)[1].split(",")
-    return []
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args, playwright):
     """Extend (not replace) pytest-playwright's options, so --headed and --slowmo still work."""
-    features = _playwright_disabled_features(playwright) + WEBRTC_DISABLED_FEATURES + BROWSER_UI_DISABLED_FEATURES
+    features = machinery.playwright_disabled_features(playwright) + WEBRTC_DISABLED_FEATURES + BROWSER_UI_DISABLED_FEATURES
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,

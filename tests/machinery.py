@@ -27,6 +27,23 @@ CHROMIUM_QUIET_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-n
 CHROMIUM_OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
+
+def playwright_disabled_features(playwright, chromium: str = CHROMIUM) -> list[str]:
+    """The --disable-features list Playwright passes to `chromium`, read from one throwaway
+    launch. Chromium honours only the last --disable-features switch, so another list has to
+    repeat Playwright's or it would silently drop it. (The browser tells its command line over
+    CDP only with --enable-automation, harmless in a throwaway launch.)"""
+    browser = playwright.chromium.launch(executable_path=chromium,
+                                         args=[*CHROMIUM_QUIET_FLAGS, "--enable-automation"])
+    try:
+        command_line = browser.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
+    finally:
+        browser.close()
+    for token in command_line:
+        if token.startswith("--disable-features="):
+            return token.split("=", 1)[1].split(",")
+    return []
+
 class RelayError(Exception):
     """The local Nostr relay could not be started; the message says why."""
 
