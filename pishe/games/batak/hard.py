@@ -2,7 +2,7 @@
 
 Determinized sampling: it deals the cards it has not seen to the other seats many times over,
 plays each choice out to the deal's end in every such deal with the baseline's rule for every
-seat, and takes the choice that does best on average. The deals fit what it has seen: each
+seat (but that its own leads as declarer draw trumps), and takes the choice that does best on average. The deals fit what it has seen: each
 seat's number of cards, the cards the rules of following show a seat lacks, and, as far as a
 chain of swaps between the seats' hands can make them (:func:`fitted_deals`), what a seat playing
 the baseline's way showed: the cards its follows say it lacks, its leads replayed on its hand
@@ -70,11 +70,30 @@ def _lead(hand: int, trump: int, seen: int) -> int:
     return pick & -pick
 
 
-def play_out(hands: list, trick: list, leader: int, trump: int, tricks: list, seen: int) -> list:
+def _trump_draw(hand: int, trump: int, seen: int) -> int:
+    """A declarer's lead that draws trumps, on bits: its highest trump (the card's bit) when that
+    is the master, trumps are broken (``seen``: the cards played) and some are still out; else 0."""
+    trumps = _SUIT_BITS[trump]
+    held = hand & trumps
+    out = trumps & ~hand & ~seen
+    if not held or not out or not seen & trumps:
+        return 0
+    top = 1 << (held.bit_length() - 1)
+    return top if out < top else 0     # no trump out above it
+
+
+def play_out(hands: list, trick: list, leader: int, trump: int, tricks: list, seen: int,
+             drawer: int = -1) -> list:
     """Play a deal to its end with the baseline's rule for every seat, on bits (1 << code):
     ``hands`` by seat (each hand's bits; left as they were), ``trick`` the codes played to the
     trick in play, led by ``leader``, ``tricks`` each seat's tricks so far (changed in place),
     ``seen`` the bits of the cards played, the trick's included. Returns ``tricks``.
+
+    ``drawer``, when a seat (Hard's own, declaring), leads otherwise: it draws trumps
+    (:func:`_trump_draw`) whenever it can, as a declarer does and the baseline never does, else
+    leads the baseline's way. Hard plays its declarer's hands so (it took 6.2 tricks as declarer
+    where the baseline's play of its trumps took 5.6), and its play-outs judge its cards and bids
+    better for it (README: "Batak's levels").
 
     The rules of following (:func:`.deal.legal_codes`) and the baseline's choice among the cards
     they allow (:func:`.baseline.baseline_follow`: the cheapest that wins, else the cheapest) come
@@ -92,7 +111,7 @@ def play_out(hands: list, trick: list, leader: int, trump: int, tricks: list, se
     while hands[seat]:
         hand = hands[seat]
         if not played:
-            card = win = _lead(hand, trump, seen)
+            card = win = (seat == drawer and _trump_draw(hand, trump, seen)) or _lead(hand, trump, seen)
             win_seat, led = seat, _SUIT_OF_BIT[card]
         elif hand & led:
             held = hand & led
@@ -439,7 +458,7 @@ class HardBot:
         for hands in worlds:
             bits = [_bits(h) for h in hands]
             for t in range(4):
-                tricks = play_out(bits, [], me, t, [0, 0, 0, 0], 0)
+                tricks = play_out(bits, [], me, t, [0, 0, 0, 0], 0, me)
                 totals[t] += _value(_points(tricks, me, contract, partners), me, partners)
         return [v / len(worlds) for v in totals]
 
@@ -463,7 +482,7 @@ class HardBot:
                 declarer, contract = _auction_end(values, passed, highest, me, cap)
                 if declarer == me:
                     if me not in played:
-                        played[me] = [play_out(bits, [], me, t, [0, 0, 0, 0], 0) for t in range(4)]
+                        played[me] = [play_out(bits, [], me, t, [0, 0, 0, 0], 0, me) for t in range(4)]
                     for t in range(4):
                         mine[i][t] += _value(_points(played[me][t], me, contract, partners), me, partners) \
                             + self.boldness
@@ -512,6 +531,7 @@ class HardBot:
         if len(codes) == 1:
             return CARD_OF[codes[0]]
         totals = [0.0] * len(codes)
+        drawer = me if declarer == me else -1       # its own later leads, declaring, draw trumps
         for hands in self.play_deals(view, max(self.floor, self.samples // len(codes))):
             bits = [_bits(h) for h in hands]
             for i, code in enumerate(codes):
@@ -523,9 +543,9 @@ class HardBot:
                 if len(after) == 4:
                     winner = (leader + winning_code(after, trump)) % 4
                     tricks[winner] += 1
-                    play_out(trial, [], winner, trump, tricks, seen)
+                    play_out(trial, [], winner, trump, tricks, seen, drawer)
                 else:
-                    play_out(trial, after, leader, trump, tricks, seen)
+                    play_out(trial, after, leader, trump, tricks, seen, drawer)
                 totals[i] += _value(_points(tricks, declarer, contract, partners), me, partners)
         best = max(range(len(codes)), key=lambda i: (totals[i], -codes[i]))
         return CARD_OF[codes[best]]
