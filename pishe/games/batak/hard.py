@@ -2,7 +2,8 @@
 
 Determinized sampling: it deals the cards it has not seen to the other seats many times over,
 plays each choice out to the deal's end in every such deal with the baseline's rule for every
-seat (but that its own leads as declarer draw trumps), and takes the choice that does best on average. The deals fit what it has seen: each
+seat (but that its own leads as declarer draw trumps), and takes the choice that does best on
+average. The deals fit what it has seen: each
 seat's number of cards, the cards the rules of following show a seat lacks, and, as far as a
 chain of swaps between the seats' hands can make them (:func:`fitted_deals`), what a seat playing
 the baseline's way showed: the cards its follows say it lacks, its leads replayed on its hand
