@@ -27,7 +27,6 @@ CHROMIUM_QUIET_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-n
 CHROMIUM_OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
-
 def playwright_disabled_features(playwright, chromium: str = CHROMIUM) -> list[str]:
     """The --disable-features list Playwright passes to `chromium`, read from one throwaway
     launch. Chromium honours only the last --disable-features switch, so another list has to
@@ -43,6 +42,7 @@ def playwright_disabled_features(playwright, chromium: str = CHROMIUM) -> list[s
         if token.startswith("--disable-features="):
             return token.split("=", 1)[1].split(",")
     return []
+
 
 class RelayError(Exception):
     """The local Nostr relay could not be started; the message says why."""

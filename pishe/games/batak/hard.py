@@ -3,16 +3,16 @@
 Determinized sampling: it deals the cards it has not seen to the other seats many times over,
 plays each choice out to the deal's end in every such deal with the baseline's rule for every
 seat (but that its own leads as declarer draw trumps), and takes the choice that does best on
-average. The deals fit what it has seen: each
-seat's number of cards, the cards the rules of following show a seat lacks, and, as far as a
-chain of swaps between the seats' hands can make them (:func:`fitted_deals`), what a seat playing
-the baseline's way showed: the cards its follows say it lacks, its leads replayed on its hand
-as it was, its bids and passes (bounds on the hand's worth as the baseline values it) and, the
-declarer's, its trumps. With nothing left to fit, the chain wanders evenly over the deals that
-fit everything. In the auction a choice is a plan, passing or bidding on up to a limit, and the
-rest of the auction is played out too, the other seats bidding the baseline's way. It reads its
-own view and its memory of the steps shown to it, never a hidden card: two deals that differ
-only in cards it cannot see give it the same samples, so the same choice.
+average. The deals fit what it has seen: each seat's number of cards, the cards the rules of
+following show a seat lacks, and, as far as a chain of swaps between the seats' hands can make
+them (:func:`fitted_deals`), what a seat playing the baseline's way showed: the cards its
+follows say it lacks, its leads replayed on its hand as it was, its bids and passes (bounds on
+the hand's worth as the baseline values it) and, the declarer's, its trumps. With nothing left
+to fit, the chain wanders evenly over the deals that fit everything. In the auction a choice is
+a plan, passing or bidding on up to a limit, and the rest of the auction is played out too, the
+other seats bidding the baseline's way. It reads its own view and its memory of the steps shown
+to it, never a hidden card: two deals that differ only in cards it cannot see give it the same
+samples, so the same choice.
 
 The play-outs and the chains of swaps run on a hand's bits (``1 << code``, :data:`.deal.CODE`):
 :func:`play_out` is the rules of following (:func:`.deal.legal_codes`) and the baseline's choice
