@@ -16,7 +16,8 @@ from playwright.sync_api import Page, expect
 from axe import violations
 from test_friend import Table, profiles  # noqa: F401  (the host's and the friend's browsers)
 from test_language_page import TWO_FRAMES
-from test_pisti_page import local, new_match, ready_page, settle, wait_idle
+from test_pisti_page import local, new_match, ready_page, settle
+from table_waits import press
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 SEED = 2  # the auction comes back to you with bids open; you win it at 6
@@ -58,18 +59,6 @@ READ_TABLE = """(root) => {
 }"""
 
 
-def paints(page: Page, game: str) -> str:
-    return page.evaluate(f"document.querySelector('{TABLES[game]}').dataset.paints || '0'")
-
-
-def press(page: Page, game: str, do) -> None:
-    """Do something that asks the worker; wait for the table to be repainted and to settle."""
-    before = paints(page, game)
-    do()
-    page.wait_for_function(f"document.querySelector('{TABLES[game]}').dataset.paints !== '{before}'", timeout=30_000)
-    wait_idle(page)
-
-
 def choose_game(page: Page, game: str) -> None:
     """The game choice: ``game``'s table, dealt at once, its name the page's heading and title."""
     name = NAMES[game]
@@ -80,7 +69,7 @@ def choose_game(page: Page, game: str) -> None:
             dialog = page.get_by_role("dialog")
             if dialog.is_visible():  # a match in progress would be lost: the page asks first
                 dialog.get_by_role("button", name="Change the game", exact=True).click()
-        press(page, game, change)
+        press(page, change, TABLES[game])
     expect(page.get_by_role("heading", level=1, name=name, exact=True)).to_be_attached()
     assert page.title() == f"{name}: play the computer"
 
@@ -139,7 +128,7 @@ def play_deal(page: Page, game: str, seed: int, on_turn=None) -> dict:
     ``on_turn(view)`` is called at each of your turns, before you move: true, it has seen what it
     looks for and the deal stops there. Returns the last answer."""
     choose_game(page, game)
-    new_match(page)
+    new_match(page, TABLES[game])
     expected = settle(local("new_match", "8", seed, game, None))
     bid_once = True
     while expected["view"]["turn"] is not None:
@@ -152,7 +141,7 @@ def play_deal(page: Page, game: str, seed: int, on_turn=None) -> dict:
             return expected
         action = choose(view, bid_once)
         bid_once = bid_once and not action.startswith("bid ")
-        press(page, game, move_button(page, game, view, action).click)
+        press(page, move_button(page, game, view, action).click, TABLES[game])
         expected = settle(local("act", action))
     assert_shows(page.evaluate(READ_TABLE, TABLES[game]), expected["view"])
     return expected
@@ -207,7 +196,7 @@ def test_whole_deal_against_the_computer_with_axe(batak_page: Page):
     page.locator("[data-language]").select_option("en")
     expect(deal_count.get_by_role("row").last).to_contain_text("Total")
     next_deal.focus()
-    press(page, "batak", lambda: page.keyboard.press("d"))
+    press(page, lambda: page.keyboard.press("d"), TABLES["batak"])
     expected = settle(local("next_deal"))
     assert_shows(page.evaluate(READ_TABLE, TABLES["batak"]), expected["view"])
     assert page.errors == []
@@ -218,7 +207,7 @@ def test_keyboard_bids_names_trumps_and_plays(batak_page: Page):
     trumps; in play the focus stays in your hand, Enter plays the focused card."""
     page = batak_page
     choose_game(page, "batak")
-    new_match(page)
+    new_match(page, TABLES["batak"])
     expected = settle(local("new_match", "8", SEED, "batak", None))
     assert expected["view"]["phase"] == "auction"
     bids = page.locator(TABLES["batak"]).get_by_role("group", name="Your bid")
@@ -232,16 +221,16 @@ def test_keyboard_bids_names_trumps_and_plays(batak_page: Page):
     page.keyboard.press("ArrowRight")  # from Pass to the lowest bid open
     action = expected["view"]["actions"][1]["action"]
     assert page.evaluate("document.activeElement.dataset.action") == action
-    press(page, "batak", lambda: page.keyboard.press("Enter"))
+    press(page, lambda: page.keyboard.press("Enter"), TABLES["batak"])
     expected = settle(local("act", action))
     while expected["view"]["phase"] == "auction":
-        press(page, "batak", lambda: page.keyboard.press("Enter"))  # the focus went to the first move: Pass
+        press(page, lambda: page.keyboard.press("Enter"), TABLES["batak"])  # the focus went to the first move: Pass
         expected = settle(local("act", "pass"))
     assert expected["view"]["phase"] == "trump"
     # The focus is on the trumps, ready: the first is named with Enter.
     assert page.evaluate("document.activeElement.closest('[data-trump-choice]') !== null")
     trump = page.evaluate("document.activeElement.dataset.action")
-    press(page, "batak", lambda: page.keyboard.press("Enter"))
+    press(page, lambda: page.keyboard.press("Enter"), TABLES["batak"])
     expected = settle(local("act", trump))
     for _ in range(13):
         view = expected["view"]
@@ -256,7 +245,7 @@ def test_keyboard_bids_names_trumps_and_plays(batak_page: Page):
             page.keyboard.press("ArrowLeft" if [c["code"] for c in view["hand"]].index(focused) >
                                 [c["code"] for c in view["hand"]].index(view["legal"][0]) else "ArrowRight")
             focused = page.evaluate("document.activeElement.dataset.action")
-        press(page, "batak", lambda: page.keyboard.press("Enter"))
+        press(page, lambda: page.keyboard.press("Enter"), TABLES["batak"])
         expected = settle(local("act", view["legal"][0]))
     expect(page.get_by_role("button", name="Next deal", exact=True)).to_be_focused()
     assert page.errors == []

@@ -191,3 +191,14 @@ def test_the_contracts_hold_and_views_carry_the_keys_the_table_reads(game):
             if match.deal.over:
                 break
             match.apply(rng.choice(match.deal.legal_actions()), match.deal.turn)
+
+
+@pytest.mark.parametrize("data, named", [
+    ({"a": "5H"}, True), (["x", "10S"], True), ([1, None, True, {"k": ["QS"]}], True),
+    ({"a": "abcdefghijkl", "b": "5H"}, True), ({"a": "a\\", "b": "QS"}, True), ("QS", True),
+    ({"5H": 1}, False), ({"a": 'x \\"5H'}, False), ({"a": 'x"5H'}, False), ({"a": '"5H"'}, False),
+    ({"a": "5H5"}, False), ({"t": "the QS"}, False), ({"a": "a\\"}, False), ([], False), ("Q", False)])
+def test_names_card_finds_a_code_as_a_whole_string_only(data, named):
+    """A card's text as a string of its own anywhere in the data, and nothing else: not a
+    key, not part of a longer text, not inside quotes of another string."""
+    assert names_card(data, {"5H", "10S", "QS"}) is named

@@ -15,11 +15,12 @@ from playwright.sync_api import expect
 
 import pishe.web as web
 from test_page import (  # noqa: F401  (returning_visitor, site and page are fixtures)
-    BOOT_MS, BUTTON, assert_shows, choose, local, open_table, page, press_and_wait, read_table,
+    BOOT_MS, BUTTON, assert_shows, choose, local, open_table, page, read_table,
     returning_visitor, settle, site,
 )
 
-from test_pisti_page import READ_TABLE as PISTI_TABLE, press_and_wait as pisti_press
+from table_waits import press
+from test_pisti_page import PISTI, READ_TABLE as PISTI_TABLE
 
 KEY = "pishe-computer-match"
 
@@ -116,7 +117,7 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
     expected, _ = settle(local("new_match", "one-deal", 390))
     for _ in range(8):
         action = choose(expected["view"]["legal"])
-        press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+        press(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
         expected, _ = settle(local("act", action))
     assert_shows(read_table(page), expected["view"])
     before = table_and_match(page)
@@ -143,7 +144,7 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
 
     # The match goes on from there as it would have: the same deck, the same computer.
     action = choose(expected["view"]["legal"])
-    press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+    press(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
     expected, _ = settle(local("act", action))
     assert_shows(read_table(page), expected["view"])
     after = table_and_match(page)
@@ -168,8 +169,8 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
         open_table(fresh, site, "delay=0&seed=390")
         assert_shows(read_table(fresh), settle(local("new_match", "one-deal", 390))[0]["view"])
         # A Pişti match comes back too, mid-deck: its game chosen, the same table.
-        pisti_press(fresh, fresh.get_by_role("radio", name="Pişti", exact=True).check)
-        pisti_press(fresh, fresh.locator('[data-game="pisti"] [data-hand] button[aria-disabled="false"]').first.click)
+        press(fresh, fresh.get_by_role("radio", name="Pişti", exact=True).check, PISTI)
+        press(fresh, fresh.locator('[data-game="pisti"] [data-hand] button[aria-disabled="false"]').first.click, PISTI)
         mid_deck = fresh.evaluate(PISTI_TABLE), kept_match(fresh)
         assert len(mid_deck[0]["hand"]) == 3
         fresh.reload()

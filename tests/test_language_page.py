@@ -18,6 +18,9 @@ import build
 import catalogs
 from tests.axe import violations
 from returning import welcome_back
+from table_waits import press, wait_idle
+from test_page import PASHA
+from test_pisti_page import PISTI
 from test_table_ux import KEEP, local
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
@@ -112,19 +115,6 @@ def open_page(browser, server, locale: str, query: str = "", viewport=None) -> P
 TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
-def wait_idle(page: Page) -> None:
-    page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
-
-
-def press(page: Page, game: str, do) -> None:
-    """Do something that asks the worker; wait for ``game``'s table to be repainted and idle."""
-    table = f'[data-game="{game}"]'
-    before = page.evaluate(f"document.querySelector('{table}').dataset.paints || '0'")
-    do()
-    page.wait_for_function(f"document.querySelector('{table}').dataset.paints !== '{before}'", timeout=30_000)
-    wait_idle(page)
-
-
 def enabled(button) -> bool:
     return button.is_visible() and button.get_attribute("aria-disabled") != "true"
 
@@ -153,7 +143,7 @@ def play_pasha_deal(page: Page, read: Reader, names: dict, most: int = 600) -> N
         if moves == most:
             return
         button = give if enabled(give) else keep if enabled(keep) else turn
-        press(page, "pishe-pasha", button.click)
+        press(page, button.click, PASHA)
         moves += 1
         if moves == 6:
             read("Pishe Pasha mid-deal")
@@ -164,13 +154,13 @@ def play_pasha_deal(page: Page, read: Reader, names: dict, most: int = 600) -> N
 def play_pisti_deck(page: Page, read: Reader, play_word: str, axe: bool = False) -> None:
     """A whole deck of Pişti: the first card of your hand each turn, by its button's name
     (``axe``: axe-core run on its table mid-deck)."""
-    table = page.locator('[data-game="pisti"]')
+    table = page.locator(PISTI)
     plays = 0
     while not table.locator("[data-result]").is_visible():
         cards = table.locator("[data-hand] button:not([aria-disabled='true'])")
         name = cards.first.get_attribute("aria-label") or cards.first.inner_text()
         assert play_word in name, name
-        press(page, "pisti", table.get_by_role("button", name=name, exact=True).first.click)
+        press(page, table.get_by_role("button", name=name, exact=True).first.click, PISTI)
         plays += 1
         if plays == 3:
             read("Pişti mid-deck")
@@ -227,8 +217,8 @@ def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, loc
         expect(turn).to_have_attribute("aria-keyshortcuts", "Ç")
         expect(turn.locator("kbd")).to_have_text("Ç")
         # (a Turkish keyboard's key: Playwright's keyboard has US keys only)
-        press(page, "pishe-pasha", lambda: page.evaluate(
-            "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ç', bubbles: true}))"))
+        press(page, lambda: page.evaluate(
+            "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ç', bubbles: true}))"), PASHA)
     # The English deal's end is read by every other test of the page: English plays to mid-deal.
     if turkish:                 # the deal's last moves, dealt where they were as after a reload
         answer = near_the_end(LAST_MOVES)
@@ -248,7 +238,7 @@ def test_a_whole_deal_of_each_game_in_the_browsers_language(browser, server, loc
     else:
         expect(dialog).to_be_visible()
         assert dialog.inner_text() in read("confirm dialog (another game)")
-        press(page, "pisti", dialog.get_by_role("button").last.click)
+        press(page, dialog.get_by_role("button").last.click, PISTI)
     play_pisti_deck(page, read, names["play"], axe=turkish)
 
     # Mid-match (the Pişti match goes on to 101), a new match and an invite are asked first.
@@ -280,15 +270,15 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     page = open_page(browser, server, "en-US", "&lang=tr&game=pishe-pasha")  # ?lang=tr wins over the browser
     assert page.evaluate("document.documentElement.lang") == "tr"
     for _ in range(3):
-        press(page, "pishe-pasha", page.get_by_role("button", name="Kart çevir", exact=True).click)
+        press(page, page.get_by_role("button", name="Kart çevir", exact=True).click, PASHA)
         if page.get_by_role("button", name="Tut", exact=True).get_attribute("aria-disabled") != "true":
-            press(page, "pishe-pasha", page.get_by_role("button", name="Tut", exact=True).click)
+            press(page, page.get_by_role("button", name="Tut", exact=True).click, PASHA)
     counts = page.locator("[data-count]").all_inner_texts()
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "language-tr-desktop.png"))
     assert violations(page) == []
 
-    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
+    press(page, lambda: page.get_by_role("combobox", name="Dil").select_option("en"), PASHA)
     assert page.evaluate("document.documentElement.lang") == "en"
     assert page.locator("[data-count]").all_inner_texts() == counts           # the same table
     # Everything in English, the lines the live region said in Turkish included.
@@ -297,7 +287,7 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     assert said > 5 and foreign(page.evaluate(READ_ALL).split("\n", 1)[1], TURKISH) == []
     expect(page.get_by_role("button", name="Turn a card", exact=True)).to_have_attribute("aria-keyshortcuts", "T")
 
-    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
+    press(page, lambda: page.get_by_role("combobox", name="Language").select_option("tr"), PASHA)
     assert page.locator("[data-count]").all_inner_texts() == counts
     assert log.count() == said and foreign("\n".join(log.all_inner_texts()), ENGLISH) == []
     # A reload brings the match back with the lines it had said (kept as data in the tab) ...
@@ -307,7 +297,7 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     wait_idle(page)
     assert page.locator("[data-count]").all_inner_texts() == counts and log.all_inner_texts()[:said] == lines
     # ... which follow the switch as before.
-    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
+    press(page, lambda: page.get_by_role("combobox", name="Dil").select_option("en"), PASHA)
     assert foreign("\n".join(log.all_inner_texts()), TURKISH) == [] and log.count() >= said
     # At a phone's width the switch is in the header's menu: back to Turkish through it, which
     # closes the menu and gives the keyboard back to its button.
@@ -316,7 +306,7 @@ def test_the_switch_rewords_a_match_mid_deal_and_axe_finds_nothing(browser, serv
     expect(page.get_by_role("combobox", name="Language")).to_be_hidden()
     menu.click()
     expect(menu).to_have_attribute("aria-expanded", "true")
-    press(page, "pishe-pasha", lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
+    press(page, lambda: page.get_by_role("combobox", name="Language").select_option("tr"), PASHA)
     menu = page.get_by_role("button", name="Ayarlar ve dil", exact=True)
     expect(menu).to_have_attribute("aria-expanded", "false")
     expect(menu).to_be_focused()

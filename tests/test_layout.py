@@ -18,8 +18,9 @@ from __future__ import annotations
 import pytest
 import test_page
 from playwright.sync_api import Page, expect
-from test_look import press_and_wait, resize, shot, table
-from test_page import BOOT_MS, wait_idle
+from table_waits import press, wait_idle
+from test_look import resize, shot, table
+from test_page import BOOT_MS
 
 returning_visitor, site, page = test_page.returning_visitor, test_page.site, test_page.page
 
@@ -71,7 +72,7 @@ def choose_game(page: Page, game: str) -> None:
     radio = page.locator(f'input[name="game"][value="{game}"]')
     if radio.is_checked():
         return
-    press_and_wait(page, game, lambda: radio.check(force=True))
+    press(page, lambda: radio.check(force=True), table(game))
     page.evaluate("window.scrollTo(0, 0)")
 
 
@@ -137,7 +138,7 @@ def test_every_size_shows_your_cards_and_moves_on_arrival(page: Page, site, cons
             # After New match the page goes back up to the table's top.
             page.get_by_role("button", name="New match", exact=True).scroll_into_view_if_needed()
             assert page.evaluate("scrollY") > 0
-            press_and_wait(page, "pisti-2", page.get_by_role("button", name="New match", exact=True).click)
+            press(page, page.get_by_role("button", name="New match", exact=True).click, table("pisti-2"))
             assert page.evaluate("scrollY") == 0
     # Pishe Pasha's own stock, turned card and pile, at a moment to give or keep, at the
     # narrowest and lowest sizes (touch on): on the first screen, each a finger's size.
@@ -150,7 +151,7 @@ def test_every_size_shows_your_cards_and_moves_on_arrival(page: Page, site, cons
             || document.querySelector(turn).getAttribute("aria-disabled") === "false" """, arg=[turned, turn])
         if page.locator(turned).evaluate("(pile) => !pile.hidden"):
             break
-        press_and_wait(page, "pishe-pasha", page.locator(turn).click)
+        press(page, page.locator(turn).click, table("pishe-pasha"))
     else:
         raise AssertionError(page.locator(f'{table("pishe-pasha")} [data-status]').text_content())
     rows = {name: most_rows for name, *_, most_rows in SIZES}

@@ -20,7 +20,8 @@ import pytest
 import test_page
 from axe import violations
 from playwright.sync_api import Page, expect
-from test_page import BOOT_MS, RESULTS, wait_idle
+from table_waits import press, wait_idle
+from test_page import BOOT_MS, RESULTS
 
 # test_page's fixtures: one persistent profile and server (kept for the session: Pyodide
 # from its disk cache, Python from its snapshot), a tab per test.
@@ -159,14 +160,6 @@ def table(game: str) -> str:
     return f'[data-game="{game}"]'
 
 
-def press_and_wait(page: Page, game: str, do) -> None:
-    """Do something that asks the worker and wait for the game's table to be repainted and settle."""
-    paints = f"document.querySelector('{table(game)}').dataset.paints || '0'"
-    before = page.evaluate(paints)
-    do()
-    page.wait_for_function(f"({paints}) !== '{before}' && document.body.dataset.idle === 'true'", timeout=30_000)
-
-
 # Resolves once every box on the page is where it was a frame before (at most 60 frames:
 # a page that never settles is then measured as it is, and its faults reported).
 SETTLED = """() => new Promise((done) => {
@@ -210,7 +203,7 @@ def open_game(page: Page, site, game: str) -> None:
     expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
     wait_idle(page)
     if game == "pisti":
-        press_and_wait(page, game, page.get_by_role("radio", name="Pişti", exact=True).check)
+        press(page, page.get_by_role("radio", name="Pişti", exact=True).check, table(game))
 
 
 # The actions of the game's buttons that are enabled, read in one go.
@@ -223,12 +216,12 @@ def move(page: Page, game: str) -> None:
     card; in Pişti the first card of the hand that may be played."""
     if game == "pisti":
         card = page.get_by_role("button", name=re.compile("^Play ")).and_(page.locator('[aria-disabled="false"]'))
-        press_and_wait(page, game, card.first.click)
+        press(page, card.first.click, table(game))
         return
     enabled = page.evaluate(ENABLED_ACTIONS, table(game))
     for action, name in (("give", "Give"), ("keep", "Keep"), ("turn", "Turn a card")):
         if action in enabled:
-            press_and_wait(page, game, page.get_by_role("button", name=name, exact=True).click)
+            press(page, page.get_by_role("button", name=name, exact=True).click, table(game))
             return
     raise AssertionError("no move is enabled")
 

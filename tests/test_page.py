@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import build
 import pishe.web as local_web
 from pishe.table.words import LOADING, PAGE
+from table_waits import press, wait_idle
 from test_table_ux import deal_where
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
@@ -133,32 +133,6 @@ def open_table(page: Page, site, query: str = "") -> None:
     wait_idle(page)
 
 
-def wait_idle(page: Page) -> None:
-    """Wait until no call is in flight and the computer has stopped moving."""
-    page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
-
-
-def paints(page: Page) -> str:
-    return page.evaluate("document.querySelector('[data-pishe-table]').dataset.paints || '0'")
-
-
-def press_and_wait(page: Page, do) -> None:
-    """Do something that asks the worker (a click or a key) and wait for the table
-    to be repainted and to settle (no call in flight, the computer done moving)."""
-    before = paints(page)
-    do()
-    try:
-        page.wait_for_function(f"document.querySelector('[data-pishe-table]').dataset.paints !== '{before}'"
-                               " && document.body.dataset.idle === 'true'", timeout=30_000)
-    except PlaywrightTimeoutError:
-        # What the page was doing, for a wait that failed only under load (test_protect_page).
-        state = page.evaluate("""() => ({paints: document.querySelector('[data-pishe-table]').dataset.paints,
-            body: {...document.body.dataset}, dialog: Boolean(document.querySelector('dialog[open]')),
-            focus: document.activeElement && document.activeElement.outerHTML.slice(0, 120),
-            status: [...document.querySelectorAll('[data-status], [data-error]')].map((e) => e.textContent.trim())})""")
-        raise AssertionError(f"no repaint and settle within 30 s (paints before: {before}): {state}") from None
-
-
 def finish_animations(page: Page) -> None:
     """Wait until the page's running animations that end (a card arriving, a banner's
     entrance; not the endless glow of a target) have ended."""
@@ -227,10 +201,10 @@ def play_deal(page: Page, expected: dict, by_keyboard: bool = False, shots: bool
             page.screenshot(path=str(RESULTS / "mid-game.png"))
             mid_shot = True
         if by_keyboard:
-            press_and_wait(page, lambda: page.keyboard.press(KEY[action]))
+            press(page, lambda: page.keyboard.press(KEY[action]))
         else:
             button = page.get_by_role("button", name=BUTTON[action], exact=True)
-            press_and_wait(page, button.click)
+            press(page, button.click)
         actions += 1
         expected, _ = settle(local("act", action))
 
@@ -351,7 +325,7 @@ def test_live_region_announces_every_step(page: Page, site, console_errors):
     for _ in range(8):
         view = local("current")["view"]
         action = choose(view["legal"])
-        press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+        press(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
         _, steps = settle(local("act", action))
         announced += steps
     log = page.get_by_role("log")
@@ -399,7 +373,7 @@ def test_a_redraw_keeps_what_it_does_not_change(page: Page, site, console_errors
         view = expected["view"]
         action = choose(view["legal"])
         page.evaluate(MARK_SHOWN)
-        press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+        press(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
         expected, _ = settle(local("act", action))
         found = page.evaluate(REDRAWN)
         assert found["redrawn"] == [] and found["lines"] == 0 and found["kept"] > 0, found
@@ -453,7 +427,7 @@ def test_keyboard_only_match_with_next_deal(page: Page, site, console_errors):
     assert turn.evaluate("b => b === document.activeElement"), "Tab never reached Turn a card"
     assert turn.evaluate("b => b.matches(':focus-visible') && getComputedStyle(b).outlineStyle !== 'none'")
     settle(local("new_match", "one-deal", SEED))
-    press_and_wait(page, lambda: page.keyboard.press("Enter"))
+    press(page, lambda: page.keyboard.press("Enter"))
     expected, _ = settle(local("act", "turn"))
     assert_shows(read_table(page), expected["view"])
 
@@ -462,7 +436,7 @@ def test_keyboard_only_match_with_next_deal(page: Page, site, console_errors):
     page.get_by_role("radio", name="First to 50", exact=True).check()
     page.keyboard.press("n")
     confirm = page.get_by_role("dialog").get_by_role("button", name="Start a new match", exact=True)
-    press_and_wait(page, confirm.click)
+    press(page, confirm.click)
     expected, _ = settle(local("new_match", "first-to-50", SEED))
     assert read_table(page)["length"] == "First to 50"
     view, _ = play_deal(page, expected, by_keyboard=True)
@@ -472,7 +446,7 @@ def test_keyboard_only_match_with_next_deal(page: Page, site, console_errors):
     expect(next_deal).to_have_attribute("aria-keyshortcuts", "D")
     expect(next_deal).to_be_focused()  # the result banner took the focus
 
-    press_and_wait(page, lambda: page.keyboard.press("d"))
+    press(page, lambda: page.keyboard.press("d"))
     expected, said = settle(local("next_deal"))
     assert_shows(read_table(page), expected["view"])
     # The live region: the new deal, the computer's lead, then your turn.
@@ -548,11 +522,11 @@ def test_a_first_visit_remembers_high_contrast_alone_and_works_offline_after_it(
         wait_idle(page)
         expected, _ = settle(local("new_match", "one-deal", 5))
         assert_shows(read_table(page), expected["view"])
-        press_and_wait(page, page.get_by_role("button", name="Turn a card", exact=True).click)
+        press(page, page.get_by_role("button", name="Turn a card", exact=True).click)
         expected, _ = settle(local("act", "turn"))
         assert_shows(read_table(page), expected["view"])
         # The language switch works offline too: its words were kept, gettext is in Python.
-        press_and_wait(page, lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
+        press(page, lambda: page.get_by_role("combobox", name="Language").select_option("tr"))
         assert page.evaluate("document.documentElement.lang") == "tr"
         expect(page.get_by_role("button", name="Kart çevir", exact=True)).to_be_visible()
         local("set_language", "tr")
@@ -564,7 +538,7 @@ def test_a_first_visit_remembers_high_contrast_alone_and_works_offline_after_it(
         assert (shown["status"], shown["thisTurn"], shown["lastTurn"], shown["lastTurnTitle"]) == (
             turkish["status"], turkish["this_turn"]["steps"], turkish["other_last_turn"]["steps"],
             "Bilgisayar — son hamle")
-        press_and_wait(page, lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
+        press(page, lambda: page.get_by_role("combobox", name="Dil").select_option("en"))
         assert_shows(read_table(page), expected["view"])
         # A friends' table's code is fetched when one opens, never by a first visit: offline,
         # the page says it needs the network, and the computer's match goes on.
@@ -610,7 +584,7 @@ def test_phone_screen_has_no_horizontal_scroll(page: Page, site, console_errors,
     # Play until a turned card waits for give-or-keep (the widest row).
     while "keep" not in expected["view"]["legal"]:
         action = choose(expected["view"]["legal"])
-        press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+        press(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
         expected, _ = settle(local("act", action))
     assert_fits("turned card")
     RESULTS.mkdir(exist_ok=True)
@@ -626,7 +600,7 @@ def test_phone_screen_has_no_horizontal_scroll(page: Page, site, console_errors,
         answers.append((action, expected))
     deal_where(page, answers[-3][1])
     for action, _ in answers[-2:]:
-        press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+        press(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
     expect(page.locator(PASHA + " [data-result]")).to_be_visible()
     assert_fits("deal end")
     finish_animations(page)

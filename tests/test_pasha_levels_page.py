@@ -7,7 +7,8 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 # The computer table's helpers: pishe.web in this process, clicks that wait for a repaint.
-from test_page import BOOT_MS, BUTTON, PASHA, local, press_and_wait, settle
+from table_waits import press
+from test_page import BOOT_MS, BUTTON, PASHA, local, settle
 
 SEED = 242  # Hard, one deal: 41 moves of yours, the memory knowing a stock's order by the end
 
@@ -29,7 +30,7 @@ def test_a_whole_deal_against_hard_with_what_you_have_seen(page: Page, site, con
     expect(levels).to_contain_text("remembers every card it has seen, as you could")
     page.get_by_role("radio", name="Hard", exact=True).check()
     page.get_by_role("radio", name="One deal", exact=True).check()
-    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    press(page, page.get_by_role("button", name="New match", exact=True).click)
 
     # Off by default; switched on, it shows the lines of your seat's memory.
     switch = page.get_by_role("switch", name="Show what you have seen", exact=True)
@@ -47,7 +48,7 @@ def test_a_whole_deal_against_hard_with_what_you_have_seen(page: Page, site, con
         if view["deal_result"]:
             break
         action = "give" if "give" in view["legal"] else "keep" if "keep" in view["legal"] else "turn"
-        press_and_wait(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
+        press(page, page.get_by_role("button", name=BUTTON[action], exact=True).click)
         actions += 1
         expected, _ = settle(local("act", action))
     assert actions > 20

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 import build
 import pishe.web as local_web
 from returning import welcome_back
+from table_waits import press, wait_idle
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
@@ -90,22 +91,6 @@ def settle(answer: dict) -> dict:
         answer = local("computer_step")
         assert "error" not in answer, answer
     return answer
-
-
-def wait_idle(page: Page) -> None:
-    page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
-
-
-def paints(page: Page) -> str:
-    return page.evaluate(f"document.querySelector('{PISTI}').dataset.paints || '0'")
-
-
-def press_and_wait(page: Page, do) -> None:
-    """Do something that asks the worker and wait for the table to be repainted and to settle."""
-    before = paints(page)
-    do()
-    page.wait_for_function(f"document.querySelector('{PISTI}').dataset.paints !== '{before}'", timeout=30_000)
-    wait_idle(page)
 
 
 def code(card) -> str | None:
@@ -185,11 +170,11 @@ def pisti_page(browser, returning_dist):
         yield page
 
 
-def choose_game(page: Page, name: str) -> None:
-    """The game choice: the game called ``name``, its table dealt at once with its own settings."""
+def choose_game(page: Page, name: str, table: str = PISTI) -> None:
+    """The game choice: the game called ``name`` (its table ``table``), dealt at once with its own settings."""
     radio = page.get_by_role("radio", name=name, exact=True)
     if not radio.is_checked():
-        press_and_wait(page, radio.check)
+        press(page, radio.check, table)
     expect(page.get_by_role("heading", level=1, name=name, exact=True)).to_be_visible()
     assert page.title() == f"{name}: play the computer"
 
@@ -203,8 +188,8 @@ def scores_line(view: dict) -> str:
     return ", ".join(f"{name} {points}" for name, points in zip(view["team_names"], view["match"]["scores"]))
 
 
-def new_match(page: Page) -> None:
-    """New match, confirmed when the page asks first (a match in progress would be lost). The
+def new_match(page: Page, table: str = PISTI) -> None:
+    """New match of the game whose table is ``table``, confirmed when the page asks first (a match in progress would be lost). The
     page asks within the click, so its question is open, or not, once the click is done; a look
     at the match before it could be outdated by a computer's move in between."""
     dialog = page.get_by_role("dialog")
@@ -213,7 +198,7 @@ def new_match(page: Page) -> None:
         page.get_by_role("button", name="New match", exact=True).click()
         if dialog.is_visible():
             dialog.get_by_role("button", name="Start a new match", exact=True).click()
-    press_and_wait(page, start)
+    press(page, start, table)
 
 
 # ---- tests -----------------------------------------------------------------
@@ -281,7 +266,7 @@ def test_whole_deck_against_the_computer(pisti_page: Page):
         card = view["hand"][plays % len(view["hand"])]
         if card["code"] not in view["legal"]:
             card = next(c for c in view["hand"] if c["code"] in view["legal"])
-        press_and_wait(page, page.get_by_role("button", name=f"Play {card['label']}", exact=True).click)
+        press(page, page.get_by_role("button", name=f"Play {card['label']}", exact=True).click, PISTI)
         plays += 1
         expected = settle(local("act", card["code"]))
     assert plays == 12 and saw_opening
@@ -301,7 +286,7 @@ def test_whole_deck_against_the_computer(pisti_page: Page):
     next_deck = page.get_by_role("button", name="Next deck", exact=True)
     expect(next_deck).to_have_attribute("aria-keyshortcuts", "D")
     expect(next_deck).to_be_focused()  # the deck's result banner took the focus
-    press_and_wait(page, lambda: page.keyboard.press("d"))
+    press(page, lambda: page.keyboard.press("d"), PISTI)
     expected = settle(local("next_deal"))
     assert_shows(page.evaluate(READ_TABLE), expected["view"])
     assert expected["view"]["dealer"] == 0
@@ -335,14 +320,14 @@ def test_keyboard_plays_a_card(pisti_page: Page):
         page.keyboard.press(key)
         assert page.evaluate(focused) == label, key
     card = expected["view"]["hand"][0]
-    press_and_wait(page, lambda: page.keyboard.press("Enter"))
+    press(page, lambda: page.keyboard.press("Enter"), PISTI)
     # The card went to the pile; the computers' answers are checked by the whole deck above.
     table = page.evaluate(READ_TABLE)
     assert card["code"] not in [c["code"] for c in table["hand"]] and len(table["hand"]) == 3
     assert table["error"] == ""
     assert page.evaluate("document.activeElement.closest('[data-hand]') !== null")
     for _ in range(11):
-        press_and_wait(page, lambda: page.keyboard.press("Enter"))
+        press(page, lambda: page.keyboard.press("Enter"), PISTI)
         assert page.evaluate("document.activeElement.closest('[data-hand], [data-result]') !== null")
     expect(page.get_by_role("button", name="Next deck", exact=True)).to_be_focused()
     # On a touch phone the deck's result banner's buttons are a finger's size.
@@ -398,14 +383,14 @@ def test_clock_timeouts_and_take_over(pisti_page: Page):
     page.clock.resume()
     held = [c["name"].removeprefix("Play ") for c in page.evaluate(READ_TABLE)["hand"]]
     page.evaluate("document.querySelector('[data-announce]').replaceChildren()")  # what is said from now
-    press_and_wait(page, lambda: page.clock.fast_forward(6_000))
+    press(page, lambda: page.clock.fast_forward(6_000), PISTI)
     # Your card was the computer's choice, and the step says so.
     timed_out = [line for line in page.evaluate(said) if line.startswith("Time ran out: ")]
     assert len(timed_out) == 1 and timed_out[0].startswith("Time ran out: the computer plays your ")
     assert timed_out[0].removeprefix("Time ran out: the computer plays your ").split(" ")[0].rstrip(":") in held
     for timeouts in range(2, 4):
         held = len(page.evaluate(READ_TABLE)["hand"])
-        press_and_wait(page, lambda: page.clock.fast_forward(16_000))
+        press(page, lambda: page.clock.fast_forward(16_000), PISTI)
         if timeouts < 3:
             # The table played a card for you, and your clock runs again.
             assert len(page.evaluate(READ_TABLE)["hand"]) in (held - 1, 4)
@@ -414,7 +399,7 @@ def test_clock_timeouts_and_take_over(pisti_page: Page):
     # The computer now plays your seat: Take over gives it back.
     take_over = page.get_by_role("button", name="Take over", exact=True)
     expect(take_over).to_be_visible()
-    press_and_wait(page, take_over.click)
+    press(page, take_over.click, PISTI)
     expect(take_over).to_be_hidden()
     assert page.errors == []
     page.get_by_role("radio", name="No clock", exact=True).check()
@@ -475,7 +460,7 @@ def test_levels_easy_plays_a_whole_deck(pisti_page: Page):
         view = expected["view"]
         assert_shows(page.evaluate(READ_TABLE), view)
         card = next(c for c in view["hand"] if c["code"] in view["legal"])
-        press_and_wait(page, page.get_by_role("button", name=f"Play {card['label']}", exact=True).click)
+        press(page, page.get_by_role("button", name=f"Play {card['label']}", exact=True).click, PISTI)
         expected = settle(local("act", card["code"]))
     assert_shows(page.evaluate(READ_TABLE), expected["view"])
     levels.get_by_role("radio", name="Hard", exact=True).check()

@@ -18,7 +18,8 @@ from machinery import signaling
 from test_friend import persistent_profiles
 from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, check_deck
 from test_language_page import ENGLISH, READ_ALL, TURKISH, foreign
-from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle, wait_idle
+from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle
+from table_waits import press
 
 TWO = get_game("pisti-2")
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
@@ -45,17 +46,6 @@ WATCH_THEIR_CARDS = """(selector) => {
     return animation;
   };
 }"""
-
-
-def paints(page: Page) -> str:
-    return page.evaluate(f"document.querySelector('{TABLE}').dataset.paints || '0'")
-
-
-def press_and_wait(page: Page, do) -> None:
-    before = paints(page)
-    do()
-    page.wait_for_function(f"document.querySelector('{TABLE}').dataset.paints !== '{before}'", timeout=30_000)
-    wait_idle(page)
 
 
 def assert_shows(table: dict, view: dict) -> None:
@@ -87,7 +77,7 @@ def two_page(browser, returning_dist):
 
 
 def choose_two(page: Page) -> None:
-    choose_game(page, "Pişti for two")
+    choose_game(page, "Pişti for two", TABLE)
 
 
 def painted(page: Page) -> None:
@@ -128,7 +118,7 @@ def test_whole_deck_against_the_computer(two_page: Page):
     for name in ("Easy", "Medium", "Hard"):
         expect(levels.get_by_role("radio", name=name, exact=True)).to_be_visible()
     levels.get_by_role("radio", name="Hard", exact=True).check()
-    press_and_wait(page, page.get_by_role("button", name="New match", exact=True).click)
+    press(page, page.get_by_role("button", name="New match", exact=True).click, TABLE)
     expect(page.locator('[data-match-line="pisti-2"] [data-match-level]')).to_have_text("Level: Hard")
     expected = settle(local("new_match", "101", SEED, "pisti-2", None, "sampler"))
     assert_shows(page.evaluate(READ_TWO), expected["view"])
@@ -142,7 +132,7 @@ def test_whole_deck_against_the_computer(two_page: Page):
         if plays == 3:
             shoot(page, "pisti-two-desktop.png")
         card = next(c for c in view["hand"] if c["code"] in view["legal"])
-        press_and_wait(page, page.get_by_role("button", name=f"Play {card['label']}", exact=True).click)
+        press(page, page.get_by_role("button", name=f"Play {card['label']}", exact=True).click, TABLE)
         plays += 1
         expected = settle(local("act", card["code"]))
     assert plays == 24                       # six hands of four
@@ -152,7 +142,7 @@ def test_whole_deck_against_the_computer(two_page: Page):
     assert view["deck_result"]["teams"] == ["You", "Computer"]
     shoot(page, "pisti-two-deck-end.png")
     # Next deck: the deal passes to you, and the computer leads.
-    press_and_wait(page, page.get_by_role("button", name="Next deck", exact=True).click)
+    press(page, page.get_by_role("button", name="Next deck", exact=True).click, TABLE)
     expected = settle(local("next_deal"))
     assert expected["view"]["dealer"] == 0 and expected["view"]["match"]["deal"] == 2
     assert_shows(page.evaluate(READ_TWO), expected["view"])

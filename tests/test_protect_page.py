@@ -9,8 +9,9 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 # The computer table's helpers and its returning visitor (conftest's persistent profile, kept for the session).
+from table_waits import press
 from test_page import (  # noqa: F401  (returning_visitor, site and page are fixtures)
-    BOOT_MS, PASHA, RESULTS, assert_shows, choose, finish_animations, local, open_table, page, press_and_wait,
+    BOOT_MS, PASHA, RESULTS, assert_shows, choose, finish_animations, local, open_table, page,
     read_table, returning_visitor, settle, site,
 )
 
@@ -30,7 +31,7 @@ def play_by_tab_and_enter(page: Page, expected: dict) -> tuple[dict, int, int]:
             back = focused in order and order.index(focused) > order.index(action)
             page.keyboard.press("Shift+Tab" if back else "Tab")
             presses += 1
-        press_and_wait(page, lambda: page.keyboard.press("Enter"))
+        press(page, lambda: page.keyboard.press("Enter"))
         presses += 1
         moves += 1
         expected, _ = settle(local("act", action))
@@ -82,7 +83,7 @@ def test_a_whole_deal_by_tab_and_enter_then_the_banner_and_the_shortcuts_switch(
     page.screenshot(path=str(RESULTS / "deal-end-banner.png"))
 
     # Enter on it deals a new match at once (nothing in progress to ask about); the keyboard stays on the table.
-    press_and_wait(page, lambda: page.keyboard.press("Enter"))
+    press(page, lambda: page.keyboard.press("Enter"))
     expect(page.get_by_role("dialog")).to_be_hidden()
     expect(page.get_by_role("button", name="Turn a card", exact=True)).to_be_focused()
     expected, _ = settle(local("new_match", "one-deal", SEED))
@@ -98,7 +99,7 @@ def test_a_whole_deal_by_tab_and_enter_then_the_banner_and_the_shortcuts_switch(
     expect(page.locator(PASHA + " .btn-turn kbd")).to_be_hidden()
     page.keyboard.press("t")
     page.keyboard.press("n")
-    press_and_wait(page, turn.click)  # one turn in all: t did nothing before it
+    press(page, turn.click)  # one turn in all: t did nothing before it
     expected, _ = settle(local("act", "turn"))
     assert_shows(read_table(page), expected["view"])
     expect(page.get_by_role("dialog")).to_be_hidden()  # nor did n
@@ -106,7 +107,7 @@ def test_a_whole_deal_by_tab_and_enter_then_the_banner_and_the_shortcuts_switch(
     switch.check()
     expect(turn).to_have_attribute("aria-keyshortcuts", "T")
     action = choose(expected["view"]["legal"])
-    press_and_wait(page, lambda: page.keyboard.press(action[0]))
+    press(page, lambda: page.keyboard.press(action[0]))
     expected, _ = settle(local("act", action))
     assert_shows(read_table(page), expected["view"])
     assert errors == []
@@ -137,9 +138,9 @@ def test_a_match_in_progress_is_never_thrown_away_without_asking(page: Page, sit
     new_match = page.get_by_role("button", name="New match", exact=True)
     # Nothing played yet: New match deals at once.
     assert not in_progress(page)
-    press_and_wait(page, new_match.click)
+    press(page, new_match.click)
     expect(page.get_by_role("dialog")).to_be_hidden()
-    press_and_wait(page, page.get_by_role("button", name="Turn a card", exact=True).click)
+    press(page, page.get_by_role("button", name="Turn a card", exact=True).click)
     assert in_progress(page)
     table = read_table(page)
 
@@ -169,13 +170,13 @@ def test_a_match_in_progress_is_never_thrown_away_without_asking(page: Page, sit
     # The key N asks too; the dialog's own button starts the new match.
     page.keyboard.press("n")
     _, start = confirm_dialog(page, "A new match starts from nothing", "Start a new match")
-    press_and_wait(page, start.click)
+    press(page, start.click)
     expected, _ = settle(local("new_match", "one-deal", SEED))
     assert_shows(read_table(page), expected["view"])
     assert not in_progress(page)
 
     # Invite a friend, confirmed mid-match, opens the friend's table.
-    press_and_wait(page, lambda: page.keyboard.press("t"))
+    press(page, lambda: page.keyboard.press("t"))
     assert in_progress(page)
     invite.click()
     _, go = confirm_dialog(page, "Inviting a friend ends this match", "Invite a friend")

@@ -14,7 +14,8 @@ from playwright.sync_api import Page, expect
 
 from pishe.games.pasha.view import GOAL, HINTS
 from pishe.games.pisti.view import GOAL as PISTI_GOAL, HINTS as PISTI_HINTS
-from test_page import PASHA, RESULTS, open_table, page, press_and_wait, returning_visitor, site  # noqa: F401
+from table_waits import press
+from test_page import PASHA, RESULTS, open_table, page, returning_visitor, site  # noqa: F401
 
 SEED = 390  # a one-deal match you lead, with gives and a recycle on the way, in 46 clicks
 
@@ -76,7 +77,7 @@ def test_a_whole_deal_by_the_cards_alone_with_hints_and_highlights(page: Page, s
         card = turned if state["turned"] == "give" else my_pile if state["pile"] == "give" else my_stock
         assert state["stock"] == "turn" or card is not my_stock, state
         gives += card is not my_stock
-        press_and_wait(page, card.click)
+        press(page, card.click)
         clicks += 1
     print(f"\na whole deal by the cards alone: {clicks} clicks ({gives} gives); hints shown: {hints}; "
           f"views with a card just given to you: {given}")
