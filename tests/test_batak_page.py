@@ -16,8 +16,8 @@ from playwright.sync_api import Page, expect
 from axe import violations
 from test_friend import Table, profiles  # noqa: F401  (the host's and the friend's browsers)
 from test_language_page import TWO_FRAMES
-from test_pisti_page import local, new_match, ready_page, settle
 from table_waits import press
+from test_pisti_page import local, new_match, ready_page, settle
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 SEED = 2  # the auction comes back to you with bids open; you win it at 6

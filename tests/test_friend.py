@@ -35,6 +35,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from nopeek_wire import check_carried, match_id_of, np_messages, rebuilt_deck
 from returning import welcome_back_profile
+from table_waits import press, wait_idle
 from pishe.table.game import get_game
 from pishe.table.match import Match
 from pishe.table.protocol.wire import VERSION
@@ -799,7 +800,7 @@ def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_play_agai
     expect(table.host.locator("[data-seat-invite-path]")).to_be_hidden()
     away = 0
     while True:
-        table.host.wait_for_function("document.body.dataset.idle === 'true'")
+        wait_idle(table.host)
         h = table.board(table.host)
         if h["turn"] != 0 or h["result"] is not None:
             break
@@ -808,13 +809,8 @@ def test_a_friends_match_through_every_way_a_page_leaves_mid_deal_then_play_agai
             expect(table.host.locator(PASHA + " [data-status]")).to_have_text("Waiting for Friend…")
             break
         action = table.choose(0, h["enabled"], len(table.actions))
-        table.host.get_by_role("button", name=BUTTON[action], exact=True).click()
+        press(table.host, table.host.get_by_role("button", name=BUTTON[action], exact=True).click)
         table.actions.append((1, 0, action))
-        # The paint count from before the click: the repaint may finish before any later read.
-        table.host.wait_for_function(
-            "([before]) => document.body.dataset.idle === 'true' && "
-            "Number(document.querySelector('[data-pishe-table]').dataset.paints || 0) !== before",
-            arg=[h["paints"]])
         away += 1
     assert away >= 1
     assert h["result"] is None

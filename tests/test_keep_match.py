@@ -14,12 +14,11 @@ import pytest
 from playwright.sync_api import expect
 
 import pishe.web as web
+from table_waits import press, wait_idle
 from test_page import (  # noqa: F401  (returning_visitor, site and page are fixtures)
     BOOT_MS, BUTTON, assert_shows, choose, local, open_table, page, read_table,
     returning_visitor, settle, site,
 )
-
-from table_waits import press
 from test_pisti_page import PISTI, READ_TABLE as PISTI_TABLE
 
 KEY = "pishe-computer-match"
@@ -125,7 +124,7 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
 
     def back_ready():
         expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
-        page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
+        wait_idle(page)
 
     said = read_table(page)["announced"]
     page.reload()
@@ -175,7 +174,7 @@ def test_reload_back_forward_and_a_discarded_tab_keep_the_match(page, site, cons
         assert len(mid_deck[0]["hand"]) == 3
         fresh.reload()
         expect(fresh.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
-        fresh.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
+        wait_idle(fresh)
         expect(fresh.get_by_role("radio", name="Pişti", exact=True)).to_be_checked()
         assert (fresh.evaluate(PISTI_TABLE), kept_match(fresh)) == mid_deck
     finally:

@@ -171,7 +171,8 @@ def pisti_page(browser, returning_dist):
 
 
 def choose_game(page: Page, name: str, table: str = PISTI) -> None:
-    """The game choice: the game called ``name`` (its table ``table``), dealt at once with its own settings."""
+    """The game choice: the game called ``name`` (its table ``table``), dealt at once with its
+    own settings."""
     radio = page.get_by_role("radio", name=name, exact=True)
     if not radio.is_checked():
         press(page, radio.check, table)
@@ -189,9 +190,10 @@ def scores_line(view: dict) -> str:
 
 
 def new_match(page: Page, table: str = PISTI) -> None:
-    """New match of the game whose table is ``table``, confirmed when the page asks first (a match in progress would be lost). The
-    page asks within the click, so its question is open, or not, once the click is done; a look
-    at the match before it could be outdated by a computer's move in between."""
+    """New match of the game whose table is ``table``, confirmed when the page asks first (a
+    match in progress would be lost). The page asks within the click, so its question is open,
+    or not, once the click is done; a look at the match before it could be outdated by a
+    computer's move in between."""
     dialog = page.get_by_role("dialog")
 
     def start():

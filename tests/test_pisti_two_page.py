@@ -18,8 +18,8 @@ from machinery import signaling
 from test_friend import persistent_profiles
 from test_pisti_friends import AUTOPLAY, HOST_DONE, PLAYED, Pages, check_deck
 from test_language_page import ENGLISH, READ_ALL, TURKISH, foreign
-from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle
 from table_waits import press
+from test_pisti_page import READ_TABLE, choose_game, local, ready_page, settle
 
 TWO = get_game("pisti-2")
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"

@@ -24,6 +24,7 @@ import build
 import pishe.web as local_web
 from axe import violations
 from returning import welcome_back
+from table_waits import wait_idle
 
 RESULTS = Path(__file__).resolve().parent.parent / "test-results"
 BOOT_MS = 120_000
@@ -100,7 +101,7 @@ def open_page(browser, server, query: str = "delay=0", locale: str = "en-US", **
 
 def ready(page: Page) -> None:
     expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
-    page.wait_for_function("document.body.dataset.idle === 'true'", timeout=30_000)
+    wait_idle(page)
 
 
 def deal_where(page: Page, answer: dict) -> None:

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from pishe.games.pasha.view import GOAL, HINTS
 from pishe.games.pisti.view import GOAL as PISTI_GOAL, HINTS as PISTI_HINTS
-from table_waits import press
+from table_waits import press, wait_idle
 from test_page import PASHA, RESULTS, open_table, page, returning_visitor, site  # noqa: F401
 
 SEED = 390  # a one-deal match you lead, with gives and a recycle on the way, in 46 clicks
@@ -91,7 +91,7 @@ def test_a_whole_deal_by_the_cards_alone_with_hints_and_highlights(page: Page, s
     # Pişti, in the same page: its goal, and its first hint at your first turn.
     page.get_by_role("radio", name="Pişti", exact=True).check()
     pisti = page.locator('[data-game="pisti"]')
-    page.wait_for_function("document.body.dataset.idle === 'true'")
+    wait_idle(page)
     expect(pisti.locator("[data-goal]")).to_have_text(PISTI_GOAL)
     expect(pisti.locator("[data-hint-text]")).to_have_text(PISTI_HINTS["play"])
     hand = pisti.get_by_role("button", name=re.compile(r"^Play "))

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import test_page
 from playwright.sync_api import Page, expect
+from table_waits import wait_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
@@ -405,7 +406,7 @@ def test_paint_keeps_nothing_from_earlier_views(page: Page, site, console_errors
     errors = console_errors(page)
     page.goto(site.url + "?delay=0&seed=4")
     expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
-    page.wait_for_function("document.body.dataset.idle === 'true'")
+    wait_idle(page)
     first = page.evaluate("window.pishe.call('current')")["view"]
     for _ in range(6):
         answer = page.evaluate("window.pishe.call('act', 'turn')")
@@ -451,7 +452,7 @@ def test_pisti_table_paints_a_rule_breaking_view(page: Page, site, console_error
     page.goto(site.url + "?delay=0")
     expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
     page.get_by_role("radio", name="Pişti", exact=True).check()
-    page.wait_for_function("document.body.dataset.idle === 'true'")
+    wait_idle(page)
     page.evaluate(PAINT, ["pisti", BROKEN_PISTI_VIEW])
     table = page.locator('[data-game="pisti"]')
     # A card is playable exactly when the view lists its code, whatever else it says.
