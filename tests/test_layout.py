@@ -98,6 +98,11 @@ def test_every_size_shows_your_cards_and_moves_on_arrival(page: Page, site, cons
     page.goto(f"{site.url}?delay=0&seed=62")
     expect(page.locator("body")).to_have_attribute("data-ready", "true", timeout=BOOT_MS)
     wait_idle(page)
+    # The page's own background is one colour (its glow is a box of its own): an image there
+    # is sized to the whole page, which the browser then paints again whole at every move
+    # that changes the page's height (a turn's list growing or shrinking).
+    assert page.evaluate("[document.documentElement, document.body]"
+                         ".map((el) => getComputedStyle(el).backgroundImage)") == ["none", "none"]
     touch = False
     for name, width, height, on_touch, most_rows in SIZES:
         if on_touch and not touch:
