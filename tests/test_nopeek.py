@@ -523,7 +523,7 @@ def test_every_honest_page_shows_one_check_code_and_swapped_keys_show_another():
         def relay(self, message, to):
             if message["type"] == "np-commit" and message["seat"] == 3 and to == 1:
                 forged = NoPeekSeat(GROUP, game, MATCH, 1, 3, 0, rng=random.Random(83))
-                forged._chains = {s: list(c) for s, c in self.pages[1]._chains.items()}   # page 1's record
+                forged.chains.hashes = {s: list(c) for s, c in self.pages[1].chains.hashes.items()}   # page 1's record
                 return forged.start()[0]
             return message
 
@@ -586,7 +586,7 @@ def test_a_record_shown_differently_to_two_pages_is_caught_by_the_transcript_has
     class WrongHash(NoPeekSeat):
         def _message(self, kind, **fields):
             if kind == "np-keys":
-                self._chains[0] = [*self._chains[0][:-1], "11" * 32]
+                self.chains.hashes[0] = [*self.chains.hashes[0][:-1], "11" * 32]
             return super()._message(kind, **fields)
 
     table = Table(game, rng=random.Random(101), kinds={3: WrongHash}).play()

@@ -382,7 +382,7 @@ class SwappedKeys(Guest):
                 and len(np.dealing.record.commitments) == len(np.seats) - 1):
             forged = NoPeekSeat(group(), self.game, np.dealing.match_id, np.dealing.deal, data["message"]["seat"],
                                 np.partial.dealer, np.pages, rng=random.Random(97))
-            forged._chains = {s: list(c) for s, c in np._chains.items()}      # the page's own record
+            forged.chains.hashes = {s: list(c) for s, c in np.chains.hashes.items()}      # the page's own record
             message = json.dumps({**data, "message": forged.start()[0]})
         return super().receive(message)
 
@@ -479,7 +479,7 @@ def test_a_guest_named_not_fair_twice_has_its_seat_played_by_a_computer(monkeypa
 
     def wrong(self, kind, **fields):
         if kind == "np-keys" and self.seat == 2 and self.dealt:
-            self._chains[0] = [*self._chains[0][:-1], "11" * 32]
+            self.chains.hashes[0] = [*self.chains.hashes[0][:-1], "11" * 32]
         return plain(self, kind, **fields)
 
     monkeypatch.setattr(NoPeekSeat, "_message", wrong)

@@ -21,12 +21,9 @@ so every page sees the same record. Messages are JSON objects (``docs/PROTOCOL.m
 - ``{"type": "np-unfair", "seat", "named", "host"}``: this page found the deal not fair
   (naming seat ``named`` or none, and the host or not): the deal ends at once for everyone.
 
-Every message also carries ``heard``, how many messages of each dealing seat (in seat order,
-its own included) its page held when it sent it, ``prev``, the transcript hash of that record
-(:func:`transcript`), and ``sig``, its page's ed25519 signature of the rest. A page takes a
-message only when its signature is its seat's, it is that seat's next, and ``prev`` is the
-hash of the same record as this page holds it: a host that changed, dropped or reordered
-what it relays, or showed two pages different records, is caught at the next message
+Every message also carries the record it was sent on and its page's signature
+(:mod:`pishe.table.nopeek_messages`): a host that changed, dropped or reordered what it
+relays, or showed two pages different records, is caught at the next message
 (:meth:`NoPeekSeat.receive`), not at the end.
 
 When every secret has come, each page checks the whole deal (:attr:`NoPeekSeat.outcome`):
@@ -36,10 +33,7 @@ When every secret has come, each page checks the whole deal (:attr:`NoPeekSeat.o
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
-import re
 from typing import Optional, Sequence
 
 from ..errors import IllegalActionError, PisheError
@@ -47,36 +41,20 @@ from .fair import DealVerificationError, first_refused, replay, shown_steps, ver
 from . import said
 from .group import Group, GroupError
 from .lang import _
-from .nopeek import (POSITIONS, DealAbortedError, Dealer, NotFairError, check_code, check_deal,
+from .nopeek import (DealAbortedError, Dealer, NotFairError, check_code, check_deal,
                      check_openings, check_stopped)
+from .nopeek_messages import MARKS, Chains, checked
 from .partial import PartialDeal
 
-__all__ = ["MARKS", "NoPeekSeat", "DealStoppedError", "EMPTY", "canonical", "chained", "transcript"]
+__all__ = ["NoPeekSeat", "DealStoppedError"]
 
-#: The marks of a move the table made for a person: their clock ran out, or a computer plays
-#: their seat (``np-act``'s optional ``mark``).
-MARKS = ("timeout", "computer")
-#: The host's page's seat of the deal.
-HOST = 0
+_ONE = bytes([1]) + bytes(31)
+
 #: Key shares in one ``np-keys`` message at most: a guest's message stays under the host's size limit.
 SHARES = 24
-#: The hash of a seat's messages before its first.
-EMPTY = "00" * 32
 
 
-def canonical(message: dict) -> bytes:
-    """``message`` as the one JSON text every page hashes and signs (keys sorted, no spaces)."""
-    return json.dumps(message, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
-
-def chained(digest: str, message: dict) -> str:
-    """The hash of a seat's messages after ``message``, from ``digest`` before it."""
-    return hashlib.sha256(bytes.fromhex(digest) + canonical(message)).hexdigest()
-
-
-def transcript(digests: Sequence[str]) -> str:
-    """The transcript hash of a record: SHA-256 of every seat's messages' hash, in seat order."""
-    return hashlib.sha256(b"".join(bytes.fromhex(d) for d in digests)).hexdigest()
 
 
 class DealStoppedError(PisheError):
@@ -114,9 +92,8 @@ class NoPeekSeat:
         self._secrets: dict = {}
         self._revealed = False
         self._later: list = []           # moves come before this page could take them in
-        # Each dealing seat's messages as this page holds them (its own included): the hash
-        # after each, the first EMPTY.
-        self._chains: dict = {s: [EMPTY] for s in self.seats}
+        #: Each dealing seat's messages as this page holds them, its own included.
+        self.chains = Chains(group, self.seats, seat)
         #: Once a deal stopped mid-deal has every page's secret: what the check of what was dealt
         #: names (:func:`~pishe.table.nopeek.check_stopped`), or ``None``.
         self.culprit: Optional[NotFairError] = None
@@ -126,10 +103,6 @@ class NoPeekSeat:
         #: The ``np-unfair`` of another page that stopped this deal, as it came, or ``None``.
         self.claim: Optional[dict] = None
         self._stopped = False
-
-    def heard(self, seat: int) -> int:
-        """How many of page ``seat``'s messages this page holds (took in, or sent)."""
-        return len(self._chains[seat]) - 1
 
     @property
     def check_code(self) -> Optional[str]:
@@ -223,7 +196,7 @@ class NoPeekSeat:
         if self.outcome is not None:
             return self._after_stop(message) if self.stopped else []
         try:
-            message = _checked(message, self.seats, self._blame)
+            message = checked(message, self.seats, self.chains.blame)
             self._authentic(message)
             if message["type"] == "np-unfair":
                 named_host = message["host"] and message["named"] is None
@@ -235,7 +208,7 @@ class NoPeekSeat:
             found = e
         except (GroupError, ValueError, LookupError):
             # Hex that is no point, a key share for a seat without a key: a page's own making.
-            found = NotFairError(_("A seat sent a message the deal cannot read."), **self._blame(message["seat"]))
+            found = NotFairError(_("A seat sent a message the deal cannot read."), **self.chains.blame(message["seat"]))
         return self.stop(found)
 
     def stop(self, found: NotFairError) -> list:
@@ -266,9 +239,10 @@ class NoPeekSeat:
         which no page takes in; a secret answers for itself against its seat's commitment); with
         every one in, :attr:`culprit` is found. Nothing is sent, nothing raised."""
         try:
-            message = _checked(message, self.seats, self._blame)
+            message = checked(message, self.seats, self.chains.blame)
             seat = message["seat"]
-            if message["type"] != "np-reveal" or seat in self._secrets or not self._signed(message):
+            if message["type"] != "np-reveal" or seat in self._secrets or not self.chains.signed(
+                    message, self.dealing.record.signs.get(seat)):
                 return []
         except (NotFairError, GroupError, ValueError, LookupError):
             return []
@@ -281,23 +255,29 @@ class NoPeekSeat:
         return []
 
     def _moves_checked(self) -> Optional[NotFairError]:
-        """With every secret of a stopped try in and its deck dealt: its moves so far against
-        the rules on the cards every secret opens, and every key share against what its
-        receiver could see then; the :class:`NotFairError` naming the seat that broke one, or
-        ``None``."""
+        """With every secret of a stopped try in and its deck dealt: :meth:`_checked_play`'s
+        finding, or ``None``."""
         if not self.dealt:
             return None
         try:
-            cards = check_deal(self.dealing.group, self.game.id, self.dealing.match_id, self.dealing.deal,
-                               self.seats, self.dealing.record, self._secrets)
-            cheat = first_refused(self.game, cards, self.partial.dealer, self.partial.actions)
-            if cheat is not None:
-                return NotFairError(_("A seat played a move the rules refuse."), self.pages.get(cheat, cheat))
-            check_openings(self.game, cards, self.partial.dealer, self.partial.actions, self.dealing.record,
-                           self.pages)
+            self._checked_play()
         except NotFairError as e:
             return e
         return None
+
+    def _checked_play(self, opened: Optional[dict] = None) -> list:
+        """With every secret in: the deck they deal (each page's part checked against its
+        commitment, and the cards ``opened`` to this page against it), the moves against the
+        rules on its cards, every key share against what its receiver could see then. Raises
+        :class:`NotFairError` naming the page that broke one."""
+        dealing, partial = self.dealing, self.partial
+        cards = check_deal(dealing.group, self.game.id, dealing.match_id, dealing.deal, self.seats,
+                           dealing.record, self._secrets, opened)
+        cheat = first_refused(self.game, cards, partial.dealer, partial.actions)
+        if cheat is not None:       # a rule that rests on a hand only that seat's page saw
+            raise NotFairError(_("A seat played a move the rules refuse."), self.pages.get(cheat, cheat))
+        check_openings(self.game, cards, partial.dealer, partial.actions, dealing.record, self.pages)
+        return cards
 
     def revealed(self, seat: int) -> bool:
         """Whether page ``seat``'s secret of this deal has come (or is this page's own, revealed)."""
@@ -313,48 +293,16 @@ class NoPeekSeat:
         """Whether every secret is in (the end check's turn)."""
         return self._revealed and len(self._secrets) == len(self.seats)
 
-    def _blame(self, seat) -> dict:
-        """Who a bad message from ``seat`` names: on the host's page, that seat alone (its page
-        sent it straight here); on a guest's page, the host for its own messages, else "the host
-        or that seat" (the host relayed it: either may have made it so)."""
-        if type(seat) is not int or seat not in self.seats or seat == self.seat:
-            return {"host": self.seat != HOST}
-        if self.seat == HOST:
-            return {"seat": seat}
-        return {"host": True} if seat == HOST else {"seat": seat, "host": True}
-
     def _authentic(self, message: dict) -> None:
-        """That ``message`` is its seat's, signed, its next, and sent on the record this page
-        holds; then it is added to that record. Raises :class:`NotFairError` naming whoever may
-        have made it otherwise (:meth:`_blame`)."""
-        seat, kind, record = message["seat"], message["type"], self.dealing.record
-        blame = self._blame(seat)
+        """That ``message`` is from another seat of the deal that has not revealed its secret,
+        then that its record takes it (:meth:`~pishe.table.nopeek_messages.Chains.take`)."""
+        seat, record = message["seat"], self.dealing.record
         if seat not in self.seats or seat == self.seat:
-            raise NotFairError(_("A message came for a seat that is not in the deal."), **blame)
+            raise NotFairError(_("A message came for a seat that is not in the deal."), **self.chains.blame(seat))
         if seat in self._secrets:
-            raise NotFairError(_("A message came from a seat after its secret."), **blame)
-        sign = message["sign"] if kind == "np-commit" and seat not in record.signs else record.signs.get(seat)
-        if sign is None:
-            raise NotFairError(_("A message came from a seat before its commitment."), **blame)
-        if not self._signed(message, sign):
-            raise NotFairError(_("A message's signature is not its seat's: the host changed it on the way, or "
-                                 "its seat signed it wrong."), **blame)
-        heard = message["heard"]
-        if heard[self.seats.index(seat)] != len(self._chains[seat]) - 1:
-            raise NotFairError(_("A seat's message came out of its order, or twice."), **blame)
-        if any(count >= len(self._chains[s]) for s, count in zip(self.seats, heard)) or message["prev"] != transcript(
-                [self._chains[s][count] for s, count in zip(self.seats, heard)]):
-            raise NotFairError(_("This page and a seat's page were shown different records of the deal."), **blame)
-        self._chains[seat].append(chained(self._chains[seat][-1], message))
-
-    def _signed(self, message: dict, sign: Optional[str] = None) -> bool:
-        """Whether ``message`` is signed by its seat's key (``sign``, or the one its commitment
-        bound in this page's record)."""
-        sign = sign if sign is not None else self.dealing.record.signs.get(message["seat"])
-        if sign is None:
-            return False
-        body = {k: v for k, v in message.items() if k != "sig"}
-        return self.dealing.group.verify(bytes.fromhex(sign), canonical(body), bytes.fromhex(message["sig"]))
+            raise NotFairError(_("A message came from a seat after its secret."), **self.chains.blame(seat))
+        new = message["type"] == "np-commit" and seat not in record.signs
+        self.chains.take(message, message["sign"] if new else record.signs.get(seat))
 
     def abort(self, seats: Sequence[int]) -> None:
         """Pages ``seats`` left the deal for good, with their keys: it ends aborted by them."""
@@ -457,17 +405,8 @@ class NoPeekSeat:
         try:
             return self.partial.state
         except IllegalActionError:
-            bad = self._first_impossible()
+            bad = first_refused(self.game, self.partial.deck(), self.partial.dealer, self.partial.actions)
             raise NotFairError(_("A seat played a card it was not dealt."), self.pages.get(bad, bad)) from None
-
-    def _first_impossible(self):
-        state = self.game.new_deal(list(self.partial.deck()), self.partial.dealer)
-        for seat, text, *_mark in self.partial.actions:
-            try:
-                state.apply(self.game.parse_action(text), seat)
-            except IllegalActionError:
-                return seat
-        return None
 
     def _progress(self) -> list:
         """Open what can be opened, send this page's keys for every position newly visible to
@@ -524,13 +463,7 @@ class NoPeekSeat:
     def _end(self) -> list:
         if len(self._secrets) < len(self.seats) or self.outcome is not None:
             return []
-        record = self.dealing.record
-        cards = check_deal(self.dealing.group, self.game.id, self.dealing.match_id, self.dealing.deal, self.seats,
-                           record, self._secrets, self.dealing.opened)
-        cheat = first_refused(self.game, cards, self.partial.dealer, self.partial.actions)
-        if cheat is not None:       # a rule that rests on a hand only that seat's page saw
-            raise NotFairError(_("A seat played a move the rules refuse."), cheat)
-        check_openings(self.game, cards, self.partial.dealer, self.partial.actions, record, self.pages)
+        cards = self._checked_play(self.dealing.opened)
         # The last move's steps (a Pişti deck's count) need every card: shown now, from the deck.
         self.shown = self.shown[:len(self.partial.actions)]
         _state, steps = replay(self.game, cards, self.partial.dealer, self.partial.actions)
@@ -545,62 +478,5 @@ class NoPeekSeat:
         return []
 
     def _message(self, kind: str, **fields) -> dict:
-        """This page's message, sent on the record it holds (``heard``, ``prev``) and signed."""
-        heard = [len(self._chains[s]) - 1 for s in self.seats]
-        body = {"type": kind, "seat": self.seat, **fields, "heard": heard,
-                "prev": transcript([self._chains[s][-1] for s in self.seats])}
-        message = {**body, "sig": self.dealing.signed(canonical(body))}
-        self._chains[self.seat].append(chained(self._chains[self.seat][-1], message))
-        return message
-
-
-_HEX64 = re.compile("[0-9a-f]{64}")
-_HEX128 = re.compile("[0-9a-f]{128}")
-_ONE = bytes([1]) + bytes(31)
-#: Each message's fields besides ``type`` and ``seat``, and how to check them.
-_FIELDS = {
-    "np-commit": {"commitment": "hex", "public": "hex", "sign": "hex"},
-    "np-shuffle": {"deck": "deck"}, "np-lock": {"deck": "deck"},
-    "np-keys": {"shares": "shares"}, "np-act": {"action": "text", "shares": "shares"},
-    "np-reveal": {"secret": "hex"}, "np-unfair": {"named": "seat", "host": "bool"},
-}
-#: What every message carries besides: the record it was sent on, and its signature.
-_SIGNED = {"heard": "heard", "prev": "hex", "sig": "signature"}
-
-
-def _checked(message, seats: tuple, blame) -> dict:
-    """``message`` if it has exactly the fields of its type and :data:`_SIGNED`'s, each of its
-    kind (hex of 64 digits, a deck of 52 such, key shares ``[position, sender, receiver or
-    null, hex, moves or null]`` of seats in the deal, a count of messages per seat, a
-    signature); else :class:`NotFairError`, naming whom ``blame`` names for its seat."""
-    seat = message.get("seat") if isinstance(message, dict) else None
-    kind = message.get("type") if isinstance(message, dict) else None
-    fields = _FIELDS.get(kind) if isinstance(kind, str) else None
-    optional = {"mark"} if kind == "np-act" and message.get("mark") in MARKS else set()
-    if fields is None or type(seat) is not int or set(message) != {"type", "seat", *fields, *_SIGNED, *optional}:
-        raise NotFairError(_("A seat sent a message the deal cannot read."), **blame(seat))
-
-    def good(value, kind) -> bool:
-        if kind == "hex":
-            return isinstance(value, str) and bool(_HEX64.fullmatch(value))
-        if kind == "signature":
-            return isinstance(value, str) and bool(_HEX128.fullmatch(value))
-        if kind == "seat":
-            return value is None or type(value) is int and value in seats
-        if kind == "bool":
-            return type(value) is bool
-        if kind == "heard":
-            return isinstance(value, list) and len(value) == len(seats) and all(
-                type(c) is int and 0 <= c for c in value)
-        if kind == "text":
-            return isinstance(value, str) and 0 < len(value) <= 16
-        if kind == "deck":
-            return isinstance(value, list) and len(value) == POSITIONS and all(good(v, "hex") for v in value)
-        return isinstance(value, list) and len(value) <= POSITIONS * len(seats) and all(
-            isinstance(e, list) and len(e) == 5 and type(e[0]) is int and 0 <= e[0] < POSITIONS
-            and e[1] in seats and (e[2] is None or e[2] in seats) and good(e[3], "hex")
-            and (e[4] is None or type(e[4]) is int) for e in value)
-
-    if not all(good(message[name], kind) for name, kind in {**fields, **_SIGNED}.items()):
-        raise NotFairError(_("A seat sent a message the deal cannot read."), **blame(seat))
-    return message
+        """This page's message, signed, on the record it holds."""
+        return self.chains.message(kind, self.dealing.signed, **fields)

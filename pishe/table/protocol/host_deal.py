@@ -109,11 +109,11 @@ class DealDriver(HostTable):
         self._np_check_cap(deal, seat, message)
         self.guests[seat].away = False        # a silent page that answers has its seat back
         self._np_unbacked(seat)
-        heard = deal.np.heard(seat)
+        heard = deal.np.chains.heard(seat)
         answers = deal.np.receive(message)
         # Relayed when the host's page took it into its record (signed, in its place), even if
         # what it says is not fair: every page then holds the record the host's page does.
-        taken = deal.np.heard(seat) > heard
+        taken = deal.np.chains.heard(seat) > heard
         relayed = self._np_relay([message]) if taken else []
         if deal.np.stopped:
             claim = message if taken and message.get("type") == "np-unfair" else None

@@ -24,7 +24,7 @@ from typing import Optional
 
 from ...errors import PisheError
 from ..lang import TABLE
-from ..nopeek_seat import EMPTY, chained
+from ..nopeek_messages import EMPTY, chained
 from ..said import say
 from . import wire
 from .common import COMPUTER, TIMEOUT
