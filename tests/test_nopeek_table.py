@@ -357,3 +357,32 @@ def test_a_friend_who_breaks_battaks_following_rule_is_found_out_at_the_end_by_e
     for page, name in ((table.host, "Across"), (table.page(1), "Right"), (cheat, "You")):
         line = page.status()["verification"]
         assert line != VERIFIED and f"a move the rules refuse (seat: {name})" in line, line
+
+
+def test_a_host_page_that_breaks_battaks_following_rule_for_its_computer_is_named_at_the_end():
+    """The host's page plays its computers' cards; one that skips its own check (a changed
+    page) and plays for a computer a card the following rules refuse gets through mid-deal,
+    since no other page sees that hand, but the end check finds it out. The friend's page
+    names the page that sees for that seat, the host's, not the computer's seat (Left or
+    Right from the friend's)."""
+    table = seated("batak", [2], seed=5, length="4")
+    host = table.host
+    cheated = False
+    while host.phase == "playing":
+        turn = host.match.deal.turn
+        view = host.view(turn) if host.computer_seat() == turn else None
+        if not cheated and view is not None and view["phase"] == "play":
+            refused = [c["code"] for c in view["hand"] if not c["playable"]]
+            if refused:
+                seat = host._deal.np
+                seat.partial.trial = lambda mover, text: skip_the_rules(seat.partial, mover, text)
+                host._computer_action = lambda _seat: refused[0]
+                table.deliver(host.computer_step().send)
+                del host._computer_action
+                cheated = True
+                continue
+        table.move()
+    assert cheated
+    # Across, from the friend's seat: the host's page, which played that computer's card.
+    line = table.page(2).status()["verification"]
+    assert line != VERIFIED and line.endswith("a move the rules refuse (seat: Across)"), line
