@@ -70,7 +70,7 @@ class Chains:
     def message(self, kind: str, signer: Callable[[bytes], str], /, **fields) -> dict:
         """This page's message, sent on the record it holds (``heard``, ``prev``) and signed by
         ``signer`` (bytes to the signature's hex)."""
-        heard = [len(self.hashes[s]) - 1 for s in self.seats]
+        heard = [self.heard(s) for s in self.seats]
         body = {"type": kind, "seat": self.seat, **fields, "heard": heard,
                 "prev": transcript([self.hashes[s][-1] for s in self.seats])}
         message = {**body, "sig": signer(canonical(body))}
@@ -97,9 +97,9 @@ class Chains:
             raise NotFairError(_("A message's signature is not its seat's: the host changed it on the way, or "
                                  "its seat signed it wrong."), **blame)
         heard = message["heard"]
-        if heard[self.seats.index(seat)] != len(self.hashes[seat]) - 1:
+        if heard[self.seats.index(seat)] != self.heard(seat):
             raise NotFairError(_("A seat's message came out of its order, or twice."), **blame)
-        if any(count >= len(self.hashes[s]) for s, count in zip(self.seats, heard)) or message["prev"] != transcript(
+        if any(count > self.heard(s) for s, count in zip(self.seats, heard)) or message["prev"] != transcript(
                 [self.hashes[s][count] for s, count in zip(self.seats, heard)]):
             raise NotFairError(_("This page and a seat's page were shown different records of the deal."), **blame)
         self.hashes[seat].append(chained(self.hashes[seat][-1], message))

@@ -48,13 +48,10 @@ from .partial import PartialDeal
 
 __all__ = ["NoPeekSeat", "DealStoppedError"]
 
-_ONE = bytes([1]) + bytes(31)
-
 #: Key shares in one ``np-keys`` message at most: a guest's message stays under the host's size limit.
 SHARES = 24
-
-
-
+#: The scalar 1: a public key times it is itself only if it is a point.
+_ONE = bytes([1]) + bytes(31)
 
 
 class DealStoppedError(PisheError):
